@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/CompileResult.h"
+#include "core/common/LaunchConfig.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace wb {
+
+/// Where kernels run. Auto picks CUDA when a usable GPU is present, else the CPU emulator.
+enum class BackendKind { Auto, Cuda, Cpu };
+
+const char* backendName(BackendKind kind) noexcept;            ///< "auto", "cuda", "cpu"
+std::optional<BackendKind> parseBackendKind(std::string_view text) noexcept;
+
+/// The device a backend runs on, for reports and the status bar.
+struct DeviceDescription {
+    std::string name;             ///< "NVIDIA H200", "CPU emulator (AMD EPYC ..., 2 threads)"
+    int index = 0;
+    std::string arch;             ///< "sm_90" or "x86_64"
+    int multiprocessors = 0;      ///< SMs, or worker threads on the CPU
+    std::uint64_t totalMemoryBytes = 0;
+    double peakBandwidthGBs = 0;  ///< theoretical; 0 when unknown
+    std::string driverVersion;    ///< "580.95", "13.0"; empty for CPU
+};
+
+/// Memory that kernels of one backend can address. address() is what a pointer parameter
+/// receives (a CUdeviceptr on CUDA, a host address on the CPU backend).
+class BackendBuffer {
+public:
+    virtual ~BackendBuffer() = default;
+    virtual std::uint64_t address() const noexcept = 0;
+    virtual std::size_t size() const noexcept = 0;
+};
+
+/// A compiled source loaded into a backend, ready to launch its kernels.
+class BackendProgram {
+public:
+    virtual ~BackendProgram() = default;
+    virtual const CompileResult& compiled() const noexcept = 0;
+};
+
+/// One launch argument as raw bytes (like cuLaunchKernel's kernelParams), plus enough type
+/// information to check it against the kernel's parameter before anything runs.
+struct KernelArgValue {
+    const void* data = nullptr; ///< points at the value (for pointers: at the 8-byte address)
+    std::size_t size = 0;
+    bool isPointer = false;
+};
+
+/// Compile, load, allocate, copy, launch, time: the interface both the CUDA backend and the
+/// CPU emulator implement, and that sessions, the CLI, the runner and the GUI drive.
+/// Errors are thrown as wb::Error (wb::cuda::CudaError on CUDA); a failed compile is a result.
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual BackendKind kind() const noexcept = 0;
+    virtual DeviceDescription device() const = 0;
+
+    virtual CompileResult compile(const std::string& source, const std::string& sourceName,
+                                  const CompileOptions& options) = 0;
+    /// Throws when the result did not compile or cannot be loaded.
+    virtual std::unique_ptr<BackendProgram> load(const CompileResult& compiled) = 0;
+
+    /// `label` names the buffer in errors ("allocating buffer 'dest' (1.6 MB)").
+    virtual std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) = 0;
+    virtual void upload(BackendBuffer& dst, const void* src, std::size_t bytes) = 0;
+    virtual void download(const BackendBuffer& src, void* dst, std::size_t bytes) = 0;
+    /// Sets a __constant__ variable of a loaded program.
+    virtual void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                             std::size_t bytes) = 0;
+
+    /// Launches one kernel, waits for it, and returns its duration in milliseconds (events on
+    /// CUDA, wall clock on the CPU). Arguments are checked against the kernel's parameters
+    /// first (count, size, pointer vs value): a mismatch throws Error::Kind::InvalidArgument
+    /// naming the parameter.
+    virtual double launch(BackendProgram& program, const std::string& kernel,
+                          const LaunchConfig& config, std::span<const KernelArgValue> args) = 0;
+};
+
+/// Creates the backend for `kind` on device `device`. Auto falls back to the CPU emulator when
+/// no GPU is usable. Throws Error::Kind::Unavailable with the reason when `kind` cannot run here.
+std::unique_ptr<Backend> createBackend(BackendKind kind, int device = 0);
+
+/// Why the CUDA backend is unavailable here ("no NVIDIA driver (libcuda.so.1 not found)"),
+/// or nullopt when it is usable.
+std::optional<std::string> cudaUnavailableReason();
+
+} // namespace wb

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+
+namespace wb {
+
+/// CUDA's dim3 as a value type.
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+    constexpr std::uint64_t volume() const noexcept
+    {
+        return std::uint64_t{x} * std::uint64_t{y} * std::uint64_t{z};
+    }
+    friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+/// How a kernel is launched. cluster = {0,0,0} means no thread-block cluster.
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    unsigned sharedBytes = 0; ///< dynamic shared memory per block
+    Dim3 cluster{0, 0, 0};    ///< Hopper thread-block clusters (cuLaunchKernelEx)
+
+    bool hasCluster() const noexcept { return cluster.x != 0; }
+    friend constexpr bool operator==(const LaunchConfig&, const LaunchConfig&) = default;
+};
+
+} // namespace wb

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/Diagnostic.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wb {
+
+/// One C++ translation unit to build into a shared library.
+struct HostCompileRequest {
+    std::string source;      ///< full text of the translation unit
+    std::string sourceName;  ///< name diagnostics should carry ("reference.cpp"); use #line in source
+    std::vector<std::string> flags;        ///< e.g. "-O2", "-fsanitize=address"
+    std::vector<std::string> includeDirs;
+    std::vector<std::pair<std::string, std::string>> defines;
+    std::vector<std::string> linkFlags;    ///< e.g. "-lboost_context"
+};
+
+struct HostCompileResult {
+    bool ok = false;
+    std::string log;                       ///< the compiler's stderr
+    std::vector<Diagnostic> diagnostics;   ///< parsed from log
+    std::string libraryPath;               ///< the .so, in the cache directory
+    std::string commandLine;               ///< for the log view
+    double compileMs = 0;
+    bool cacheHit = false;
+};
+
+/// The host C++ compiler (g++ or clang++) found at run time. Shared by the C++ CPU reference
+/// of sessions and by the CPU emulation backend. Builds are cached on disk by a hash of the
+/// source, flags and compiler version, written atomically.
+class HostCompiler {
+public:
+    /// $WARPBENCH_CXX, then $CXX, then g++, then clang++ on PATH. nullopt when none works;
+    /// unavailableReason() then says what to install.
+    static std::optional<HostCompiler> find();
+    static std::string unavailableReason();
+
+    const std::string& executable() const noexcept { return m_executable; }
+    const std::string& version() const noexcept { return m_version; } ///< "g++ 12.2.0"
+    bool isClang() const noexcept { return m_isClang; }
+
+    /// Compiles to a shared library (-shared -fPIC -std=c++20 plus the request's flags).
+    /// A compile error is a result (ok = false, diagnostics set), never an exception.
+    HostCompileResult compileSharedLibrary(const HostCompileRequest& request) const;
+
+private:
+    std::string m_executable;
+    std::string m_version;
+    bool m_isClang = false;
+};
+
+/// Parses gcc/clang output ("file:line:col: error: message", "In instantiation of", notes)
+/// into diagnostics.
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& log);
+
+} // namespace wb
