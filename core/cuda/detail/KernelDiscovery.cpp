@@ -265,7 +265,9 @@ void classifyType(KernelParam& p, const std::string& spelled,
     p.isConst = pointee.find('*') == std::string::npos && bare != pointee;
     if (pointee.find('*') == std::string::npos) {
         p.pointee = bare;
-        if (p.isConst) p.type = "const " + bare + "*"; // demangler: "float const*"
+        // The demangler writes "float const*"; show it the way people spell it.
+        if (pointee.size() > 6 && pointee.compare(pointee.size() - 6, 6, " const") == 0)
+            p.type = "const " + bare + "*";
     } else {
         p.pointee = pointee;
     }

@@ -137,9 +137,8 @@ std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_v
     std::string entry;      // "Compiling entry function 'X'"
     std::string properties; // "Function properties for X" (may be a device function)
 
-    auto numberBefore = [](std::string_view line, std::string_view what) -> std::optional<int> {
-        const std::size_t at = line.find(what);
-        if (at == std::string_view::npos) return std::nullopt;
+    // The integer right before position `at` ("1024 |bytes smem").
+    auto numberEndingAt = [](std::string_view line, std::size_t at) -> std::optional<int> {
         std::size_t end = at;
         while (end > 0 && line[end - 1] == ' ') --end;
         std::size_t start = end;
@@ -148,6 +147,11 @@ std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_v
         int v = 0;
         std::from_chars(line.data() + start, line.data() + end, v);
         return v;
+    };
+    auto numberBefore = [&](std::string_view line, std::string_view what) -> std::optional<int> {
+        const std::size_t at = line.find(what);
+        if (at == std::string_view::npos) return std::nullopt;
+        return numberEndingAt(line, at);
     };
 
     std::size_t pos = 0;
@@ -181,13 +185,9 @@ std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_v
             u.sharedBytes = numberBefore(line, "bytes smem").value_or(0);
             // Constant banks: "N bytes cmem[0], M bytes cmem[3]" — the sum.
             int cmem = 0;
-            std::string_view rest = line;
-            while (true) {
-                const std::size_t c = rest.find("bytes cmem[");
-                if (c == std::string_view::npos) break;
-                cmem += numberBefore(rest.substr(0, c + 5), "bytes").value_or(0);
-                rest.remove_prefix(c + 11);
-            }
+            for (std::size_t c = line.find("bytes cmem["); c != std::string_view::npos;
+                 c = line.find("bytes cmem[", c + 1))
+                cmem += numberEndingAt(line, c).value_or(0);
             u.constBytes = cmem;
         }
     }
