@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/ActivityTrace.h"
 
+#include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/profiling/detail/Cupti.h"
 #include "core/profiling/detail/Driver.h"
@@ -129,6 +130,8 @@ std::vector<Summary> transferSummaries(const std::vector<MemcpyActivity>& copies
 
 ProfilerStatus ActivityTrace::availability()
 {
+    if (const std::optional<std::string> why = cudaUnavailableReason())
+        return {ProfilerStatus::State::NoDriver, *why};
     if (const std::string& why = detail::driverUnavailableReason(); !why.empty())
         return {ProfilerStatus::State::NoDriver, why};
     if (const std::string& why = detail::cuptiLoadError(); !why.empty())

@@ -70,10 +70,10 @@ std::vector<DiffLine> diffLines(const std::string& before, const std::string& af
                 same(a[prefix + i]);
                 ++i;
                 ++j;
-            } else if (j < m && (i == n || at(i, j + 1) >= at(i + 1, j))) {
-                added(b[prefix + j++]);
+            } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
+                removed(a[prefix + i++]); // removals first, as diff -u shows them
             } else {
-                removed(a[prefix + i++]);
+                added(b[prefix + j++]);
             }
         }
     }
@@ -127,8 +127,12 @@ std::string unifiedDiff(const std::string& before, const std::string& after,
         }
         oldStart = oldCount ? oldBefore + 1 : oldBefore;
         newStart = newCount ? newBefore + 1 : newBefore;
-        out += "@@ -" + std::to_string(oldStart) + "," + std::to_string(oldCount) + " +" +
-               std::to_string(newStart) + "," + std::to_string(newCount) + " @@\n" + body;
+        // GNU diff writes a one-line range as "l" rather than "l,1".
+        const auto range = [](int start, int count) {
+            return count == 1 ? std::to_string(start)
+                              : std::to_string(start) + "," + std::to_string(count);
+        };
+        out += "@@ -" + range(oldStart, oldCount) + " +" + range(newStart, newCount) + " @@\n" + body;
         k = end;
     }
     return out;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/RangeProfiler.h"
 
+#include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/profiling/detail/Cupti.h"
 #include "core/profiling/detail/Driver.h"
@@ -357,8 +358,10 @@ std::vector<Summary> CounterReport::summaries() const
 
 ProfilerStatus RangeProfiler::availability()
 {
+    if (const std::optional<std::string> why = cudaUnavailableReason())
+        return {State::NoDriver, *why};
     if (const std::string& why = detail::driverUnavailableReason(); !why.empty())
-        return {State::NoDriver, why};
+        return {ProfilerStatus::State::NoDriver, why};
     if (const std::string& why = detail::cuptiLoadError(); !why.empty())
         return {State::NoCupti, why};
     return ProfilerStatus::success();
