@@ -20,7 +20,8 @@ public:
     explicit ScopedContext(CUcontext context)
     {
         check(driver().cuCtxGetCurrent(&m_previous), "cuCtxGetCurrent", "timing");
-        if (m_previous != context) check(driver().cuCtxSetCurrent(context), "cuCtxSetCurrent", "timing");
+        if (m_previous != context)
+            check(driver().cuCtxSetCurrent(context), "cuCtxSetCurrent", "timing");
     }
     ~ScopedContext() { driver().cuCtxSetCurrent(m_previous); }
     ScopedContext(const ScopedContext&) = delete;
@@ -69,7 +70,8 @@ CudaDeviceProperties queryDeviceProperties(int ordinal)
     p.nominalSmClockHz = attribute(device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, what) * 1e3;
     p.memoryClockHz = attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, what) * 1e3;
     p.busWidthBits = attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, what);
-    p.l2Bytes = static_cast<std::size_t>(attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, what));
+    p.l2Bytes =
+        static_cast<std::size_t>(attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, what));
     p.peaks = devicePeaks(p.ccMajor, p.ccMinor, p.multiprocessors, p.nominalSmClockHz,
                           p.memoryClockHz, p.busWidthBits);
     return p;
@@ -85,7 +87,8 @@ CudaTimer::CudaTimer(CUcontext context, CUstream stream)
     , m_stream(stream)
 {
     ScopedContext scope(m_context);
-    check(driver().cuEventCreate(&m_start, CU_EVENT_DEFAULT), "cuEventCreate", "creating timing events");
+    check(driver().cuEventCreate(&m_start, CU_EVENT_DEFAULT), "cuEventCreate",
+          "creating timing events");
     if (driver().cuEventCreate(&m_stop, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
         driver().cuEventDestroy(m_start);
         throw Error(Error::Kind::Runtime, "creating timing events: cuEventCreate failed");
@@ -141,7 +144,8 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
             check(driver().cuEventRecord(m_stop, m_stream), "cuEventRecord", "timing");
             check(driver().cuEventSynchronize(m_stop), "cuEventSynchronize", "timing the launch");
             float ms = 0;
-            check(driver().cuEventElapsedTime(&ms, m_start, m_stop), "cuEventElapsedTime", "timing");
+            check(driver().cuEventElapsedTime(&ms, m_start, m_stop), "cuEventElapsedTime",
+                  "timing");
             return static_cast<double>(ms);
         };
     } else {
@@ -150,7 +154,8 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
         (void)trace->takeKernels();
         sample = [&] {
             launch(m_stream);
-            check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize", "timing the launch");
+            check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize",
+                  "timing the launch");
             const std::vector<KernelActivity> kernels = trace->takeKernels();
             if (kernels.empty())
                 throw Error(Error::Kind::Runtime,

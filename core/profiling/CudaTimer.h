@@ -21,7 +21,8 @@ struct CudaDeviceProperties {
     int ccMajor = 0;
     int ccMinor = 0;
     int multiprocessors = 0;
-    double nominalSmClockHz = 0;  ///< CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the typical, not observed, clock)
+    /// CU_DEVICE_ATTRIBUTE_CLOCK_RATE: the typical SM clock, not the observed one.
+    double nominalSmClockHz = 0;
     double memoryClockHz = 0;     ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
     int busWidthBits = 0;
     std::size_t l2Bytes = 0;      ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE

@@ -132,7 +132,8 @@ std::string unifiedDiff(const std::string& before, const std::string& after,
             return count == 1 ? std::to_string(start)
                               : std::to_string(start) + "," + std::to_string(count);
         };
-        out += "@@ -" + range(oldStart, oldCount) + " +" + range(newStart, newCount) + " @@\n" + body;
+        out +=
+            "@@ -" + range(oldStart, oldCount) + " +" + range(newStart, newCount) + " @@\n" + body;
         k = end;
     }
     return out;

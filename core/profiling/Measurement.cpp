@@ -82,7 +82,8 @@ MeasurementResult Measurement::run(const std::function<double()>& sample,
         running.add(ms);
         measuredS += ms * 1e-3;
         if (hooks.progress)
-            hooks.progress({result.samplesMs.size(), running.relativeNoise(), measuredS, elapsed()});
+            hooks.progress(
+                {result.samplesMs.size(), running.relativeNoise(), measuredS, elapsed()});
         if (measuredS >= m_options.minTimeS && running.count() >= m_options.minSamples &&
             running.relativeNoise() < m_options.maxRelativeNoise) {
             result.stopReason = StopReason::NoiseReached;

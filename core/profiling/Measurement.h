@@ -17,7 +17,7 @@ namespace wb::profiling {
 /// of *measured* time and `minSamples` samples are in, or until a hard limit is hit.
 struct MeasurementOptions {
     int warmupLaunches = 1;          ///< untimed launches before the first sample
-    double minTimeS = 0.5;           ///< measured time (sum of samples) before the noise test applies
+    double minTimeS = 0.5;           ///< measured time (sum of samples) before noise can stop
     double maxTimeS = 15.0;          ///< wall-clock limit for the whole measurement
     std::size_t minSamples = 10;
     std::size_t maxSamples = 100000;

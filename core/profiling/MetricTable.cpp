@@ -17,8 +17,8 @@ constexpr std::array kMetrics = {
                "its peak over the elapsed time", true},
     MetricInfo{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
                "Memory throughput", "%", "percentage", 1.0,
-               "Highest utilisation of any memory unit (L1, L2, DRAM) relative to its peak over the "
-               "elapsed time", true},
+               "Highest utilisation of any memory unit (L1, L2, DRAM) relative to its peak over "
+               "the elapsed time", true},
     MetricInfo{"dram__bytes_read.sum", "DRAM read", "bytes", "bytes", 1.0,
                "Bytes read from device memory (DRAM/HBM)", true},
     MetricInfo{"dram__bytes_write.sum", "DRAM write", "bytes", "bytes", 1.0,

@@ -68,8 +68,8 @@ ProfilerStatus classify(CUptiResult result, const std::string& step)
     case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-        return {State::UnsupportedDevice, text + ". Hardware counters are not available on this GPU "
-                                                 "or configuration."};
+        return {State::UnsupportedDevice,
+                text + ". Hardware counters are not available on this GPU or configuration."};
     case CUPTI_ERROR_INVALID_METRIC_NAME: return {State::InvalidMetric, text};
     default: return {State::Failed, text};
     }
@@ -93,7 +93,8 @@ const char* supportLevelName(CUpti_Profiler_Support_Level level)
 /// The profiler host object for one chip (host-side only: metric parsing and evaluation).
 class HostObject {
 public:
-    HostObject(const detail::Cupti& api, const std::string& chip, const std::vector<std::uint8_t>& availability)
+    HostObject(const detail::Cupti& api, const std::string& chip,
+               const std::vector<std::uint8_t>& availability)
         : m_api(api)
     {
         auto p = WB_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
@@ -145,7 +146,8 @@ public:
         p.ppMetricNames = names.data();
         p.numMetrics = names.size();
         p.pMetricValues = values.data();
-        call(m_api.cuptiProfilerHostEvaluateToGpuValues(&p), "cuptiProfilerHostEvaluateToGpuValues");
+        call(m_api.cuptiProfilerHostEvaluateToGpuValues(&p),
+             "cuptiProfilerHostEvaluateToGpuValues");
         return values;
     }
 
@@ -185,11 +187,11 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
     supported.api = CUPTI_PROFILER_RANGE_PROFILING;
     call(api.cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
     if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-        std::string why = std::string("architecture ") + supportLevelName(supported.architecture) +
-                          ", vGPU " + supportLevelName(supported.vGpu) + ", SLI " +
-                          supportLevelName(supported.sli) + ", confidential computing " +
-                          supportLevelName(supported.confidentialCompute) + ", CMP " +
-                          supportLevelName(supported.cmp) + ", WSL " + supportLevelName(supported.wsl);
+        std::string why =
+            std::string("architecture ") + supportLevelName(supported.architecture) + ", vGPU " +
+            supportLevelName(supported.vGpu) + ", SLI " + supportLevelName(supported.sli) +
+            ", confidential computing " + supportLevelName(supported.confidentialCompute) +
+            ", CMP " + supportLevelName(supported.cmp) + ", WSL " + supportLevelName(supported.wsl);
         throw CuptiFailure{{State::UnsupportedDevice,
                             "the range profiler does not support this device (" + why + ")"}};
     }
@@ -228,8 +230,8 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
                                           report.chip + "; left out");
         }
         if (valid.empty())
-            throw CuptiFailure{{State::InvalidMetric, "none of the requested metrics is known for " +
-                                                          report.chip}};
+            throw CuptiFailure{{State::InvalidMetric,
+                                "none of the requested metrics is known for " + report.chip}};
         names = valid;
         host = std::make_unique<HostObject>(api, report.chip, availability);
         call(host->addMetrics(names), "cuptiProfilerHostConfigAddMetrics");
@@ -322,7 +324,8 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
         report.ranges = p.numTotalRanges;
     }
     if (report.ranges == 0)
-        throw CuptiFailure{{State::Failed, "the launch ran no kernel, so no counters were collected"}};
+        throw CuptiFailure{
+            {State::Failed, "the launch ran no kernel, so no counters were collected"}};
     if (report.ranges > 1)
         report.warnings.push_back("the launch ran " + std::to_string(report.ranges) +
                                   " kernels; the values are those of the first");
@@ -375,8 +378,9 @@ CounterReport RangeProfiler::profile(CUcontext context, CUstream stream, const S
     if (!report.status.ok()) return report;
     std::unique_lock lock(profileMutex(), std::try_to_lock);
     if (!lock.owns_lock()) {
-        report.status = {State::ProfilerBusy,
-                         "another counter collection is running in this process; retry when it ends"};
+        report.status = {
+            State::ProfilerBusy,
+            "another counter collection is running in this process; retry when it ends"};
         return report;
     }
     try {

@@ -368,8 +368,8 @@ void RunHistory::open(const OpenOptions& options)
         db.setDatabaseName(QString::fromStdString(m_file.string()));
         db.setConnectOptions("QSQLITE_BUSY_TIMEOUT=" + QString::number(options.busyTimeoutMs));
         if (!db.open())
-            throw Error(Error::Kind::Io, "run history '" + m_file.string() +
-                                             "': cannot open: " + db.lastError().text().toStdString());
+            throw Error(Error::Kind::Io, "run history '" + m_file.string() + "': cannot open: " +
+                                             db.lastError().text().toStdString());
     };
     connect();
 
@@ -452,9 +452,11 @@ void RunHistory::migrate()
             // from runs.timing_json to metrics rows; baseline and note columns are added.
             for (const char* statement : kSchemaV2) {
                 QString st = statement;
-                if (st.startsWith("CREATE TABLE runs ")) st.replace("CREATE TABLE runs ", "CREATE TABLE runs_v2 ");
+                if (st.startsWith("CREATE TABLE runs "))
+                    st.replace("CREATE TABLE runs ", "CREATE TABLE runs_v2 ");
                 if (st.startsWith("CREATE INDEX")) continue;
-                if (st.contains("REFERENCES runs(id)")) st.replace("REFERENCES runs(id)", "REFERENCES runs_v2(id)");
+                if (st.contains("REFERENCES runs(id)"))
+                    st.replace("REFERENCES runs(id)", "REFERENCES runs_v2(id)");
                 sql.run(st, {}, "migrating the schema (1 → 2)");
             }
             QSqlQuery old = sql.run("SELECT id, created_at, kernel, source, options_json, "
@@ -662,7 +664,9 @@ RunComparison RunHistory::compare(std::int64_t before, std::int64_t after) const
 std::optional<RunComparison> RunHistory::compareWithBaseline(std::int64_t run) const
 {
     const std::optional<RunRecord> r = get(run);
-    if (!r) throw Error(Error::Kind::InvalidArgument, "run history: there is no run " + std::to_string(run));
+    if (!r)
+        throw Error(Error::Kind::InvalidArgument,
+                    "run history: there is no run " + std::to_string(run));
     const std::optional<RunRecord> base = baseline(r->kernel);
     if (!base) return std::nullopt;
     return compare(base->id, run);

@@ -56,7 +56,8 @@ public:
     std::vector<RunRecord> list(const std::string& kernel = {}, std::size_t limit = 0) const;
     /// One run with its source snapshot.
     std::optional<RunRecord> get(std::int64_t id) const;
-    /// Marks a run as the baseline of its kernel (the previous baseline of that kernel is unmarked).
+    /// Marks a run as the baseline of its kernel (the previous baseline of that kernel is
+    /// unmarked).
     void setBaseline(std::int64_t id);
     void clearBaseline(const std::string& kernel);
     std::optional<RunRecord> baseline(const std::string& kernel) const;

@@ -18,7 +18,7 @@ namespace wb::profiling {
 /// into `metrics`).
 struct RunRecord {
     std::int64_t id = 0;          ///< assigned by RunHistory::record
-    std::string createdAt;        ///< ISO 8601 UTC ("2026-11-29T18:52:04.123Z"); set by record if empty
+    std::string createdAt;        ///< ISO 8601 UTC, e.g. "2026-11-29T18:52:04.123Z"; set by record
     std::string kernel;           ///< "multiply_them"
     std::string backend;          ///< "cuda", "cpu"
     std::string source;           ///< the full source snapshot (empty in list() results)
@@ -27,7 +27,7 @@ struct RunRecord {
     LaunchConfig launch;
     DeviceDescription device;
     std::vector<Summary> metrics; ///< "wb/timing/median", "wb/counter/dram__bytes_read.sum", ...
-    std::string verdict;          ///< result of the diff against the reference: "pass", "fail: ...", ""
+    std::string verdict;          ///< the diff against the reference: "pass", "fail: ...", ""
     std::string note;
     bool baseline = false;        ///< the baseline of its kernel
 };
@@ -39,7 +39,8 @@ struct MetricDelta {
     std::string hint;
     std::optional<double> before;
     std::optional<double> after;
-    std::optional<double> deltaPercent; ///< (after - before) / |before| × 100, when both exist and before ≠ 0
+    /// (after - before) / |before| × 100, when both exist and before ≠ 0.
+    std::optional<double> deltaPercent;
 };
 
 /// Pairs the metrics of two runs by tag (order of `before`, then new ones of `after`).
@@ -53,7 +54,8 @@ struct RunComparison {
     bool sameSource = false;
     std::string sourceDiff;                 ///< `diff -u` text; empty when the sources are equal
     std::vector<MetricDelta> metrics;
-    std::vector<std::string> settingChanges; ///< "block: 128x1x1 → 256x1x1", "options: -O3 → -O2" ...
+    /// Launch, options, device and verdict changes: "launch: grid … block 128x1x1 → …".
+    std::vector<std::string> settingChanges;
 };
 
 } // namespace wb::profiling

@@ -98,7 +98,8 @@ std::string formatSummaryTable(const std::vector<std::vector<Summary>>& rows,
     }
     std::vector<std::size_t> widths(header.size(), 0);
     for (const auto& line : cells)
-        for (std::size_t c = 0; c < line.size(); ++c) widths[c] = std::max(widths[c], line[c].size());
+        for (std::size_t c = 0; c < line.size(); ++c)
+            widths[c] = std::max(widths[c], line[c].size());
     std::string out;
     for (std::size_t l = 0; l < cells.size(); ++l) {
         out += "|";
@@ -111,7 +112,8 @@ std::string formatSummaryTable(const std::vector<std::vector<Summary>>& rows,
         out += '\n';
         if (l == 0) {
             out += "|";
-            for (std::size_t c = 0; c < widths.size(); ++c) out += std::string(widths[c] + 2, '-') + "|";
+            for (std::size_t c = 0; c < widths.size(); ++c)
+                out += std::string(widths[c] + 2, '-') + "|";
             out += '\n';
         }
     }

@@ -72,9 +72,10 @@ std::string SweepResult::table() const
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
-        std::string label = (parameter.name.empty() ? sweepKindName(parameter.kind) : parameter.name) +
-                            std::string(" = ") + p.value + (best && *best == i ? "  (best)" : "") +
-                            "  [" + p.outcome.verdict + "]";
+        std::string label =
+            (parameter.name.empty() ? sweepKindName(parameter.kind) : parameter.name) +
+            std::string(" = ") + p.value + (best && *best == i ? "  (best)" : "") + "  [" +
+            p.outcome.verdict + "]";
         labels.push_back(std::move(label));
         std::vector<Summary> row;
         if (p.outcome.ok)

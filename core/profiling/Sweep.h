@@ -30,7 +30,8 @@ struct SweepParameter {
     static std::vector<std::string> geometric(double start, double stop, double factor);
 };
 
-const char* sweepKindName(SweepParameter::Kind kind) noexcept; ///< "block size", "#define", "scalar"
+/// "block size", "#define", "scalar".
+const char* sweepKindName(SweepParameter::Kind kind) noexcept;
 
 /// What one point produced. `ok` = it compiled and ran; `valid` = its output passed the diff
 /// against the reference (only valid points can be "best").

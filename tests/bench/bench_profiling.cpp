@@ -128,7 +128,8 @@ std::unique_ptr<Case> makeCase(const std::string& name, const wb::cuda::Context&
         buffer(bytes, "b", 0x3f000000u);
         buffer(bytes, "c", 0);
         c->config.block = {32, 32, 1};
-        c->config.grid = {static_cast<unsigned>(c->size / 32), static_cast<unsigned>(c->size / 32), 1};
+        c->config.grid = {static_cast<unsigned>(c->size / 32), static_cast<unsigned>(c->size / 32),
+                          1};
         c->work.bytes = 3.0 * static_cast<double>(bytes);
         c->work.flops = 2.0 * std::pow(static_cast<double>(c->size), 3);
         c->description = "2048 x 2048 fp32, 32 x 32 tiles";
@@ -240,8 +241,12 @@ NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::s
             }
             continue;
         }
-        const auto at = [&](int col) { return col >= 0 && col < static_cast<int>(f.size()) ? f[static_cast<std::size_t>(col)] : QString(); };
-        if (kernelCol >= 0 && !at(kernelCol).contains(QString::fromStdString(c.kernelName))) continue;
+        const auto at = [&](int col) {
+            return col >= 0 && col < static_cast<int>(f.size()) ? f[static_cast<std::size_t>(col)]
+                                                                : QString();
+        };
+        if (kernelCol >= 0 && !at(kernelCol).contains(QString::fromStdString(c.kernelName)))
+            continue;
         QString value = at(valueCol);
         value.remove(',');
         bool ok = false;
@@ -300,12 +305,13 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
         std::printf("  CUPTI activity timing unavailable: %s\n", e.what());
     }
     const auto timingRow = [](const char* label, const MeasurementResult& r) {
-        std::printf("  %-16s median %-12s min %-12s p25 %-12s p75 %-12s noise %5.2f %%  %zu samples (%s)\n",
-                    label, formatted("duration", r.statsMs.median * 1e-3).c_str(),
-                    formatted("duration", r.statsMs.min * 1e-3).c_str(),
-                    formatted("duration", r.statsMs.p25 * 1e-3).c_str(),
-                    formatted("duration", r.statsMs.p75 * 1e-3).c_str(),
-                    r.statsMs.relativeNoise * 100, r.samplesMs.size(), stopReasonName(r.stopReason));
+        std::printf(
+            "  %-16s median %-12s min %-12s p25 %-12s p75 %-12s noise %5.2f %%  %zu samples (%s)\n",
+            label, formatted("duration", r.statsMs.median * 1e-3).c_str(),
+            formatted("duration", r.statsMs.min * 1e-3).c_str(),
+            formatted("duration", r.statsMs.p25 * 1e-3).c_str(),
+            formatted("duration", r.statsMs.p75 * 1e-3).c_str(), r.statsMs.relativeNoise * 100,
+            r.samplesMs.size(), stopReasonName(r.stopReason));
     };
     timingRow("CUDA events", events);
     if (cupti) {
@@ -371,7 +377,8 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
             }
         }
         std::printf("  %-24s %-64s %14s %14s %9s  %s\n", info ? info->displayName : metric.c_str(),
-                    metric.c_str(), oursText.c_str(), theirsText.c_str(), diff.c_str(), target.c_str());
+                    metric.c_str(), oursText.c_str(), theirsText.c_str(), diff.c_str(),
+                    target.c_str());
     }
     const std::optional<double> observed = counters.value("sm__cycles_elapsed.avg.per_second");
     std::printf("  SM clock: nominal %s (CU_DEVICE_ATTRIBUTE_CLOCK_RATE), observed %s "
@@ -387,7 +394,8 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     try {
-        if (args.size() >= 3 && args[1] == "--run-kernel") return runKernelOnce(args[2].toStdString());
+        if (args.size() >= 3 && args[1] == "--run-kernel")
+            return runKernelOnce(args[2].toStdString());
 
         if (const std::optional<std::string> why = wb::cudaUnavailableReason()) {
             std::printf("bench_profiling: skipped — %s\n", why->c_str());
@@ -401,14 +409,16 @@ int main(int argc, char** argv)
         const wb::cuda::Stream stream(ctx);
         const CudaDeviceProperties props = queryDeviceProperties(0);
         const std::string ncu = findNcu();
-        std::printf("bench_profiling: %s (sm_%d%d, %d SMs, L2 %s), nominal SM clock %s, peak DRAM %s, "
-                    "peak FP32 %s\n",
-                    props.name.c_str(), props.ccMajor, props.ccMinor, props.multiprocessors,
-                    formatted("bytes", static_cast<double>(props.l2Bytes)).c_str(),
-                    formatted("frequency", props.nominalSmClockHz).c_str(),
-                    formatted("bandwidth", props.peaks.bandwidthBytesPerS).c_str(),
-                    formatted("flops", props.peaks.flopsPerS).c_str());
-        std::printf("ncu: %s\n", ncu.empty() ? "not found — the comparison columns stay empty" : ncu.c_str());
+        std::printf(
+            "bench_profiling: %s (sm_%d%d, %d SMs, L2 %s), nominal SM clock %s, peak DRAM %s, "
+            "peak FP32 %s\n",
+            props.name.c_str(), props.ccMajor, props.ccMinor, props.multiprocessors,
+            formatted("bytes", static_cast<double>(props.l2Bytes)).c_str(),
+            formatted("frequency", props.nominalSmClockHz).c_str(),
+            formatted("bandwidth", props.peaks.bandwidthBytesPerS).c_str(),
+            formatted("flops", props.peaks.flopsPerS).c_str());
+        std::printf("ncu: %s\n",
+                    ncu.empty() ? "not found — the comparison columns stay empty" : ncu.c_str());
         std::printf("timing: cold L2 (flushed before each sample), warm-up 1, stop at 0.5 %% noise "
                     "after 0.5 s of kernel time or 20 s\n");
         Tally tally;

@@ -95,8 +95,9 @@ private Q_SLOTS:
         m_context = std::make_unique<wb::cuda::Context>(wb::cuda::Context::primary(0));
         m_stream = std::make_unique<wb::cuda::Stream>(*m_context);
         const CudaDeviceProperties p = queryDeviceProperties(0);
-        qInfo("device: %s, sm_%d%d, %d SMs, nominal SM clock %.0f MHz, L2 %zu bytes", p.name.c_str(),
-              p.ccMajor, p.ccMinor, p.multiprocessors, p.nominalSmClockHz * 1e-6, p.l2Bytes);
+        qInfo("device: %s, sm_%d%d, %d SMs, nominal SM clock %.0f MHz, L2 %zu bytes",
+              p.name.c_str(), p.ccMajor, p.ccMinor, p.multiprocessors, p.nominalSmClockHz * 1e-6,
+              p.l2Bytes);
     }
 
     void cleanupTestCase()
@@ -168,7 +169,8 @@ private Q_SLOTS:
         const double ratio = events.statsMs.median / cupti.statsMs.median;
         qInfo("copy 256 MB: event median %.3f us, CUPTI median %.3f us, ratio %.4f",
               events.statsMs.median * 1e3, cupti.statsMs.median * 1e3, ratio);
-        QVERIFY2(cupti.statsMs.median > 0.05, "kernel shorter than 50 us: comparison not meaningful");
+        QVERIFY2(cupti.statsMs.median > 0.05,
+                 "kernel shorter than 50 us: comparison not meaningful");
         QVERIFY2(std::fabs(ratio - 1.0) < 0.10, std::to_string(ratio).c_str());
     }
 
@@ -201,7 +203,8 @@ private Q_SLOTS:
         qInfo("SM clock: nominal %.0f MHz, observed %.0f MHz", nominal * 1e-6, observed * 1e-6);
         QVERIFY(observed > 0.2 * nominal && observed < 2.0 * nominal);
         const std::vector<Summary> s = r.summaries();
-        QCOMPARE(findSummary(s, "wb/counter/gpu__time_duration.sum")->hint, std::string("duration"));
+        QCOMPARE(findSummary(s, "wb/counter/gpu__time_duration.sum")->hint,
+                 std::string("duration"));
     }
 
     void kernelReplayRestoresBuffers()
@@ -218,7 +221,8 @@ private Q_SLOTS:
             const KernelArg args[] = {pointerArg(x), valueArg(n)};
             kernel.submit(linear(n), args, s);
         };
-        const CounterReport r = RangeProfiler::profile(m_context->handle(), m_stream->handle(), launch);
+        const CounterReport r =
+            RangeProfiler::profile(m_context->handle(), m_stream->handle(), launch);
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
         QVERIFY2(r.passes > 1, "the metric set fits one pass: replay is not exercised");

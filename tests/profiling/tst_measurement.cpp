@@ -98,7 +98,8 @@ private Q_SLOTS:
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
             return (i++ % 2) ? 2.0 : 1.0;
         });
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         QCOMPARE(r.stopReason, StopReason::MaxTime);
         QVERIFY(wall < 1.0);
         QVERIFY(r.wallTimeS >= 0.05);
@@ -163,7 +164,8 @@ private Q_SLOTS:
     void formatting()
     {
         QCOMPARE(formatSummaryValue({"t", "T", "duration", 12.5e-6, ""}), std::string("12.500 us"));
-        QCOMPARE(formatSummaryValue({"b", "B", "bandwidth", 3.4e12, ""}), std::string("3.400 TB/s"));
+        QCOMPARE(formatSummaryValue({"b", "B", "bandwidth", 3.4e12, ""}),
+                 std::string("3.400 TB/s"));
         QCOMPARE(formatSummaryValue({"f", "F", "frequency", 1.98e9, ""}), std::string("1.980 GHz"));
         QCOMPARE(formatSummaryValue({"p", "P", "percentage", 87.456, ""}), std::string("87.46 %"));
         QCOMPARE(formatSummaryValue({"n", "N", "sample_size", 12, ""}), std::string("12"));

@@ -20,12 +20,12 @@ private Q_SLOTS:
     void metricTableIsComplete()
     {
         const std::vector<std::string> sol = speedOfLightMetricNames();
-        for (const char* required : {"gpu__time_duration.sum",
-                                     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-                                     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
-                                     "dram__bytes_read.sum", "dram__bytes_write.sum",
-                                     "sm__warps_active.avg.pct_of_peak_sustained_active",
-                                     "lts__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct"})
+        for (const char* required :
+             {"gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+              "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+              "dram__bytes_read.sum", "dram__bytes_write.sum",
+              "sm__warps_active.avg.pct_of_peak_sustained_active", "lts__t_sector_hit_rate.pct",
+              "l1tex__t_sector_hit_rate.pct"})
             QVERIFY2(std::find(sol.begin(), sol.end(), required) != sol.end(), required);
         std::set<std::string> names;
         for (const MetricInfo& m : metricTable()) {

@@ -94,7 +94,8 @@ private Q_SLOTS:
     {
         QCOMPARE(RunHistory::pathForProject("/p/saxpy.wbproj"),
                  std::filesystem::path("/p/saxpy.wbhistory"));
-        QCOMPARE(RunHistory::pathForUnsaved().filename(), std::filesystem::path("unsaved.wbhistory"));
+        QCOMPARE(RunHistory::pathForUnsaved().filename(),
+                 std::filesystem::path("unsaved.wbhistory"));
     }
 
     void roundTrip()
@@ -239,7 +240,8 @@ private Q_SLOTS:
         QVERIFY(first);
         QCOMPARE(first->kernel, std::string("saxpy"));
         QCOMPARE(first->backend, std::string("cuda"));
-        QCOMPARE(first->source, std::string("__global__ void saxpy(float a, float* x, float* y) { }"));
+        QCOMPARE(first->source,
+                 std::string("__global__ void saxpy(float a, float* x, float* y) { }"));
         QCOMPARE(first->options.arch, std::string("sm_90"));
         QCOMPARE(first->launch.grid.x, 4096u);
         QCOMPARE(first->device.name, std::string("NVIDIA H200"));
@@ -299,7 +301,8 @@ private Q_SLOTS:
 
         OtherConnection other(file, "locker");
         QVERIFY(other.exec("BEGIN EXCLUSIVE"));
-        QVERIFY(other.exec("INSERT INTO sources (hash, text) VALUES ('other', 'written by the other program')"));
+        QVERIFY(other.exec(
+            "INSERT INTO sources (hash, text) VALUES ('other', 'written by the other program')"));
         RunRecord blocked = sampleRun("k", "two\n", 2e-3);
         const auto start = std::chrono::steady_clock::now();
         try {
@@ -389,14 +392,16 @@ private Q_SLOTS:
         {
             RunHistory h(file);
             for (int i = 0; i < 50; ++i) {
-                RunRecord r = sampleRun("k", "source " + std::to_string(i) + std::string(2000, 'x'), 1e-3);
+                RunRecord r =
+                    sampleRun("k", "source " + std::to_string(i) + std::string(2000, 'x'), 1e-3);
                 h.record(r);
             }
         }
         // Overwrite the middle of the file (b-tree pages) with garbage, keep the header.
         std::string bytes = readFile(file);
         QVERIFY(bytes.size() > 16384);
-        for (std::size_t i = 4096; i < bytes.size() - 4096; ++i) bytes[i] = static_cast<char>(i * 7);
+        for (std::size_t i = 4096; i < bytes.size() - 4096; ++i)
+            bytes[i] = static_cast<char>(i * 7);
         {
             std::ofstream out(file, std::ios::binary | std::ios::trunc);
             out << bytes;

@@ -33,7 +33,8 @@ private Q_SLOTS:
     {
         // A model kernel: time falls with block size until 256, but 512 gives wrong output and
         // 1024 fails to launch. Best valid = 256 even though 512 is faster.
-        SweepParameter p{SweepParameter::Kind::BlockSize, {}, SweepParameter::geometric(64, 1024, 2)};
+        SweepParameter p{
+            SweepParameter::Kind::BlockSize, {}, SweepParameter::geometric(64, 1024, 2)};
         std::vector<std::string> seen;
         std::vector<std::size_t> progress;
         const SweepResult r = runSweep(
@@ -42,7 +43,8 @@ private Q_SLOTS:
                 seen.push_back(value);
                 if (param.kind != SweepParameter::Kind::BlockSize) throw std::logic_error("kind");
                 const int block = std::stoi(value);
-                if (block == 1024) throw wb::Error(wb::Error::Kind::InvalidArgument, "too many threads");
+                if (block == 1024)
+                    throw wb::Error(wb::Error::Kind::InvalidArgument, "too many threads");
                 SweepPointOutcome o;
                 o.ok = true;
                 o.valid = block != 512;

@@ -55,7 +55,8 @@ Loaded load()
     fetch("cuGetErrorName", 13000, reinterpret_cast<void**>(&t.cuGetErrorName));
     fetch("cuGetErrorString", 13000, reinterpret_cast<void**>(&t.cuGetErrorString));
     fetch("cuDriverGetVersion", 13000, reinterpret_cast<void**>(&t.cuDriverGetVersion));
-#define WB_PROFILING_FETCH(name, version, type) fetch(#name, version, reinterpret_cast<void**>(&t.name));
+#define WB_PROFILING_FETCH(name, version, type)                                                    \
+    fetch(#name, version, reinterpret_cast<void**>(&t.name));
     WB_PROFILING_DRIVER_FUNCTIONS(WB_PROFILING_FETCH)
 #undef WB_PROFILING_FETCH
     if (!loaded.reason.empty()) return loaded;
@@ -96,10 +97,11 @@ void check(CUresult result, const char* call, const std::string& what)
     std::string message = what + ": " + call + " failed: " +
                           (name ? name : "CUDA error " + std::to_string(static_cast<int>(result)));
     if (text) message += std::string(" (") + text + ")";
-    const Error::Kind kind = result == CUDA_ERROR_OUT_OF_MEMORY ? Error::Kind::OutOfMemory
-                             : (result == CUDA_ERROR_ILLEGAL_ADDRESS || result == CUDA_ERROR_LAUNCH_FAILED)
-                                 ? Error::Kind::ContextLost
-                                 : Error::Kind::Runtime;
+    const Error::Kind kind =
+        result == CUDA_ERROR_OUT_OF_MEMORY ? Error::Kind::OutOfMemory
+        : (result == CUDA_ERROR_ILLEGAL_ADDRESS || result == CUDA_ERROR_LAUNCH_FAILED)
+            ? Error::Kind::ContextLost
+            : Error::Kind::Runtime;
     throw Error(kind, message);
 }
 
