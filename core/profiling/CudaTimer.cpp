@@ -5,7 +5,9 @@
 #include "core/profiling/ActivityTrace.h"
 #include "core/profiling/detail/Driver.h"
 
+#include <chrono>
 #include <optional>
+#include <thread>
 
 namespace wb::profiling {
 
@@ -156,7 +158,13 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
             launch(m_stream);
             check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize",
                   "timing the launch");
-            const std::vector<KernelActivity> kernels = trace->takeKernels();
+            std::vector<KernelActivity> kernels = trace->takeKernels();
+            // The stream is idle, so the records exist; give CUPTI's buffer hand-over a moment
+            // should the forced flush not have carried them yet.
+            for (int retry = 0; kernels.empty() && retry < 20; ++retry) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                kernels = trace->takeKernels();
+            }
             if (kernels.empty())
                 throw Error(Error::Kind::Runtime,
                             "CUPTI recorded no kernel for the launch (did it launch one?)");

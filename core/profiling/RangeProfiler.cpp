@@ -289,12 +289,15 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
         call(api.cuptiRangeProfilerSetConfig(&p), "cuptiRangeProfilerSetConfig");
     }
 
+    // Kernel replay submits every pass during the one launch; user replay needs one launch per
+    // pass. Both are driven by the same loop (as NVIDIA's sample does), bounded by maxPasses.
     bool allSubmitted = false;
     while (!allSubmitted) {
-        if (report.launches >= (options.replay == ReplayMode::Kernel ? 1 : options.maxPasses))
+        if (report.launches >= options.maxPasses)
             throw CuptiFailure{{State::Failed, "the range profiler still wanted passes after " +
                                                    std::to_string(report.launches) + " launches"}};
-        if (options.replay == ReplayMode::User && options.beforePass) options.beforePass();
+        if (options.beforePass && (options.replay == ReplayMode::User || report.launches > 0))
+            options.beforePass();
         auto start = WB_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
         start.pRangeProfilerObject = object;
         call(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
@@ -307,6 +310,10 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
         call(api.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
         allSubmitted = stop.isAllPassSubmitted != 0;
     }
+    if (options.replay == ReplayMode::Kernel && report.launches > 1)
+        report.warnings.push_back("kernel replay needed " + std::to_string(report.launches) +
+                                  " launches; buffers were restored between them only if "
+                                  "beforePass was given");
     {
         auto p = WB_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
         p.pRangeProfilerObject = object;

@@ -30,8 +30,10 @@ enum class ReplayMode {
 struct CounterOptions {
     std::vector<std::string> metrics = speedOfLightMetricNames();
     ReplayMode replay = ReplayMode::Kernel;
-    std::function<void()> beforePass; ///< User replay: restore written buffers (called each pass)
-    std::size_t maxPasses = 64;       ///< User replay: give up after this many passes
+    /// User replay: restores the buffers the kernel writes; called before every launch. Kernel
+    /// replay: called only if CUPTI unexpectedly wants a second launch.
+    std::function<void()> beforePass;
+    std::size_t maxPasses = 64;       ///< give up after this many launches
 };
 
 struct MetricValue {
@@ -65,8 +67,9 @@ public:
 
     /// Collects `options.metrics` for the kernel(s) `launch` enqueues on `stream` in `context`.
     /// Never throws for profiler problems: they come back as report.status (permissions,
-    /// another profiler attached, unsupported GPU, no driver, unknown metric). Exceptions from
-    /// `launch` itself are let through after the profiler is torn down.
+    /// another profiler attached, unsupported GPU, no driver, unknown metric); driver errors
+    /// become status Failed, except a lost context (Error::Kind::ContextLost) and exceptions
+    /// that are not wb::Error, which are let through after the profiler is torn down.
     static CounterReport profile(CUcontext context, CUstream stream, const StreamLaunch& launch,
                                  const CounterOptions& options = {});
 };
