@@ -30,6 +30,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QStringList>
 
@@ -200,19 +201,31 @@ struct NcuResult {
     std::string error; ///< why there are no metrics
 };
 
-NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::string>& metrics)
+/// Runs ncu on this executable's helper mode. `cleanLibraryPath`: ncu itself runs without our
+/// LD_LIBRARY_PATH (which may carry libraries for this program that ncu must not pick up), and
+/// the helper gets it back through /usr/bin/env.
+NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::string>& metrics,
+                 bool cleanLibraryPath)
 {
     NcuResult result;
     QStringList metricList;
     for (const std::string& m : metrics) metricList << QString::fromStdString(m);
-    const QStringList args{"--clock-control", "none",
-                           "--metrics", metricList.join(','),
-                           "--csv", "--print-units", "base",
-                           "--kernel-name", QString::fromStdString(c.kernelName),
-                           "--launch-count", "1",
-                           QCoreApplication::applicationFilePath(),
-                           "--run-kernel", QString::fromStdString(c.name)};
+    QStringList args{"--clock-control", "none",
+                     "--metrics", metricList.join(','),
+                     "--csv", "--print-units", "base",
+                     "--target-processes", "all",
+                     "--kernel-name", QString::fromStdString(c.kernelName),
+                     "--launch-count", "1"};
     QProcess process;
+    if (cleanLibraryPath) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        args << "/usr/bin/env"
+             << "LD_LIBRARY_PATH=" + env.value("LD_LIBRARY_PATH");
+        env.remove("LD_LIBRARY_PATH");
+        process.setProcessEnvironment(env);
+    }
+    args << QCoreApplication::applicationFilePath() << "--run-kernel"
+         << QString::fromStdString(c.name);
     process.setProcessChannelMode(QProcess::SeparateChannels);
     process.start(QString::fromStdString(ncu), args);
     if (!process.waitForStarted(30000)) {
@@ -348,7 +361,12 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
     if (ncu.empty())
         ncuResult.error = "ncu not found (looked at $WARPBENCH_NCU, /usr/local/cuda/bin/ncu, PATH)";
     else
-        ncuResult = runNcu(ncu, *c, speedOfLightMetricNames());
+        ncuResult = runNcu(ncu, *c, speedOfLightMetricNames(), false);
+    if (!ncuResult.error.empty() && !qgetenv("LD_LIBRARY_PATH").isEmpty()) {
+        std::printf("  ncu (direct): %s\n  retrying with ncu outside LD_LIBRARY_PATH\n",
+                    ncuResult.error.c_str());
+        ncuResult = runNcu(ncu, *c, speedOfLightMetricNames(), true);
+    }
     if (!ncuResult.error.empty()) std::printf("  ncu: %s\n", ncuResult.error.c_str());
 
     std::printf("  %-24s %-64s %14s %14s %9s  %s\n", "metric", "name", "workbench", "ncu", "diff",

@@ -120,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(r.points[*r.best].value, std::string("2")); // the only valid point
     }
 
-    void scalarSweepWithCompileErrorPoint()
+    void brokenDefineFailsItsPointOnly()
     {
         if (const QString why = cpuUnavailable(); !why.isEmpty())
             QSKIP(qPrintable("CPU backend unavailable: " + why));
