@@ -217,13 +217,14 @@ NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::s
                      "--kernel-name", QString::fromStdString(c.kernelName),
                      "--launch-count", "1"};
     QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LC_ALL", "C"); // "1,234.5": the parser drops ',' as the thousands separator
     if (cleanLibraryPath) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         args << "/usr/bin/env"
              << "LD_LIBRARY_PATH=" + env.value("LD_LIBRARY_PATH");
         env.remove("LD_LIBRARY_PATH");
-        process.setProcessEnvironment(env);
     }
+    process.setProcessEnvironment(env);
     args << QCoreApplication::applicationFilePath() << "--run-kernel"
          << QString::fromStdString(c.name);
     process.setProcessChannelMode(QProcess::SeparateChannels);
