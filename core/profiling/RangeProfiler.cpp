@@ -218,7 +218,6 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
     for (const std::string& m : metrics) names.push_back(m.c_str());
     auto host = std::make_unique<HostObject>(api, report.chip, availability);
     if (CUptiResult r = host->addMetrics(names); r != CUPTI_SUCCESS) {
-        if (r != CUPTI_ERROR_INVALID_METRIC_NAME) call(r, "cuptiProfilerHostConfigAddMetrics");
         std::vector<const char*> valid;
         for (const char* name : names) {
             HostObject probe(api, report.chip, availability);
@@ -229,6 +228,8 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
                 report.warnings.push_back(std::string("metric '") + name + "' is not known for " +
                                           report.chip + "; left out");
         }
+        if (valid.size() == names.size()) // every name is fine alone: not a naming problem
+            call(r, "cuptiProfilerHostConfigAddMetrics");
         if (valid.empty())
             throw CuptiFailure{{State::InvalidMetric,
                                 "none of the requested metrics is known for " + report.chip}};
