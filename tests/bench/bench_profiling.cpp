@@ -192,9 +192,27 @@ std::vector<QString> parseCsvLine(const QString& line)
 }
 
 struct NcuValue {
-    double value = 0;
-    std::string unit;
+    double value = 0; ///< in CUPTI's base units (ns, bytes, Hz, %), converted from `unit`
+    std::string unit; ///< as ncu printed it
 };
+
+/// Factor from an ncu unit to the base unit CUPTI evaluates in (ns for time, bytes, Hz).
+/// `--print-units base` should make it 1; this keeps the comparison right if it does not.
+double unitScale(QString unit)
+{
+    unit = unit.trimmed().toLower();
+    static const std::map<QString, double> time{{"nsecond", 1},    {"ns", 1},   {"usecond", 1e3},
+                                                {"us", 1e3},       {"msecond", 1e6},
+                                                {"ms", 1e6},       {"second", 1e9}, {"s", 1e9}};
+    static const std::map<QString, double> size{{"byte", 1},    {"kbyte", 1e3}, {"mbyte", 1e6},
+                                                {"gbyte", 1e9}, {"tbyte", 1e12}};
+    static const std::map<QString, double> rate{{"hz", 1},   {"khz", 1e3}, {"mhz", 1e6},
+                                                {"ghz", 1e9}, {"cycle/second", 1},
+                                                {"cycle/usecond", 1e6}, {"cycle/nsecond", 1e9}};
+    for (const auto* table : {&time, &size, &rate})
+        if (const auto it = table->find(unit); it != table->end()) return it->second;
+    return 1; // "%", "" and plain counts
+}
 
 struct NcuResult {
     std::map<std::string, NcuValue> metrics;
@@ -265,7 +283,9 @@ NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::s
         value.remove(',');
         bool ok = false;
         const double v = value.toDouble(&ok);
-        if (ok) result.metrics[at(nameCol).toStdString()] = {v, at(unitCol).toStdString()};
+        if (ok)
+            result.metrics[at(nameCol).toStdString()] = {v * unitScale(at(unitCol)),
+                                                         at(unitCol).toStdString()};
     }
     if (result.metrics.empty()) {
         QString tail = (err + "\n" + out).trimmed();
@@ -370,8 +390,8 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
     }
     if (!ncuResult.error.empty()) std::printf("  ncu: %s\n", ncuResult.error.c_str());
 
-    std::printf("  %-24s %-64s %14s %14s %9s  %s\n", "metric", "name", "workbench", "ncu", "diff",
-                "target");
+    std::printf("  %-24s %-64s %14s %14s %9s  %-22s %s\n", "metric", "name", "workbench", "ncu",
+                "diff", "target (relative)", "ncu unit");
     for (const std::string& metric : speedOfLightMetricNames()) {
         const MetricInfo* info = findMetric(metric);
         const std::optional<double> ours = counters.value(metric);
@@ -395,9 +415,11 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
                 target = met ? "within 3 %: met" : "within 3 %: NOT MET";
             }
         }
-        std::printf("  %-24s %-64s %14s %14s %9s  %s\n", info ? info->displayName : metric.c_str(),
-                    metric.c_str(), oursText.c_str(), theirsText.c_str(), diff.c_str(),
-                    target.c_str());
+        const std::string unit =
+            theirs != ncuResult.metrics.end() ? theirs->second.unit : std::string();
+        std::printf("  %-24s %-64s %14s %14s %9s  %-22s %s\n",
+                    info ? info->displayName : metric.c_str(), metric.c_str(), oursText.c_str(),
+                    theirsText.c_str(), diff.c_str(), target.c_str(), unit.c_str());
     }
     const std::optional<double> observed = counters.value("sm__cycles_elapsed.avg.per_second");
     std::printf("  SM clock: nominal %s (CU_DEVICE_ATTRIBUTE_CLOCK_RATE), observed %s "
