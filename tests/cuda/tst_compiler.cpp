@@ -182,6 +182,44 @@ private Q_SLOTS:
         QVERIFY(d.context[0].find("at line 2") != std::string::npos);
     }
 
+    void nestedInstantiationContext()
+    {
+        const std::string src = "template <typename T> __device__ void inner(T x) { x.foo(); }\n"
+                                "template <typename T> __global__ void outer(T x) { inner(x); }\n"
+                                "template __global__ void outer<int>(int);\n";
+        const CompileResult r = compile(src);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        const Diagnostic& d = r.diagnostics[0];
+        QCOMPARE(d.line, 1);
+        QCOMPARE(d.column, columnOf(src, "x.foo"));
+        // "detected during:" followed by one line per instantiation step.
+        QCOMPARE(d.context.size(), std::size_t(3));
+        QVERIFY(d.context[1].find("void inner(T) [with T=int]") != std::string::npos);
+        QVERIFY(d.context[1].find("at line 2") != std::string::npos);
+        QVERIFY(d.context[2].find("void outer(T) [with T=int]") != std::string::npos);
+        QVERIFY(d.context[2].find("at line 3") != std::string::npos);
+    }
+
+    void errorInUserHeaderNamesTheHeader()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string headerText = "__device__ int helper() { return notDeclared; }\n";
+        QFile header(dir.filePath("helper.cuh"));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        header.write(headerText.c_str());
+        header.close();
+        CompileOptions o;
+        o.includeDirs = {dir.path().toStdString()};
+        const CompileResult r = compile("#include \"helper.cuh\"\n__global__ void k(int* a) { a[0] = helper(); }\n", o);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        QVERIFY(r.diagnostics[0].file.find("helper.cuh") != std::string::npos);
+        QCOMPARE(r.diagnostics[0].line, 1);
+        QCOMPARE(r.diagnostics[0].column, columnOf(headerText, "notDeclared"));
+    }
+
     void missingHeaderIsFatal()
     {
         const std::string src = "#include \"does_not_exist.cuh\"\n__global__ void k() {}\n";
