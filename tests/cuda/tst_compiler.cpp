@@ -403,8 +403,11 @@ private Q_SLOTS:
     void concurrentCompiles()
     {
         auto job = [](int i) {
-            const std::string src = "__global__ void k" + std::to_string(i)
-                                    + "(int* a) { a[threadIdx.x] = " + std::to_string(i) + "; }\n";
+            std::string src = "__global__ void k";
+            src += std::to_string(i);
+            src += "(int* a) { a[threadIdx.x] = ";
+            src += std::to_string(i);
+            src += "; }\n";
             return compile(src);
         };
         std::vector<std::future<CompileResult>> futures;
@@ -413,7 +416,9 @@ private Q_SLOTS:
             const CompileResult r = futures[static_cast<std::size_t>(i)].get();
             QVERIFY2(r.ok, r.log.c_str());
             QCOMPARE(r.kernels.size(), std::size_t(1));
-            QCOMPARE(r.kernels[0].name, "k" + std::to_string(i));
+            std::string expected = "k";
+            expected += std::to_string(i);
+            QCOMPARE(r.kernels[0].name, expected);
         }
     }
 
