@@ -30,10 +30,10 @@ public:
     struct KeyInput {
         std::string_view source;
         std::string_view sourceName;
-        const std::vector<std::string>* flags = nullptr;           ///< all NVRTC options, arch included
+        const std::vector<std::string>* flags = nullptr; ///< all NVRTC options, arch included
         const std::vector<std::string>* nameExpressions = nullptr;
-        std::string_view compilerVersion;                          ///< "NVRTC 13.0"
-        std::string_view headers;                                  ///< contents of user headers
+        std::string_view compilerVersion; ///< "NVRTC 13.0"
+        std::string_view headers;         ///< contents of user headers
     };
     static Key makeKey(const KeyInput& input);
     static std::string hexKey(const Key& key);

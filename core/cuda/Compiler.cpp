@@ -25,25 +25,22 @@ namespace {
 /// architecture NVRTC 13 supports, so the CUBIN and ptxas report exist without a device.
 constexpr const char* kFallbackArch = "sm_75";
 
-double msSince(std::chrono::steady_clock::time_point start)
-{
+double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
 
-bool envFlag(const char* name)
-{
+bool envFlag(const char* name) {
     const char* v = std::getenv(name);
     return v && *v && std::string_view(v) != "0";
 }
 
 /// NVRTC's option strings for `options` (one flag per string).
 std::vector<std::string> buildFlags(const CompileOptions& options, const std::string& arch,
-                                    const std::vector<std::string>& toolkitIncludes)
-{
+                                    const std::vector<std::string>& toolkitIncludes) {
     std::vector<std::string> flags;
-    flags.reserve(12 + options.defines.size() + options.includeDirs.size()
-                  + toolkitIncludes.size() + options.extraFlags.size());
+    flags.reserve(12 + options.defines.size() + options.includeDirs.size() +
+                  toolkitIncludes.size() + options.extraFlags.size());
     flags.push_back("-arch=" + arch);
     if (!options.std.empty()) flags.push_back("-std=" + options.std);
     // -G makes ptxas reject any -O above 0 ("Optimized debugging not supported").
@@ -52,20 +49,23 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
     if (options.fastMath) flags.emplace_back("--use_fast_math");
     if (options.lineInfo) flags.emplace_back("-lineinfo");
     if (options.deviceDebug) flags.emplace_back("-G");
-    if (options.maxRegCount > 0) flags.push_back("-maxrregcount=" + std::to_string(options.maxRegCount));
+    if (options.maxRegCount > 0)
+        flags.push_back("-maxrregcount=" + std::to_string(options.maxRegCount));
     for (const auto& [name, value] : options.defines)
         flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
-    for (const std::string& dir : options.includeDirs) flags.push_back("-I" + dir);
-    for (const std::string& dir : toolkitIncludes) flags.push_back("-I" + dir);
+    for (const std::string& dir : options.includeDirs)
+        flags.push_back("-I" + dir);
+    for (const std::string& dir : toolkitIncludes)
+        flags.push_back("-I" + dir);
     flags.emplace_back("--ptxas-options=-v");
-    for (const std::string& f : options.extraFlags) flags.push_back(f);
+    for (const std::string& f : options.extraFlags)
+        flags.push_back(f);
     return flags;
 }
 
 /// Contents of user headers that `source` includes from the option-listed include dirs
 /// (recursively), so that editing a header invalidates the cache entry.
-std::string userHeaders(std::string_view source, const std::vector<std::string>& includeDirs)
-{
+std::string userHeaders(std::string_view source, const std::vector<std::string>& includeDirs) {
     if (includeDirs.empty()) return {};
     namespace fs = std::filesystem;
     std::string out;
@@ -78,10 +78,12 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
         while ((pos = text.find("#", pos)) != std::string::npos) {
             std::size_t i = pos + 1;
             pos = i;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+                ++i;
             if (text.compare(i, 7, "include") != 0) continue;
             i += 7;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+                ++i;
             if (i >= text.size() || (text[i] != '"' && text[i] != '<')) continue;
             const char close = text[i] == '"' ? '"' : '>';
             const std::size_t end = text.find(close, i + 1);
@@ -108,8 +110,7 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
     return out;
 }
 
-CompileResult unavailableResult(const std::string& sourceName, const std::string& reason)
-{
+CompileResult unavailableResult(const std::string& sourceName, const std::string& reason) {
     CompileResult r;
     r.sourceName = sourceName;
     r.log = reason;
@@ -135,14 +136,13 @@ struct Compiler::Impl {
                                   const CompileOptions& options, const std::string& arch) const;
 };
 
-Compiler& Compiler::instance()
-{
+Compiler& Compiler::instance() {
     static Compiler compiler;
     return compiler;
 }
 
-Compiler::Compiler() : m_impl(new Impl)
-{
+Compiler::Compiler()
+    : m_impl(new Impl) {
     if (m_impl->api.ok()) {
         m_impl->version = m_impl->api.versionString();
         m_impl->toolkitIncludes = detail::toolkitIncludeDirs(m_impl->api.libraryPath);
@@ -150,41 +150,35 @@ Compiler::Compiler() : m_impl(new Impl)
     m_impl->cacheEnabled = !envFlag("WARPBENCH_NO_CACHE");
 }
 
-bool Compiler::available() const noexcept
-{
+bool Compiler::available() const noexcept {
     return m_impl->api.ok();
 }
 
-const std::string& Compiler::unavailableReason() const noexcept
-{
+const std::string& Compiler::unavailableReason() const noexcept {
     return m_impl->api.error;
 }
 
-std::string Compiler::version() const
-{
+std::string Compiler::version() const {
     return m_impl->version;
 }
 
-void Compiler::clearMemoryCache()
-{
+void Compiler::clearMemoryCache() {
     m_impl->cache.clearMemory();
 }
 
-void Compiler::setCacheEnabled(bool enabled)
-{
+void Compiler::setCacheEnabled(bool enabled) {
     m_impl->cacheEnabled = enabled;
 }
 
 CompileResult Compiler::compile(const std::string& source, const std::string& sourceName,
-                                const CompileOptions& options, const std::string& defaultArch)
-{
+                                const CompileOptions& options, const std::string& defaultArch) {
     const auto start = std::chrono::steady_clock::now();
     if (!available()) {
         CompileResult r = unavailableResult(sourceName, unavailableReason());
         r.compileMs = msSince(start);
         return r;
     }
-    const std::string arch = !options.arch.empty() ? options.arch
+    const std::string arch = !options.arch.empty()  ? options.arch
                              : !defaultArch.empty() ? defaultArch
                                                     : std::string(kFallbackArch);
     const std::vector<std::string> flags = buildFlags(options, arch, m_impl->toolkitIncludes);
@@ -193,8 +187,8 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     CompileCache::Key key{};
     if (useCache) {
         const std::string headers = userHeaders(source, options.includeDirs);
-        key = CompileCache::makeKey({source, sourceName, &flags, &options.nameExpressions,
-                                     m_impl->version, headers});
+        key = CompileCache::makeKey(
+            {source, sourceName, &flags, &options.nameExpressions, m_impl->version, headers});
         if (auto hit = m_impl->cache.findInMemory(key)) {
             CompileResult r = *hit;
             r.cache = CompileResult::Cache::MemoryHit;
@@ -214,7 +208,13 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     if (useCache) {
         r.cache = CompileResult::Cache::Miss;
         // Failed compiles stay in memory only: the next attempt in a new process retries.
-        m_impl->cache.store(key, std::make_shared<const CompileResult>(r), r.ok);
+        // A fatal error (typically a header that cannot be opened) may depend on files that
+        // are not part of the key, so it is not cached at all.
+        const bool fatal =
+            std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::Fatal; });
+        if (r.ok || !fatal)
+            m_impl->cache.store(key, std::make_shared<const CompileResult>(r), r.ok);
     } else {
         r.cache = CompileResult::Cache::Disabled;
     }
@@ -225,19 +225,18 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
                                               const std::string& sourceName,
                                               const std::vector<std::string>& flags,
                                               const CompileOptions& options,
-                                              const std::string& arch) const
-{
+                                              const std::string& arch) const {
     CompileResult r;
     r.sourceName = sourceName;
     r.target = arch;
     r.compilerVersion = version;
 
     nvrtcProgram program = nullptr;
-    nvrtcResult rc = api.createProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr,
-                                       nullptr);
+    nvrtcResult rc =
+        api.createProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr, nullptr);
     if (rc != NVRTC_SUCCESS) {
-        CompileResult failed = unavailableResult(sourceName, "nvrtcCreateProgram failed: "
-                                                                 + api.errorString(rc));
+        CompileResult failed =
+            unavailableResult(sourceName, "nvrtcCreateProgram failed: " + api.errorString(rc));
         failed.target = arch;
         failed.compilerVersion = version;
         return failed;
@@ -255,7 +254,8 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
 
     std::vector<const char*> argv;
     argv.reserve(flags.size());
-    for (const std::string& f : flags) argv.push_back(f.c_str());
+    for (const std::string& f : flags)
+        argv.push_back(f.c_str());
     rc = api.compileProgram(program, static_cast<int>(argv.size()), argv.data());
 
     std::size_t logSize = 0;
@@ -266,14 +266,19 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
     }
     r.diagnostics = detail::parseNvrtcLog(r.log);
     for (const std::string& e : rejectedExpressions)
-        r.diagnostics.push_back({"nvrtc", 0, 0, Severity::Error, {},
-                                 "name expression \"" + e + "\" was rejected", {}});
+        r.diagnostics.push_back(
+            {"nvrtc", 0, 0, Severity::Error, {}, "name expression \"" + e + "\" was rejected", {}});
 
     if (rc != NVRTC_SUCCESS) {
         if (!hasErrors(r.diagnostics)) {
             // E.g. an invalid option: NVRTC says so only through the result code.
-            r.diagnostics.push_back({"nvrtc", 0, 0, Severity::Fatal, {},
-                                     api.errorString(rc) + (r.log.empty() ? "" : ": " + r.log), {}});
+            r.diagnostics.push_back({"nvrtc",
+                                     0,
+                                     0,
+                                     Severity::Fatal,
+                                     {},
+                                     api.errorString(rc) + (r.log.empty() ? "" : ": " + r.log),
+                                     {}});
         }
         r.ok = false;
         return r;

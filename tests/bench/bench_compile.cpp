@@ -52,20 +52,17 @@ extern "C" __global__ void half_scale(__half* v, __half s, int n)
 )";
 const char* const kArch = "sm_90";
 
-double ms(Clock::duration d)
-{
+double ms(Clock::duration d) {
     return std::chrono::duration<double, std::milli>(d).count();
 }
 
-double median(std::vector<double> v)
-{
+double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-CompileOptions benchOptions()
-{
+CompileOptions benchOptions() {
     CompileOptions o;
     o.arch = kArch;
     o.nameExpressions = {"reduce<float, 256>"};
@@ -74,14 +71,14 @@ CompileOptions benchOptions()
 
 /// The peer: what a program calling NVRTC directly does for the same source and target.
 double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
-                         const std::vector<std::string>& flags)
-{
+                         const std::vector<std::string>& flags) {
     const auto t0 = Clock::now();
     nvrtcProgram prog = nullptr;
     api.createProgram(&prog, kSource, "bench.cu", 0, nullptr, nullptr);
     api.addNameExpression(prog, "reduce<float, 256>");
     std::vector<const char*> argv;
-    for (const std::string& f : flags) argv.push_back(f.c_str());
+    for (const std::string& f : flags)
+        argv.push_back(f.c_str());
     const nvrtcResult rc = api.compileProgram(prog, static_cast<int>(argv.size()), argv.data());
     std::size_t size = 0;
     api.getCUBINSize(prog, &size);
@@ -99,8 +96,7 @@ double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
 }
 
 /// Child mode: a fresh process times Compiler creation and its first compile (a disk hit).
-int child()
-{
+int child() {
     const auto t0 = Clock::now();
     Compiler& c = Compiler::instance();
     const auto t1 = Clock::now();
@@ -117,8 +113,7 @@ int child()
 
 } // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     if (argc == 2 && std::string(argv[1]) == "--child-disk-hit") return child();
     int repeat = 9;
     if (argc == 3 && std::string(argv[1]) == "--repeat") repeat = std::max(3, std::atoi(argv[2]));
@@ -203,20 +198,21 @@ int main(int argc, char** argv)
                 compiler.version().c_str(), kArch, std::string(kSource).size(), warm.ptx.size(),
                 warm.binary.size(), repeat);
     std::printf("raw peer flags:");
-    for (const std::string& f : rawFlags) std::printf(" %s", f.c_str());
+    for (const std::string& f : rawFlags)
+        std::printf(" %s", f.c_str());
     std::printf("\n\n");
     std::printf("%-40s %12s  %-36s %8s  %s\n", "figure", "measured", "peer", "ratio", "target");
     std::printf("%-40s %9.3f ms  %-36s %7.3fx  %s\n", "cold compile (Compiler, cache off)", api,
                 ("raw NVRTC " + std::to_string(raw).substr(0, 6) + " ms (measured)").c_str(),
                 api / raw, api / raw <= 1.05 ? "<= 1.05x  met" : "<= 1.05x  MISSED");
-    std::printf("%-40s %9.3f ms  %-36s %7.3fx  %s\n", "disk hit, fresh process (1st compile)",
-                disk, "CuPy 0.39 ms (quoted, not measured)", disk / 0.39,
+    std::printf("%-40s %9.3f ms  %-36s %7.3fx  %s\n", "disk hit, fresh process (1st compile)", disk,
+                "CuPy 0.39 ms (quoted, not measured)", disk / 0.39,
                 disk <= 1.0 ? "<= 1 ms    met" : "<= 1 ms    MISSED");
     std::printf("%-40s %9.3f ms  %-36s %7.3fx  %s\n", "disk hit, same process (memory cleared)",
                 median(diskSameMs), "CuPy 0.39 ms (quoted, not measured)",
                 median(diskSameMs) / 0.39, "(info)");
-    std::printf("%-40s %9.4f ms  %-36s %8s  %s\n", "memory hit", mem,
-                "CuPy 0.02-0.06 ms (quoted)", "-", mem <= 0.05 ? "<= 0.05 ms met" : "<= 0.05 ms MISSED");
+    std::printf("%-40s %9.4f ms  %-36s %8s  %s\n", "memory hit", mem, "CuPy 0.02-0.06 ms (quoted)",
+                "-", mem <= 0.05 ? "<= 0.05 ms met" : "<= 0.05 ms MISSED");
     std::printf("%-40s %9.3f ms  %-36s %8s  %s\n", "Compiler::instance() in fresh process",
                 median(createMs), "(dlopen libnvrtc.so.13)", "-", "(info)");
     std::printf("%-40s %12s  %-36s %8s  %s\n", "reference: PyCUDA cache hit", "-",
