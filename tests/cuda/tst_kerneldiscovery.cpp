@@ -234,6 +234,26 @@ private Q_SLOTS:
         QCOMPARE(k.params[2].type, std::string("unsigned int"));
     }
 
+    void externCTypedefChains() {
+        const std::string src = "typedef float* fp;\n"
+                                "typedef fp fp2;\n"
+                                "typedef struct Pair { int a, b; } Pair;\n"
+                                "using cfp = const float*;\n"
+                                "extern \"C\" __global__ void chain(fp2 out, Pair p, cfp in)\n"
+                                "{ out[0] = in[0] + p.a; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        const KernelInfo& k = kernel(r, "chain");
+        QCOMPARE(k.params.size(), std::size_t(3));
+        QVERIFY(k.params[0].isPointer);
+        QCOMPARE(k.params[0].pointee, std::string("float"));
+        QVERIFY(!k.params[1].isPointer);
+        QCOMPARE(k.params[1].size, std::size_t(8));
+        QVERIFY(k.params[2].isPointer);
+        QVERIFY(k.params[2].isConst);
+        QCOMPARE(k.params[2].type, std::string("cfp"));
+    }
+
     void prototypeBeforeDefinition() {
         const std::string src =
             "__global__ void later(float*, int);\n"

@@ -243,7 +243,7 @@ void removeWord(std::string& text, std::string_view word) {
 
 /// Fills isPointer/pointee/isConst (and tidies `type`) from a C++ type spelling.
 void classifyType(KernelParam& p, const std::string& spelled,
-                  const std::map<std::string, std::string, std::less<>>& typedefs) {
+                  const std::map<std::string, std::string, std::less<>>& typedefs, int depth = 0) {
     std::string t = spelled;
     removeWord(t, "__restrict__");
     removeWord(t, "__restrict");
@@ -258,9 +258,10 @@ void classifyType(KernelParam& p, const std::string& spelled,
         removeWord(bare, "const");
         removeWord(bare, "volatile");
         bare = normaliseType(bare);
-        if (auto it = typedefs.find(bare); it != typedefs.end()) {
+        const auto it = typedefs.find(bare);
+        if (it != typedefs.end() && depth < 16) { // typedef chains; the bound stops cycles
             KernelParam resolved;
-            classifyType(resolved, it->second, typedefs);
+            classifyType(resolved, it->second, typedefs, depth + 1);
             p.isPointer = resolved.isPointer;
             p.pointee = resolved.pointee;
             p.isConst = resolved.isConst;
