@@ -18,10 +18,10 @@ namespace {
 constexpr char kMagic[8] = {'W', 'B', 'N', 'V', 'R', 'T', 'C', '\0'};
 constexpr std::uint32_t kFormatVersion = 1;
 // magic(8) version(4) headerSize(4) payloadLength(8) checksum(8) key(32)
-constexpr std::size_t kHeaderSize = 64;
+constexpr std::size_t kHeaderSize = CompileCache::kHeaderSize;
 
 /// A fast 64-bit checksum over 8-byte words (corruption detection, not security).
-std::uint64_t checksum(std::string_view data) {
+std::uint64_t checksum(std::string_view data) noexcept {
     constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
     std::uint64_t h = 0xCBF29CE484222325ULL ^ data.size();
     std::size_t i = 0;
@@ -197,6 +197,10 @@ KernelInfo readKernel(Reader& r) {
 }
 
 } // namespace
+
+std::uint64_t CompileCache::payloadChecksum(std::string_view payload) noexcept {
+    return checksum(payload);
+}
 
 std::size_t CompileCache::KeyHash::operator()(const Key& k) const noexcept {
     std::size_t h;

@@ -55,6 +55,9 @@ public:
     /// The entry file format, exposed for tests: serialize() gives the complete file contents.
     static std::string serialize(const Key& key, const CompileResult& result);
     static std::optional<CompileResult> deserialize(const Key& key, std::string_view file);
+    /// The payload checksum stored at offset 24 (a 64-bit multiply-xor hash, not cryptographic).
+    static std::uint64_t payloadChecksum(std::string_view payload) noexcept;
+    static constexpr std::size_t kHeaderSize = 64;
 
 private:
     std::filesystem::path m_directory;

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -354,6 +355,34 @@ private Q_SLOTS:
         CompileCache::Key other = key;
         other[5] ^= 1;
         QVERIFY(!CompileCache::deserialize(other, bytes));
+    }
+
+    void damagedPayloadWithValidChecksum() {
+        // A payload that passes the checksum but is cut short or altered must never crash the
+        // reader, and a cut one must be rejected (the reader checks every length).
+        const CompileCache::Key key =
+            CompileCache::makeKey({"src", "x.cu", nullptr, nullptr, "v", ""});
+        const std::string good = CompileCache::serialize(key, m_reference);
+        const std::size_t h = CompileCache::kHeaderSize;
+        auto reseal = [&](std::string file) {
+            const std::uint64_t length = file.size() - h;
+            const std::uint64_t sum =
+                CompileCache::payloadChecksum(std::string_view(file).substr(h));
+            std::memcpy(file.data() + 16, &length, 8);
+            std::memcpy(file.data() + 24, &sum, 8);
+            return file;
+        };
+        QVERIFY(CompileCache::deserialize(key, reseal(good)));
+        for (std::size_t keep = h; keep < good.size(); keep += 1 + (good.size() - h) / 509)
+            QVERIFY(!CompileCache::deserialize(key, reseal(good.substr(0, keep))));
+        std::uint32_t state = 12345;
+        for (int i = 0; i < 2000; ++i) {
+            state = state * 1664525u + 1013904223u;
+            std::string bad = good;
+            const std::size_t at = h + state % (good.size() - h);
+            bad[at] = static_cast<char>(bad[at] ^ static_cast<char>(1 + (state >> 24) % 255));
+            (void)CompileCache::deserialize(key, reseal(bad)); // must not crash or overrun
+        }
     }
 
     void keySeparatesFields() {
