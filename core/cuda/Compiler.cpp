@@ -63,19 +63,28 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
     return flags;
 }
 
-/// Contents of user headers that `source` includes from the option-listed include dirs
-/// (recursively), so that editing a header invalidates the cache entry.
-std::string userHeaders(std::string_view source, const std::vector<std::string>& includeDirs) {
-    if (includeDirs.empty()) return {};
+/// Paths and contents of the user headers that `source` includes (recursively): quoted
+/// includes are looked up, like NVRTC does, next to the including file (for the source: the
+/// folder of `sourceName`, the working directory when it has none) and then in the option
+/// include dirs; angle includes in the option include dirs only (toolkit headers are covered by
+/// the NVRTC version in the key). Editing such a header, or creating one, changes the key.
+std::string userHeaders(std::string_view source, const std::string& sourceName,
+                        const std::vector<std::string>& includeDirs) {
     namespace fs = std::filesystem;
     std::string out;
     std::set<std::string> seen;
-    std::vector<std::string> pending{std::string(source)};
+    struct Pending {
+        std::string text;
+        fs::path dir;
+    };
+    std::vector<Pending> pending;
+    pending.push_back({std::string(source), fs::path(sourceName).parent_path()});
     while (!pending.empty() && seen.size() < 256) {
-        const std::string text = std::move(pending.back());
+        const Pending current = std::move(pending.back());
         pending.pop_back();
+        const std::string& text = current.text;
         std::size_t pos = 0;
-        while ((pos = text.find("#", pos)) != std::string::npos) {
+        while ((pos = text.find('#', pos)) != std::string::npos) {
             std::size_t i = pos + 1;
             pos = i;
             while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
@@ -85,12 +94,15 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
             while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
                 ++i;
             if (i >= text.size() || (text[i] != '"' && text[i] != '<')) continue;
-            const char close = text[i] == '"' ? '"' : '>';
-            const std::size_t end = text.find(close, i + 1);
+            const bool quoted = text[i] == '"';
+            const std::size_t end = text.find(quoted ? '"' : '>', i + 1);
             if (end == std::string::npos) continue;
             const std::string name = text.substr(i + 1, end - i - 1);
-            for (const std::string& dir : includeDirs) {
-                const fs::path candidate = fs::path(dir) / name;
+            std::vector<fs::path> candidates;
+            if (quoted) candidates.push_back(current.dir / name);
+            for (const std::string& dir : includeDirs)
+                candidates.push_back(fs::path(dir) / name);
+            for (const fs::path& candidate : candidates) {
                 std::error_code ec;
                 if (!fs::is_regular_file(candidate, ec)) continue;
                 const std::string key = candidate.lexically_normal().string();
@@ -102,7 +114,7 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
                 out += '\0';
                 out += content.str();
                 out += '\0';
-                pending.push_back(content.str());
+                pending.push_back({content.str(), candidate.parent_path()});
                 break;
             }
         }
@@ -186,7 +198,7 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     const bool useCache = m_impl->cacheEnabled.load(std::memory_order_relaxed);
     CompileCache::Key key{};
     if (useCache) {
-        const std::string headers = userHeaders(source, options.includeDirs);
+        const std::string headers = userHeaders(source, sourceName, options.includeDirs);
         key = CompileCache::makeKey(
             {source, sourceName, &flags, &options.nameExpressions, m_impl->version, headers});
         if (auto hit = m_impl->cache.findInMemory(key)) {

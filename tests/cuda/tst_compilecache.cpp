@@ -263,6 +263,27 @@ private Q_SLOTS:
         QVERIFY(second.ptx.find("3001") != std::string::npos);
     }
 
+    void headerNextToSourceChangeMisses() {
+        // NVRTC finds quoted includes next to the source name; those headers are keyed too.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path folder = dir.path().toStdString();
+        writeFile(folder / "near.cuh", "#define NEAR 4\n#include \"nested.cuh\"\n");
+        writeFile(folder / "nested.cuh", "#define NESTED 5\n");
+        const std::string src =
+            "#include \"near.cuh\"\n"
+            "__global__ void k(int* a) { a[0] = NEAR * 1000 + NESTED * 100 + 7; }\n";
+        const std::string name = (folder / "k.cu").string();
+        const CompileResult first = Compiler::instance().compile(src, name, {}, "sm_90");
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(first.ptx.find("4507") != std::string::npos);
+        QCOMPARE(Compiler::instance().compile(src, name, {}, "sm_90").cache, Cache::MemoryHit);
+        writeFile(folder / "nested.cuh", "#define NESTED 6\n");
+        const CompileResult second = Compiler::instance().compile(src, name, {}, "sm_90");
+        QCOMPARE(second.cache, Cache::Miss);
+        QVERIFY(second.ptx.find("4607") != std::string::npos);
+    }
+
     void failedCompileNotOnDisk() {
         const std::string bad = "__global__ void k() { nope; }\n";
         const CompileResult r = compile(bad);
