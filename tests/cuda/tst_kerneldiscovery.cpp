@@ -254,6 +254,22 @@ private Q_SLOTS:
         QCOMPARE(k.params[2].type, std::string("cfp"));
     }
 
+    void sameNameInTwoNamespaces() {
+        const std::string src =
+            "namespace a { __global__ void k(int* ints, int count) { ints[0] = count; } }\n"
+            "namespace b { __global__ void k(const float* floats, int size) {} }\n"
+            "__global__ void k(double* doubles, int n) { doubles[0] = n; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        QCOMPARE(r.kernels.size(), std::size_t(3));
+        QCOMPARE(kernel(r, "a::k").params.at(0).name, std::string("ints"));
+        QCOMPARE(kernel(r, "a::k").params.at(1).name, std::string("count"));
+        QCOMPARE(kernel(r, "b::k").params.at(0).name, std::string("floats"));
+        QCOMPARE(kernel(r, "b::k").params.at(0).type, std::string("const float*"));
+        QCOMPARE(kernel(r, "b::k").params.at(1).name, std::string("size"));
+        QCOMPARE(kernel(r, "k").params.at(0).name, std::string("doubles"));
+    }
+
     void prototypeBeforeDefinition() {
         const std::string src =
             "__global__ void later(float*, int);\n"

@@ -5,6 +5,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -284,6 +285,18 @@ void classifyType(KernelParam& p, const std::string& spelled,
     }
 }
 
+/// A type spelling reduced for comparison: no restrict, no spaces, "T const*" as "const T*".
+std::string comparableType(const std::string& spelled) {
+    std::string t = spelled;
+    removeWord(t, "__restrict__");
+    removeWord(t, "__restrict");
+    t = normaliseType(t);
+    if (t.size() > 7 && t.compare(t.size() - 7, 7, " const*") == 0 && t.find('*') == t.size() - 1)
+        t = "const " + t.substr(0, t.size() - 7) + "*";
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t;
+}
+
 std::string ptxTypeDescription(const PtxParam& p) {
     if (p.ptxType == ".b8" && p.size > 1) return ".b8[" + std::to_string(p.size) + "]";
     return p.ptxType;
@@ -440,18 +453,26 @@ discoverKernels(std::string_view ptx, std::string_view source,
 
         // Source declaration: same unqualified name and parameter count.
         const std::string base = baseName(qualified);
-        // A prototype without parameter names may precede the definition: prefer the
-        // declaration that names the most parameters.
+        // Several declarations may fit (a prototype without parameter names before the
+        // definition; same-named kernels in other namespaces or overloads): prefer the one
+        // whose spelled types equal the demangled ones, then the one naming most parameters.
         const SourceKernel* decl = nullptr;
-        std::size_t bestNamed = 0;
+        std::size_t bestScore = 0;
         for (const SourceKernel& sk : spelled) {
             if (sk.name != base || sk.paramNames.size() != entry.params.size()) continue;
-            std::size_t named = 0;
-            for (const std::string& n : sk.paramNames)
-                named += n.empty() ? 0 : 1;
-            if (!decl || named > bestNamed) {
+            std::size_t score = 0;
+            // Only named parameters count: an unnamed prototype or an explicit instantiation
+            // ("template __global__ void f<int>(int);") has nothing to offer.
+            for (std::size_t i = 0; i < sk.paramNames.size(); ++i) {
+                if (sk.paramNames[i].empty()) continue;
+                score += 1;
+                if (haveDemangledTypes &&
+                    comparableType(sk.paramTypes[i]) == comparableType(demangledParams[i]))
+                    score += 1000;
+            }
+            if (!decl || score > bestScore) {
                 decl = &sk;
-                bestNamed = named;
+                bestScore = score;
             }
         }
 
