@@ -14,6 +14,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -142,6 +145,11 @@ struct Compiler::Impl {
     std::string version;
     std::atomic<bool> cacheEnabled{true};
     CompileCache cache{cacheDir() / "nvrtc"};
+    // Compiles under way, so that a second caller with the same key waits for the first
+    // instead of running NVRTC again.
+    using Shared = std::shared_ptr<const CompileResult>;
+    std::mutex inFlightMutex;
+    std::map<CompileCache::Key, std::shared_future<Shared>> inFlight;
 
     CompileResult compileUncached(const std::string& source, const std::string& sourceName,
                                   const std::vector<std::string>& flags,
@@ -215,21 +223,60 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
         }
     }
 
-    CompileResult r = m_impl->compileUncached(source, sourceName, flags, options, arch);
-    r.compileMs = msSince(start);
-    if (useCache) {
-        r.cache = CompileResult::Cache::Miss;
-        // Failed compiles stay in memory only: the next attempt in a new process retries.
-        // A fatal error (typically a header that cannot be opened) may depend on files that
-        // are not part of the key, so it is not cached at all.
-        const bool fatal =
-            std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                        [](const Diagnostic& d) { return d.severity == Severity::Fatal; });
-        if (r.ok || !fatal)
-            m_impl->cache.store(key, std::make_shared<const CompileResult>(r), r.ok);
-    } else {
+    if (!useCache) {
+        CompileResult r = m_impl->compileUncached(source, sourceName, flags, options, arch);
         r.cache = CompileResult::Cache::Disabled;
+        r.compileMs = msSince(start);
+        return r;
     }
+
+    // Join a compile of the same key that another thread has started, or register ours.
+    std::promise<Impl::Shared> promise;
+    {
+        std::unique_lock lock(m_impl->inFlightMutex);
+        if (auto it = m_impl->inFlight.find(key); it != m_impl->inFlight.end()) {
+            std::shared_future<Impl::Shared> pending = it->second;
+            lock.unlock();
+            CompileResult r = *pending.get();
+            r.cache = CompileResult::Cache::MemoryHit;
+            r.compileMs = msSince(start);
+            return r;
+        }
+        // It may have finished between our lookup and this lock (stored before unregistering).
+        if (auto hit = m_impl->cache.findInMemory(key)) {
+            lock.unlock();
+            CompileResult r = *hit;
+            r.cache = CompileResult::Cache::MemoryHit;
+            r.compileMs = msSince(start);
+            return r;
+        }
+        m_impl->inFlight.emplace(key, promise.get_future().share());
+    }
+    auto unregister = [this, &key] {
+        std::lock_guard lock(m_impl->inFlightMutex);
+        m_impl->inFlight.erase(key);
+    };
+
+    CompileResult r;
+    try {
+        r = m_impl->compileUncached(source, sourceName, flags, options, arch);
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        unregister();
+        throw;
+    }
+    r.cache = CompileResult::Cache::Miss;
+    r.compileMs = msSince(start);
+    auto shared = std::make_shared<const CompileResult>(r);
+    // Failed compiles stay in memory only: the next attempt in a new process retries.
+    // A fatal error (typically a header that cannot be opened) may depend on files that are
+    // not part of the key, so it is not cached at all.
+    const bool fatal =
+        std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Fatal; });
+    if (r.ok || !fatal) m_impl->cache.store(key, shared, r.ok);
+    promise.set_value(std::move(shared));
+    unregister();
     return r;
 }
 
