@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <system_error>
 
@@ -245,9 +247,11 @@ std::string CompileCache::hexKey(const Key& key) {
     return hex;
 }
 
-CompileCache::CompileCache(std::filesystem::path directory, std::size_t memoryCapacity)
+CompileCache::CompileCache(std::filesystem::path directory, std::size_t memoryCapacity,
+                           std::uintmax_t diskLimitBytes)
     : m_directory(std::move(directory))
-    , m_capacity(memoryCapacity == 0 ? 1 : memoryCapacity) {}
+    , m_capacity(memoryCapacity == 0 ? 1 : memoryCapacity)
+    , m_diskLimit(diskLimitBytes) {}
 
 std::filesystem::path CompileCache::entryPath(const Key& key) const {
     return m_directory / (hexKey(key) + ".wbnvrtc");
@@ -276,6 +280,8 @@ std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key) {
         }
         readOk = got == data.size();
     }
+    // Mark it recently used for trimDisk() (one syscall on an open file).
+    if (readOk) ::futimens(fd, nullptr);
     ::close(fd);
     std::optional<CompileResult> result;
     if (readOk) result = deserialize(key, data);
@@ -326,8 +332,50 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
         return false;
     }
     std::filesystem::rename(temp, final, ec); // atomic: readers see the old file or the new one
-    if (ec) std::filesystem::remove(temp, ec);
-    return !ec;
+    if (ec) {
+        std::filesystem::remove(temp, ec);
+        return false;
+    }
+    // A directory scan costs far less than the compile that led here; still, not every time.
+    if (m_stores.fetch_add(1) % 16 == 0) trimDisk();
+    return true;
+}
+
+void CompileCache::trimDisk() {
+    namespace fs = std::filesystem;
+    struct Entry {
+        fs::path path;
+        fs::file_time_type used;
+        std::uintmax_t size;
+    };
+    std::vector<Entry> entries;
+    std::uintmax_t total = 0;
+    std::error_code ec;
+    const auto staleBefore = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (auto it = fs::directory_iterator(m_directory, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::error_code e2;
+        const auto used = it->last_write_time(e2);
+        if (e2) continue;
+        if (p.extension() == ".wbnvrtc") {
+            const std::uintmax_t size = it->file_size(e2);
+            if (e2) continue;
+            entries.push_back({p, used, size});
+            total += size;
+        } else if (p.filename().string().find(".wbnvrtc.tmp.") != std::string::npos &&
+                   used < staleBefore) {
+            fs::remove(p, e2); // left by a process that died while writing
+        }
+    }
+    if (total <= m_diskLimit || entries.size() < 2) return;
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    const std::uintmax_t target = m_diskLimit / 5 * 4;
+    for (std::size_t i = 0; i + 1 < entries.size() && total > target; ++i) {
+        std::error_code e2;
+        if (fs::remove(entries[i].path, e2)) total -= entries[i].size;
+    }
 }
 
 void CompileCache::clearMemory() {

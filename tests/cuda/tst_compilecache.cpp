@@ -344,6 +344,48 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::DiskHit);
     }
 
+    void diskLimitEvictsLeastRecentlyUsed() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path folder = dir.path().toStdString();
+        const CompileCache::Key probe =
+            CompileCache::makeKey({"probe", "", nullptr, nullptr, "", ""});
+        const std::uintmax_t entrySize = CompileCache::serialize(probe, m_reference).size();
+        // Room for three entries: after each trim at most 80 % of that (two entries) remain.
+        CompileCache cache(folder, 512, entrySize * 3);
+        std::vector<CompileCache::Key> keys;
+        for (int i = 0; i < 6; ++i) {
+            const std::string src = "source " + std::to_string(i);
+            keys.push_back(CompileCache::makeKey({src, "", nullptr, nullptr, "", ""}));
+        }
+        auto shared = std::make_shared<const CompileResult>(m_reference);
+        auto setAge = [&](const CompileCache::Key& key, int secondsAgo) {
+            fs::last_write_time(cache.entryPath(key), fs::file_time_type::clock::now() -
+                                                          std::chrono::seconds(secondsAgo));
+        };
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY(cache.store(keys[i], shared, true));
+            setAge(keys[i], 100 - static_cast<int>(i) * 10); // key 0 oldest
+        }
+        // Using key 0 makes it the most recent.
+        cache.clearMemory();
+        QVERIFY(cache.findOnDisk(keys[0]));
+        cache.trimDisk();
+        QVERIFY(fs::exists(cache.entryPath(keys[0])));
+        QVERIFY(fs::exists(cache.entryPath(keys[3])));
+        QVERIFY(!fs::exists(cache.entryPath(keys[1])));
+        QVERIFY(!fs::exists(cache.entryPath(keys[2])));
+        // A stale temporary from a crashed writer goes too; a fresh one stays.
+        const fs::path stale = cache.entryPath(keys[4]).string() + ".tmp.1.0";
+        const fs::path fresh = cache.entryPath(keys[5]).string() + ".tmp.1.1";
+        writeFile(stale, "partial");
+        writeFile(fresh, "partial");
+        fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+        cache.trimDisk();
+        QVERIFY(!fs::exists(stale));
+        QVERIFY(fs::exists(fresh));
+    }
+
     void serializeRoundTrip() {
         CompileResult r;
         r.ok = true;
