@@ -39,9 +39,9 @@ public:
     int clockRateKHz() const;                    ///< SM clock (typical)
     int memoryClockKHz() const;                  ///< peak memory clock, as the driver reports it
     int memoryBusWidthBits() const;
-    /// Theoretical DRAM bandwidth: 2 (double data rate) × memoryClockKHz × busWidth / 8.
-    /// The driver reports the clock such that this formula holds for GDDR and HBM alike (for
-    /// HBM3e the "memory clock" is the data-rate clock divided by two); see docs/cuda.md.
+    /// Theoretical DRAM bandwidth in GB/s: 2 (double data rate) × memoryClockKHz × busWidth / 8,
+    /// from the driver's attributes. Exact for GDDR and HBM2e/HBM3 (H100 SXM: 3.35 TB/s); for
+    /// HBM3e compare with the vendor's figure (H200: 4.8 TB/s), see docs/cuda.md.
     double peakBandwidthGBs() const;
     int maxThreadsPerBlock() const;
     int maxSharedMemoryPerBlockOptin() const;
