@@ -70,6 +70,7 @@ template <std::size_t N> struct CallBuilder {
     void add(const SharedBytes& s) noexcept { config.sharedBytes = s.bytes; }
     void add(const Cluster& c) noexcept { config.cluster = {c.x, c.y, c.z}; }
     void add(const Stream& s) noexcept { stream = s.handle(); }
+    void add(const LaunchConfig& c) noexcept { config = c; }
     template <typename T> void add(const T& value) noexcept { args[count++] = toKernelArg(value); }
 
     std::span<const KernelArg> span() const noexcept { return {args.data(), count}; }
@@ -80,7 +81,8 @@ inline constexpr bool kIsLaunchTag =
     std::is_same_v<std::remove_cvref_t<T>, Block> || std::is_same_v<std::remove_cvref_t<T>, Grid> ||
     std::is_same_v<std::remove_cvref_t<T>, SharedBytes> ||
     std::is_same_v<std::remove_cvref_t<T>, Cluster> ||
-    std::is_same_v<std::remove_cvref_t<T>, Stream>;
+    std::is_same_v<std::remove_cvref_t<T>, Stream> ||
+    std::is_same_v<std::remove_cvref_t<T>, LaunchConfig>;
 
 template <typename... A>
 inline constexpr std::size_t kArgCount = (std::size_t{0} + ... + (kIsLaunchTag<A> ? 0 : 1));
@@ -124,7 +126,7 @@ public:
                 CUstream stream = nullptr, bool timed = false) const;
 
     /// PyCUDA's call: arguments and launch-shape tags (Block, Grid, SharedBytes, Cluster, a
-    /// Stream) in any order. Waits when there are Out/InOut arguments.
+    /// Stream, a whole LaunchConfig) in any order. Waits when there are Out/InOut arguments.
     template <typename... A> void operator()(A&&... args) const {
         launch(LaunchConfig{}, std::forward<A>(args)...);
     }

@@ -85,6 +85,10 @@ private Q_SLOTS:
         QCOMPARE(b.span()[2].kind, Kind::Value);
         b.add(Cluster{2, 1, 1});
         QVERIFY(b.config.hasCluster());
+        b.add(wb::LaunchConfig{{5, 1, 1}, {64, 1, 1}});
+        QCOMPARE(b.config.grid.x, 5u);
+        QCOMPARE(b.count, std::size_t{3});
+        static_assert(detail::kArgCount<wb::LaunchConfig, const Stream&, In> == 1);
     }
 };
 
