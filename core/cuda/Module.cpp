@@ -6,6 +6,8 @@
 #include "core/cuda/Kernel.h"
 #include "core/cuda/detail/DriverApi.h"
 
+#include <QtCore/QtGlobal>
+
 #include <array>
 #include <cstdint>
 
@@ -93,19 +95,34 @@ Kernel Module::function(const std::string& name) const {
     }
     CU_CHECK(r, "finding kernel '" + name + "'");
 
+    // The driver knows each parameter's offset and size (not its type); the compiler's
+    // description adds names, types and pointer-ness. The driver's layout is the truth: the
+    // description is used only where it agrees with it.
     std::vector<KernelParamSlot> params;
+    bool driverKnows = true;
+    for (std::size_t i = 0;; ++i) {
+        std::size_t offset = 0, size = 0;
+        const CUresult q = api.cuFuncGetParamInfo(function, i, &offset, &size);
+        if (q == CUDA_ERROR_INVALID_VALUE) break;
+        if (q != CUDA_SUCCESS) {
+            if (!info) CU_CHECK(q, "reading the parameters of kernel '" + name + "'");
+            driverKnows = false;
+            break;
+        }
+        params.push_back({"param" + std::to_string(i), {}, offset, size, false, false});
+    }
     if (info) {
-        params.reserve(info->params.size());
-        for (const KernelParam& p : info->params)
-            params.push_back({p.name, p.type, p.offset, p.size, true, p.isPointer});
-    } else {
-        // No compiler description: the driver knows offsets and sizes, not types.
-        for (std::size_t i = 0;; ++i) {
-            std::size_t offset = 0, size = 0;
-            const CUresult q = api.cuFuncGetParamInfo(function, i, &offset, &size);
-            if (q == CUDA_ERROR_INVALID_VALUE) break;
-            CU_CHECK(q, "reading the parameters of kernel '" + name + "'");
-            params.push_back({"param" + std::to_string(i), {}, offset, size, false, false});
+        bool agrees = !driverKnows || info->params.size() == params.size();
+        for (std::size_t i = 0; agrees && driverKnows && i < params.size(); ++i)
+            agrees = info->params[i].size == params[i].size;
+        if (agrees) {
+            params.clear();
+            for (const KernelParam& p : info->params)
+                params.push_back({p.name, p.type, p.offset, p.size, true, p.isPointer});
+        } else {
+            qWarning("warpbench: kernel '%s': the compiler's parameter list disagrees with the "
+                     "driver's; checking arguments by size only",
+                     name.c_str());
         }
     }
     return Kernel(m_state, function, info ? info->name : name, std::move(params));

@@ -125,6 +125,10 @@ ContextState::~ContextState() {
     if (!context) return; // the retain failed: nothing to release
     releaseScratch();
     const DriverApi& api = driverUnchecked();
+    // Leave no thread-current handle to a context that is about to go.
+    CUcontext current = nullptr;
+    if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context)
+        api.cuCtxSetCurrent(nullptr);
     reportCudaFailure(api.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease",
                       "releasing the primary context");
     HandleRegistry::instance().removed(HandleKind::Context);
@@ -161,7 +165,9 @@ ContextRef primaryContext(int ordinal) {
     // From here the destructor releases what was retained.
     state->context = ctx;
     HandleRegistry::instance().added(HandleKind::Context);
-    state->makeCurrent();
+    // Set unconditionally: a re-retained primary context can have the handle of the one
+    // released before, which this thread may still name as current.
+    CU_CHECK(api.cuCtxSetCurrent(ctx), "making the context of " + state->describe() + " current");
     (*contexts)[ordinal] = state;
     return state;
 }
