@@ -89,8 +89,8 @@ DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, Dr
     std::string missing;
     const auto resolve = [&](const char* name, int wanted, void** slot) {
         CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-        const CUresult r =
-            getProc(name, slot, std::min(wanted, version), CU_GET_PROC_ADDRESS_DEFAULT, &found);
+        const CUresult r = getProc(name, slot, std::min(wanted, version),
+                                   CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
         if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !*slot) {
             *slot = nullptr;
             if (!missing.empty()) missing += ", ";
