@@ -12,6 +12,11 @@
 #include <new>
 #include <utility>
 
+// The running emulated thread of each OS thread, read by kernel libraries (see cpu_abi.h).
+extern "C" {
+__attribute__((visibility("default"))) __thread wbcpu::abi::Current wb_cpu_current = {};
+}
+
 namespace wb::cpu::detail {
 
 namespace ctx = boost::context;
@@ -457,7 +462,9 @@ void LaunchState::setError(const std::string& message)
 
 std::string formatDim(const Dim& d)
 {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
+    return buf;
 }
 
 namespace {
