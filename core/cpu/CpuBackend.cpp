@@ -360,6 +360,9 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         sreq.flags.push_back("-fsanitize=address,undefined");
         sreq.flags.push_back("-fno-sanitize-recover=all");
         sreq.flags.push_back("-fno-omit-frame-pointer");
+        // clang links no sanitizer runtime into shared libraries unless asked; its shared
+        // runtime (ASan with UBSan inside) is what the sandbox then preloads.
+        if (cxx->isClang()) sreq.flags.push_back("-shared-libsan");
         const HostCompileResult sanitized = cxx->compileSharedLibrary(sreq);
         if (!sanitized.ok) {
             result.log += sanitized.log;
