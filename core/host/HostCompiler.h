@@ -12,20 +12,21 @@ namespace wb {
 
 /// One C++ translation unit to build into a shared library.
 struct HostCompileRequest {
-    std::string source;      ///< full text of the translation unit
-    std::string sourceName;  ///< name diagnostics should carry ("reference.cpp"); use #line in source
-    std::vector<std::string> flags;        ///< e.g. "-O2", "-fsanitize=address"
+    std::string source; ///< full text of the translation unit
+    std::string
+        sourceName; ///< name diagnostics should carry ("reference.cpp"); use #line in source
+    std::vector<std::string> flags; ///< e.g. "-O2", "-fsanitize=address"
     std::vector<std::string> includeDirs;
     std::vector<std::pair<std::string, std::string>> defines;
-    std::vector<std::string> linkFlags;    ///< e.g. "-lboost_context"
+    std::vector<std::string> linkFlags; ///< e.g. "-lboost_context"
 };
 
 struct HostCompileResult {
     bool ok = false;
-    std::string log;                       ///< the compiler's stderr
-    std::vector<Diagnostic> diagnostics;   ///< parsed from log
-    std::string libraryPath;               ///< the .so, in the cache directory
-    std::string commandLine;               ///< for the log view
+    std::string log;                     ///< the compiler's stderr
+    std::vector<Diagnostic> diagnostics; ///< parsed from log
+    std::string libraryPath;             ///< the .so, in the cache directory
+    std::string commandLine;             ///< for the log view
     double compileMs = 0;
     bool cacheHit = false;
 };
