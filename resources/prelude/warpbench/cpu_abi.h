@@ -6,7 +6,7 @@
 
 namespace wbcpu::abi {
 
-inline constexpr unsigned kVersion = 1;
+inline constexpr unsigned kVersion = 2;
 /// Dynamic shared memory per block (like an H100/H200 with the opt-in maximum).
 inline constexpr unsigned long kDynamicSharedCapacity = 227ul * 1024ul;
 
@@ -69,6 +69,16 @@ struct ThreadState {
     void* host;      ///< the host's fiber record; nullptr in loop mode
 };
 
+/// The emulated thread running on an OS thread: its coordinates as plain values (a kernel
+/// inlined into the block loop reads them like loop variables) and its state.
+struct Current {
+    Dim thread;    ///< threadIdx (field names differ from the CUDA builtins, which are macros)
+    Dim block;     ///< blockIdx
+    Dim blockSize; ///< blockDim
+    Dim gridSize;  ///< gridDim
+    ThreadState* st;
+};
+
 struct ParamDesc {
     const char* type;     ///< "float*", as the compiler spells it
     const char* pointee;  ///< "float" for pointers, "" otherwise
@@ -78,8 +88,10 @@ struct ParamDesc {
     int isConst;          ///< pointer to const
 };
 
-/// Runs every thread of one block as a loop (no barriers). Returns 0, or 1 after rt->fail.
-using RunBlockFn = int (*)(void** args, ThreadState* state);
+/// Runs every thread of blocks [first, first + count) (linear block indices, x fastest) as
+/// loops (no barriers). Returns 0, or 1 after rt->fail (state->blockIndex is the failing block).
+using RunBlockFn = int (*)(void** args, ThreadState* state, unsigned long long first,
+                           unsigned long long count);
 /// Runs one thread (fiber mode). Returns 0, or 1 after rt->fail.
 using RunThreadFn = int (*)(void** args, ThreadState* state);
 
@@ -114,6 +126,16 @@ struct ModuleDesc {
 };
 
 } // namespace wbcpu::abi
+
+/// Defined by the host (libwarpbench-core, loaded at program start, so its TLS is static and
+/// kernel libraries reach it with the initial-exec model: no __tls_get_addr in hot loops).
+extern "C" {
+#ifdef WB_CPU_KERNEL_LIBRARY
+extern __thread wbcpu::abi::Current wb_cpu_current __attribute__((tls_model("initial-exec")));
+#else
+extern __thread wbcpu::abi::Current wb_cpu_current;
+#endif
+}
 
 /// Every kernel library exports this one symbol.
 using wb_cpu_module_fn = const wbcpu::abi::ModuleDesc* (*)();

@@ -61,31 +61,53 @@ template <auto F, typename... A> struct Entry {
     {
         return Tuple(*static_cast<A*>(args[I])...);
     }
-    static int runBlock(void** args, abi::ThreadState* st)
+    static int runBlock(void** args, abi::ThreadState* st, unsigned long long first,
+                        unsigned long long count)
     {
         Tuple values = unpack(args, std::index_sequence_for<A...>{});
-        abi::ThreadState* const previous = tls;
-        tls = st;
+        const Current previous = WB_CUR;
+        enter(st);
         const unsigned nx = st->blockSize.x, ny = st->blockSize.y, nz = st->blockSize.z;
+        const unsigned gx = st->gridSize.x, gy = st->gridSize.y;
+        unsigned bx = static_cast<unsigned>(first % gx);
+        unsigned by = static_cast<unsigned>((first / gx) % gy);
+        unsigned bz = static_cast<unsigned>(first / (static_cast<unsigned long long>(gx) * gy));
+        Current& c = WB_CUR; // one TLS address lookup, not one per thread
+        int status = 0;
         try {
-            unsigned linear = 0;
-            for (unsigned z = 0; z < nz; ++z)
-                for (unsigned y = 0; y < ny; ++y)
-                    for (unsigned x = 0; x < nx; ++x, ++linear) {
-                        st->threadIndex = abi::Dim{x, y, z};
-                        st->linear = linear;
-                        std::apply(F, values);
+            for (unsigned long long k = 0; k < count; ++k) {
+                c.block = abi::Dim{bx, by, bz};
+                // Only the coordinates change from thread to thread: the kernel, inlined here,
+                // reads them like loop variables.
+                for (unsigned z = 0; z < nz; ++z) {
+                    c.thread.z = z;
+                    for (unsigned y = 0; y < ny; ++y) {
+                        c.thread.y = y;
+                        for (unsigned x = 0; x < nx; ++x) {
+                            c.thread.x = x;
+                            std::apply(F, values);
+                        }
                     }
+                }
+                if (++bx == gx) {
+                    bx = 0;
+                    if (++by == gy) {
+                        by = 0;
+                        ++bz;
+                    }
+                }
+            }
         } catch (...) {
-            tls = previous;
-            return 1;
+            status = 1;
         }
-        tls = previous;
-        return 0;
+        current(); // leave the last coordinates in *st
+        st->blockIndex = c.block;
+        WB_CUR = previous;
+        return status;
     }
     static int runThread(void** args, abi::ThreadState* st)
     {
-        tls = st;
+        enter(st);
         try {
             std::apply(F, unpack(args, std::index_sequence_for<A...>{}));
         } catch (...) {
@@ -112,6 +134,6 @@ abi::KernelDesc describe(void (*)(A...), const char* name, int isTemplate, int n
 }
 
 inline unsigned char* dynamicSharedBuffer() { return dynamicShared; }
-inline abi::ThreadState* currentThread() { return tls; }
+inline abi::ThreadState* currentThread() { return current(); }
 
 } // namespace wbcpu
