@@ -36,10 +36,14 @@ Collector& collector()
 MemcpyActivity::Direction direction(std::uint8_t copyKind)
 {
     switch (copyKind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return MemcpyActivity::Direction::HostToDevice;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return MemcpyActivity::Direction::DeviceToHost;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return MemcpyActivity::Direction::DeviceToDevice;
-    default: return MemcpyActivity::Direction::Other;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        return MemcpyActivity::Direction::HostToDevice;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        return MemcpyActivity::Direction::DeviceToHost;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        return MemcpyActivity::Direction::DeviceToDevice;
+    default:
+        return MemcpyActivity::Direction::Other;
     }
 }
 
@@ -102,7 +106,10 @@ void checkCupti(CUptiResult result, const char* call)
 
 std::vector<Summary> transferSummaries(const std::vector<MemcpyActivity>& copies)
 {
-    struct Totals { double seconds = 0; double bytes = 0; };
+    struct Totals {
+        double seconds = 0;
+        double bytes = 0;
+    };
     Totals h2d, d2h;
     for (const MemcpyActivity& c : copies) {
         Totals* t = c.direction == MemcpyActivity::Direction::HostToDevice   ? &h2d

@@ -15,7 +15,7 @@ namespace wb::profiling {
 /// One kernel execution as CUPTI recorded it (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL): GPU
 /// start and end timestamps, no launch gaps.
 struct KernelActivity {
-    std::string name;          ///< mangled symbol
+    std::string name; ///< mangled symbol
     std::uint64_t startNs = 0;
     std::uint64_t endNs = 0;
     std::uint32_t deviceId = 0;

@@ -170,7 +170,8 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
                 throw Error(Error::Kind::Runtime,
                             "CUPTI recorded no kernel for the launch (did it launch one?)");
             double ms = 0;
-            for (const KernelActivity& k : kernels) ms += k.durationMs();
+            for (const KernelActivity& k : kernels)
+                ms += k.durationMs();
             return ms;
         };
     }

@@ -23,9 +23,9 @@ struct CudaDeviceProperties {
     int multiprocessors = 0;
     /// CU_DEVICE_ATTRIBUTE_CLOCK_RATE: the typical SM clock, not the observed one.
     double nominalSmClockHz = 0;
-    double memoryClockHz = 0;     ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
+    double memoryClockHz = 0; ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
     int busWidthBits = 0;
-    std::size_t l2Bytes = 0;      ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+    std::size_t l2Bytes = 0; ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
     DevicePeaks peaks;
 
     /// "wb/device/sm_clock_nominal" (frequency), "wb/device/l2_bytes", "wb/device/peak_bandwidth",

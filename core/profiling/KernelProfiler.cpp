@@ -25,7 +25,8 @@ std::vector<Summary> ProfileResult::summaries() const
         out.push_back(std::move(s));
     out.push_back(device.summaries().front()); // nominal SM clock
     if (counters)
-        for (Summary& s : counters->summaries()) out.push_back(std::move(s));
+        for (Summary& s : counters->summaries())
+            out.push_back(std::move(s));
     return out;
 }
 
@@ -66,7 +67,8 @@ ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaun
             result.warnings.push_back(std::string("hardware counters unavailable (") +
                                       profilerStateName(result.counters->status.state) +
                                       "): " + result.counters->status.message);
-        for (const std::string& w : result.counters->warnings) result.warnings.push_back(w);
+        for (const std::string& w : result.counters->warnings)
+            result.warnings.push_back(w);
     }
     return result;
 }

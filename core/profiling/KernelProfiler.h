@@ -28,10 +28,10 @@ MeasurementResult measureBackendLaunch(Backend& backend, BackendProgram& program
 
 /// What profileLaunch does.
 struct ProfileOptions {
-    CudaTimingOptions timing;       ///< events by default, cold L2
-    bool collectCounters = true;    ///< Speed-of-Light counters after the timing
+    CudaTimingOptions timing;    ///< events by default, cold L2
+    bool collectCounters = true; ///< Speed-of-Light counters after the timing
     CounterOptions counters;
-    Workload workload;              ///< stated bytes/FLOPs per launch (bytes: bound buffers by default)
+    Workload workload; ///< stated bytes/FLOPs per launch (bytes: bound buffers by default)
 };
 
 /// Everything one profiling request produced — plain data for the GUI's panels and the history.
@@ -52,7 +52,6 @@ struct ProfileResult {
 /// says why; when counters cannot be read, the result has the counter status and a warning.
 /// Throws wb::Error only for driver failures of the timing itself (and for no driver).
 ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaunch& launch,
-                            const ProfileOptions& options = {},
-                            const MeasurementHooks& hooks = {});
+                            const ProfileOptions& options = {}, const MeasurementHooks& hooks = {});
 
 } // namespace wb::profiling

@@ -30,7 +30,8 @@ std::vector<DiffLine> diffLines(const std::string& before, const std::string& af
     const std::vector<std::string> a = splitLines(before);
     const std::vector<std::string> b = splitLines(after);
     std::size_t prefix = 0;
-    while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
+    while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
+        ++prefix;
     std::size_t suffix = 0;
     while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
            a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
@@ -49,11 +50,14 @@ std::vector<DiffLine> diffLines(const std::string& before, const std::string& af
     const auto added = [&](const std::string& text) {
         out.push_back({DiffLine::Kind::Added, text, 0, ++newLine});
     };
-    for (std::size_t i = 0; i < prefix; ++i) same(a[i]);
+    for (std::size_t i = 0; i < prefix; ++i)
+        same(a[i]);
 
     if ((n + 1) * (m + 1) > kMaxCells) {
-        for (std::size_t i = 0; i < n; ++i) removed(a[prefix + i]);
-        for (std::size_t j = 0; j < m; ++j) added(b[prefix + j]);
+        for (std::size_t i = 0; i < n; ++i)
+            removed(a[prefix + i]);
+        for (std::size_t j = 0; j < m; ++j)
+            added(b[prefix + j]);
     } else {
         // lcs[i][j] = LCS length of a[prefix+i..] and b[prefix+j..]
         std::vector<std::uint32_t> lcs((n + 1) * (m + 1), 0);
@@ -77,7 +81,8 @@ std::vector<DiffLine> diffLines(const std::string& before, const std::string& af
             }
         }
     }
-    for (std::size_t k = a.size() - suffix; k < a.size(); ++k) same(a[k]);
+    for (std::size_t k = a.size() - suffix; k < a.size(); ++k)
+        same(a[k]);
     return out;
 }
 
@@ -103,8 +108,10 @@ std::string unifiedDiff(const std::string& before, const std::string& after,
         std::size_t end = k;
         std::size_t last = k;
         while (end < lines.size()) {
-            if (changed(end)) last = end;
-            else if (end - last > 2 * ctx) break;
+            if (changed(end))
+                last = end;
+            else if (end - last > 2 * ctx)
+                break;
             ++end;
         }
         end = std::min(lines.size(), last + ctx + 1);
@@ -117,8 +124,9 @@ std::string unifiedDiff(const std::string& before, const std::string& after,
         }
         for (std::size_t t = begin; t < end; ++t) {
             const DiffLine& l = lines[t];
-            const char mark = l.kind == DiffLine::Kind::Same ? ' '
-                              : l.kind == DiffLine::Kind::Removed ? '-' : '+';
+            const char mark = l.kind == DiffLine::Kind::Same      ? ' '
+                              : l.kind == DiffLine::Kind::Removed ? '-'
+                                                                  : '+';
             body += mark;
             body += l.text;
             body += '\n';

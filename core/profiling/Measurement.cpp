@@ -11,10 +11,14 @@ namespace wb::profiling {
 const char* stopReasonName(StopReason reason) noexcept
 {
     switch (reason) {
-    case StopReason::NoiseReached: return "noise reached";
-    case StopReason::MaxSamples: return "max samples";
-    case StopReason::MaxTime: return "max time";
-    case StopReason::Cancelled: return "cancelled";
+    case StopReason::NoiseReached:
+        return "noise reached";
+    case StopReason::MaxSamples:
+        return "max samples";
+    case StopReason::MaxTime:
+        return "max time";
+    case StopReason::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }

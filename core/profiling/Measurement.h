@@ -16,9 +16,9 @@ namespace wb::profiling {
 /// until the relative noise (stdev / mean) is below `maxRelativeNoise` once at least `minTimeS`
 /// of *measured* time and `minSamples` samples are in, or until a hard limit is hit.
 struct MeasurementOptions {
-    int warmupLaunches = 1;          ///< untimed launches before the first sample
-    double minTimeS = 0.5;           ///< measured time (sum of samples) before noise can stop
-    double maxTimeS = 15.0;          ///< wall-clock limit for the whole measurement
+    int warmupLaunches = 1; ///< untimed launches before the first sample
+    double minTimeS = 0.5;  ///< measured time (sum of samples) before noise can stop
+    double maxTimeS = 15.0; ///< wall-clock limit for the whole measurement
     std::size_t minSamples = 10;
     std::size_t maxSamples = 100000;
     double maxRelativeNoise = 0.005; ///< 0.5 %
@@ -44,7 +44,7 @@ struct MeasurementHooks {
 
 /// The samples and their statistics (milliseconds).
 struct MeasurementResult {
-    std::string method;            ///< "cuda-event", "cupti-activity", "wall-clock", ...
+    std::string method; ///< "cuda-event", "cupti-activity", "wall-clock", ...
     std::vector<double> samplesMs;
     Statistics statsMs;
     StopReason stopReason = StopReason::MaxSamples;
@@ -60,7 +60,10 @@ struct MeasurementResult {
 /// duration in milliseconds (CUDA events, CUPTI records, wall clock: the caller decides).
 class Measurement {
 public:
-    explicit Measurement(MeasurementOptions options = {}) : m_options(options) {}
+    explicit Measurement(MeasurementOptions options = {})
+        : m_options(options)
+    {
+    }
     const MeasurementOptions& options() const noexcept { return m_options; }
 
     /// Throws wb::Error (InvalidArgument) when a sample is negative or not finite, and lets

@@ -16,7 +16,7 @@ struct MetricInfo {
     const char* hint;        ///< Summary hint for formatting: "duration", "percentage", ...
     double toSummaryScale;   ///< multiply the CUPTI value by this for the Summary (ns → s: 1e-9)
     const char* description;
-    bool speedOfLight;       ///< part of the default Speed-of-Light set
+    bool speedOfLight; ///< part of the default Speed-of-Light set
 };
 
 /// Every known metric, Speed-of-Light set first.

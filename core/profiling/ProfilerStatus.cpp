@@ -7,14 +7,22 @@ const char* profilerStateName(ProfilerStatus::State state) noexcept
 {
     using S = ProfilerStatus::State;
     switch (state) {
-    case S::Ok: return "ok";
-    case S::NoDriver: return "no driver";
-    case S::NoCupti: return "no CUPTI";
-    case S::InsufficientPrivileges: return "insufficient privileges";
-    case S::ProfilerBusy: return "profiler busy";
-    case S::UnsupportedDevice: return "unsupported device";
-    case S::InvalidMetric: return "invalid metric";
-    case S::Failed: return "failed";
+    case S::Ok:
+        return "ok";
+    case S::NoDriver:
+        return "no driver";
+    case S::NoCupti:
+        return "no CUPTI";
+    case S::InsufficientPrivileges:
+        return "insufficient privileges";
+    case S::ProfilerBusy:
+        return "profiler busy";
+    case S::UnsupportedDevice:
+        return "unsupported device";
+    case S::InvalidMetric:
+        return "invalid metric";
+    case S::Failed:
+        return "failed";
     }
     return "failed";
 }

@@ -19,7 +19,7 @@ struct ProfilerStatus {
         Failed,                 ///< any other CUPTI or driver error
     };
     State state = State::Ok;
-    std::string message;       ///< empty when Ok
+    std::string message; ///< empty when Ok
 
     bool ok() const noexcept { return state == State::Ok; }
     static ProfilerStatus success() { return {}; }

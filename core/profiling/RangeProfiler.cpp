@@ -31,7 +31,10 @@ template <typename P> P params(std::size_t size) noexcept
 /// Runs a cleanup at scope exit (teardown of CUPTI objects in reverse order of creation).
 template <typename F> class ScopeExit {
 public:
-    explicit ScopeExit(F f) : m_f(std::move(f)) {}
+    explicit ScopeExit(F f)
+        : m_f(std::move(f))
+    {
+    }
     ~ScopeExit() { m_f(); }
     ScopeExit(const ScopeExit&) = delete;
     ScopeExit& operator=(const ScopeExit&) = delete;
@@ -70,8 +73,10 @@ ProfilerStatus classify(CUptiResult result, const std::string& step)
     case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
         return {State::UnsupportedDevice,
                 text + ". Hardware counters are not available on this GPU or configuration."};
-    case CUPTI_ERROR_INVALID_METRIC_NAME: return {State::InvalidMetric, text};
-    default: return {State::Failed, text};
+    case CUPTI_ERROR_INVALID_METRIC_NAME:
+        return {State::InvalidMetric, text};
+    default:
+        return {State::Failed, text};
     }
 }
 
@@ -83,10 +88,14 @@ void call(CUptiResult result, const char* step)
 const char* supportLevelName(CUpti_Profiler_Support_Level level)
 {
     switch (level) {
-    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED: return "unsupported";
-    case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
-    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
-    default: return "unknown";
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+        return "unsupported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+        return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+        return "supported";
+    default:
+        return "unknown";
     }
 }
 
@@ -215,7 +224,8 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
     // row in the table does not cost the whole set.
     std::vector<std::string> metrics = options.metrics;
     std::vector<const char*> names;
-    for (const std::string& m : metrics) names.push_back(m.c_str());
+    for (const std::string& m : metrics)
+        names.push_back(m.c_str());
     auto host = std::make_unique<HostObject>(api, report.chip, availability);
     if (CUptiResult r = host->addMetrics(names); r != CUPTI_SUCCESS) {
         std::vector<const char*> valid;

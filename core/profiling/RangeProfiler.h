@@ -33,7 +33,7 @@ struct CounterOptions {
     /// User replay: restores the buffers the kernel writes; called before every launch. Kernel
     /// replay: called only if CUPTI unexpectedly wants a second launch.
     std::function<void()> beforePass;
-    std::size_t maxPasses = 64;       ///< give up after this many launches
+    std::size_t maxPasses = 64; ///< give up after this many launches
 };
 
 struct MetricValue {

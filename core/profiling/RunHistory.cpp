@@ -54,14 +54,16 @@ Dim3 dimFromJson(const QJsonValue& v, Dim3 fallback)
 QJsonArray stringsJson(const std::vector<std::string>& list)
 {
     QJsonArray a;
-    for (const std::string& x : list) a.append(q(x));
+    for (const std::string& x : list)
+        a.append(q(x));
     return a;
 }
 
 std::vector<std::string> stringsFromJson(const QJsonValue& v)
 {
     std::vector<std::string> out;
-    for (const QJsonValue& x : v.toArray()) out.push_back(x.toString().toStdString());
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(x.toString().toStdString());
     return out;
 }
 
@@ -78,7 +80,8 @@ QJsonObject parseObject(const std::string& text)
 std::string optionsJson(const CompileOptions& o)
 {
     QJsonArray defines;
-    for (const auto& [name, value] : o.defines) defines.append(QJsonArray{q(name), q(value)});
+    for (const auto& [name, value] : o.defines)
+        defines.append(QJsonArray{q(name), q(value)});
     return compact({{"arch", q(o.arch)},
                     {"optLevel", o.optLevel},
                     {"fastMath", o.fastMath},
@@ -237,9 +240,10 @@ Failure classify(const QSqlError& error)
                     where + "the database is locked by another program (waited " +
                         std::to_string(busyTimeoutMs) + " ms); nothing was changed — try again");
     case Failure::Corrupt:
-        throw Error(Error::Kind::Io, where + "the file is corrupt (" +
-                                         error.databaseText().toStdString() + ")");
-    case Failure::Other: break;
+        throw Error(Error::Kind::Io,
+                    where + "the file is corrupt (" + error.databaseText().toStdString() + ")");
+    case Failure::Other:
+        break;
     }
     throw Error(Error::Kind::Io, where + error.text().toStdString());
 }
@@ -258,7 +262,8 @@ public:
         QSqlQuery query(m_db);
         query.setForwardOnly(true);
         if (!query.prepare(sql)) fail(query.lastError(), what, m_file, m_busyTimeoutMs);
-        for (const QVariant& v : values) query.addBindValue(v);
+        for (const QVariant& v : values)
+            query.addBindValue(v);
         if (!query.exec()) fail(query.lastError(), what, m_file, m_busyTimeoutMs);
         return query;
     }
@@ -386,8 +391,8 @@ void RunHistory::open(const OpenOptions& options)
         }
     }
     if (!problem.isEmpty()) {
-        const std::string why = "run history '" + m_file.string() + "' is corrupt (" +
-                                problem.toStdString() + ")";
+        const std::string why =
+            "run history '" + m_file.string() + "' is corrupt (" + problem.toStdString() + ")";
         QSqlDatabase::database(q(m_connection), false).close();
         QSqlDatabase::removeDatabase(q(m_connection));
         if (!options.moveCorruptAside)
@@ -404,8 +409,8 @@ void RunHistory::open(const OpenOptions& options)
         std::error_code ec;
         std::filesystem::rename(m_file, aside, ec);
         if (ec)
-            throw Error(Error::Kind::Io, why + "; moving it to '" + aside.string() +
-                                             "' failed: " + ec.message());
+            throw Error(Error::Kind::Io,
+                        why + "; moving it to '" + aside.string() + "' failed: " + ec.message());
         for (const char* suffix : {"-journal", "-wal", "-shm"}) {
             std::filesystem::path extra = m_file;
             extra += suffix;
@@ -446,7 +451,8 @@ void RunHistory::migrate()
                 throw Error(Error::Kind::Io, "run history '" + m_file.string() +
                                                  "' is an SQLite file but not a Warpbench history "
                                                  "(no schema version); it was not changed");
-            for (const char* statement : kSchemaV2) sql.run(statement, {}, "creating the schema");
+            for (const char* statement : kSchemaV2)
+                sql.run(statement, {}, "creating the schema");
         } else if (version == 1) {
             // 1 → 2: source snapshots move to a deduplicated table keyed by SHA-256; timing moves
             // from runs.timing_json to metrics rows; baseline and note columns are added.
@@ -508,22 +514,22 @@ std::int64_t RunHistory::record(RunRecord& run)
                 {q(run.sourceHash), q(run.source)}, "recording a run");
         if (run.baseline)
             sql.run("UPDATE runs SET is_baseline = 0 WHERE kernel = ?", {q(run.kernel)});
-        QSqlQuery insert = sql.run(
-            "INSERT INTO runs (created_at, kernel, backend, source_hash, options_json, "
-            "launch_json, device_json, verdict, note, is_baseline) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            {q(run.createdAt), q(run.kernel), q(run.backend), q(run.sourceHash),
-             q(optionsJson(run.options)), q(launchJson(run.launch)), q(deviceJson(run.device)),
-             q(run.verdict), q(run.note), run.baseline ? 1 : 0},
-            "recording a run");
+        QSqlQuery insert =
+            sql.run("INSERT INTO runs (created_at, kernel, backend, source_hash, options_json, "
+                    "launch_json, device_json, verdict, note, is_baseline) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    {q(run.createdAt), q(run.kernel), q(run.backend), q(run.sourceHash),
+                     q(optionsJson(run.options)), q(launchJson(run.launch)),
+                     q(deviceJson(run.device)), q(run.verdict), q(run.note), run.baseline ? 1 : 0},
+                    "recording a run");
         id = insert.lastInsertId().toLongLong();
         int position = 0;
         for (const Summary& m : run.metrics)
             sql.run("INSERT OR REPLACE INTO metrics (run_id, tag, name, hint, value, description, "
                     "position) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     {QVariant::fromValue<qint64>(id), q(m.tag), q(m.name), q(m.hint),
-                     std::isfinite(m.value) ? QVariant(m.value) : QVariant(),
-                     q(m.description), position++},
+                     std::isfinite(m.value) ? QVariant(m.value) : QVariant(), q(m.description),
+                     position++},
                     "recording a run");
     });
     run.id = id;
@@ -579,8 +585,10 @@ std::vector<RunRecord> RunHistory::list(const std::string& kernel, std::size_t l
     if (limit) text += " LIMIT " + QString::number(limit);
     std::vector<RunRecord> runs;
     QSqlQuery rows = sql.run(text, values, "listing runs");
-    while (rows.next()) runs.push_back(runFromRow(rows));
-    for (RunRecord& r : runs) loadMetrics(sql, r);
+    while (rows.next())
+        runs.push_back(runFromRow(rows));
+    for (RunRecord& r : runs)
+        loadMetrics(sql, r);
     return runs;
 }
 
@@ -602,8 +610,8 @@ void RunHistory::setBaseline(std::int64_t id)
 {
     Sql sql(q(m_connection), m_file, busyTimeoutOf(q(m_connection)));
     sql.transaction("setting the baseline", [&] {
-        QSqlQuery row = sql.run("SELECT kernel FROM runs WHERE id = ?",
-                                {QVariant::fromValue<qint64>(id)});
+        QSqlQuery row =
+            sql.run("SELECT kernel FROM runs WHERE id = ?", {QVariant::fromValue<qint64>(id)});
         if (!row.next())
             throw Error(Error::Kind::InvalidArgument,
                         "run history: there is no run " + std::to_string(id));
@@ -624,8 +632,8 @@ void RunHistory::clearBaseline(const std::string& kernel)
 std::optional<RunRecord> RunHistory::baseline(const std::string& kernel) const
 {
     Sql sql(q(m_connection), m_file, busyTimeoutOf(q(m_connection)));
-    QSqlQuery row = sql.run("SELECT id FROM runs WHERE kernel = ? AND is_baseline = 1",
-                            {q(kernel)}, "reading the baseline");
+    QSqlQuery row = sql.run("SELECT id FROM runs WHERE kernel = ? AND is_baseline = 1", {q(kernel)},
+                            "reading the baseline");
     if (!row.next()) return std::nullopt;
     return get(row.value(0).toLongLong());
 }

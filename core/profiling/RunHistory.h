@@ -26,7 +26,7 @@ public:
     static constexpr int kSchemaVersion = 2;
 
     struct OpenOptions {
-        int busyTimeoutMs = 5000;       ///< how long a write waits for another connection's lock
+        int busyTimeoutMs = 5000; ///< how long a write waits for another connection's lock
         /// Corrupt file: false → throw (file untouched); true → rename it to
         /// `<file>.corrupt-<UTC time>`, start an empty history, and say so in warning().
         bool moveCorruptAside = false;

@@ -17,19 +17,19 @@ namespace wb::profiling {
 /// caller maps a session result into it (timing, throughput and counter summaries all go
 /// into `metrics`).
 struct RunRecord {
-    std::int64_t id = 0;          ///< assigned by RunHistory::record
-    std::string createdAt;        ///< ISO 8601 UTC, e.g. "2026-11-29T18:52:04.123Z"; set by record
-    std::string kernel;           ///< "multiply_them"
-    std::string backend;          ///< "cuda", "cpu"
-    std::string source;           ///< the full source snapshot (empty in list() results)
-    std::string sourceHash;       ///< SHA-256 hex of `source`; set by record
+    std::int64_t id = 0;    ///< assigned by RunHistory::record
+    std::string createdAt;  ///< ISO 8601 UTC, e.g. "2026-11-29T18:52:04.123Z"; set by record
+    std::string kernel;     ///< "multiply_them"
+    std::string backend;    ///< "cuda", "cpu"
+    std::string source;     ///< the full source snapshot (empty in list() results)
+    std::string sourceHash; ///< SHA-256 hex of `source`; set by record
     CompileOptions options;
     LaunchConfig launch;
     DeviceDescription device;
     std::vector<Summary> metrics; ///< "wb/timing/median", "wb/counter/dram__bytes_read.sum", ...
     std::string verdict;          ///< the diff against the reference: "pass", "fail: ...", ""
     std::string note;
-    bool baseline = false;        ///< the baseline of its kernel
+    bool baseline = false; ///< the baseline of its kernel
 };
 
 /// A metric in two runs and the change from `before` to `after`.
@@ -52,7 +52,7 @@ struct RunComparison {
     RunRecord before;
     RunRecord after;
     bool sameSource = false;
-    std::string sourceDiff;                 ///< `diff -u` text; empty when the sources are equal
+    std::string sourceDiff; ///< `diff -u` text; empty when the sources are equal
     std::vector<MetricDelta> metrics;
     /// Launch, options, device and verdict changes: "launch: grid … block 128x1x1 → …".
     std::vector<std::string> settingChanges;

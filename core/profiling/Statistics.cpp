@@ -31,7 +31,8 @@ Statistics computeStatistics(std::span<const double> samples)
     s.p25 = quantileSorted(sorted, 0.25);
     s.p75 = quantileSorted(sorted, 0.75);
     RunningStatistics running;
-    for (double v : samples) running.add(v);
+    for (double v : samples)
+        running.add(v);
     s.mean = running.mean();
     s.stdev = running.stdev();
     s.relativeNoise = running.relativeNoise();

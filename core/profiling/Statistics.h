@@ -13,10 +13,10 @@ struct Statistics {
     double max = 0;
     double mean = 0;
     double median = 0;
-    double p25 = 0;            ///< first quartile (linear interpolation, like numpy's default)
-    double p75 = 0;            ///< third quartile
-    double stdev = 0;          ///< sample standard deviation (n - 1); 0 for fewer than 2 samples
-    double relativeNoise = 0;  ///< stdev / mean (a fraction: 0.005 = 0.5 %); 0 when mean is 0
+    double p25 = 0;           ///< first quartile (linear interpolation, like numpy's default)
+    double p75 = 0;           ///< third quartile
+    double stdev = 0;         ///< sample standard deviation (n - 1); 0 for fewer than 2 samples
+    double relativeNoise = 0; ///< stdev / mean (a fraction: 0.005 = 0.5 %); 0 when mean is 0
 };
 
 /// Computes all fields of Statistics; an empty span gives count = 0 and zeros.

@@ -55,8 +55,8 @@ std::string formatSummaryValue(const Summary& s)
         return scaled(s.value, units, 5);
     }
     if (s.hint == "flops") {
-        static const char* const units[] = {"FLOP/s", "KFLOP/s", "MFLOP/s", "GFLOP/s", "TFLOP/s",
-                                            "PFLOP/s"};
+        static const char* const units[] = {"FLOP/s",  "KFLOP/s", "MFLOP/s",
+                                            "GFLOP/s", "TFLOP/s", "PFLOP/s"};
         return scaled(s.value, units, 6);
     }
     if (s.hint == "frequency") {

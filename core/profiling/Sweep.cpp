@@ -27,9 +27,12 @@ std::string number(double v)
 const char* sweepKindName(SweepParameter::Kind kind) noexcept
 {
     switch (kind) {
-    case SweepParameter::Kind::BlockSize: return "block size";
-    case SweepParameter::Kind::Define: return "#define";
-    case SweepParameter::Kind::Scalar: return "scalar";
+    case SweepParameter::Kind::BlockSize:
+        return "block size";
+    case SweepParameter::Kind::Define:
+        return "#define";
+    case SweepParameter::Kind::Scalar:
+        return "scalar";
     }
     return "?";
 }
@@ -38,14 +41,14 @@ std::vector<std::string> SweepParameter::range(double start, double stop, double
 {
     if (step == 0 || !std::isfinite(step) || !std::isfinite(start) || !std::isfinite(stop) ||
         (stop - start) * step < 0)
-        throw Error(Error::Kind::InvalidArgument,
-                    "sweep range " + number(start) + ".." + number(stop) + " step " +
-                        number(step) + " never reaches its end");
+        throw Error(Error::Kind::InvalidArgument, "sweep range " + number(start) + ".." +
+                                                      number(stop) + " step " + number(step) +
+                                                      " never reaches its end");
     const double count = std::floor((stop - start) / step + 1e-9) + 1;
     if (count > static_cast<double>(kMaxPoints))
-        throw Error(Error::Kind::InvalidArgument,
-                    "sweep range has " + number(count) + " points; at most " +
-                        std::to_string(kMaxPoints) + " are allowed");
+        throw Error(Error::Kind::InvalidArgument, "sweep range has " + number(count) +
+                                                      " points; at most " +
+                                                      std::to_string(kMaxPoints) + " are allowed");
     std::vector<std::string> values;
     for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i)
         values.push_back(number(start + static_cast<double>(i) * step));
@@ -55,8 +58,7 @@ std::vector<std::string> SweepParameter::range(double start, double stop, double
 std::vector<std::string> SweepParameter::geometric(double start, double stop, double factor)
 {
     if (!(start > 0) || !(factor > 1) || !std::isfinite(stop))
-        throw Error(Error::Kind::InvalidArgument,
-                    "geometric sweep needs start > 0 and factor > 1");
+        throw Error(Error::Kind::InvalidArgument, "geometric sweep needs start > 0 and factor > 1");
     std::vector<std::string> values;
     for (double v = start; v <= stop * (1 + 1e-12); v *= factor) {
         if (values.size() >= kMaxPoints)
@@ -80,7 +82,8 @@ std::string SweepResult::table() const
         std::vector<Summary> row;
         if (p.outcome.ok)
             row.push_back({"wb/sweep/time", "Time", "duration", p.outcome.timeSeconds, ""});
-        for (const Summary& s : p.outcome.summaries) row.push_back(s);
+        for (const Summary& s : p.outcome.summaries)
+            row.push_back(s);
         rows.push_back(std::move(row));
     }
     return formatSummaryTable(rows, labels);

@@ -6,21 +6,28 @@ namespace wb::profiling {
 double boundBufferBytes(std::span<const std::size_t> bufferSizes) noexcept
 {
     double total = 0;
-    for (std::size_t size : bufferSizes) total += static_cast<double>(size);
+    for (std::size_t size : bufferSizes)
+        total += static_cast<double>(size);
     return total;
 }
 
 int fp32LanesPerSm(int ccMajor, int ccMinor) noexcept
 {
     switch (ccMajor) {
-    case 6: return ccMinor == 0 ? 64 : 128;
-    case 7: return 64;                      // Volta, Turing
-    case 8: return ccMinor == 0 ? 64 : 128; // A100: 64; GA10x, Ada: 128
-    case 9: return 128;                     // Hopper
+    case 6:
+        return ccMinor == 0 ? 64 : 128;
+    case 7:
+        return 64; // Volta, Turing
+    case 8:
+        return ccMinor == 0 ? 64 : 128; // A100: 64; GA10x, Ada: 128
+    case 9:
+        return 128; // Hopper
     case 10:
     case 11:
-    case 12: return 128;                    // Blackwell
-    default: return 0;
+    case 12:
+        return 128; // Blackwell
+    default:
+        return 0;
     }
 }
 

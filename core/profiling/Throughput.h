@@ -13,14 +13,14 @@ namespace wb::profiling {
 /// The work one launch does, as the user states it. When bytes are not stated the caller
 /// passes the bytes of the bound buffers (see boundBufferBytes()).
 struct Workload {
-    std::optional<double> bytes;  ///< bytes read + written by one launch
-    std::optional<double> flops;  ///< floating-point operations of one launch
+    std::optional<double> bytes; ///< bytes read + written by one launch
+    std::optional<double> flops; ///< floating-point operations of one launch
 };
 
 /// Theoretical peaks of the device; 0 means unknown (no "% of peak" figure then).
 struct DevicePeaks {
     double bandwidthBytesPerS = 0;
-    double flopsPerS = 0;        ///< FP32 FMA peak (2 FLOP per FMA lane per cycle)
+    double flopsPerS = 0; ///< FP32 FMA peak (2 FLOP per FMA lane per cycle)
 };
 
 /// Sum of the sizes of the buffers bound to a launch: the default byte count.

@@ -59,8 +59,8 @@ template <typename T> KernelArg valueArg(const T& v)
 
 /// One benchmark case: its buffers, kernel, launch shape and stated work.
 struct Case {
-    std::string name;        ///< "copy"
-    std::string kernelName;  ///< "wb_copy"
+    std::string name;       ///< "copy"
+    std::string kernelName; ///< "wb_copy"
     std::string description;
     Workload work;
     wb::LaunchConfig config;
@@ -201,14 +201,14 @@ struct NcuValue {
 double unitScale(QString unit)
 {
     unit = unit.trimmed().toLower();
-    static const std::map<QString, double> time{{"nsecond", 1},    {"ns", 1},   {"usecond", 1e3},
-                                                {"us", 1e3},       {"msecond", 1e6},
-                                                {"ms", 1e6},       {"second", 1e9}, {"s", 1e9}};
-    static const std::map<QString, double> size{{"byte", 1},    {"kbyte", 1e3}, {"mbyte", 1e6},
-                                                {"gbyte", 1e9}, {"tbyte", 1e12}};
-    static const std::map<QString, double> rate{{"hz", 1},   {"khz", 1e3}, {"mhz", 1e6},
-                                                {"ghz", 1e9}, {"cycle/second", 1},
-                                                {"cycle/usecond", 1e6}, {"cycle/nsecond", 1e9}};
+    static const std::map<QString, double> time{{"nsecond", 1},  {"ns", 1},        {"usecond", 1e3},
+                                                {"us", 1e3},     {"msecond", 1e6}, {"ms", 1e6},
+                                                {"second", 1e9}, {"s", 1e9}};
+    static const std::map<QString, double> size{
+        {"byte", 1}, {"kbyte", 1e3}, {"mbyte", 1e6}, {"gbyte", 1e9}, {"tbyte", 1e12}};
+    static const std::map<QString, double> rate{
+        {"hz", 1},           {"khz", 1e3},           {"mhz", 1e6},          {"ghz", 1e9},
+        {"cycle/second", 1}, {"cycle/usecond", 1e6}, {"cycle/nsecond", 1e9}};
     for (const auto* table : {&time, &size, &rate})
         if (const auto it = table->find(unit); it != table->end()) return it->second;
     return 1; // "%", "" and plain counts
@@ -227,13 +227,21 @@ NcuResult runNcu(const std::string& ncu, const Case& c, const std::vector<std::s
 {
     NcuResult result;
     QStringList metricList;
-    for (const std::string& m : metrics) metricList << QString::fromStdString(m);
-    QStringList args{"--clock-control", "none",
-                     "--metrics", metricList.join(','),
-                     "--csv", "--print-units", "base",
-                     "--target-processes", "all",
-                     "--kernel-name", QString::fromStdString(c.kernelName),
-                     "--launch-count", "1"};
+    for (const std::string& m : metrics)
+        metricList << QString::fromStdString(m);
+    QStringList args{"--clock-control",
+                     "none",
+                     "--metrics",
+                     metricList.join(','),
+                     "--csv",
+                     "--print-units",
+                     "base",
+                     "--target-processes",
+                     "all",
+                     "--kernel-name",
+                     QString::fromStdString(c.kernelName),
+                     "--launch-count",
+                     "1"};
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("LC_ALL", "C"); // "1,234.5": the parser drops ',' as the thousands separator
@@ -376,7 +384,8 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
         std::printf("  counters: chip %s, %zu passes (kernel replay), %zu kernel(s)\n",
                     counters.chip.c_str(), counters.passes, counters.ranges);
     }
-    for (const std::string& w : counters.warnings) std::printf("  warning: %s\n", w.c_str());
+    for (const std::string& w : counters.warnings)
+        std::printf("  warning: %s\n", w.c_str());
 
     NcuResult ncuResult;
     if (ncu.empty())
@@ -443,7 +452,8 @@ int main(int argc, char** argv)
             return 0;
         }
         std::vector<std::string> cases;
-        for (int i = 1; i < args.size(); ++i) cases.push_back(args[i].toStdString());
+        for (int i = 1; i < args.size(); ++i)
+            cases.push_back(args[i].toStdString());
         if (cases.empty()) cases = kCaseNames;
 
         const wb::cuda::Context ctx = wb::cuda::Context::primary(0);
@@ -463,7 +473,8 @@ int main(int argc, char** argv)
         std::printf("timing: cold L2 (flushed before each sample), warm-up 1, stop at 0.5 %% noise "
                     "after 0.5 s of kernel time or 20 s\n");
         Tally tally;
-        for (const std::string& name : cases) runCase(name, ctx, stream, props, ncu, tally);
+        for (const std::string& name : cases)
+            runCase(name, ctx, stream, props, ncu, tally);
         std::printf("\ntargets met: %d of %d checked\n", tally.met, tally.checked);
         return 0;
     } catch (const std::exception& e) {

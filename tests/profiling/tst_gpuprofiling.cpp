@@ -187,9 +187,11 @@ private Q_SLOTS:
                                                        [&](CUstream s) { copy.launch(s); });
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
-        for (const std::string& w : r.warnings) qWarning("%s", w.c_str());
+        for (const std::string& w : r.warnings)
+            qWarning("%s", w.c_str());
         qInfo("chip %s, %zu passes, %zu launches", r.chip.c_str(), r.passes, r.launches);
-        for (const MetricValue& v : r.values) qInfo("  %-66s %.6g", v.name.c_str(), v.value);
+        for (const MetricValue& v : r.values)
+            qInfo("  %-66s %.6g", v.name.c_str(), v.value);
         const double expected = static_cast<double>(copy.n) * 4;
         const double read = r.value("dram__bytes_read.sum").value_or(-1);
         const double write = r.value("dram__bytes_write.sum").value_or(-1);
@@ -216,7 +218,8 @@ private Q_SLOTS:
         const wb::cuda::Kernel kernel = module.function("wb_increment");
         wb::cuda::DeviceBuffer x(*m_context, n * sizeof(float), "x");
         std::vector<float> host(n);
-        for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000);
+        for (std::size_t i = 0; i < n; ++i)
+            host[i] = static_cast<float>(i % 1000);
         x.upload(host.data(), n * sizeof(float));
         const auto launch = [&](CUstream s) {
             const KernelArg args[] = {pointerArg(x), valueArg(n)};
@@ -265,7 +268,8 @@ private Q_SLOTS:
         QCOMPARE(restores, r.launches);
         std::vector<float> after(n);
         x.download(after.data(), n * sizeof(float));
-        for (float v : after) QCOMPARE(v, 42.0f);
+        for (float v : after)
+            QCOMPARE(v, 42.0f);
     }
 
     void profileLaunchGivesOneReport()
@@ -276,9 +280,10 @@ private Q_SLOTS:
         o.timing.measurement.minTimeS = 0.1;
         o.timing.measurement.maxTimeS = 5;
         o.workload.bytes = 2.0 * static_cast<double>(copy.n) * 4;
-        const ProfileResult r = profileLaunch(m_context->handle(), m_stream->handle(),
-                                              [&](CUstream s) { copy.launch(s); }, o);
-        for (const std::string& w : r.warnings) qWarning("%s", w.c_str());
+        const ProfileResult r = profileLaunch(
+            m_context->handle(), m_stream->handle(), [&](CUstream s) { copy.launch(s); }, o);
+        for (const std::string& w : r.warnings)
+            qWarning("%s", w.c_str());
         const std::vector<Summary> s = r.summaries();
         const Summary* median = findSummary(s, "wb/timing/median");
         const Summary* bandwidth = findSummary(s, "wb/throughput/bandwidth");
@@ -301,8 +306,8 @@ private Q_SLOTS:
         CopyCase copy(*m_context, 1u << 20);
         CounterOptions o;
         o.metrics = {"gpu__time_duration.sum", "no_such__metric.sum"};
-        const CounterReport r = RangeProfiler::profile(m_context->handle(), m_stream->handle(),
-                                                       [&](CUstream s) { copy.launch(s); }, o);
+        const CounterReport r = RangeProfiler::profile(
+            m_context->handle(), m_stream->handle(), [&](CUstream s) { copy.launch(s); }, o);
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
         QCOMPARE(r.values.size(), std::size_t{1});

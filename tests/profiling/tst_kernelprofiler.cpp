@@ -68,8 +68,8 @@ private Q_SLOTS:
         QCOMPARE(after[n - 1], 1.0f); // factor 1: every launch left the data as it was
 
         const wb::KernelArgValue wrong[] = {{&address, sizeof address, true}};
-        QVERIFY_THROWS_EXCEPTION(wb::Error, measureBackendLaunch(*backend, *program, "scale",
-                                                                 config, wrong, o));
+        QVERIFY_THROWS_EXCEPTION(
+            wb::Error, measureBackendLaunch(*backend, *program, "scale", config, wrong, o));
     }
 
     void profileLaunchNeedsADriver()

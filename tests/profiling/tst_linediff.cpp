@@ -15,7 +15,8 @@ private Q_SLOTS:
         const std::string text = "a\nb\nc\n";
         const auto lines = diffLines(text, text);
         QCOMPARE(lines.size(), std::size_t{3});
-        for (const DiffLine& l : lines) QCOMPARE(l.kind, K::Same);
+        for (const DiffLine& l : lines)
+            QCOMPARE(l.kind, K::Same);
         QVERIFY(unifiedDiff(text, text).empty());
     }
 
@@ -27,7 +28,8 @@ private Q_SLOTS:
                                              {K::Added, "B", 0, 2},
                                              {K::Same, "c", 3, 3}};
         QCOMPARE(lines.size(), expected.size());
-        for (std::size_t i = 0; i < expected.size(); ++i) QVERIFY(lines[i] == expected[i]);
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QVERIFY(lines[i] == expected[i]);
     }
 
     void lcsIsMinimal()
@@ -46,7 +48,8 @@ private Q_SLOTS:
     {
         // Same output as `diff -u` (GNU diffutils) on these files, minus the timestamps.
         std::string before, after;
-        for (int i = 1; i <= 20; ++i) before += "line " + std::to_string(i) + "\n";
+        for (int i = 1; i <= 20; ++i)
+            before += "line " + std::to_string(i) + "\n";
         after = before;
         after.replace(after.find("line 10\n"), 8, "line ten\n");
         after += "line 21\n";

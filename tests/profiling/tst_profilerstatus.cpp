@@ -46,9 +46,8 @@ private Q_SLOTS:
 
         // No device-side CUPTI call happens: without a driver this would crash (PLATFORM.md).
         bool launched = false;
-        const CounterReport report = RangeProfiler::profile(nullptr, nullptr, [&](CUstream) {
-            launched = true;
-        });
+        const CounterReport report =
+            RangeProfiler::profile(nullptr, nullptr, [&](CUstream) { launched = true; });
         QCOMPARE(report.status.state, ProfilerStatus::State::NoDriver);
         QVERIFY(!launched);
         QVERIFY(report.values.empty());

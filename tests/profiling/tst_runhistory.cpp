@@ -57,7 +57,8 @@ std::string readFile(const std::string& path)
 /// A second, independent connection to the same file (another program, in effect).
 class OtherConnection {
 public:
-    explicit OtherConnection(const QString& file, const QString& name) : m_name(name)
+    explicit OtherConnection(const QString& file, const QString& name)
+        : m_name(name)
     {
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", m_name);
         db.setDatabaseName(file);
@@ -127,7 +128,8 @@ private Q_SLOTS:
         QCOMPARE(got->device.multiprocessors, 132);
         QCOMPARE(got->device.totalMemoryBytes, a.device.totalMemoryBytes);
         QCOMPARE(got->metrics.size(), a.metrics.size());
-        for (std::size_t i = 0; i < a.metrics.size(); ++i) QVERIFY(got->metrics[i] == a.metrics[i]);
+        for (std::size_t i = 0; i < a.metrics.size(); ++i)
+            QVERIFY(got->metrics[i] == a.metrics[i]);
         QCOMPARE(got->verdict, a.verdict);
         QCOMPARE(got->note, a.note);
         QCOMPARE(got->createdAt, a.createdAt);
@@ -136,7 +138,7 @@ private Q_SLOTS:
         const std::vector<RunRecord> all = h.list();
         QCOMPARE(all.size(), std::size_t{3});
         QCOMPARE(all[0].id, std::int64_t{3}); // newest first
-        QVERIFY(all[0].source.empty());      // lists carry no source text
+        QVERIFY(all[0].source.empty());       // lists carry no source text
         QCOMPARE(all[2].metrics.size(), std::size_t{2});
         QCOMPARE(h.list("saxpy").size(), std::size_t{2});
         QCOMPARE(h.list("saxpy", 1).front().id, std::int64_t{2});
@@ -204,10 +206,10 @@ private Q_SLOTS:
 
     void metricDeltasPairByTag()
     {
-        const std::vector<Summary> before{{"x", "X", "", 10, ""}, {"gone", "G", "", 1, ""},
-                                          {"zero", "Z", "", 0, ""}};
-        const std::vector<Summary> after{{"new", "N", "", 5, ""}, {"x", "X", "", 12, ""},
-                                         {"zero", "Z", "", 3, ""}};
+        const std::vector<Summary> before{
+            {"x", "X", "", 10, ""}, {"gone", "G", "", 1, ""}, {"zero", "Z", "", 0, ""}};
+        const std::vector<Summary> after{
+            {"new", "N", "", 5, ""}, {"x", "X", "", 12, ""}, {"zero", "Z", "", 3, ""}};
         const std::vector<MetricDelta> d = metricDeltas(before, after);
         QCOMPARE(d.size(), std::size_t{4});
         QCOMPARE(*d[0].deltaPercent, 20.0);
@@ -340,7 +342,8 @@ private Q_SLOTS:
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
             other.exec("COMMIT");
         });
-        while (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        while (!locked)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
         RunRecord r = sampleRun("k", "waited\n", 1e-3);
         const auto start = std::chrono::steady_clock::now();
         h.record(r);
@@ -357,7 +360,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string file = dir.filePath("broken.wbhistory").toStdString();
         std::string garbage = "This is not an SQLite database, just bytes.\n";
-        while (garbage.size() < 8192) garbage += garbage;
+        while (garbage.size() < 8192)
+            garbage += garbage;
         {
             std::ofstream out(file, std::ios::binary);
             out << garbage;

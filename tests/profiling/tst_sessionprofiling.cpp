@@ -152,7 +152,7 @@ private Q_SLOTS:
         history.record(b);
         history.setBaseline(a.id);
         const RunComparison c = *history.compareWithBaseline(b.id);
-        QVERIFY(c.sameSource); // the define changed, not the source
+        QVERIFY(c.sameSource);                             // the define changed, not the source
         QCOMPARE(c.settingChanges.size(), std::size_t{2}); // options and verdict
         QVERIFY(c.settingChanges[0].find("SCALE") != std::string::npos);
         const MetricDelta* median = nullptr;

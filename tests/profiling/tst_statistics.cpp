@@ -54,8 +54,8 @@ private Q_SLOTS:
         const std::vector<double> v{9, 1, 5};
         const Statistics s = computeStatistics(v);
         QCOMPARE(s.median, 5.0);
-        QCOMPARE(s.p25, 3.0);  // between 1 and 5
-        QCOMPARE(s.p75, 7.0);  // between 5 and 9
+        QCOMPARE(s.p25, 3.0); // between 1 and 5
+        QCOMPARE(s.p75, 7.0); // between 5 and 9
     }
 
     void quantileEnds()
@@ -79,10 +79,12 @@ private Q_SLOTS:
             running.add(v.back());
         }
         double mean = 0;
-        for (double x : v) mean += x;
+        for (double x : v)
+            mean += x;
         mean /= static_cast<double>(v.size());
         double ss = 0;
-        for (double x : v) ss += (x - mean) * (x - mean);
+        for (double x : v)
+            ss += (x - mean) * (x - mean);
         const double stdev = std::sqrt(ss / static_cast<double>(v.size() - 1));
         QVERIFY(std::fabs(running.mean() - mean) < 1e-9);
         QVERIFY(std::fabs(running.stdev() - stdev) < 1e-9);

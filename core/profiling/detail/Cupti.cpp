@@ -56,13 +56,14 @@ Loaded load()
     loaded.library = DynamicLibrary::open(names, false);
     if (!loaded.library) {
         loaded.error = "CUPTI (libcupti.so.13) was not found: install the CUDA toolkit's CUPTI "
-                       "component (" + loaded.library.error() + ")";
+                       "component (" +
+                       loaded.library.error() + ")";
         return loaded;
     }
     loaded.table.path = loaded.library.path();
-#define WB_CUPTI_RESOLVE(name)                                                                   \
-    loaded.table.name = loaded.library.function<decltype(&::name)>(#name);                      \
-    if (!loaded.table.name && loaded.error.empty())                                              \
+#define WB_CUPTI_RESOLVE(name)                                                                     \
+    loaded.table.name = loaded.library.function<decltype(&::name)>(#name);                         \
+    if (!loaded.table.name && loaded.error.empty())                                                \
         loaded.error = "CUPTI in " + loaded.table.path + " lacks " #name " (CUPTI 13 is needed)";
     WB_CUPTI_FUNCTIONS(WB_CUPTI_RESOLVE)
 #undef WB_CUPTI_RESOLVE

@@ -14,34 +14,34 @@ namespace wb::profiling::detail {
 ///
 /// This mirrors wb::cuda::detail::DriverApi (branch `cuda`) on purpose — same member names —
 /// so profiling can switch to that table once it is merged, without other changes.
-#define WB_PROFILING_DRIVER_FUNCTIONS(X)                                                         \
-    X(cuDeviceGet, 13000, PFN_cuDeviceGet_v2000)                                                 \
-    X(cuDeviceGetCount, 13000, PFN_cuDeviceGetCount_v2000)                                       \
-    X(cuDeviceGetName, 13000, PFN_cuDeviceGetName_v2000)                                         \
-    X(cuDeviceGetAttribute, 13000, PFN_cuDeviceGetAttribute_v2000)                               \
-    X(cuDevicePrimaryCtxRetain, 13000, PFN_cuDevicePrimaryCtxRetain_v7000)                       \
-    X(cuDevicePrimaryCtxRelease, 13000, PFN_cuDevicePrimaryCtxRelease_v11000)                    \
-    X(cuCtxSetCurrent, 13000, PFN_cuCtxSetCurrent_v4000)                                         \
-    X(cuCtxGetCurrent, 13000, PFN_cuCtxGetCurrent_v4000)                                         \
-    X(cuCtxGetDevice, 12080, PFN_cuCtxGetDevice_v2000)                                           \
-    X(cuCtxSynchronize, 12080, PFN_cuCtxSynchronize_v2000)                                       \
-    X(cuMemAlloc, 13000, PFN_cuMemAlloc_v3020)                                                   \
-    X(cuMemFree, 13000, PFN_cuMemFree_v3020)                                                     \
-    X(cuMemcpyHtoD, 13000, PFN_cuMemcpyHtoD_v3020)                                               \
-    X(cuMemcpyDtoH, 13000, PFN_cuMemcpyDtoH_v3020)                                               \
-    X(cuMemcpyDtoD, 13000, PFN_cuMemcpyDtoD_v3020)                                               \
-    X(cuMemsetD32Async, 13000, PFN_cuMemsetD32Async_v3020)                                       \
-    X(cuModuleLoadData, 13000, PFN_cuModuleLoadData_v2000)                                       \
-    X(cuModuleUnload, 13000, PFN_cuModuleUnload_v2000)                                           \
-    X(cuModuleGetFunction, 13000, PFN_cuModuleGetFunction_v2000)                                 \
-    X(cuLaunchKernel, 13000, PFN_cuLaunchKernel_v4000)                                           \
-    X(cuStreamCreate, 13000, PFN_cuStreamCreate_v2000)                                           \
-    X(cuStreamDestroy, 13000, PFN_cuStreamDestroy_v4000)                                         \
-    X(cuStreamSynchronize, 13000, PFN_cuStreamSynchronize_v2000)                                 \
-    X(cuEventCreate, 13000, PFN_cuEventCreate_v2000)                                             \
-    X(cuEventDestroy, 13000, PFN_cuEventDestroy_v4000)                                           \
-    X(cuEventRecord, 13000, PFN_cuEventRecord_v2000)                                             \
-    X(cuEventSynchronize, 13000, PFN_cuEventSynchronize_v2000)                                   \
+#define WB_PROFILING_DRIVER_FUNCTIONS(X)                                                           \
+    X(cuDeviceGet, 13000, PFN_cuDeviceGet_v2000)                                                   \
+    X(cuDeviceGetCount, 13000, PFN_cuDeviceGetCount_v2000)                                         \
+    X(cuDeviceGetName, 13000, PFN_cuDeviceGetName_v2000)                                           \
+    X(cuDeviceGetAttribute, 13000, PFN_cuDeviceGetAttribute_v2000)                                 \
+    X(cuDevicePrimaryCtxRetain, 13000, PFN_cuDevicePrimaryCtxRetain_v7000)                         \
+    X(cuDevicePrimaryCtxRelease, 13000, PFN_cuDevicePrimaryCtxRelease_v11000)                      \
+    X(cuCtxSetCurrent, 13000, PFN_cuCtxSetCurrent_v4000)                                           \
+    X(cuCtxGetCurrent, 13000, PFN_cuCtxGetCurrent_v4000)                                           \
+    X(cuCtxGetDevice, 12080, PFN_cuCtxGetDevice_v2000)                                             \
+    X(cuCtxSynchronize, 12080, PFN_cuCtxSynchronize_v2000)                                         \
+    X(cuMemAlloc, 13000, PFN_cuMemAlloc_v3020)                                                     \
+    X(cuMemFree, 13000, PFN_cuMemFree_v3020)                                                       \
+    X(cuMemcpyHtoD, 13000, PFN_cuMemcpyHtoD_v3020)                                                 \
+    X(cuMemcpyDtoH, 13000, PFN_cuMemcpyDtoH_v3020)                                                 \
+    X(cuMemcpyDtoD, 13000, PFN_cuMemcpyDtoD_v3020)                                                 \
+    X(cuMemsetD32Async, 13000, PFN_cuMemsetD32Async_v3020)                                         \
+    X(cuModuleLoadData, 13000, PFN_cuModuleLoadData_v2000)                                         \
+    X(cuModuleUnload, 13000, PFN_cuModuleUnload_v2000)                                             \
+    X(cuModuleGetFunction, 13000, PFN_cuModuleGetFunction_v2000)                                   \
+    X(cuLaunchKernel, 13000, PFN_cuLaunchKernel_v4000)                                             \
+    X(cuStreamCreate, 13000, PFN_cuStreamCreate_v2000)                                             \
+    X(cuStreamDestroy, 13000, PFN_cuStreamDestroy_v4000)                                           \
+    X(cuStreamSynchronize, 13000, PFN_cuStreamSynchronize_v2000)                                   \
+    X(cuEventCreate, 13000, PFN_cuEventCreate_v2000)                                               \
+    X(cuEventDestroy, 13000, PFN_cuEventDestroy_v4000)                                             \
+    X(cuEventRecord, 13000, PFN_cuEventRecord_v2000)                                               \
+    X(cuEventSynchronize, 13000, PFN_cuEventSynchronize_v2000)                                     \
     X(cuEventElapsedTime, 13000, PFN_cuEventElapsedTime_v12080)
 
 struct Driver {
