@@ -4,6 +4,7 @@
 #include "core/common/DynamicLibrary.h"
 #include "core/common/Error.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace wb::profiling::detail {
@@ -42,10 +43,17 @@ Loaded load()
         return loaded;
     }
     Driver& t = loaded.table;
+    // Ask no newer ABI than the driver has, and the legacy default stream explicitly (as the
+    // driver layer does): a null CUstream is the legacy stream.
+    int driverVersion = 13000;
+    if (auto getVersion =
+            loaded.library.function<PFN_cuDriverGetVersion_v2020>("cuDriverGetVersion"))
+        getVersion(&driverVersion);
     const auto fetch = [&](const char* name, int version, void** slot) {
         CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
         *slot = nullptr;
-        if (getProc(name, slot, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
+        if (getProc(name, slot, std::min(version, driverVersion), CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+                    &status) != CUDA_SUCCESS ||
             status != CU_GET_PROC_ADDRESS_SUCCESS)
             *slot = nullptr;
         if (!*slot && loaded.reason.empty())
