@@ -49,6 +49,7 @@ public:
     HostCompileResult compileSharedLibrary(const HostCompileRequest& request) const;
 
 private:
+    friend struct HostCompilerAccess;
     std::string m_executable;
     std::string m_version;
     bool m_isClang = false;

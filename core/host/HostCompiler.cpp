@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/host/HostCompiler.h"
+
+#include "core/common/Paths.h"
+
+#include <QByteArray>
+#include <QCryptographicHash>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <system_error>
+
+namespace wb {
+
+namespace {
+
+constexpr int kProbeTimeoutMs = 15'000;
+constexpr int kCompileTimeoutMs = 300'000;
+
+QString toQ(const std::string& s) { return QString::fromStdString(s); }
+
+/// Runs `exe --version` and returns "g++ 12.2.0" / "clang++ 14.0.6", or the reason it failed.
+struct Probe {
+    bool ok = false;
+    std::string version;
+    bool isClang = false;
+    std::string why;
+};
+
+Probe probeCompiler(const std::string& exe)
+{
+    Probe probe;
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(toQ(exe), {QStringLiteral("--version")});
+    if (!process.waitForStarted(kProbeTimeoutMs)) {
+        probe.why = "'" + exe + "' could not be started (" + process.errorString().toStdString() + ")";
+        return probe;
+    }
+    if (!process.waitForFinished(kProbeTimeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        probe.why = "'" + exe + " --version' did not finish";
+        return probe;
+    }
+    const std::string out = process.readAll().toStdString();
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        probe.why = "'" + exe + " --version' failed: " + out.substr(0, 200);
+        return probe;
+    }
+    const std::string first = out.substr(0, out.find('\n'));
+    probe.isClang = out.find("clang") != std::string::npos;
+    // The version is the first token that looks like N.N[.N] ("g++ (Debian 12.2.0-14) 12.2.0",
+    // "Debian clang version 14.0.6"): gcc puts the plain version last, clang after "version".
+    static const std::regex versionRe(R"((\d+\.\d+(?:\.\d+)?))");
+    std::string number;
+    if (probe.isClang) {
+        const auto at = first.find("version");
+        std::smatch m;
+        const std::string tail = at == std::string::npos ? first : first.substr(at);
+        if (std::regex_search(tail, m, versionRe)) number = m[1];
+    } else {
+        for (auto it = std::sregex_iterator(first.begin(), first.end(), versionRe);
+             it != std::sregex_iterator(); ++it)
+            number = (*it)[1];
+    }
+    if (number.empty()) {
+        probe.why = "'" + exe + " --version' printed no version: " + first;
+        return probe;
+    }
+    probe.ok = true;
+    probe.version = std::string(probe.isClang ? "clang++ " : "g++ ") + number;
+    return probe;
+}
+
+/// A candidate name resolved on PATH ("g++" → "/usr/bin/g++"); absolute paths stay as given.
+std::string resolve(const std::string& name)
+{
+    if (name.find('/') != std::string::npos) return name;
+    const QString found = QStandardPaths::findExecutable(toQ(name));
+    return found.isEmpty() ? std::string() : found.toStdString();
+}
+
+struct Search {
+    std::optional<HostCompiler> compiler;
+    std::string reason;
+};
+
+std::string envValue(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+}
+
+std::string hashHex(const QByteArray& bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
+}
+
+std::string readFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool writeFile(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+std::string shellQuote(const std::string& arg)
+{
+    if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;#~") == std::string::npos)
+        return arg;
+    std::string quoted = "'";
+    for (char c : arg) {
+        if (c == '\'') quoted += "'\\''";
+        else quoted += c;
+    }
+    return quoted + "'";
+}
+
+Diagnostic toolDiagnostic(const std::string& message)
+{
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.message = message;
+    return d;
+}
+
+} // namespace
+
+// The constructor is private; find() builds instances through this friend-free helper.
+struct HostCompilerAccess {
+    static HostCompiler make(std::string exe, std::string version, bool isClang)
+    {
+        HostCompiler c;
+        c.m_executable = std::move(exe);
+        c.m_version = std::move(version);
+        c.m_isClang = isClang;
+        return c;
+    }
+};
+
+namespace {
+
+Search search()
+{
+    Search result;
+    // An explicit choice is honoured strictly: a broken $WARPBENCH_CXX is an error, not a hint.
+    if (const std::string explicitCxx = envValue("WARPBENCH_CXX"); !explicitCxx.empty()) {
+        const std::string exe = resolve(explicitCxx);
+        if (exe.empty()) {
+            result.reason = "$WARPBENCH_CXX names '" + explicitCxx +
+                            "', which is not an executable on PATH";
+            return result;
+        }
+        const Probe p = probeCompiler(exe);
+        if (!p.ok) {
+            result.reason = "$WARPBENCH_CXX: " + p.why;
+            return result;
+        }
+        result.compiler = HostCompilerAccess::make(exe, p.version, p.isClang);
+        return result;
+    }
+    std::vector<std::string> tried;
+    std::vector<std::string> candidates;
+    if (const std::string cxx = envValue("CXX"); !cxx.empty()) candidates.push_back(cxx);
+    candidates.emplace_back("g++");
+    candidates.emplace_back("clang++");
+    for (const std::string& name : candidates) {
+        const std::string exe = resolve(name);
+        if (exe.empty()) {
+            tried.push_back(name + ": not found on PATH");
+            continue;
+        }
+        const Probe p = probeCompiler(exe);
+        if (p.ok) {
+            result.compiler = HostCompilerAccess::make(exe, p.version, p.isClang);
+            return result;
+        }
+        tried.push_back(p.why);
+    }
+    std::string why = "no host C++ compiler found (";
+    for (std::size_t i = 0; i < tried.size(); ++i) why += (i ? "; " : "") + tried[i];
+    why += "): install g++ (Debian: apt install g++) or set $WARPBENCH_CXX";
+    result.reason = why;
+    return result;
+}
+
+} // namespace
+
+std::optional<HostCompiler> HostCompiler::find() { return search().compiler; }
+
+std::string HostCompiler::unavailableReason()
+{
+    Search s = search();
+    return s.compiler ? std::string() : s.reason;
+}
+
+HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& request) const
+{
+    const auto started = std::chrono::steady_clock::now();
+    HostCompileResult result;
+    const auto elapsed = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    };
+
+    const std::string sourceName = request.sourceName.empty() ? "source.cpp" : request.sourceName;
+    const std::filesystem::path fileName = std::filesystem::path(sourceName).filename();
+
+    QStringList args;
+    args << QStringLiteral("-shared") << QStringLiteral("-fPIC")
+         << QStringLiteral("-fdiagnostics-color=never");
+    bool hasStd = false;
+    for (const std::string& f : request.flags) hasStd = hasStd || f.rfind("-std=", 0) == 0;
+    if (!hasStd) args << QStringLiteral("-std=c++20");
+    for (const std::string& f : request.flags) args << toQ(f);
+    for (const std::string& dir : request.includeDirs) args << QStringLiteral("-I") + toQ(dir);
+    for (const auto& [name, value] : request.defines)
+        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+    args << QStringLiteral("-x") << QStringLiteral("c++") << toQ(fileName.string());
+    args << QStringLiteral("-x") << QStringLiteral("none");
+    args << QStringLiteral("-o") << QStringLiteral("out.so");
+    for (const std::string& f : request.linkFlags) args << toQ(f);
+
+    // The key: everything that can change the output.
+    QByteArray keyMaterial;
+    const auto addKey = [&](const std::string& s) {
+        keyMaterial += QByteArray::fromStdString(s);
+        keyMaterial += '\0';
+    };
+    addKey(m_executable);
+    addKey(m_version);
+    addKey(fileName.string());
+    for (const QString& a : args) addKey(a.toStdString());
+    addKey(request.source);
+    const std::string key = hashHex(keyMaterial);
+
+    std::string command = shellQuote(m_executable);
+    for (const QString& a : args) command += " " + shellQuote(a.toStdString());
+    result.commandLine = command;
+
+    const std::filesystem::path dir = cacheDir() / "host";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::filesystem::path library = dir / (key + ".so");
+    const std::filesystem::path logPath = dir / (key + ".log");
+
+    if (std::filesystem::exists(library, ec)) {
+        result.ok = true;
+        result.cacheHit = true;
+        result.libraryPath = library.string();
+        result.log = readFile(logPath);
+        result.diagnostics = parseGccDiagnostics(result.log);
+        result.compileMs = elapsed();
+        return result;
+    }
+
+    QTemporaryDir work(QString::fromStdString((dir / "build-XXXXXX").string()));
+    if (!work.isValid()) {
+        result.diagnostics.push_back(toolDiagnostic("cannot create a build directory in " +
+                                                    dir.string() + ": " +
+                                                    work.errorString().toStdString()));
+        result.log = result.diagnostics.back().message;
+        result.compileMs = elapsed();
+        return result;
+    }
+    const std::filesystem::path workDir = work.path().toStdString();
+    if (!writeFile(workDir / fileName, request.source)) {
+        result.diagnostics.push_back(toolDiagnostic("cannot write " + (workDir / fileName).string()));
+        result.log = result.diagnostics.back().message;
+        result.compileMs = elapsed();
+        return result;
+    }
+
+    QProcess process;
+    process.setWorkingDirectory(work.path());
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(toQ(m_executable), args);
+    if (!process.waitForStarted(kProbeTimeoutMs)) {
+        result.diagnostics.push_back(toolDiagnostic("cannot start " + m_executable + ": " +
+                                                    process.errorString().toStdString()));
+        result.log = result.diagnostics.back().message;
+        result.compileMs = elapsed();
+        return result;
+    }
+    if (!process.waitForFinished(kCompileTimeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        result.log = process.readAll().toStdString();
+        result.diagnostics = parseGccDiagnostics(result.log);
+        result.diagnostics.push_back(toolDiagnostic(
+            "the host compiler did not finish within " + std::to_string(kCompileTimeoutMs / 1000) +
+            " s and was stopped"));
+        result.compileMs = elapsed();
+        return result;
+    }
+    result.log = process.readAll().toStdString();
+    result.diagnostics = parseGccDiagnostics(result.log);
+    const bool exitedOk = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+    if (!exitedOk) {
+        if (!hasErrors(result.diagnostics))
+            result.diagnostics.push_back(toolDiagnostic(
+                process.exitStatus() == QProcess::NormalExit
+                    ? "the host compiler failed with exit code " +
+                          std::to_string(process.exitCode())
+                    : "the host compiler crashed"));
+        result.compileMs = elapsed();
+        return result;
+    }
+
+    // Publish atomically: the log first, then the library by rename (readers test the .so).
+    writeFile(workDir / "out.log", result.log);
+    std::filesystem::rename(workDir / "out.log", logPath, ec);
+    std::filesystem::rename(workDir / "out.so", library, ec);
+    if (ec) {
+        result.diagnostics.push_back(toolDiagnostic("cannot store the library in " +
+                                                    library.string() + ": " + ec.message()));
+        result.compileMs = elapsed();
+        return result;
+    }
+    result.ok = true;
+    result.libraryPath = library.string();
+    result.compileMs = elapsed();
+    return result;
+}
+
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
+{
+    // file:line:col: severity: message      (col optional)
+    static const std::regex located(
+        R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)");
+    // file:line:col:   required from here  /  file: In instantiation of '...':
+    static const std::regex contextLine(R"(^(.+?):(?:(\d+):(?:(\d+):)?)?\s+(required from .*|required by .*|in (?:constexpr )?expansion of .*|recursively required .*)$)");
+    static const std::regex scopeLine(R"(^(.+?): (In (?:instantiation of|substitution of|function|member function|constructor|destructor|static member function|lambda function) .*)$)");
+    static const std::regex includedFrom(R"(^(In file included from|\s+from) (.*?)[,:]$)");
+    // "cc1plus: error: ...", "g++: error: ...", "clang: error: ...", "/usr/bin/ld: ..."
+    static const std::regex tool(R"(^([^:\s]+): (fatal error|error|warning): (.*)$)");
+    static const std::regex linker(R"(^(?:/\S*/)?(?:ld|ld\.gold|ld\.lld|collect2)(?:: (?:error: )?)(.*)$)");
+    static const std::regex flagSuffix(R"(^(.*) \[(-W[^\]]+|-f[^\]]+)\]$)");
+
+    std::vector<Diagnostic> out;
+    std::vector<std::string> pending; // context printed before the diagnostic it belongs to
+    std::istringstream in(log);
+    std::string line;
+    const auto severityOf = [](const std::string& s) {
+        if (s == "fatal error") return Severity::Fatal;
+        if (s == "error") return Severity::Error;
+        if (s == "warning") return Severity::Warning;
+        return Severity::Note;
+    };
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::smatch m;
+        if (std::regex_match(line, m, located)) {
+            Diagnostic d;
+            d.file = m[1];
+            d.line = std::stoi(m[2]);
+            d.column = m[3].matched ? std::stoi(m[3]) : 0;
+            d.severity = severityOf(m[4]);
+            d.message = m[5];
+            std::smatch f;
+            const std::string msg = d.message;
+            if (std::regex_match(msg, f, flagSuffix)) {
+                d.message = f[1];
+                d.code = f[2];
+            }
+            // clang: instantiation chains and macro origins come as notes after the error.
+            const bool chainNote =
+                d.severity == Severity::Note && !out.empty() &&
+                (d.message.rfind("in instantiation of", 0) == 0 ||
+                 d.message.find("requested here") != std::string::npos ||
+                 d.message.rfind("expanded from macro", 0) == 0 ||
+                 d.message.rfind("while substituting", 0) == 0);
+            if (chainNote) {
+                out.back().context.push_back(line);
+                continue;
+            }
+            d.context = std::move(pending);
+            pending.clear();
+            out.push_back(std::move(d));
+            continue;
+        }
+        if (std::regex_match(line, m, contextLine) || std::regex_match(line, m, scopeLine) ||
+            std::regex_match(line, m, includedFrom)) {
+            std::string text = line;
+            const auto first = text.find_first_not_of(' ');
+            pending.push_back(first == std::string::npos ? text : text.substr(first));
+            continue;
+        }
+        if (std::regex_match(line, m, linker)) {
+            if (m[1].str().find("ld returned") != std::string::npos) continue; // collect2 summary
+            Diagnostic d = toolDiagnostic(m[1]);
+            d.file = {};
+            out.push_back(std::move(d));
+            continue;
+        }
+        if (std::regex_match(line, m, tool)) {
+            Diagnostic d;
+            d.severity = severityOf(m[2]);
+            d.message = m[3];
+            d.context = std::move(pending);
+            pending.clear();
+            out.push_back(std::move(d));
+            continue;
+        }
+        // Source excerpts, carets and "N errors generated." carry nothing new.
+    }
+    return out;
+}
+
+} // namespace wb

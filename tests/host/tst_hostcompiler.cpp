@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/common/DynamicLibrary.h"
+#include "core/host/HostCompiler.h"
+
+#include <QtTest/QtTest>
+
+#include <filesystem>
+
+using namespace wb;
+
+class TestHostCompiler : public QObject {
+    Q_OBJECT
+
+private:
+    static HostCompiler compiler()
+    {
+        auto c = HostCompiler::find();
+        if (!c) qFatal("no host compiler: %s", HostCompiler::unavailableReason().c_str());
+        return *c;
+    }
+
+    QTemporaryDir m_cache;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // A fresh cache per run, so "first compile is a miss" holds on every run.
+        QVERIFY(m_cache.isValid());
+        qputenv("WARPBENCH_CACHE_DIR", m_cache.path().toUtf8());
+    }
+
+    void findsCompiler()
+    {
+        auto c = HostCompiler::find();
+        QVERIFY2(c.has_value(), HostCompiler::unavailableReason().c_str());
+        QVERIFY(std::filesystem::exists(c->executable()));
+        QVERIFY2(c->version().rfind("g++ ", 0) == 0 || c->version().rfind("clang++ ", 0) == 0,
+                 c->version().c_str());
+        QVERIFY(HostCompiler::unavailableReason().empty());
+    }
+
+    void compilesLoadsAndCalls()
+    {
+        HostCompileRequest req;
+        req.sourceName = "adder.cpp";
+        req.source = "extern \"C\" int wb_add(int a, int b) { return a * 10 + b; }\n";
+        req.flags = {"-O2"};
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY(!r.cacheHit);
+        QVERIFY(r.diagnostics.empty());
+        QVERIFY(r.commandLine.find("-shared") != std::string::npos);
+        QVERIFY(std::filesystem::exists(r.libraryPath));
+        DynamicLibrary lib = DynamicLibrary::open({r.libraryPath});
+        QVERIFY2(lib.isOpen(), lib.error().c_str());
+        auto fn = lib.function<int (*)(int, int)>("wb_add");
+        QVERIFY(fn != nullptr);
+        QCOMPARE(fn(4, 2), 42);
+        QCOMPARE(fn(-1, 7), -3);
+    }
+
+    void definesAndIncludeDirsArePassed()
+    {
+        const QTemporaryDir inc;
+        QVERIFY(inc.isValid());
+        {
+            QFile h(inc.filePath("wb_probe.h"));
+            QVERIFY(h.open(QIODevice::WriteOnly));
+            h.write("#define WB_FROM_HEADER 5\n");
+        }
+        HostCompileRequest req;
+        req.sourceName = "defs.cpp";
+        req.source = "#include \"wb_probe.h\"\nextern \"C\" int wb_value() { return WB_FROM_HEADER "
+                     "+ WB_DEF + WB_FLAG; }\n";
+        req.includeDirs = {inc.path().toStdString()};
+        req.defines = {{"WB_DEF", "30"}, {"WB_FLAG", ""}};
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        QVERIFY2(r.ok, r.log.c_str());
+        DynamicLibrary lib = DynamicLibrary::open({r.libraryPath});
+        QVERIFY2(lib.isOpen(), lib.error().c_str());
+        auto fn = lib.function<int (*)()>("wb_value");
+        QVERIFY(fn != nullptr);
+        QCOMPARE(fn(), 36); // -DWB_FLAG defines it as 1
+    }
+
+    void errorAtUserLineAndColumn_data()
+    {
+        QTest::addColumn<QString>("cxx");
+        QTest::newRow("g++") << QStringLiteral("g++");
+        QTest::newRow("clang++") << QStringLiteral("clang++");
+    }
+
+    void errorAtUserLineAndColumn()
+    {
+        QFETCH(QString, cxx);
+        if (QStandardPaths::findExecutable(cxx).isEmpty())
+            QSKIP(qPrintable(cxx + " is not installed here"));
+        const QByteArray old = qgetenv("WARPBENCH_CXX");
+        qputenv("WARPBENCH_CXX", cxx.toUtf8());
+        const auto found = HostCompiler::find();
+        if (old.isNull()) qunsetenv("WARPBENCH_CXX");
+        else qputenv("WARPBENCH_CXX", old);
+        QVERIFY2(found.has_value(), HostCompiler::unavailableReason().c_str());
+        QCOMPARE(found->isClang(), cxx == QStringLiteral("clang++"));
+        HostCompileRequest req;
+        req.sourceName = "wrapper.cpp";
+        req.source = "// generated preamble\nstatic int helper() { return 1; }\n"
+                     "#line 1 \"kernel.cu\"\n"
+                     "int f()\n"
+                     "{\n"
+                     "    return helper() + undeclared_thing;\n"
+                     "}\n";
+        const HostCompileResult r = found->compileSharedLibrary(req);
+        QVERIFY(!r.ok);
+        QVERIFY(r.libraryPath.empty());
+        QVERIFY(hasErrors(r.diagnostics));
+        const Diagnostic* err = nullptr;
+        for (const Diagnostic& d : r.diagnostics)
+            if (d.severity == Severity::Error && !err) err = &d;
+        QVERIFY(err);
+        QCOMPARE(QString::fromStdString(err->file), QStringLiteral("kernel.cu"));
+        QCOMPARE(err->line, 3);
+        QCOMPARE(err->column, 23);
+        QVERIFY2(err->message.find("undeclared_thing") != std::string::npos, err->message.c_str());
+    }
+
+    void parsesGccFormats()
+    {
+        const std::string log =
+            "kernel.cu: In instantiation of 'void f(T) [with T = int]':\n"
+            "kernel.cu:10:6:   required from here\n"
+            "kernel.cu:3:7: error: 'x' was not declared in this scope\n"
+            "    3 |   int y = x;\n"
+            "      |       ^\n"
+            "kernel.cu:2:6: note: declared here\n"
+            "kernel.cu:5:9: warning: unused variable 'z' [-Wunused-variable]\n"
+            "kernel.cu:7: error: no column here\n"
+            "cc1plus: fatal error: something.h: No such file or directory\n"
+            "/usr/bin/ld: cannot find -lnothing: No such file or directory\n"
+            "collect2: error: ld returned 1 exit status\n";
+        const auto ds = parseGccDiagnostics(log);
+        QCOMPARE(ds.size(), std::size_t{6});
+        QCOMPARE(ds[0].line, 3);
+        QCOMPARE(ds[0].column, 7);
+        QCOMPARE(ds[0].severity, Severity::Error);
+        QCOMPARE(ds[0].context.size(), std::size_t{2});
+        QVERIFY(ds[0].context[0].find("In instantiation of") != std::string::npos);
+        QVERIFY(ds[0].context[1].find("required from here") != std::string::npos);
+        QCOMPARE(ds[1].severity, Severity::Note);
+        QCOMPARE(ds[1].line, 2);
+        QCOMPARE(ds[2].severity, Severity::Warning);
+        QCOMPARE(QString::fromStdString(ds[2].code), QStringLiteral("-Wunused-variable"));
+        QCOMPARE(QString::fromStdString(ds[2].message), QStringLiteral("unused variable 'z'"));
+        QCOMPARE(ds[3].line, 7);
+        QCOMPARE(ds[3].column, 0);
+        QCOMPARE(ds[4].severity, Severity::Fatal);
+        QCOMPARE(ds[4].line, 0);
+        QVERIFY(ds[5].message.find("cannot find -lnothing") != std::string::npos);
+    }
+
+    void parsesClangFormats()
+    {
+        const std::string log =
+            "kernel.cu:3:13: error: use of undeclared identifier 'x'\n"
+            "    int y = x;\n"
+            "            ^\n"
+            "kernel.cu:10:5: note: in instantiation of function template specialization "
+            "'f<int>' requested here\n"
+            "    f(1);\n"
+            "    ^\n"
+            "1 error generated.\n";
+        const auto ds = parseGccDiagnostics(log);
+        QCOMPARE(ds.size(), std::size_t{1});
+        QCOMPARE(ds[0].column, 13);
+        QCOMPARE(ds[0].context.size(), std::size_t{1});
+        QVERIFY(ds[0].context[0].find("kernel.cu:10:5") != std::string::npos);
+    }
+
+    void realTemplateErrorCarriesInstantiationContext()
+    {
+        HostCompileRequest req;
+        req.sourceName = "tmpl.cpp";
+        req.source = "#line 1 \"kernel.cu\"\n"
+                     "template <typename T> int f(T t) { return t.missing; }\n"
+                     "int g() { return f(1); }\n";
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        QVERIFY(!r.ok);
+        QVERIFY(!r.diagnostics.empty());
+        const Diagnostic& d = r.diagnostics.front();
+        QCOMPARE(d.severity, Severity::Error);
+        QCOMPARE(d.line, 1);
+        QVERIFY2(!d.context.empty(), r.log.c_str());
+        bool mentionsCaller = false;
+        for (const std::string& c : d.context)
+            mentionsCaller = mentionsCaller || c.find("kernel.cu:2") != std::string::npos;
+        QVERIFY2(mentionsCaller, r.log.c_str());
+    }
+
+    void missingCompilerHasClearReason()
+    {
+        const QByteArray old = qgetenv("WARPBENCH_CXX");
+        qputenv("WARPBENCH_CXX", "/nonexistent/c++");
+        const auto c = HostCompiler::find();
+        const std::string why = HostCompiler::unavailableReason();
+        if (old.isNull()) qunsetenv("WARPBENCH_CXX");
+        else qputenv("WARPBENCH_CXX", old);
+        QVERIFY(!c.has_value());
+        QVERIFY2(why.find("/nonexistent/c++") != std::string::npos, why.c_str());
+        QVERIFY2(why.find("WARPBENCH_CXX") != std::string::npos, why.c_str());
+    }
+
+    void cacheHitReturnsSameLibrary()
+    {
+        HostCompileRequest req;
+        req.sourceName = "cached.cpp";
+        req.source = "extern \"C\" int wb_cached() { return 7; }\n"
+                     "#warning cached warning\n";
+        const HostCompiler c = compiler();
+        const HostCompileResult first = c.compileSharedLibrary(req);
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(!first.cacheHit);
+        QCOMPARE(first.diagnostics.size(), std::size_t{1});
+        const HostCompileResult second = c.compileSharedLibrary(req);
+        QVERIFY(second.ok);
+        QVERIFY(second.cacheHit);
+        QCOMPARE(second.libraryPath, first.libraryPath);
+        QCOMPARE(second.diagnostics, first.diagnostics); // warnings survive a cache hit
+        QVERIFY(second.compileMs < first.compileMs);
+
+        req.flags = {"-O1"}; // other flags, other library
+        const HostCompileResult third = c.compileSharedLibrary(req);
+        QVERIFY(third.ok);
+        QVERIFY(!third.cacheHit);
+        QVERIFY(third.libraryPath != first.libraryPath);
+        // No temporary build folders are left behind.
+        int leftovers = 0;
+        for (const auto& e : std::filesystem::directory_iterator(
+                 std::filesystem::path(first.libraryPath).parent_path()))
+            leftovers += e.path().filename().string().rfind("build-", 0) == 0 ? 1 : 0;
+        QCOMPARE(leftovers, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostCompiler)
+#include "tst_hostcompiler.moc"
