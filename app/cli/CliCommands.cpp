@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/CliCommands.h"
+
+#include "core/backend/Backend.h"
+#include "core/common/Error.h"
+#include "core/session/ProjectFile.h"
+#include "core/session/SessionRunner.h"
+#include "core/session/detail/FileUtil.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+#include <iostream>
+
+namespace wb::cli {
+
+namespace {
+
+const char* kDescription =
+    "Runs Warpbench sessions (.wbproj) without the GUI.\n"
+    "\n"
+    "Commands:\n"
+    "  run PROJECT       compile, launch, time and check a session against its reference\n"
+    "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
+    "  devices           list the devices each backend can use\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  pass: every output matches its reference\n"
+    "  1  mismatch: at least one output is outside its tolerance\n"
+    "  2  compile error (kernel or C++ reference)\n"
+    "  3  runtime error (launch failure, missing input file, no usable backend)\n"
+    "  4  invalid project or arguments";
+
+void out(const std::string& s) { std::cout << s << std::flush; }
+void err(const std::string& s) { std::cerr << "warpbench-cli: " << s << "\n" << std::flush; }
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+std::optional<BackendKind> backendOption(const QCommandLineParser& p, bool& ok)
+{
+    ok = true;
+    if (!p.isSet(QStringLiteral("backend"))) return std::nullopt;
+    const auto k = parseBackendKind(p.value(QStringLiteral("backend")).toStdString());
+    if (!k) {
+        err("--backend: expected cuda, cpu or auto, got \"" +
+            p.value(QStringLiteral("backend")).toStdString() + "\"");
+        ok = false;
+    }
+    return k;
+}
+
+std::optional<int> intOption(const QCommandLineParser& p, const char* name, int min, bool& ok)
+{
+    ok = true;
+    if (!p.isSet(QLatin1String(name))) return std::nullopt;
+    bool conv = false;
+    const int v = p.value(QLatin1String(name)).toInt(&conv);
+    if (!conv || v < min) {
+        err(std::string("--") + name + ": expected an integer >= " + std::to_string(min) + ", got \"" +
+            p.value(QLatin1String(name)).toStdString() + "\"");
+        ok = false;
+    }
+    return v;
+}
+
+QJsonObject deviceJson(const DeviceDescription& d, BackendKind kind)
+{
+    return QJsonObject{{"backend", backendName(kind)},
+                       {"index", d.index},
+                       {"name", qs(d.name)},
+                       {"arch", qs(d.arch)},
+                       {"multiprocessors", d.multiprocessors},
+                       {"totalMemoryBytes", static_cast<double>(d.totalMemoryBytes)},
+                       {"peakBandwidthGBs", d.peakBandwidthGBs},
+                       {"driverVersion", qs(d.driverVersion)}};
+}
+
+int cmdRun(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 2) {
+        err("run: expected exactly one PROJECT argument (see --help)");
+        return InvalidInput;
+    }
+    bool ok1, ok2, ok3;
+    session::SessionRunner::Options opt;
+    opt.backend = backendOption(p, ok1);
+    opt.device = intOption(p, "device", 0, ok2);
+    opt.iterations = intOption(p, "iterations", 1, ok3);
+    if (!ok1 || !ok2 || !ok3) return InvalidInput;
+    if (p.isSet(QStringLiteral("output")))
+        opt.outputDir = p.value(QStringLiteral("output")).toStdString();
+    session::Session s;
+    try {
+        s = session::ProjectFile::load(args[1].toStdString());
+    } catch (const Error& e) {
+        if (p.isSet(QStringLiteral("json"))) {
+            out(QJsonDocument(QJsonObject{{"status", "invalid"}, {"exitCode", InvalidInput},
+                                          {"message", e.what()}})
+                    .toJson()
+                    .toStdString());
+        } else {
+            err(e.what());
+        }
+        return InvalidInput;
+    }
+    const session::RunReport rep = session::SessionRunner::run(s, opt);
+    out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
+    return rep.exitCode();
+}
+
+int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 2) {
+        err("list-kernels: expected exactly one FILE argument");
+        return InvalidInput;
+    }
+    bool ok;
+    const auto kind = backendOption(p, ok);
+    if (!ok) return InvalidInput;
+    std::string source;
+    const std::filesystem::path path = args[1].toStdString();
+    try {
+        source = session::detail::readFile(path);
+    } catch (const Error& e) {
+        err(e.what());
+        return InvalidInput;
+    }
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = createBackend(kind.value_or(BackendKind::Auto), 0);
+    } catch (const Error& e) {
+        err(e.what());
+        return RuntimeError;
+    }
+    const CompileResult r = backend->compile(source, path.filename().string(), CompileOptions{});
+    const bool json = p.isSet(QStringLiteral("json"));
+    if (!r.ok) {
+        for (const Diagnostic& d : r.diagnostics)
+            std::cerr << d.file << ":" << d.line << ":" << d.column << ": "
+                      << severityName(d.severity) << ": " << d.message << "\n";
+        if (r.diagnostics.empty()) std::cerr << r.log << "\n";
+        return CompileError;
+    }
+    if (json) {
+        QJsonArray ks;
+        for (const KernelInfo& k : r.kernels) {
+            QJsonArray ps;
+            for (const KernelParam& pa : k.params)
+                ps.append(QJsonObject{{"name", qs(pa.name)}, {"type", qs(pa.type)},
+                                      {"size", static_cast<double>(pa.size)},
+                                      {"pointer", pa.isPointer}});
+            QJsonObject ko{{"name", qs(k.name)}, {"loweredName", qs(k.loweredName)},
+                           {"signature", qs(k.signature)}, {"params", ps}};
+            if (k.resources.known) {
+                ko["registers"] = k.resources.registers;
+                ko["spillStoreBytes"] = k.resources.spillStoreBytes;
+                ko["spillLoadBytes"] = k.resources.spillLoadBytes;
+            }
+            ks.append(ko);
+        }
+        out(QJsonDocument(QJsonObject{{"file", qs(path.string())}, {"target", qs(r.target)},
+                                      {"kernels", ks}})
+                .toJson()
+                .toStdString());
+        return Pass;
+    }
+    out(path.string() + " (" + r.compilerVersion + ", " + r.target + "): " +
+        std::to_string(r.kernels.size()) + " kernel(s)\n");
+    for (const KernelInfo& k : r.kernels) {
+        out("  " + k.name + "(");
+        for (std::size_t i = 0; i < k.params.size(); ++i)
+            out((i ? ", " : "") + k.params[i].type + " " + k.params[i].name);
+        out(")");
+        if (k.resources.known)
+            out("  registers " + std::to_string(k.resources.registers) + ", spills " +
+                std::to_string(k.resources.spillStoreBytes) + "/" +
+                std::to_string(k.resources.spillLoadBytes) + " B");
+        out("\n");
+    }
+    return Pass;
+}
+
+int cmdDevices(const QCommandLineParser& p)
+{
+    QJsonArray devices;
+    std::string text;
+    if (const auto reason = cudaUnavailableReason()) {
+        text += "cuda: unavailable: " + *reason + "\n";
+    } else {
+        for (int i = 0; i < 64; ++i) {
+            try {
+                const DeviceDescription d = createBackend(BackendKind::Cuda, i)->device();
+                devices.append(deviceJson(d, BackendKind::Cuda));
+                text += "cuda:" + std::to_string(i) + "  " + d.name + " (" + d.arch + ", " +
+                        std::to_string(d.multiprocessors) + " SMs, " +
+                        std::to_string(d.totalMemoryBytes >> 20) + " MiB, peak " +
+                        std::to_string(static_cast<long>(d.peakBandwidthGBs)) + " GB/s)\n";
+            } catch (const Error&) {
+                break;
+            }
+        }
+    }
+    try {
+        const DeviceDescription d = createBackend(BackendKind::Cpu, 0)->device();
+        devices.append(deviceJson(d, BackendKind::Cpu));
+        text += "cpu:0   " + d.name + " (" + d.arch + ", " + std::to_string(d.multiprocessors) +
+                " threads)\n";
+    } catch (const Error& e) {
+        text += std::string("cpu: unavailable: ") + e.what() + "\n";
+    }
+    if (p.isSet(QStringLiteral("json")))
+        out(QJsonDocument(QJsonObject{{"devices", devices}}).toJson().toStdString());
+    else
+        out(text);
+    return Pass;
+}
+
+} // namespace
+
+int runCli(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kDescription));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run, list-kernels or devices"));
+    p.addPositionalArgument(QStringLiteral("argument"), QStringLiteral("PROJECT or FILE.cu"),
+                            QStringLiteral("[argument]"));
+    p.addOption({QStringLiteral("backend"), QStringLiteral("cuda, cpu or auto (default: the project's)."),
+                 QStringLiteral("kind")});
+    p.addOption({QStringLiteral("device"), QStringLiteral("Device index (default: the project's)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("iterations"), QStringLiteral("Timed launches (default: the project's)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON document instead of text.")});
+    p.addOption({QStringLiteral("output"),
+                 QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
+                 QStringLiteral("DIR")});
+    if (!p.parse(arguments)) {
+        err(p.errorText().toStdString());
+        return InvalidInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out(p.helpText().toStdString());
+        return Pass;
+    }
+    if (p.isSet(QStringLiteral("version"))) {
+        out("warpbench-cli " + QCoreApplication::applicationVersion().toStdString() + "\n");
+        return Pass;
+    }
+    const QStringList args = p.positionalArguments();
+    if (args.isEmpty()) {
+        err("no command given (run, list-kernels, devices); see --help");
+        return InvalidInput;
+    }
+    const QString& cmd = args[0];
+    try {
+        if (cmd == QLatin1String("run")) return cmdRun(p, args);
+        if (cmd == QLatin1String("list-kernels")) return cmdListKernels(p, args);
+        if (cmd == QLatin1String("devices")) return cmdDevices(p);
+    } catch (const Error& e) {
+        err(e.what());
+        return RuntimeError;
+    }
+    err("unknown command \"" + cmd.toStdString() + "\" (run, list-kernels, devices); see --help");
+    return InvalidInput;
+}
+
+} // namespace wb::cli

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/Binding.h"
+
+#include "core/common/Error.h"
+
+#include <set>
+
+namespace wb::session {
+
+std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, const Session& session,
+                                    const std::map<std::string, std::string>& bindings,
+                                    const std::string& what)
+{
+    auto fail = [&what](const std::string& msg) {
+        throw Error(Error::Kind::InvalidArgument, what + ": " + msg);
+    };
+    std::set<std::string> paramNames;
+    for (const KernelParam& p : params) paramNames.insert(p.name);
+    for (const auto& [param, target] : bindings)
+        if (!paramNames.count(param))
+            fail("binding for '" + param + "', but there is no parameter of that name");
+
+    std::vector<BoundArg> out;
+    for (const KernelParam& p : params) {
+        const auto it = bindings.find(p.name);
+        const std::string target = it != bindings.end() ? it->second : p.name;
+        BoundArg arg;
+        arg.param = p.name;
+        const std::string typeText = p.type.empty() ? (p.isPointer ? p.pointee + "*" : "?") : p.type;
+        if (const BufferSpec* b = session.findBuffer(target)) {
+            if (!p.isPointer)
+                fail("parameter '" + p.name + "' is a value (" + typeText + ") but '" + target +
+                     "' is a buffer: bind it to a scalar");
+            const auto pt = elementTypeOfCType(p.pointee);
+            if (pt && *pt != b->type)
+                fail("parameter '" + p.name + "' is " + typeText + " but buffer '" + target +
+                     "' is " + elementTypeName(b->type));
+            arg.isBuffer = true;
+            arg.index = static_cast<std::size_t>(b - session.buffers.data());
+        } else if (const ScalarSpec* s = session.findScalar(target)) {
+            if (p.isPointer)
+                fail("parameter '" + p.name + "' is a pointer (" + typeText + ") but '" + target +
+                     "' is a scalar: bind it to a buffer");
+            const auto pt = elementTypeOfCType(p.type);
+            if (pt && *pt != s->type)
+                fail("parameter '" + p.name + "' is " + typeText + " but scalar '" + target +
+                     "' is " + elementTypeName(s->type));
+            if (!pt && p.size != 0 && p.size != elementSize(s->type))
+                fail("parameter '" + p.name + "' (" + typeText + ") takes " +
+                     std::to_string(p.size) + " bytes but scalar '" + target + "' is " +
+                     elementTypeName(s->type) + " (" + std::to_string(elementSize(s->type)) +
+                     " bytes)");
+            arg.isBuffer = false;
+            arg.index = static_cast<std::size_t>(s - session.scalars.data());
+        } else {
+            fail("parameter '" + p.name + "' is not bound: no buffer or scalar named '" + target +
+                 "'");
+        }
+        out.push_back(arg);
+    }
+    return out;
+}
+
+} // namespace wb::session

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/CppReference.h"
+
+#include "core/common/Error.h"
+#include "core/host/HostCompiler.h"
+
+#include <regex>
+
+namespace wb::session {
+
+namespace {
+std::string trim(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return s.substr(b, e - b + 1);
+}
+
+/// Removes comments so that the signature search does not trip on them.
+std::string stripComments(const std::string& s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s.compare(i, 2, "//") == 0) {
+            while (i < s.size() && s[i] != '\n') ++i;
+            out += '\n';
+        } else if (s.compare(i, 2, "/*") == 0) {
+            const auto e = s.find("*/", i + 2);
+            i = e == std::string::npos ? s.size() : e + 1;
+            out += ' ';
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+} // namespace
+
+std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
+                                                    const std::string& function)
+{
+    const std::string source = stripComments(sourceIn);
+    // The definition: name, parameter list, then a body.
+    const std::regex re("\\b" + function + "\\s*\\(");
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), re);
+         it != std::sregex_iterator(); ++it) {
+        std::size_t pos = static_cast<std::size_t>(it->position(0) + it->length(0));
+        int depth = 1;
+        std::size_t end = pos;
+        while (end < source.size() && depth > 0) {
+            if (source[end] == '(') ++depth;
+            else if (source[end] == ')') --depth;
+            if (depth > 0) ++end;
+        }
+        if (depth != 0) break;
+        const auto body = source.find_first_not_of(" \t\r\n", end + 1);
+        if (body == std::string::npos || source[body] != '{') continue; // a call or declaration
+        const std::string list = source.substr(pos, end - pos);
+        std::vector<std::string> parts;
+        std::string cur;
+        int d = 0;
+        for (char c : list) {
+            if (c == '(' || c == '<' || c == '[') ++d;
+            if (c == ')' || c == '>' || c == ']') --d;
+            if (c == ',' && d == 0) {
+                parts.push_back(cur);
+                cur.clear();
+            } else {
+                cur += c;
+            }
+        }
+        if (!trim(cur).empty()) parts.push_back(cur);
+        std::vector<CppParam> params;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            std::string p = trim(parts[i]);
+            if (p == "void" && parts.size() == 1) break;
+            if (const auto eq = p.find('='); eq != std::string::npos) p = trim(p.substr(0, eq));
+            std::smatch m;
+            static const std::regex nameRe(R"(^(.*?)([A-Za-z_]\w*)\s*$)");
+            CppParam cp;
+            if (!std::regex_match(p, m, nameRe) || trim(m[1].str()).empty())
+                throw Error(Error::Kind::InvalidArgument,
+                            "reference: parameter " + std::to_string(i + 1) + " of " + function +
+                                "() has no name (\"" + p + "\"): every parameter binds by name");
+            cp.name = m[2].str();
+            cp.type = trim(m[1].str());
+            for (const char* q : {"__restrict__", "__restrict", "restrict"}) {
+                for (auto at = cp.type.find(q); at != std::string::npos; at = cp.type.find(q))
+                    cp.type.erase(at, std::string(q).size());
+            }
+            cp.type = trim(cp.type);
+            cp.isPointer = !cp.type.empty() && cp.type.back() == '*';
+            if (cp.isPointer) cp.pointee = trim(cp.type.substr(0, cp.type.size() - 1));
+            params.push_back(cp);
+        }
+        return params;
+    }
+    throw Error(Error::Kind::InvalidArgument,
+                "reference: no definition of function \"" + function + "\" found in the source");
+}
+
+std::string CppReference::wrapperSource(const std::string& source, const std::string& sourceName,
+                                        const std::string& function, std::size_t arity)
+{
+    std::string s;
+    s += "#include <cstddef>\n#include <cstdint>\n#include <exception>\n#include <string>\n"
+         "#include <type_traits>\n#include <utility>\n";
+    s += "#line 1 \"" + sourceName + "\"\n";
+    s += source;
+    if (!source.empty() && source.back() != '\n') s += '\n';
+    s += "#line 1 \"warpbench-reference-entry.cpp\"\n";
+    s += R"(namespace wb_reference_detail {
+template <class T> T arg(void* p)
+{
+    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
+    else return *static_cast<std::remove_cvref_t<T>*>(p);
+}
+template <class R, class... A, std::size_t... I>
+void call(R (*f)(A...), void** args, std::index_sequence<I...>)
+{
+    static_assert(sizeof...(A) == sizeof...(I), "parameter count");
+    f(arg<A>(args[I])...);
+}
+thread_local std::string g_error;
+}
+extern "C" const char* warpbench_reference_entry(void** args)
+{
+    try {
+)";
+    s += "        wb_reference_detail::call(&" + function + ", args, std::make_index_sequence<" +
+         std::to_string(arity) + ">{});\n";
+    s += R"(        return nullptr;
+    } catch (const std::exception& e) {
+        wb_reference_detail::g_error = e.what();
+    } catch (...) {
+        wb_reference_detail::g_error = "unknown exception";
+    }
+    return wb_reference_detail::g_error.c_str();
+}
+)";
+    return s;
+}
+
+CppReference::Build CppReference::compile(const std::string& source, const std::string& sourceName,
+                                          const std::string& function,
+                                          const std::vector<std::string>& flags)
+{
+    m_params = parseParameters(source, function);
+    const std::optional<HostCompiler> compiler = HostCompiler::find();
+    if (!compiler)
+        throw Error(Error::Kind::Unavailable,
+                    "the C++ reference needs a host compiler: " + HostCompiler::unavailableReason());
+    HostCompileRequest req;
+    req.source = wrapperSource(source, sourceName, function, m_params.size());
+    req.sourceName = "warpbench-reference-entry.cpp";
+    req.flags = flags;
+    const HostCompileResult r = compiler->compileSharedLibrary(req);
+    Build b;
+    b.ok = r.ok;
+    b.diagnostics = r.diagnostics;
+    b.log = r.log;
+    b.compilerVersion = compiler->version();
+    b.compileMs = r.compileMs;
+    if (!r.ok) return b;
+    auto lib = std::make_shared<DynamicLibrary>(DynamicLibrary::open({r.libraryPath}));
+    if (!lib->isOpen())
+        throw Error(Error::Kind::Runtime, "cannot load the compiled reference: " + lib->error());
+    m_entry = lib->function<Entry>("warpbench_reference_entry");
+    if (!m_entry)
+        throw Error(Error::Kind::Internal, "compiled reference lacks its entry point");
+    m_library = std::move(lib);
+    return b;
+}
+
+void CppReference::call(const std::vector<void*>& args) const
+{
+    if (!m_entry) throw Error(Error::Kind::Internal, "C++ reference called before it compiled");
+    if (args.size() != m_params.size())
+        throw Error(Error::Kind::Internal, "C++ reference: wrong argument count");
+    std::vector<void*> copy = args;
+    if (const char* err = m_entry(copy.data()))
+        throw Error(Error::Kind::Runtime, std::string("the C++ reference threw: ") + err);
+}
+
+} // namespace wb::session

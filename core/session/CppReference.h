@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/Diagnostic.h"
+#include "core/common/DynamicLibrary.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb::session {
+
+/// One parameter of the user's C++ reference function, as written in its source.
+struct CppParam {
+    std::string name;
+    std::string type;      ///< "const float*", "int"
+    bool isPointer = false;
+    std::string pointee;   ///< "float" for "const float*"; empty for values
+};
+
+/// The C++ reference of a session: the user's function compiled by wb::HostCompiler into a
+/// shared library, plus a generated extern "C" entry point that unpacks an argument array and
+/// calls it. `#line` keeps diagnostics at the user's own lines. Arguments are passed by the
+/// caller in parameter order: for pointers the buffer's host address, for values the address of
+/// the scalar's bytes (its element type must match the parameter's).
+class CppReference {
+public:
+    struct Build {
+        bool ok = false;
+        std::vector<Diagnostic> diagnostics;
+        std::string log;
+        std::string compilerVersion;
+        double compileMs = 0;
+    };
+
+    /// Parses the parameter list of `function` in `source`; Error(Kind::InvalidArgument) when the
+    /// function is not found.
+    static std::vector<CppParam> parseParameters(const std::string& source,
+                                                 const std::string& function);
+    /// The translation unit handed to the compiler.
+    static std::string wrapperSource(const std::string& source, const std::string& sourceName,
+                                     const std::string& function, std::size_t arity);
+
+    /// Compiles. Throws Error(Kind::Unavailable) when no host compiler is installed; a compile
+    /// error is returned in Build (ok = false), never thrown.
+    Build compile(const std::string& source, const std::string& sourceName,
+                  const std::string& function, const std::vector<std::string>& flags);
+    const std::vector<CppParam>& parameters() const noexcept { return m_params; }
+
+    /// Calls the function; a C++ exception thrown by it becomes Error(Kind::Runtime).
+    void call(const std::vector<void*>& args) const;
+
+private:
+    std::vector<CppParam> m_params;
+    std::shared_ptr<DynamicLibrary> m_library;
+    using Entry = const char* (*)(void**);
+    Entry m_entry = nullptr;
+};
+
+} // namespace wb::session

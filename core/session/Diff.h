@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/session/HostArray.h"
+#include "core/session/Session.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace wb::session {
+
+/// One element that is outside the tolerance.
+struct Mismatch {
+    std::size_t index = 0;               ///< flat, C order
+    std::vector<std::size_t> coordinates; ///< N-d, same rank as the buffer
+    double actual = 0;
+    double expected = 0;
+    double absError = 0;
+    std::uint64_t ulp = 0;
+};
+
+/// Statistics of actual vs expected for one output buffer.
+///
+/// Error statistics (max/mean abs, RMS, max rel, max ULP, histogram) are over the elements
+/// where both sides are finite. Non-finite elements count as equal when both are the same
+/// infinity, or both NaN with Tolerance::nanEqual; otherwise they are mismatches.
+/// A finite pair matches when |a - b| <= atol + rtol * |b| (numpy.allclose, b = expected), or in
+/// ULP mode when its ULP distance is <= maxUlp. ULP distance counts representable values of the
+/// buffer's own type between a and b (+0.0 and -0.0 are 0 apart; across zero the two halves
+/// add); for integer types it is |a - b|.
+struct DiffStats {
+    std::size_t count = 0;
+    std::size_t compared = 0;   ///< finite pairs, the basis of the error statistics
+    double maxAbs = 0;
+    double maxRel = 0;          ///< |a-b| / |b|; +inf where b = 0 and a != 0
+    std::uint64_t maxUlp = 0;
+    double meanAbs = 0;
+    double rms = 0;
+    std::size_t mismatches = 0;
+    double mismatchFraction = 0;
+    std::size_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
+    std::vector<Mismatch> firstMismatches; ///< at most DiffOptions::firstK, in index order
+    /// Log2-binned |a - b|: bin 0 counts exact matches (error 0); bin i >= 1 counts errors in
+    /// [2^(i-1+kHistogramMinExp), 2^(i+kHistogramMinExp)); the first and last bins also take
+    /// everything below and above.
+    std::vector<std::uint64_t> histogram;
+    static constexpr int kHistogramMinExp = -53;
+    static constexpr int kHistogramBins = 64;
+    /// Lower edge of bin i >= 1 (0 for bin 0).
+    static double binLowerEdge(int bin) noexcept;
+
+    bool passed() const noexcept { return mismatches == 0; }
+};
+
+struct DiffOptions {
+    std::size_t firstK = 10;
+    unsigned threads = 0; ///< 0 = std::thread::hardware_concurrency()
+};
+
+/// Compares `actual` against `expected` under `tolerance`. The arrays must have the same
+/// element count (Error Kind::InvalidArgument otherwise); `expected` is converted to the actual
+/// type first when the types differ. Multithreaded over contiguous chunks; the inner loops are
+/// instantiated per element type.
+DiffStats computeDiff(const HostArray& actual, const HostArray& expected,
+                      const Tolerance& tolerance, const DiffOptions& options = {});
+
+} // namespace wb::session

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/Npy.h"
+
+#include "core/common/Error.h"
+#include "core/session/detail/FileUtil.h"
+
+#include <cstring>
+#include <regex>
+
+namespace wb::session {
+
+namespace {
+[[noreturn]] void fail(const std::string& name, const std::string& what)
+{
+    throw Error(Error::Kind::Io, name + ": " + what);
+}
+
+std::optional<ElementType> typeOfDescr(std::string d, std::optional<ElementType> wanted)
+{
+    if (!d.empty() && (d[0] == '<' || d[0] == '|' || d[0] == '=')) d.erase(0, 1);
+    if (wanted == ElementType::BF16 && (d == "u2" || d == "V2")) return ElementType::BF16;
+    static const std::pair<const char*, ElementType> kMap[] = {
+        {"f2", ElementType::F16}, {"f4", ElementType::F32}, {"f8", ElementType::F64},
+        {"i1", ElementType::I8},  {"i2", ElementType::I16}, {"i4", ElementType::I32},
+        {"i8", ElementType::I64}, {"u1", ElementType::U8},  {"u2", ElementType::U16},
+        {"u4", ElementType::U32}, {"u8", ElementType::U64}, {"b1", ElementType::U8},
+    };
+    for (const auto& [s, t] : kMap)
+        if (d == s) return t;
+    return std::nullopt;
+}
+} // namespace
+
+HostArray Npy::read(const std::filesystem::path& path, std::optional<ElementType> wanted)
+{
+    return parse(detail::readFile(path), path.string(), wanted);
+}
+
+HostArray Npy::parse(const std::string& bytes, const std::string& name,
+                     std::optional<ElementType> wanted)
+{
+    static const char kMagic[] = "\x93NUMPY";
+    if (bytes.size() < 10) fail(name, "not a .npy file (only " + std::to_string(bytes.size()) +
+                                          " bytes, shorter than the .npy preamble)");
+    if (std::memcmp(bytes.data(), kMagic, 6) != 0)
+        fail(name, "not a .npy file (wrong magic: expected \\x93NUMPY)");
+    const auto major = static_cast<unsigned char>(bytes[6]);
+    std::size_t headerLen = 0, headerStart = 0;
+    if (major == 1) {
+        headerLen = static_cast<unsigned char>(bytes[8]) |
+                    static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+        headerStart = 10;
+    } else if (major == 2 || major == 3) {
+        if (bytes.size() < 12) fail(name, "truncated .npy header");
+        for (int i = 3; i >= 0; --i)
+            headerLen = headerLen << 8 | static_cast<unsigned char>(bytes[8 + static_cast<std::size_t>(i)]);
+        headerStart = 12;
+    } else {
+        fail(name, "unsupported .npy format version " + std::to_string(major) +
+                       " (Warpbench reads versions 1, 2 and 3)");
+    }
+    if (bytes.size() < headerStart + headerLen)
+        fail(name, "truncated .npy header (header says " + std::to_string(headerLen) +
+                       " bytes, file has " + std::to_string(bytes.size() - headerStart) + ")");
+    const std::string header = bytes.substr(headerStart, headerLen);
+
+    std::smatch m;
+    static const std::regex descrRe(R"('descr'\s*:\s*('([^']*)'|\[))");
+    if (!std::regex_search(header, m, descrRe)) fail(name, "malformed .npy header: no 'descr'");
+    if (m[1].str() == "[")
+        fail(name, "structured dtypes are not supported (plain numeric arrays only)");
+    const std::string descr = m[2].str();
+    if (descr.find('O') != std::string::npos)
+        fail(name, "object arrays (dtype 'O') are not supported: save a numeric array");
+    if (!descr.empty() && descr[0] == '>' && descr.substr(1) != "i1" && descr.substr(1) != "u1")
+        fail(name, "big-endian dtype '" + descr + "' is not supported: use astype('<" +
+                       descr.substr(1) + "')");
+    const std::optional<ElementType> type = typeOfDescr(descr, wanted);
+    if (!type) fail(name, "unsupported dtype '" + descr + "'");
+
+    static const std::regex fortranRe(R"('fortran_order'\s*:\s*(True|False))");
+    if (!std::regex_search(header, m, fortranRe))
+        fail(name, "malformed .npy header: no 'fortran_order'");
+    if (m[1].str() == "True")
+        fail(name, "Fortran-order arrays are not supported: save with np.ascontiguousarray(a)");
+
+    static const std::regex shapeRe(R"('shape'\s*:\s*\(([^)]*)\))");
+    if (!std::regex_search(header, m, shapeRe)) fail(name, "malformed .npy header: no 'shape'");
+    std::vector<std::size_t> shape;
+    const std::string dims = m[1].str();
+    static const std::regex dimRe(R"(\s*(\d+)\s*,?)");
+    for (auto it = std::sregex_iterator(dims.begin(), dims.end(), dimRe);
+         it != std::sregex_iterator(); ++it)
+        shape.push_back(static_cast<std::size_t>(std::stoull((*it)[1].str())));
+    if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
+
+    HostArray array(*type, shape);
+    const std::size_t dataStart = headerStart + headerLen;
+    const std::size_t available = bytes.size() - dataStart;
+    if (available != array.bytes())
+        fail(name, "data size does not match the header: shape " + shapeToText(shape) + " of " +
+                       elementTypeName(*type) + " needs " + std::to_string(array.bytes()) +
+                       " bytes, the file has " + std::to_string(available));
+    if (array.bytes()) std::memcpy(array.data(), bytes.data() + dataStart, array.bytes());
+    return array;
+}
+
+std::string Npy::serialize(const HostArray& array)
+{
+    std::string shape = "(";
+    for (std::size_t d : array.shape()) shape += std::to_string(d) + ", ";
+    if (array.shape().size() > 1) shape.resize(shape.size() - 2);
+    else if (!array.shape().empty()) shape.resize(shape.size() - 1);
+    shape += ")";
+    const std::string descr =
+        array.type() == ElementType::BF16 ? "<u2" : npyDescr(array.type());
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    std::size_t preamble = 10;
+    std::size_t total = preamble + header.size() + 1;
+    if (total % 64) header.append(64 - total % 64, ' ');
+    header += '\n';
+    std::string out = std::string("\x93NUMPY", 6);
+    if (header.size() > 65535) { // version 2.0: 4-byte header length
+        preamble = 12;
+        header.pop_back();
+        while (header.back() == ' ') header.pop_back();
+        total = preamble + header.size() + 1;
+        if (total % 64) header.append(64 - total % 64, ' ');
+        header += '\n';
+        out += '\x02';
+        out += '\x00';
+        for (int i = 0; i < 4; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    } else {
+        out += '\x01';
+        out += '\x00';
+        out += static_cast<char>(header.size() & 0xff);
+        out += static_cast<char>((header.size() >> 8) & 0xff);
+    }
+    out += header;
+    out.append(reinterpret_cast<const char*>(array.data()), array.bytes());
+    return out;
+}
+
+void Npy::write(const std::filesystem::path& path, const HostArray& array)
+{
+    detail::writeFileAtomically(path, serialize(array));
+}
+
+} // namespace wb::session

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/ProjectFile.h"
+
+#include "core/common/Error.h"
+#include "core/session/detail/FileUtil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QString>
+
+#include <cmath>
+#include <set>
+
+namespace wb::session {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string& field, const std::string& what)
+{
+    throw Error(Error::Kind::InvalidArgument, field + ": " + what);
+}
+
+std::string str(const QString& s) { return s.toStdString(); }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+const char* typeName(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Bool: return "a boolean";
+    case QJsonValue::Double: return "a number";
+    case QJsonValue::String: return "a string";
+    case QJsonValue::Array: return "an array";
+    case QJsonValue::Object: return "an object";
+    default: return "undefined";
+    }
+}
+
+/// A JSON object being read, with the dotted path used in messages; checks unknown keys.
+class Reader {
+public:
+    Reader(QJsonObject obj, std::string path) : m_obj(std::move(obj)), m_path(std::move(path)) {}
+
+    std::string field(const std::string& key) const
+    {
+        return m_path.empty() ? key : m_path + "." + key;
+    }
+    bool has(const char* key) { m_known.insert(key); return m_obj.contains(QLatin1String(key)); }
+    QJsonValue value(const char* key) { m_known.insert(key); return m_obj.value(QLatin1String(key)); }
+
+    std::string string(const char* key, const std::string& fallback, bool required = false)
+    {
+        if (!has(key)) {
+            if (required) invalid(field(key), "required field is missing");
+            return fallback;
+        }
+        const QJsonValue v = value(key);
+        if (!v.isString()) invalid(field(key), std::string("expected a string, found ") + typeName(v));
+        return str(v.toString());
+    }
+    /// A number or an expression string.
+    std::string expression(const char* key, const std::string& fallback, bool required = false)
+    {
+        if (!has(key)) {
+            if (required) invalid(field(key), "required field is missing");
+            return fallback;
+        }
+        return expressionOf(value(key), field(key));
+    }
+    static std::string expressionOf(const QJsonValue& v, const std::string& f)
+    {
+        if (v.isString()) {
+            const std::string s = str(v.toString());
+            if (s.find_first_not_of(" \t") == std::string::npos) invalid(f, "empty expression");
+            return s;
+        }
+        if (v.isDouble()) return str(QString::number(v.toDouble(), 'g', 17));
+        invalid(f, std::string("expected a number or an expression string, found ") + typeName(v));
+    }
+    double number(const char* key, double fallback, double min = -HUGE_VAL)
+    {
+        if (!has(key)) return fallback;
+        const QJsonValue v = value(key);
+        if (!v.isDouble()) invalid(field(key), std::string("expected a number, found ") + typeName(v));
+        const double d = v.toDouble();
+        if (d < min) invalid(field(key), "must be at least " + str(QString::number(min)));
+        return d;
+    }
+    std::int64_t integer(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max)
+    {
+        if (!has(key)) return fallback;
+        const QJsonValue v = value(key);
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || d != std::floor(d))
+            invalid(field(key), std::string("expected an integer, found ") +
+                                    (v.isDouble() ? str(QString::number(d)) : typeName(v)));
+        if (d < static_cast<double>(min) || d > static_cast<double>(max))
+            invalid(field(key), "expected an integer in " + std::to_string(min) + "–" +
+                                    std::to_string(max) + ", found " + str(QString::number(d)));
+        return static_cast<std::int64_t>(d);
+    }
+    bool boolean(const char* key, bool fallback)
+    {
+        if (!has(key)) return fallback;
+        const QJsonValue v = value(key);
+        if (!v.isBool()) invalid(field(key), std::string("expected true or false, found ") + typeName(v));
+        return v.toBool();
+    }
+    QJsonArray array(const char* key)
+    {
+        if (!has(key)) return {};
+        const QJsonValue v = value(key);
+        if (!v.isArray()) invalid(field(key), std::string("expected an array, found ") + typeName(v));
+        return v.toArray();
+    }
+    std::optional<Reader> object(const char* key, bool required = false)
+    {
+        if (!has(key)) {
+            if (required) invalid(field(key), "required field is missing");
+            return std::nullopt;
+        }
+        const QJsonValue v = value(key);
+        if (!v.isObject()) invalid(field(key), std::string("expected an object, found ") + typeName(v));
+        return Reader(v.toObject(), field(key));
+    }
+    std::vector<std::string> strings(const char* key)
+    {
+        std::vector<std::string> out;
+        const QJsonArray a = array(key);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const std::string f = field(key) + "[" + std::to_string(i) + "]";
+            if (!a[i].isString()) invalid(f, std::string("expected a string, found ") + typeName(a[i]));
+            out.push_back(str(a[i].toString()));
+        }
+        return out;
+    }
+    std::map<std::string, std::string> stringMap(const char* key)
+    {
+        std::map<std::string, std::string> out;
+        if (auto r = object(key)) {
+            for (auto it = r->m_obj.begin(); it != r->m_obj.end(); ++it) {
+                if (!it.value().isString())
+                    invalid(r->field(str(it.key())),
+                            std::string("expected a string, found ") + typeName(it.value()));
+                out[str(it.key())] = str(it.value().toString());
+            }
+        }
+        return out;
+    }
+    /// Call when every expected key has been read: anything else is a typo or a newer field.
+    void finish() const
+    {
+        for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
+            if (!m_known.count(str(it.key())))
+                invalid(field(str(it.key())), "unknown field");
+    }
+
+private:
+    QJsonObject m_obj;
+    std::string m_path;
+    std::set<std::string> m_known;
+};
+
+std::vector<std::string> dims(Reader& r, const char* key, bool required, const char* what)
+{
+    const std::string f = r.field(key);
+    if (!r.has(key)) {
+        if (required) invalid(f, "required field is missing");
+        return {};
+    }
+    const QJsonValue v = r.value(key);
+    std::vector<std::string> out;
+    if (v.isDouble() || v.isString()) {
+        out.push_back(Reader::expressionOf(v, f));
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        if (a.isEmpty() || a.size() > 3) invalid(f, std::string("expected 1–3 ") + what);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const std::string fi = f + "[" + std::to_string(i) + "]";
+            if (a[i].isDouble() && (a[i].toDouble() < 1 || a[i].toDouble() != std::floor(a[i].toDouble())))
+                invalid(f, std::string("expected 1–3 ") + what + " (element " + std::to_string(i) +
+                               " is " + str(QString::number(a[i].toDouble())) + ")");
+            out.push_back(Reader::expressionOf(a[i], fi));
+        }
+    } else {
+        invalid(f, std::string("expected 1–3 ") + what + ", found " + typeName(v));
+    }
+    return out;
+}
+
+ElementType elementType(Reader& r, const char* key, ElementType fallback, bool required)
+{
+    if (!r.has(key) && !required) return fallback;
+    const std::string t = r.string(key, "", required);
+    if (auto e = parseElementType(t)) return *e;
+    invalid(r.field(key), "unknown element type \"" + t +
+                              "\" (expected f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64)");
+}
+
+Tolerance readTolerance(Reader& r, Tolerance t)
+{
+    const bool hasUlp = r.has("maxUlp");
+    const bool hasClose = r.has("atol") || r.has("rtol");
+    if (hasUlp && hasClose)
+        invalid(r.field("maxUlp"), "give either maxUlp or atol/rtol, not both");
+    if (hasUlp) {
+        t.mode = Tolerance::Mode::Ulp;
+        t.maxUlp = static_cast<std::uint64_t>(r.integer("maxUlp", 4, 0, std::int64_t{1} << 53));
+    } else if (hasClose) {
+        t.mode = Tolerance::Mode::AllClose;
+    }
+    t.atol = r.number("atol", t.atol, 0);
+    t.rtol = r.number("rtol", t.rtol, 0);
+    t.nanEqual = r.boolean("nanEqual", t.nanEqual);
+    r.finish();
+    return t;
+}
+
+LaunchSpec readLaunch(Reader& r, bool kernelRequired)
+{
+    LaunchSpec l;
+    l.kernel = r.string("kernel", "", kernelRequired);
+    l.grid = dims(r, "grid", true, "positive integers or expressions");
+    l.block = dims(r, "block", true, "positive integers or expressions");
+    l.sharedBytes = r.expression("sharedBytes", "0");
+    l.bindings = r.stringMap("bindings");
+    return l;
+}
+
+void checkName(const std::string& name, const std::string& field)
+{
+    if (name.empty()) invalid(field, "must not be empty");
+    const bool ok = (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                    std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                    });
+    if (!ok) invalid(field, "\"" + name + "\" is not an identifier (letters, digits, _)");
+}
+
+QJsonValue exprJson(const std::string& e)
+{
+    bool ok = false;
+    const double d = QString::fromStdString(e).toDouble(&ok);
+    if (ok && str(QString::number(d, 'g', 17)) == e) return d;
+    return qs(e);
+}
+
+QJsonArray dimsJson(const std::vector<std::string>& d)
+{
+    QJsonArray a;
+    for (const std::string& e : d) a.append(exprJson(e));
+    return a;
+}
+
+QJsonObject mapJson(const std::map<std::string, std::string>& m)
+{
+    QJsonObject o;
+    for (const auto& [k, v] : m) o.insert(qs(k), qs(v));
+    return o;
+}
+
+QJsonArray stringsJson(const std::vector<std::string>& v)
+{
+    QJsonArray a;
+    for (const std::string& s : v) a.append(qs(s));
+    return a;
+}
+
+QJsonObject toleranceJson(const Tolerance& t)
+{
+    QJsonObject o;
+    if (t.mode == Tolerance::Mode::Ulp) {
+        o["maxUlp"] = static_cast<double>(t.maxUlp);
+    } else {
+        o["atol"] = t.atol;
+        o["rtol"] = t.rtol;
+    }
+    o["nanEqual"] = t.nanEqual;
+    return o;
+}
+
+QJsonObject launchJson(const LaunchSpec& l)
+{
+    QJsonObject o;
+    o["kernel"] = qs(l.kernel);
+    o["grid"] = dimsJson(l.grid);
+    o["block"] = dimsJson(l.block);
+    o["sharedBytes"] = exprJson(l.sharedBytes);
+    if (!l.bindings.empty()) o["bindings"] = mapJson(l.bindings);
+    return o;
+}
+
+} // namespace
+
+Session ProjectFile::load(const std::filesystem::path& path)
+{
+    const std::string bytes = detail::readFile(path);
+    return fromJson(bytes, std::filesystem::absolute(path).parent_path(), path.string());
+}
+
+Session ProjectFile::fromJson(const std::string& json, const std::filesystem::path& baseDir,
+                              const std::string& name)
+{
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
+    if (err.error != QJsonParseError::NoError)
+        throw Error(Error::Kind::InvalidArgument, name + ": not valid JSON at offset " +
+                                                      std::to_string(err.offset) + ": " +
+                                                      str(err.errorString()));
+    if (!doc.isObject())
+        throw Error(Error::Kind::InvalidArgument, name + ": expected a JSON object");
+
+    Session s;
+    s.baseDir = baseDir;
+    Reader root(doc.object(), "");
+    if (!root.has("schemaVersion")) invalid("schemaVersion", "required field is missing");
+    const std::int64_t version = root.integer("schemaVersion", 0, 1, 1 << 30);
+    if (version > kSchemaVersion)
+        invalid("schemaVersion",
+                "this project uses schema version " + std::to_string(version) +
+                    ", newer than this Warpbench understands (" + std::to_string(kSchemaVersion) +
+                    "): update Warpbench to open it");
+
+    s.name = root.string("name", "");
+    s.description = root.string("description", "");
+
+    {
+        auto k = root.object("kernel", true);
+        const bool hasFile = k->has("file"), hasSource = k->has("source");
+        if (hasFile == hasSource) invalid("kernel", "give exactly one of \"file\" or \"source\"");
+        s.kernelFile = k->string("file", "");
+        s.kernelSource = k->string("source", "");
+        k->finish();
+    }
+
+    if (auto c = root.object("compileOptions")) {
+        CompileOptions& o = s.compileOptions;
+        o.arch = c->string("arch", o.arch);
+        o.optLevel = static_cast<int>(c->integer("optLevel", o.optLevel, 0, 3));
+        o.fastMath = c->boolean("fastMath", o.fastMath);
+        o.lineInfo = c->boolean("lineInfo", o.lineInfo);
+        o.deviceDebug = c->boolean("deviceDebug", o.deviceDebug);
+        o.std = c->string("std", o.std);
+        for (const auto& [k, v] : c->stringMap("defines")) o.defines.emplace_back(k, v);
+        o.includeDirs = c->strings("includeDirs");
+        o.maxRegCount = static_cast<int>(c->integer("maxRegCount", 0, 0, 255));
+        o.extraFlags = c->strings("extraFlags");
+        o.nameExpressions = c->strings("nameExpressions");
+        c->finish();
+    }
+
+    std::set<std::string> names;
+    const QJsonArray scalars = root.array("scalars");
+    for (qsizetype i = 0; i < scalars.size(); ++i) {
+        const std::string f = "scalars[" + std::to_string(i) + "]";
+        if (!scalars[i].isObject()) invalid(f, std::string("expected an object, found ") + typeName(scalars[i]));
+        Reader r(scalars[i].toObject(), f);
+        ScalarSpec sc;
+        sc.name = r.string("name", "", true);
+        checkName(sc.name, f + ".name");
+        if (!names.insert(sc.name).second) invalid(f + ".name", "duplicate name \"" + sc.name + "\"");
+        sc.type = elementType(r, "type", ElementType::I32, false);
+        sc.value = r.expression("value", "", true);
+        r.finish();
+        s.scalars.push_back(std::move(sc));
+    }
+
+    const QJsonArray buffers = root.array("buffers");
+    for (qsizetype i = 0; i < buffers.size(); ++i) {
+        const std::string f = "buffers[" + std::to_string(i) + "]";
+        if (!buffers[i].isObject()) invalid(f, std::string("expected an object, found ") + typeName(buffers[i]));
+        Reader r(buffers[i].toObject(), f);
+        BufferSpec b;
+        b.name = r.string("name", "", true);
+        checkName(b.name, f + ".name");
+        if (!names.insert(b.name).second) invalid(f + ".name", "duplicate name \"" + b.name + "\"");
+        b.type = elementType(r, "type", ElementType::F32, true);
+        b.shape = dims(r, "shape", true, "positive integers or expressions");
+        const std::string role = r.string("role", "in");
+        if (role == "in") b.role = BufferRole::In;
+        else if (role == "out") b.role = BufferRole::Out;
+        else if (role == "inout") b.role = BufferRole::InOut;
+        else invalid(f + ".role", "expected \"in\", \"out\" or \"inout\", found \"" + role + "\"");
+        if (auto in = r.object("init")) {
+            Initialiser& init = b.init;
+            const std::string kind = in->string("kind", "", true);
+            const auto k = parseInitialiserKind(kind);
+            if (!k)
+                invalid(in->field("kind"), "unknown initialiser \"" + kind +
+                                               "\" (expected zeros, constant, iota, linspace, "
+                                               "uniform, normal, npy, bin or image)");
+            init.kind = *k;
+            using K = Initialiser::Kind;
+            const bool isFile = init.kind == K::Npy || init.kind == K::Bin || init.kind == K::Image;
+            init.value = in->expression("value", init.value, init.kind == K::Constant);
+            init.start = in->expression("start", init.start);
+            init.step = in->expression("step", init.step);
+            init.stop = in->expression("stop", init.stop, init.kind == K::Linspace);
+            init.low = in->expression("low", init.low);
+            init.high = in->expression("high", init.high);
+            init.mean = in->expression("mean", init.mean);
+            init.stddev = in->expression("stddev", init.stddev);
+            init.seed = static_cast<std::uint64_t>(
+                in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
+            init.path = in->string("path", "", isFile);
+            init.channels = in->string("channels", "grey");
+            if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
+                invalid(in->field("channels"), "expected \"grey\", \"rgb\" or \"rgba\"");
+            in->finish();
+        }
+        if (auto t = r.object("tolerance")) b.tolerance = readTolerance(*t, s.tolerance);
+        b.exports = r.strings("exports");
+        for (std::size_t e = 0; e < b.exports.size(); ++e) {
+            const std::string ext = std::filesystem::path(b.exports[e]).extension().string();
+            if (ext != ".npy" && ext != ".bin" && ext != ".png" && ext != ".jpg")
+                invalid(f + ".exports[" + std::to_string(e) + "]",
+                        "expected a file name ending in .npy, .bin, .png or .jpg");
+        }
+        r.finish();
+        s.buffers.push_back(std::move(b));
+    }
+    if (s.buffers.empty()) invalid("buffers", "a session needs at least one buffer");
+
+    {
+        auto l = root.object("launch", true);
+        s.launch = readLaunch(*l, true);
+        s.warmup = static_cast<int>(l->integer("warmup", 1, 0, 1000000));
+        s.iterations = static_cast<int>(l->integer("iterations", 10, 1, 1000000));
+        const std::string backend = l->string("backend", "auto");
+        const auto bk = parseBackendKind(backend);
+        if (!bk) invalid(l->field("backend"), "expected \"auto\", \"cuda\" or \"cpu\", found \"" + backend + "\"");
+        s.backend = *bk;
+        s.device = static_cast<int>(l->integer("device", 0, 0, 1023));
+        l->finish();
+    }
+
+    if (auto t = root.object("tolerance")) s.tolerance = readTolerance(*t, Tolerance{});
+    // Per-buffer overrides start from the session's tolerance: re-read them now that it is known.
+    for (qsizetype i = 0; i < buffers.size(); ++i) {
+        const QJsonObject bo = buffers[i].toObject();
+        if (bo.contains("tolerance")) {
+            Reader r(bo.value("tolerance").toObject(),
+                     "buffers[" + std::to_string(i) + "].tolerance");
+            s.buffers[static_cast<std::size_t>(i)].tolerance = readTolerance(r, s.tolerance);
+        }
+    }
+
+    if (auto r = root.object("reference")) {
+        ReferenceSpec& ref = s.reference;
+        const std::string kind = r->string("kind", "", true);
+        if (kind == "none") {
+            ref.kind = ReferenceSpec::Kind::None;
+        } else if (kind == "cpp") {
+            ref.kind = ReferenceSpec::Kind::Cpp;
+            const bool hasFile = r->has("file"), hasSource = r->has("source");
+            if (hasFile == hasSource) invalid("reference", "give exactly one of \"file\" or \"source\"");
+            ref.file = r->string("file", "");
+            ref.source = r->string("source", "");
+            ref.function = r->string("function", "reference");
+            checkName(ref.function, r->field("function"));
+            if (r->has("flags")) ref.flags = r->strings("flags");
+        } else if (kind == "kernel") {
+            ref.kind = ReferenceSpec::Kind::Kernel;
+            ref.launch.kernel = r->string("kernel", "", true);
+            ref.launch.grid = r->has("grid") ? dims(*r, "grid", true, "positive integers or expressions") : s.launch.grid;
+            ref.launch.block = r->has("block") ? dims(*r, "block", true, "positive integers or expressions") : s.launch.block;
+            ref.launch.sharedBytes = r->expression("sharedBytes", "0");
+            ref.launch.bindings = r->stringMap("bindings");
+        } else if (kind == "files") {
+            ref.kind = ReferenceSpec::Kind::Files;
+            ref.files = r->stringMap("files");
+            for (const auto& [buf, file] : ref.files) {
+                const BufferSpec* b = s.findBuffer(buf);
+                if (!b) invalid(r->field("files") + "." + buf, "no buffer named \"" + buf + "\"");
+                if (!b->isOutput()) invalid(r->field("files") + "." + buf, "buffer \"" + buf + "\" is an input");
+            }
+        } else {
+            invalid(r->field("kind"), "expected \"none\", \"cpp\", \"kernel\" or \"files\", found \"" + kind + "\"");
+        }
+        r->finish();
+    }
+    root.finish();
+    return s;
+}
+
+std::string ProjectFile::toJson(const Session& s)
+{
+    QJsonObject root;
+    root["schemaVersion"] = kSchemaVersion;
+    if (!s.name.empty()) root["name"] = qs(s.name);
+    if (!s.description.empty()) root["description"] = qs(s.description);
+    QJsonObject kernel;
+    if (!s.kernelFile.empty()) kernel["file"] = qs(s.kernelFile);
+    else kernel["source"] = qs(s.kernelSource);
+    root["kernel"] = kernel;
+
+    const CompileOptions& o = s.compileOptions;
+    if (!(o == CompileOptions{})) {
+        QJsonObject c;
+        if (!o.arch.empty()) c["arch"] = qs(o.arch);
+        c["optLevel"] = o.optLevel;
+        c["fastMath"] = o.fastMath;
+        c["lineInfo"] = o.lineInfo;
+        c["deviceDebug"] = o.deviceDebug;
+        c["std"] = qs(o.std);
+        if (!o.defines.empty()) {
+            QJsonObject d;
+            for (const auto& [k, v] : o.defines) d.insert(qs(k), qs(v));
+            c["defines"] = d;
+        }
+        if (!o.includeDirs.empty()) c["includeDirs"] = stringsJson(o.includeDirs);
+        if (o.maxRegCount) c["maxRegCount"] = o.maxRegCount;
+        if (!o.extraFlags.empty()) c["extraFlags"] = stringsJson(o.extraFlags);
+        if (!o.nameExpressions.empty()) c["nameExpressions"] = stringsJson(o.nameExpressions);
+        root["compileOptions"] = c;
+    }
+
+    QJsonArray scalars;
+    for (const ScalarSpec& sc : s.scalars)
+        scalars.append(QJsonObject{{"name", qs(sc.name)},
+                                   {"type", elementTypeName(sc.type)},
+                                   {"value", exprJson(sc.value)}});
+    if (!scalars.isEmpty()) root["scalars"] = scalars;
+
+    QJsonArray buffers;
+    const Initialiser defaults;
+    for (const BufferSpec& b : s.buffers) {
+        QJsonObject bo{{"name", qs(b.name)},
+                       {"type", elementTypeName(b.type)},
+                       {"shape", dimsJson(b.shape)},
+                       {"role", bufferRoleName(b.role)}};
+        const Initialiser& in = b.init;
+        QJsonObject io{{"kind", initialiserKindName(in.kind)}};
+        auto put = [&io](const char* key, const std::string& v, const std::string& def) {
+            if (v != def) io[key] = exprJson(v);
+        };
+        put("value", in.value, defaults.value);
+        put("start", in.start, defaults.start);
+        put("step", in.step, defaults.step);
+        put("stop", in.stop, defaults.stop);
+        put("low", in.low, defaults.low);
+        put("high", in.high, defaults.high);
+        put("mean", in.mean, defaults.mean);
+        put("stddev", in.stddev, defaults.stddev);
+        if (in.seed) io["seed"] = static_cast<double>(in.seed);
+        if (!in.path.empty()) io["path"] = qs(in.path);
+        if (in.channels != defaults.channels) io["channels"] = qs(in.channels);
+        if (!(in == defaults)) bo["init"] = io;
+        if (b.tolerance) bo["tolerance"] = toleranceJson(*b.tolerance);
+        if (!b.exports.empty()) bo["exports"] = stringsJson(b.exports);
+        buffers.append(bo);
+    }
+    root["buffers"] = buffers;
+
+    QJsonObject launch = launchJson(s.launch);
+    launch["warmup"] = s.warmup;
+    launch["iterations"] = s.iterations;
+    launch["backend"] = backendName(s.backend);
+    launch["device"] = s.device;
+    root["launch"] = launch;
+
+    root["tolerance"] = toleranceJson(s.tolerance);
+
+    const ReferenceSpec& r = s.reference;
+    QJsonObject ro{{"kind", referenceKindName(r.kind)}};
+    switch (r.kind) {
+    case ReferenceSpec::Kind::None: break;
+    case ReferenceSpec::Kind::Cpp:
+        if (!r.file.empty()) ro["file"] = qs(r.file);
+        else ro["source"] = qs(r.source);
+        ro["function"] = qs(r.function);
+        ro["flags"] = stringsJson(r.flags);
+        break;
+    case ReferenceSpec::Kind::Kernel: {
+        const QJsonObject l = launchJson(r.launch);
+        for (auto it = l.begin(); it != l.end(); ++it) ro.insert(it.key(), it.value());
+        break;
+    }
+    case ReferenceSpec::Kind::Files: ro["files"] = mapJson(r.files); break;
+    }
+    root["reference"] = ro;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+void ProjectFile::save(const Session& session, const std::filesystem::path& path)
+{
+    detail::writeFileAtomically(path, toJson(session));
+}
+
+} // namespace wb::session

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/RunReport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace wb::session {
+
+namespace {
+std::string fmt(const char* f, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string dimText(const Dim3& d)
+{
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+std::string diagText(const Diagnostic& d)
+{
+    std::string s = d.file;
+    if (d.line) s += ":" + std::to_string(d.line);
+    if (d.column) s += ":" + std::to_string(d.column);
+    return s + ": " + severityName(d.severity) + ": " + d.message;
+}
+
+std::string ulpText(std::uint64_t u)
+{
+    return u == std::numeric_limits<std::uint64_t>::max() ? "inf" : std::to_string(u);
+}
+
+std::string toleranceText(const Tolerance& t)
+{
+    std::string s = t.mode == Tolerance::Mode::Ulp ? "ulp<=" + std::to_string(t.maxUlp)
+                                                   : "atol=" + fmt("%g", t.atol) + " rtol=" + fmt("%g", t.rtol);
+    return s + (t.nanEqual ? " nan==nan" : "");
+}
+
+QJsonValue num(double v)
+{
+    if (std::isfinite(v)) return v;
+    return QString::fromStdString(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+}
+
+QJsonArray diagJson(const std::vector<Diagnostic>& ds)
+{
+    QJsonArray a;
+    for (const Diagnostic& d : ds)
+        a.append(QJsonObject{{"file", QString::fromStdString(d.file)},
+                             {"line", d.line},
+                             {"column", d.column},
+                             {"severity", severityName(d.severity)},
+                             {"message", QString::fromStdString(d.message)}});
+    return a;
+}
+
+QJsonArray dimJson(const Dim3& d) { return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)}; }
+} // namespace
+
+int RunReport::exitCode() const noexcept
+{
+    switch (status) {
+    case Status::Passed: return 0;
+    case Status::Mismatch: return 1;
+    case Status::CompileError: return 2;
+    case Status::RuntimeError: return 3;
+    case Status::Invalid: return 4;
+    }
+    return 3;
+}
+
+const char* RunReport::statusName() const noexcept
+{
+    switch (status) {
+    case Status::Passed: return "pass";
+    case Status::Mismatch: return "mismatch";
+    case Status::CompileError: return "compile-error";
+    case Status::RuntimeError: return "runtime-error";
+    case Status::Invalid: return "invalid";
+    }
+    return "runtime-error";
+}
+
+std::string RunReport::toText() const
+{
+    std::string o;
+    o += "Project   " + (project.empty() ? std::string("(unnamed)") : project) + "\n";
+    if (!device.name.empty())
+        o += "Device    " + device.name + " [" + backendName(backend) + ", " + device.arch + "]\n";
+    if (!compilerVersion.empty() || !diagnostics.empty()) {
+        o += "Compile   " + compilerVersion + (target.empty() ? "" : " → " + target) + ", " +
+             fmt("%.1f ms", compileMs) + (compiled ? "" : ", FAILED") + "\n";
+        for (const Diagnostic& d : diagnostics) o += "          " + diagText(d) + "\n";
+    }
+    if (compiled && !kernel.name.empty()) {
+        o += "Kernel    " + kernel.name;
+        if (kernel.resources.known)
+            o += ": " + std::to_string(kernel.resources.registers) + " registers, " +
+                 std::to_string(kernel.resources.spillStoreBytes) + " B spill stores, " +
+                 std::to_string(kernel.resources.spillLoadBytes) + " B spill loads, " +
+                 std::to_string(kernel.resources.sharedBytes) + " B static shared";
+        else
+            o += ": registers/spills not reported by this backend";
+        o += "\n";
+    }
+    if (!referenceDiagnostics.empty()) {
+        o += "Reference " + referenceCompiler + "\n";
+        for (const Diagnostic& d : referenceDiagnostics) o += "          " + diagText(d) + "\n";
+    }
+    if (!timing.samplesMs.empty()) {
+        o += "Launch    grid " + dimText(launch.grid) + " block " + dimText(launch.block) +
+             " shared " + std::to_string(launch.sharedBytes) + " B, " + std::to_string(warmup) +
+             " warm-up + " + std::to_string(iterations) + " timed\n";
+        o += "Timing    median " + fmt("%.4f", timing.medianMs) + " ms  min " +
+             fmt("%.4f", timing.minMs) + " ms  mean " + fmt("%.4f", timing.meanMs) +
+             " ms  stdev " + fmt("%.4f", timing.stdevMs) + " ms\n";
+        o += "Bandwidth " + fmt("%.2f GB/s", bandwidthGBs) + " (" + std::to_string(bytesMoved) +
+             " B moved)" +
+             (peakPercent > 0 ? ", " + fmt("%.1f%%", peakPercent) + " of the device peak " +
+                                    fmt("%.0f GB/s", device.peakBandwidthGBs)
+                              : ", device peak unknown") +
+             "\n";
+    }
+    if (!outputs.empty()) {
+        o += "Reference " + std::string(referenceKindName(referenceKind)) + "\n";
+        char line[256];
+        std::snprintf(line, sizeof line, "%-12s %-6s %11s %11s %9s %11s %11s %10s  %s\n", "output",
+                      "result", "max abs", "max rel", "max ulp", "mean abs", "rms", "mismatch",
+                      "tolerance");
+        o += line;
+        for (const OutputResult& r : outputs) {
+            if (!r.compared) {
+                std::snprintf(line, sizeof line, "%-12s %-6s (no reference for this output)\n",
+                              r.buffer.c_str(), "-");
+                o += line;
+                continue;
+            }
+            const DiffStats& s = r.stats;
+            std::snprintf(line, sizeof line, "%-12s %-6s %11.4g %11.4g %9s %11.4g %11.4g %10zu  %s\n",
+                          r.buffer.c_str(), s.passed() ? "PASS" : "FAIL", s.maxAbs, s.maxRel,
+                          ulpText(s.maxUlp).c_str(), s.meanAbs, s.rms, s.mismatches,
+                          toleranceText(r.tolerance).c_str());
+            o += line;
+            if (s.nanActual + s.nanExpected + s.infActual + s.infExpected)
+                o += "             NaN " + std::to_string(s.nanActual) + "/" +
+                     std::to_string(s.nanExpected) + ", Inf " + std::to_string(s.infActual) + "/" +
+                     std::to_string(s.infExpected) + " (result/reference)\n";
+            for (const Mismatch& m : s.firstMismatches) {
+                std::string c = "[";
+                for (std::size_t i = 0; i < m.coordinates.size(); ++i)
+                    c += (i ? ", " : "") + std::to_string(m.coordinates[i]);
+                c += "]";
+                std::snprintf(line, sizeof line, "             %-14s got %-14.8g expected %-14.8g |diff| %.4g\n",
+                              c.c_str(), m.actual, m.expected, m.absError);
+                o += line;
+            }
+        }
+    }
+    o += std::string("Result    ") +
+         (status == Status::Passed ? "PASS" : status == Status::Mismatch ? "FAIL" : "ERROR") +
+         (message.empty() ? "" : ": " + message) + " (exit " + std::to_string(exitCode()) + ")\n";
+    return o;
+}
+
+std::string RunReport::toJson() const
+{
+    QJsonObject root;
+    root["status"] = statusName();
+    root["exitCode"] = exitCode();
+    root["message"] = QString::fromStdString(message);
+    root["project"] = QString::fromStdString(project);
+    root["backend"] = backendName(backend);
+    root["device"] = QJsonObject{{"name", QString::fromStdString(device.name)},
+                                 {"index", device.index},
+                                 {"arch", QString::fromStdString(device.arch)},
+                                 {"multiprocessors", device.multiprocessors},
+                                 {"totalMemoryBytes", static_cast<double>(device.totalMemoryBytes)},
+                                 {"peakBandwidthGBs", device.peakBandwidthGBs},
+                                 {"driverVersion", QString::fromStdString(device.driverVersion)}};
+    QJsonObject compile{{"ok", compiled},
+                        {"compiler", QString::fromStdString(compilerVersion)},
+                        {"target", QString::fromStdString(target)},
+                        {"ms", compileMs},
+                        {"diagnostics", diagJson(diagnostics)}};
+    if (compiled)
+        compile["kernel"] = QJsonObject{{"name", QString::fromStdString(kernel.name)},
+                                        {"loweredName", QString::fromStdString(kernel.loweredName)},
+                                        {"resourcesKnown", kernel.resources.known},
+                                        {"registers", kernel.resources.registers},
+                                        {"spillStoreBytes", kernel.resources.spillStoreBytes},
+                                        {"spillLoadBytes", kernel.resources.spillLoadBytes},
+                                        {"staticSharedBytes", kernel.resources.sharedBytes}};
+    root["compile"] = compile;
+    if (!timing.samplesMs.empty()) {
+        root["launch"] = QJsonObject{{"grid", dimJson(launch.grid)},
+                                     {"block", dimJson(launch.block)},
+                                     {"sharedBytes", static_cast<double>(launch.sharedBytes)},
+                                     {"warmup", warmup},
+                                     {"iterations", iterations}};
+        QJsonArray samples;
+        for (double v : timing.samplesMs) samples.append(v);
+        root["timing"] = QJsonObject{{"medianMs", timing.medianMs}, {"minMs", timing.minMs},
+                                     {"meanMs", timing.meanMs},     {"stdevMs", timing.stdevMs},
+                                     {"samplesMs", samples}};
+        root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
+                                        {"GBs", bandwidthGBs},
+                                        {"percentOfPeak", peakPercent}};
+    }
+    QJsonObject ref{{"kind", referenceKindName(referenceKind)}};
+    if (!referenceCompiler.empty()) ref["compiler"] = QString::fromStdString(referenceCompiler);
+    if (!referenceDiagnostics.empty()) ref["diagnostics"] = diagJson(referenceDiagnostics);
+    root["reference"] = ref;
+    QJsonArray outs;
+    for (const OutputResult& r : outputs) {
+        QJsonObject o{{"buffer", QString::fromStdString(r.buffer)}, {"compared", r.compared}};
+        if (r.compared) {
+            const DiffStats& s = r.stats;
+            o["result"] = s.passed() ? "PASS" : "FAIL";
+            o["tolerance"] = QString::fromStdString(toleranceText(r.tolerance));
+            o["count"] = static_cast<double>(s.count);
+            o["maxAbs"] = num(s.maxAbs);
+            o["maxRel"] = num(s.maxRel);
+            o["maxUlp"] = s.maxUlp == std::numeric_limits<std::uint64_t>::max()
+                              ? QJsonValue("inf")
+                              : QJsonValue(static_cast<double>(s.maxUlp));
+            o["meanAbs"] = num(s.meanAbs);
+            o["rms"] = num(s.rms);
+            o["mismatches"] = static_cast<double>(s.mismatches);
+            o["mismatchFraction"] = s.mismatchFraction;
+            o["nan"] = QJsonObject{{"result", static_cast<double>(s.nanActual)},
+                                   {"reference", static_cast<double>(s.nanExpected)}};
+            o["inf"] = QJsonObject{{"result", static_cast<double>(s.infActual)},
+                                   {"reference", static_cast<double>(s.infExpected)}};
+            QJsonArray first;
+            for (const Mismatch& m : s.firstMismatches) {
+                QJsonArray c;
+                for (std::size_t x : m.coordinates) c.append(static_cast<double>(x));
+                first.append(QJsonObject{{"index", static_cast<double>(m.index)},
+                                         {"coordinates", c},
+                                         {"actual", num(m.actual)},
+                                         {"expected", num(m.expected)},
+                                         {"absError", num(m.absError)}});
+            }
+            o["firstMismatches"] = first;
+            QJsonArray hist;
+            for (int i = 0; i < DiffStats::kHistogramBins; ++i) {
+                const auto c = s.histogram.at(static_cast<std::size_t>(i));
+                if (c) hist.append(QJsonObject{{"lowerEdge", DiffStats::binLowerEdge(i)},
+                                               {"count", static_cast<double>(c)}});
+            }
+            o["histogram"] = hist;
+        }
+        outs.append(o);
+    }
+    root["outputs"] = outs;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+} // namespace wb::session

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/CompileResult.h"
+#include "core/session/Diff.h"
+#include "core/session/HostArray.h"
+#include "core/session/Session.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wb::session {
+
+/// Median, min, mean and sample standard deviation of the timed launches.
+struct TimingStats {
+    std::vector<double> samplesMs;
+    double medianMs = 0, minMs = 0, meanMs = 0, stdevMs = 0;
+    static TimingStats of(std::vector<double> samplesMs);
+};
+
+struct OutputResult {
+    std::string buffer;
+    bool compared = false;     ///< false when the reference does not cover this output
+    Tolerance tolerance;
+    DiffStats stats;
+};
+
+/// Everything a session run produced: the data behind the CLI's text and JSON reports and the
+/// GUI's result panels.
+struct RunReport {
+    enum class Status { Passed, Mismatch, CompileError, RuntimeError, Invalid };
+    Status status = Status::Invalid;
+    std::string message;                 ///< why, when not Passed
+    std::string project;
+    BackendKind backend = BackendKind::Auto;
+    DeviceDescription device;
+    // Compile
+    bool compiled = false;
+    std::string compilerVersion, target;
+    double compileMs = 0;
+    std::vector<Diagnostic> diagnostics; ///< of the kernel compile
+    std::string compileLog;
+    KernelInfo kernel;
+    // Launch
+    LaunchConfig launch;
+    int warmup = 0, iterations = 0;
+    TimingStats timing;
+    std::uint64_t bytesMoved = 0;        ///< in: read once, out: written once, inout: both
+    double bandwidthGBs = 0;
+    double peakPercent = 0;              ///< 0 when the device peak is unknown
+    // Reference
+    ReferenceSpec::Kind referenceKind = ReferenceSpec::Kind::None;
+    std::string referenceCompiler;
+    std::vector<Diagnostic> referenceDiagnostics;
+    std::vector<OutputResult> outputs;
+    std::map<std::string, HostArray> results;   ///< the kernel's output buffers
+    std::map<std::string, HostArray> expected;  ///< the reference's, where there is one
+
+    /// 0 pass, 1 mismatch, 2 compile error, 3 runtime error, 4 invalid project/arguments.
+    int exitCode() const noexcept;
+    const char* statusName() const noexcept;
+
+    std::string toText() const;
+    std::string toJson() const;
+};
+
+} // namespace wb::session

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/CompileOptions.h"
+#include "core/session/ElementType.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb::session {
+
+/// How a buffer is filled before the launch. Numbers are expressions over the scalars.
+struct Initialiser {
+    enum class Kind { Zeros, Constant, Iota, Linspace, Uniform, Normal, Npy, Bin, Image };
+    Kind kind = Kind::Zeros;
+    std::string value = "0";   ///< Constant
+    std::string start = "0";   ///< Iota, Linspace
+    std::string step = "1";    ///< Iota
+    std::string stop = "1";    ///< Linspace (inclusive, like np.linspace)
+    std::string low = "0";     ///< Uniform: [low, high) for floats, [low, high] for integers
+    std::string high = "1";
+    std::string mean = "0";    ///< Normal
+    std::string stddev = "1";
+    std::uint64_t seed = 0;    ///< Uniform, Normal
+    std::string path;          ///< Npy, Bin, Image: relative to the project file
+    /// Image: "grey", "rgb" or "rgba"; the buffer shape is [height, width] for grey, else
+    /// [channels, height, width] (planar). u8 buffers get 0–255, f32 buffers 0–1.
+    std::string channels = "grey";
+
+    friend bool operator==(const Initialiser&, const Initialiser&) = default;
+};
+
+const char* initialiserKindName(Initialiser::Kind kind) noexcept;
+std::optional<Initialiser::Kind> parseInitialiserKind(const std::string& text) noexcept;
+
+/// How close a result must be to its reference.
+struct Tolerance {
+    enum class Mode { AllClose, Ulp };
+    Mode mode = Mode::AllClose;
+    double atol = 1e-6;        ///< |a - b| <= atol + rtol * |b|  (numpy.allclose, b = reference)
+    double rtol = 1e-5;
+    std::uint64_t maxUlp = 4;  ///< Mode::Ulp
+    bool nanEqual = false;     ///< NaN in both at the same place counts as equal
+
+    friend bool operator==(const Tolerance&, const Tolerance&) = default;
+};
+
+enum class BufferRole { In, Out, InOut };
+const char* bufferRoleName(BufferRole role) noexcept;
+
+struct BufferSpec {
+    std::string name;
+    ElementType type = ElementType::F32;
+    std::vector<std::string> shape;  ///< 1–3 expressions
+    BufferRole role = BufferRole::In;
+    Initialiser init;
+    std::optional<Tolerance> tolerance; ///< overrides the session's for this output
+    /// Extra files written next to the .npy of this buffer by `--output` (".png", ".bin", ".npy").
+    std::vector<std::string> exports;
+
+    bool isOutput() const noexcept { return role != BufferRole::In; }
+    friend bool operator==(const BufferSpec&, const BufferSpec&) = default;
+};
+
+struct ScalarSpec {
+    std::string name;
+    ElementType type = ElementType::I32;
+    std::string value = "0"; ///< expression over earlier scalars
+
+    friend bool operator==(const ScalarSpec&, const ScalarSpec&) = default;
+};
+
+/// One kernel launch: which kernel, how, and which buffer or scalar feeds each parameter.
+struct LaunchSpec {
+    std::string kernel;                 ///< "multiply_them" or a name expression "scale<float, 4>"
+    std::vector<std::string> grid{"1"}; ///< 1–3 expressions
+    std::vector<std::string> block{"1"};
+    std::string sharedBytes = "0";
+    /// parameter name → buffer or scalar name; parameters not listed bind to the same name.
+    std::map<std::string, std::string> bindings;
+
+    friend bool operator==(const LaunchSpec&, const LaunchSpec&) = default;
+};
+
+struct ReferenceSpec {
+    enum class Kind { None, Cpp, Kernel, Files };
+    Kind kind = Kind::None;
+    // Cpp
+    std::string source;       ///< inline C++ (used when file is empty)
+    std::string file;         ///< .cpp path, relative to the project file
+    std::string function = "reference";
+    std::vector<std::string> flags{"-O2"};
+    // Kernel: another kernel of the session's source (launch.kernel names it)
+    LaunchSpec launch;
+    // Files: output buffer name → expected .npy
+    std::map<std::string, std::string> files;
+
+    friend bool operator==(const ReferenceSpec&, const ReferenceSpec&) = default;
+};
+const char* referenceKindName(ReferenceSpec::Kind kind) noexcept;
+
+/// Everything a run needs; what a .wbproj file holds.
+struct Session {
+    std::string name;
+    std::string description;
+    std::string kernelSource;   ///< inline CUDA source (used when kernelFile is empty)
+    std::string kernelFile;     ///< .cu path, relative to the project file
+    CompileOptions compileOptions;
+    std::vector<ScalarSpec> scalars;
+    std::vector<BufferSpec> buffers;
+    LaunchSpec launch;
+    int warmup = 1;
+    int iterations = 10;
+    BackendKind backend = BackendKind::Auto;
+    int device = 0;
+    ReferenceSpec reference;
+    Tolerance tolerance;
+
+    /// The folder relative paths are resolved against (the project file's folder); not saved.
+    std::filesystem::path baseDir;
+
+    std::filesystem::path resolve(const std::string& path) const;
+    /// The kernel source text (reads kernelFile if set).
+    std::string loadKernelSource() const;
+    /// "kernel.cu" or the file's name, for diagnostics.
+    std::string kernelSourceName() const;
+    const BufferSpec* findBuffer(const std::string& name) const noexcept;
+    const ScalarSpec* findScalar(const std::string& name) const noexcept;
+
+    friend bool operator==(const Session& a, const Session& b)
+    {
+        return a.name == b.name && a.description == b.description &&
+               a.kernelSource == b.kernelSource && a.kernelFile == b.kernelFile &&
+               a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
+               a.buffers == b.buffers && a.launch == b.launch && a.warmup == b.warmup &&
+               a.iterations == b.iterations && a.backend == b.backend && a.device == b.device &&
+               a.reference == b.reference && a.tolerance == b.tolerance;
+    }
+};
+
+} // namespace wb::session

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/session/SessionRunner.h"
+
+#include "core/common/Error.h"
+#include "core/session/Binding.h"
+#include "core/session/CppReference.h"
+#include "core/session/Expression.h"
+#include "core/session/ImageCodec.h"
+#include "core/session/Initialisers.h"
+#include "core/session/Npy.h"
+#include "core/session/detail/FileUtil.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace wb::session {
+
+namespace {
+
+/// Thrown inside run() to leave with a status; everything else is mapped from wb::Error.
+struct Stop {
+    RunReport::Status status;
+    std::string message;
+};
+
+struct ScalarValue {
+    alignas(8) unsigned char bytes[8] = {};
+};
+
+struct Resolved {
+    Expression expr;
+    std::vector<ScalarValue> scalars;
+    std::vector<std::vector<std::size_t>> shapes;
+};
+
+Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std::string& field)
+{
+    if (dims.empty() || dims.size() > 3)
+        throw Error(Error::Kind::InvalidArgument, field + ": expected 1–3 dimensions");
+    unsigned v[3] = {1, 1, 1};
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        const std::uint64_t n = e.evaluateCount(dims[i], field + "[" + std::to_string(i) + "]", 1);
+        if (n > 0x7fffffffu)
+            throw Error(Error::Kind::InvalidArgument,
+                        field + "[" + std::to_string(i) + "]: " + std::to_string(n) + " is too large");
+        v[i] = static_cast<unsigned>(n);
+    }
+    return Dim3{v[0], v[1], v[2]};
+}
+
+LaunchConfig launchConfigOf(const LaunchSpec& l, const Expression& e, const std::string& field)
+{
+    LaunchConfig c;
+    c.grid = dim3Of(l.grid, e, field + ".grid");
+    c.block = dim3Of(l.block, e, field + ".block");
+    c.sharedBytes = static_cast<unsigned>(e.evaluateCount(l.sharedBytes, field + ".sharedBytes", 0));
+    return c;
+}
+
+Resolved resolve(const Session& s)
+{
+    Resolved r;
+    for (std::size_t i = 0; i < s.scalars.size(); ++i) {
+        const ScalarSpec& sc = s.scalars[i];
+        const double v = r.expr.evaluate(sc.value, "scalars[" + std::to_string(i) + "].value");
+        ScalarValue sv;
+        storeFromDouble(sc.type, sv.bytes, 0, v);
+        // Later expressions see the value as the kernel will (rounded to the scalar's type).
+        r.expr.setVariable(sc.name, loadAsDouble(sc.type, sv.bytes, 0));
+        r.scalars.push_back(sv);
+    }
+    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+        const BufferSpec& b = s.buffers[i];
+        const std::string f = "buffers[" + std::to_string(i) + "].shape";
+        if (b.shape.empty() || b.shape.size() > 3)
+            throw Error(Error::Kind::InvalidArgument, f + ": expected 1–3 positive integers");
+        std::vector<std::size_t> shape;
+        for (std::size_t d = 0; d < b.shape.size(); ++d)
+            shape.push_back(static_cast<std::size_t>(
+                r.expr.evaluateCount(b.shape[d], f + "[" + std::to_string(d) + "]", 1)));
+        r.shapes.push_back(shape);
+    }
+    return r;
+}
+
+std::vector<KernelParam> paramsOf(const std::vector<CppParam>& cpp)
+{
+    std::vector<KernelParam> out;
+    for (const CppParam& c : cpp) {
+        KernelParam p;
+        p.name = c.name;
+        p.type = c.type;
+        p.isPointer = c.isPointer;
+        p.pointee = c.pointee;
+        out.push_back(p);
+    }
+    return out;
+}
+
+/// Device buffers holding the initial data, plus the argument array for one kernel.
+struct DeviceSet {
+    std::vector<std::unique_ptr<BackendBuffer>> buffers;
+    std::vector<std::uint64_t> addresses;
+};
+
+DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray>& init)
+{
+    DeviceSet d;
+    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+        d.buffers.push_back(backend.allocate(std::max<std::size_t>(init[i].bytes(), 1), s.buffers[i].name));
+        backend.upload(*d.buffers.back(), init[i].data(), init[i].bytes());
+        d.addresses.push_back(d.buffers.back()->address());
+    }
+    return d;
+}
+
+std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const DeviceSet& d,
+                                   const Session& s, const Resolved& r)
+{
+    std::vector<KernelArgValue> args;
+    for (const BoundArg& b : bound) {
+        KernelArgValue a;
+        if (b.isBuffer) {
+            a.data = &d.addresses[b.index];
+            a.size = sizeof(std::uint64_t);
+            a.isPointer = true;
+        } else {
+            a.data = r.scalars[b.index].bytes;
+            a.size = elementSize(s.scalars[b.index].type);
+        }
+        args.push_back(a);
+    }
+    return args;
+}
+
+std::map<std::string, HostArray> download(Backend& backend, const Session& s, const DeviceSet& d,
+                                          const std::vector<HostArray>& init)
+{
+    std::map<std::string, HostArray> out;
+    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+        if (!s.buffers[i].isOutput()) continue;
+        HostArray a(init[i].type(), init[i].shape());
+        backend.download(*d.buffers[i], a.data(), a.bytes());
+        out.emplace(s.buffers[i].name, std::move(a));
+    }
+    return out;
+}
+
+std::string kernelNotFound(const CompileResult& c, const std::string& name)
+{
+    std::string list;
+    for (const KernelInfo& k : c.kernels) list += (list.empty() ? "" : ", ") + k.name;
+    return "kernel '" + name + "' not found in the source" +
+           (list.empty() ? std::string(" (it defines no kernels)") : " (kernels: " + list + ")");
+}
+
+void writeOutputs(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
+{
+    for (const BufferSpec& b : s.buffers) {
+        const auto it = rep.results.find(b.name);
+        if (it == rep.results.end()) continue;
+        Npy::write(dir / (b.name + ".npy"), it->second);
+        for (const std::string& e : b.exports) {
+            const std::filesystem::path p = dir / e;
+            const std::string ext = p.extension().string();
+            if (ext == ".npy") {
+                Npy::write(p, it->second);
+            } else if (ext == ".bin") {
+                detail::writeFileAtomically(
+                    p, std::string(reinterpret_cast<const char*>(it->second.data()), it->second.bytes()));
+            } else {
+                ImageCodec::require().write(p, arrayToImage(it->second, b.name));
+            }
+        }
+    }
+}
+
+void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& rep)
+{
+    // 1. Everything that can be checked without running: expressions, launch, source.
+    Resolved r;
+    LaunchConfig refLaunch;
+    std::string source;
+    try {
+        r = resolve(s);
+        rep.launch = launchConfigOf(s.launch, r.expr, "launch");
+        if (s.reference.kind == ReferenceSpec::Kind::Kernel)
+            refLaunch = launchConfigOf(s.reference.launch, r.expr, "reference");
+        if (s.launch.kernel.empty())
+            throw Error(Error::Kind::InvalidArgument, "launch.kernel: required field is missing");
+        source = s.loadKernelSource();
+    } catch (const Error& e) {
+        throw Stop{RunReport::Status::Invalid, e.what()};
+    }
+    rep.warmup = s.warmup;
+    rep.iterations = opt.iterations.value_or(s.iterations);
+    if (rep.iterations < 1) throw Stop{RunReport::Status::Invalid, "--iterations must be at least 1"};
+
+    // 2. Backend and compile.
+    const BackendKind kind = opt.backend.value_or(s.backend);
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = createBackend(kind, opt.device.value_or(s.device));
+    } catch (const Error& e) {
+        throw Stop{RunReport::Status::RuntimeError, e.what()};
+    }
+    rep.backend = backend->kind();
+    rep.device = backend->device();
+
+    CompileOptions options = s.compileOptions;
+    auto addNameExpression = [&options](const std::string& k) {
+        if (k.find('<') != std::string::npos &&
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
+                options.nameExpressions.end())
+            options.nameExpressions.push_back(k);
+    };
+    addNameExpression(s.launch.kernel);
+    if (s.reference.kind == ReferenceSpec::Kind::Kernel) addNameExpression(s.reference.launch.kernel);
+    const CompileResult compiled = backend->compile(source, s.kernelSourceName(), options);
+    rep.compilerVersion = compiled.compilerVersion;
+    rep.target = compiled.target;
+    rep.compileMs = compiled.compileMs;
+    rep.diagnostics = compiled.diagnostics;
+    rep.compileLog = compiled.log;
+    if (!compiled.ok) throw Stop{RunReport::Status::CompileError, "the kernel source did not compile"};
+    rep.compiled = true;
+    const KernelInfo* kernel = compiled.findKernel(s.launch.kernel);
+    if (!kernel) throw Stop{RunReport::Status::Invalid, "launch.kernel: " + kernelNotFound(compiled, s.launch.kernel)};
+    rep.kernel = *kernel;
+
+    // 3. Bindings, before anything runs.
+    std::vector<BoundArg> bound, refBound;
+    const KernelInfo* refKernel = nullptr;
+    std::unique_ptr<CppReference> cppRef;
+    std::string refSource, refName;
+    try {
+        bound = Binding::bind(kernel->params, s, s.launch.bindings, "kernel " + kernel->name);
+        if (s.reference.kind == ReferenceSpec::Kind::Kernel) {
+            refKernel = compiled.findKernel(s.reference.launch.kernel);
+            if (!refKernel)
+                throw Error(Error::Kind::InvalidArgument,
+                            "reference.kernel: " + kernelNotFound(compiled, s.reference.launch.kernel));
+            refBound = Binding::bind(refKernel->params, s, s.reference.launch.bindings,
+                                     "reference kernel " + refKernel->name);
+        } else if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
+            refSource = s.reference.file.empty() ? s.reference.source
+                                                 : detail::readFile(s.resolve(s.reference.file));
+            refName = s.reference.file.empty()
+                          ? std::string("reference.cpp")
+                          : std::filesystem::path(s.reference.file).filename().string();
+            refBound = Binding::bind(paramsOf(CppReference::parseParameters(refSource, s.reference.function)),
+                                     s, {}, "reference " + s.reference.function + "()");
+        }
+    } catch (const Error& e) {
+        throw Stop{RunReport::Status::Invalid, e.what()};
+    }
+
+    // 4. The C++ reference compiles before the GPU work so that its errors come first.
+    if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
+        cppRef = std::make_unique<CppReference>();
+        const CppReference::Build b = cppRef->compile(refSource, refName, s.reference.function, s.reference.flags);
+        rep.referenceCompiler = b.compilerVersion;
+        rep.referenceDiagnostics = b.diagnostics;
+        if (!b.ok) throw Stop{RunReport::Status::CompileError, "the C++ reference did not compile"};
+    }
+
+    // 5. Data.
+    std::vector<HostArray> init;
+    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+        const std::string f = "buffers[" + std::to_string(i) + "].init";
+        try {
+            init.push_back(Initialisers::make(s.buffers[i], r.shapes[i], r.expr, s, f));
+        } catch (const Error& e) {
+            throw Stop{e.kind() == Error::Kind::InvalidArgument ? RunReport::Status::Invalid
+                                                                : RunReport::Status::RuntimeError,
+                       e.what()};
+        }
+    }
+    for (std::size_t i = 0; i < s.buffers.size(); ++i)
+        rep.bytesMoved += init[i].bytes() * (s.buffers[i].role == BufferRole::InOut ? 2u : 1u);
+
+    // 6. The result launch on pristine inputs, then warm-up and timing.
+    const std::unique_ptr<BackendProgram> program = backend->load(compiled);
+    {
+        DeviceSet d = upload(*backend, s, init);
+        const auto args = argsOf(bound, d, s, r);
+        backend->launch(*program, kernel->name, rep.launch, args);
+        rep.results = download(*backend, s, d, init);
+        for (int i = 0; i < rep.warmup; ++i) backend->launch(*program, kernel->name, rep.launch, args);
+        std::vector<double> samples;
+        for (int i = 0; i < rep.iterations; ++i)
+            samples.push_back(backend->launch(*program, kernel->name, rep.launch, args));
+        rep.timing = TimingStats::of(std::move(samples));
+    }
+    if (rep.timing.medianMs > 0) {
+        rep.bandwidthGBs = static_cast<double>(rep.bytesMoved) / (rep.timing.medianMs * 1e6);
+        if (rep.device.peakBandwidthGBs > 0)
+            rep.peakPercent = 100.0 * rep.bandwidthGBs / rep.device.peakBandwidthGBs;
+    }
+
+    // 7. Reference.
+    rep.referenceKind = s.reference.kind;
+    switch (s.reference.kind) {
+    case ReferenceSpec::Kind::None: break;
+    case ReferenceSpec::Kind::Cpp: {
+        std::vector<HostArray> data = init;
+        std::vector<ScalarValue> scalars = r.scalars;
+        std::vector<void*> args;
+        for (const BoundArg& b : refBound)
+            args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
+                                      : static_cast<void*>(scalars[b.index].bytes));
+        cppRef->call(args);
+        for (std::size_t i = 0; i < s.buffers.size(); ++i)
+            if (s.buffers[i].isOutput()) rep.expected.emplace(s.buffers[i].name, std::move(data[i]));
+        break;
+    }
+    case ReferenceSpec::Kind::Kernel: {
+        DeviceSet d = upload(*backend, s, init);
+        backend->launch(*program, refKernel->name, refLaunch, argsOf(refBound, d, s, r));
+        rep.expected = download(*backend, s, d, init);
+        break;
+    }
+    case ReferenceSpec::Kind::Files:
+        for (const auto& [buffer, file] : s.reference.files) {
+            const BufferSpec* b = s.findBuffer(buffer);
+            rep.expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
+        }
+        break;
+    }
+
+    // 8. Diff.
+    bool allPass = true;
+    for (const BufferSpec& b : s.buffers) {
+        if (!b.isOutput()) continue;
+        OutputResult o;
+        o.buffer = b.name;
+        o.tolerance = b.tolerance.value_or(s.tolerance);
+        const auto exp = rep.expected.find(b.name);
+        if (exp != rep.expected.end()) {
+            try {
+                o.stats = computeDiff(rep.results.at(b.name), exp->second, o.tolerance);
+            } catch (const Error& e) {
+                throw Stop{RunReport::Status::RuntimeError, "output '" + b.name + "': " + e.what()};
+            }
+            o.compared = true;
+            allPass = allPass && o.stats.passed();
+        }
+        rep.outputs.push_back(std::move(o));
+    }
+    if (!opt.outputDir.empty()) writeOutputs(rep, s, opt.outputDir);
+    rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
+    if (!allPass) rep.message = "outputs differ from the reference";
+}
+
+} // namespace
+
+TimingStats TimingStats::of(std::vector<double> samples)
+{
+    TimingStats t;
+    t.samplesMs = samples;
+    if (samples.empty()) return t;
+    std::sort(samples.begin(), samples.end());
+    const std::size_t n = samples.size();
+    t.medianMs = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+    t.minMs = samples.front();
+    double sum = 0;
+    for (double v : samples) sum += v;
+    t.meanMs = sum / static_cast<double>(n);
+    double sq = 0;
+    for (double v : samples) sq += (v - t.meanMs) * (v - t.meanMs);
+    t.stdevMs = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
+    return t;
+}
+
+RunReport SessionRunner::run(const Session& session, const Options& options)
+{
+    RunReport rep;
+    rep.project = session.name;
+    try {
+        runInner(session, options, rep);
+    } catch (const Stop& stop) {
+        rep.status = stop.status;
+        rep.message = stop.message;
+    } catch (const Error& e) {
+        rep.status = RunReport::Status::RuntimeError;
+        rep.message = std::string(errorKindName(e.kind())) + ": " + e.what();
+    } catch (const std::exception& e) {
+        rep.status = RunReport::Status::RuntimeError;
+        rep.message = e.what();
+    }
+    return rep;
+}
+
+} // namespace wb::session

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/session/RunReport.h"
+#include "core/session/Session.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace wb::session {
+
+/// Runs a session end to end: evaluates its expressions, checks every binding, fills the
+/// buffers, compiles and launches the kernel (once for the result, then warm-up and timed
+/// iterations), computes the reference and diffs each output. Never throws: every failure is a
+/// RunReport status with a message (and diagnostics for compile errors).
+class SessionRunner {
+public:
+    struct Options {
+        std::optional<BackendKind> backend;  ///< overrides the session's
+        std::optional<int> device;
+        std::optional<int> iterations;
+        std::filesystem::path outputDir;     ///< when set: <buffer>.npy per output + exports
+    };
+
+    static RunReport run(const Session& session, const Options& options);
+};
+
+} // namespace wb::session

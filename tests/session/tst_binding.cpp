@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/common/Error.h"
+#include "core/session/Binding.h"
+
+#include <QTest>
+
+using namespace wb::session;
+
+namespace {
+wb::KernelParam ptr(const std::string& name, const std::string& pointee)
+{
+    wb::KernelParam p;
+    p.name = name;
+    p.type = pointee + "*";
+    p.pointee = pointee;
+    p.isPointer = true;
+    p.size = 8;
+    return p;
+}
+wb::KernelParam val(const std::string& name, const std::string& type, std::size_t size)
+{
+    wb::KernelParam p;
+    p.name = name;
+    p.type = type;
+    p.size = size;
+    return p;
+}
+Session session()
+{
+    Session s;
+    BufferSpec a;
+    a.name = "a";
+    a.type = ElementType::F32;
+    BufferSpec d = a;
+    d.name = "dest";
+    d.role = BufferRole::Out;
+    s.buffers = {a, d};
+    ScalarSpec n;
+    n.name = "n";
+    n.type = ElementType::I32;
+    s.scalars = {n};
+    return s;
+}
+QString errorOf(const std::vector<wb::KernelParam>& params, std::map<std::string, std::string> b = {})
+{
+    try {
+        Binding::bind(params, session(), b, "kernel k");
+    } catch (const wb::Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+} // namespace
+
+class TestBinding : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void bindsByNameAndExplicitly()
+    {
+        const auto b = Binding::bind({ptr("dest", "float"), ptr("x", "const float"), val("count", "int", 4)},
+                                     session(), {{"x", "a"}, {"count", "n"}}, "kernel k");
+        QCOMPARE(b.size(), 3u);
+        QVERIFY(b[0].isBuffer);
+        QCOMPARE(b[0].index, 1u);
+        QCOMPARE(b[1].index, 0u);
+        QVERIFY(!b[2].isBuffer);
+    }
+    void mismatchesAreReported()
+    {
+        QVERIFY(errorOf({ptr("a", "double")}).contains("kernel k: parameter 'a' is double* but buffer 'a' is f32"));
+        QVERIFY(errorOf({val("a", "float", 4)}).contains("parameter 'a' is a value (float) but 'a' is a buffer"));
+        QVERIFY(errorOf({ptr("n", "int")}).contains("parameter 'n' is a pointer (int*) but 'n' is a scalar"));
+        QVERIFY(errorOf({val("n", "float", 4)}).contains("parameter 'n' is float but scalar 'n' is i32"));
+        QVERIFY(errorOf({val("n", "Foo", 8)}).contains("takes 8 bytes but scalar 'n' is i32 (4 bytes)"));
+        QVERIFY(errorOf({ptr("b", "float")}).contains("parameter 'b' is not bound: no buffer or scalar named 'b'"));
+        QVERIFY(errorOf({ptr("a", "float")}, {{"zz", "a"}}).contains("binding for 'zz', but there is no parameter"));
+        // Unknown pointee types (structs, vector types) are accepted.
+        QVERIFY(errorOf({ptr("a", "float4")}).isEmpty());
+    }
+    void cTypeSpellings()
+    {
+        QCOMPARE(elementTypeOfCType("const float"), ElementType::F32);
+        QCOMPARE(elementTypeOfCType("unsigned int"), ElementType::U32);
+        QCOMPARE(elementTypeOfCType("std::int64_t"), ElementType::I64);
+        QCOMPARE(elementTypeOfCType("const __half"), ElementType::F16);
+        QCOMPARE(elementTypeOfCType("unsigned char"), ElementType::U8);
+        QVERIFY(!elementTypeOfCType("float4").has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBinding)
+#include "tst_binding.moc"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/common/Error.h"
+#include "core/host/HostCompiler.h"
+#include "core/session/CppReference.h"
+
+#include <QTest>
+
+using namespace wb::session;
+
+class TestCppReference : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesParameters()
+    {
+        const auto p = CppReference::parseParameters(
+            "// reference(int nope)\nstatic int helper(int);\n"
+            "void reference(float* __restrict__ dest, const float *a, std::map<int, int> m, int n = 3)\n{ }\n",
+            "reference");
+        QCOMPARE(p.size(), 4u);
+        QCOMPARE(p[0].name, std::string("dest"));
+        QVERIFY(p[0].isPointer);
+        QCOMPARE(p[0].pointee, std::string("float"));
+        QCOMPARE(p[1].pointee, std::string("const float"));
+        QCOMPARE(p[2].type, std::string("std::map<int, int>"));
+        QCOMPARE(p[3].name, std::string("n"));
+        QVERIFY(!p[3].isPointer);
+        QVERIFY_THROWS_EXCEPTION(wb::Error, CppReference::parseParameters("void f(int) {}", "f"));
+        QVERIFY_THROWS_EXCEPTION(wb::Error, CppReference::parseParameters("void g(int x) {}", "f"));
+    }
+    void compilesAndCalls()
+    {
+        if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
+        CppReference ref;
+        const auto b = ref.compile("#include <cmath>\n"
+                                   "void reference(float* dest, const float* a, int n, double s)\n"
+                                   "{\n    for (int i = 0; i < n; ++i) dest[i] = a[i] * float(s);\n}\n",
+                                   "ref.cpp", "reference", {"-O1"});
+        QVERIFY2(b.ok, b.log.c_str());
+        float dest[3] = {}, a[3] = {1, 2, 3};
+        int n = 3;
+        double s = 2.5;
+        ref.call({dest, a, &n, &s});
+        QCOMPARE(dest[2], 7.5f);
+    }
+    void compileErrorsAtTheUsersLine()
+    {
+        if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
+        CppReference ref;
+        const auto b = ref.compile("void reference(float* dest)\n{\n    dest[0] = undefined_thing;\n}\n",
+                                   "my_reference.cpp", "reference", {});
+        QVERIFY(!b.ok);
+        bool found = false;
+        for (const wb::Diagnostic& d : b.diagnostics)
+            if (d.severity >= wb::Severity::Error && d.file == "my_reference.cpp" && d.line == 3) found = true;
+        QVERIFY2(found, b.log.c_str());
+    }
+    void exceptionsBecomeErrors()
+    {
+        if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
+        CppReference ref;
+        const auto b = ref.compile("#include <stdexcept>\nvoid reference(int* x) { if (*x) throw std::runtime_error(\"boom\"); }\n",
+                                   "r.cpp", "reference", {});
+        QVERIFY2(b.ok, b.log.c_str());
+        int x = 1;
+        try {
+            ref.call({&x});
+            QFAIL("no error");
+        } catch (const wb::Error& e) {
+            QVERIFY(QString(e.what()).contains("boom"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCppReference)
+#include "tst_cppreference.moc"

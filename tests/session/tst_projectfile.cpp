@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/common/Error.h"
+#include "core/session/ProjectFile.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb::session;
+
+namespace {
+const char* kValid = R"json({
+  "schemaVersion": 1,
+  "name": "t",
+  "kernel": {"file": "k.cu"},
+  "compileOptions": {"optLevel": 2, "defines": {"TILE": "16"}, "fastMath": true},
+  "scalars": [{"name": "N", "type": "i32", "value": 64}, {"name": "alpha", "type": "f32", "value": "N/2"}],
+  "buffers": [
+    {"name": "x", "type": "f32", "shape": ["N"], "role": "in", "init": {"kind": "uniform", "seed": 3, "low": -1}},
+    {"name": "y", "type": "f32", "shape": ["N"], "role": "inout", "init": {"kind": "npy", "path": "y.npy"},
+     "tolerance": {"maxUlp": 2}, "exports": ["y.bin"]},
+    {"name": "m", "type": "u8", "shape": [4, "N/4", 2], "role": "out"}
+  ],
+  "launch": {"kernel": "saxpy", "grid": ["ceil(N/32)"], "block": [32], "sharedBytes": 0,
+             "bindings": {"n": "N"}, "warmup": 2, "iterations": 5, "backend": "cpu", "device": 0},
+  "reference": {"kind": "cpp", "file": "ref.cpp", "function": "ref"},
+  "tolerance": {"atol": 0.001, "rtol": 0.0001, "nanEqual": true}
+})json";
+
+QString errorOf(const QString& json)
+{
+    try {
+        ProjectFile::fromJson(json.toStdString(), "/base");
+    } catch (const wb::Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString withChange(const QString& from, const QString& to)
+{
+    QString s = QString::fromUtf8(kValid);
+    Q_ASSERT(s.contains(from));
+    return s.replace(from, to);
+}
+} // namespace
+
+class TestProjectFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsEveryField()
+    {
+        const Session s = ProjectFile::fromJson(kValid, "/base");
+        QCOMPARE(s.kernelFile, std::string("k.cu"));
+        QCOMPARE(s.resolve("k.cu").string(), std::string("/base/k.cu"));
+        QCOMPARE(s.resolve("/abs/k.cu").string(), std::string("/abs/k.cu"));
+        QCOMPARE(s.compileOptions.optLevel, 2);
+        QVERIFY(s.compileOptions.fastMath);
+        QCOMPARE(s.scalars.size(), 2u);
+        QCOMPARE(s.scalars[0].value, std::string("64"));
+        QCOMPARE(s.buffers[2].shape, (std::vector<std::string>{"4", "N/4", "2"}));
+        QCOMPARE(s.buffers[1].role, BufferRole::InOut);
+        QVERIFY(s.buffers[1].tolerance.has_value());
+        QCOMPARE(s.buffers[1].tolerance->mode, Tolerance::Mode::Ulp);
+        QVERIFY(s.buffers[1].tolerance->nanEqual); // inherits the session's
+        QCOMPARE(s.buffers[0].init.seed, 3u);
+        QCOMPARE(s.launch.bindings.at("n"), std::string("N"));
+        QCOMPARE(s.iterations, 5);
+        QCOMPARE(s.backend, wb::BackendKind::Cpu);
+        QCOMPARE(s.reference.kind, ReferenceSpec::Kind::Cpp);
+        QCOMPARE(s.tolerance.atol, 0.001);
+    }
+    void roundTrip()
+    {
+        QTemporaryDir dir;
+        const Session a = ProjectFile::fromJson(kValid, dir.path().toStdString());
+        const std::string path = dir.filePath("p.wbproj").toStdString();
+        ProjectFile::save(a, path);
+        const Session b = ProjectFile::load(path);
+        QVERIFY(a == b);
+        QCOMPARE(b.baseDir, a.baseDir);
+        ProjectFile::save(b, path);
+        QVERIFY(ProjectFile::load(path) == a);
+    }
+    void roundTripShippedExamples()
+    {
+        QDirIterator it(QStringLiteral(WB_SOURCE_DIR "/resources/examples"), {"*.wbproj"},
+                        QDir::Files, QDirIterator::Subdirectories);
+        int n = 0;
+        QTemporaryDir dir;
+        while (it.hasNext()) {
+            const std::string path = it.next().toStdString();
+            const Session a = ProjectFile::load(path);
+            const std::string copy = dir.filePath("copy.wbproj").toStdString();
+            ProjectFile::save(a, copy);
+            Session b = ProjectFile::load(copy);
+            b.baseDir = a.baseDir;
+            QVERIFY2(a == b, path.c_str());
+            ++n;
+        }
+        QVERIFY(n >= 11);
+    }
+    void validationMessagesNameTheField_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("shape") << withChange(R"x("shape": [4, "N/4", 2])x", R"x("shape": [4, 0])x")
+                               << "buffers[2].shape: expected 1–3 positive integers";
+        QTest::newRow("shape4") << withChange(R"x("shape": [4, "N/4", 2])x", R"x("shape": [1, 2, 3, 4])x")
+                                << "buffers[2].shape: expected 1–3 positive integers";
+        QTest::newRow("type") << withChange(R"x("type": "u8")x", R"x("type": "u9")x")
+                              << "buffers[2].type: unknown element type \"u9\"";
+        QTest::newRow("role") << withChange(R"x("role": "out")x", R"x("role": "output")x")
+                              << "buffers[2].role: expected \"in\", \"out\" or \"inout\"";
+        QTest::newRow("unknown") << withChange(R"x("role": "out")x", R"x("role": "out", "shpe": 1)x")
+                                 << "buffers[2].shpe: unknown field";
+        QTest::newRow("init") << withChange(R"x("kind": "uniform")x", R"x("kind": "gauss")x")
+                              << "buffers[0].init.kind: unknown initialiser \"gauss\"";
+        QTest::newRow("npyPath") << withChange(R"x("kind": "npy", "path": "y.npy")x", R"x("kind": "npy")x")
+                                 << "buffers[1].init.path: required field is missing";
+        QTest::newRow("seed") << withChange(R"x("seed": 3)x", R"x("seed": -3)x")
+                              << "buffers[0].init.seed: expected an integer in";
+        QTest::newRow("dup") << withChange(R"x({"name": "m")x", R"x({"name": "x")x")
+                             << "buffers[2].name: duplicate name \"x\"";
+        QTest::newRow("ident") << withChange(R"x({"name": "m")x", R"x({"name": "2m")x")
+                               << "buffers[2].name: \"2m\" is not an identifier";
+        QTest::newRow("scalar") << withChange(R"x("value": 64)x", R"x("value": true)x")
+                                << "scalars[0].value: expected a number or an expression string, found a boolean";
+        QTest::newRow("grid") << withChange(R"x("grid": ["ceil(N/32)"])x", R"x("grid": [])x")
+                              << "launch.grid: expected 1–3 positive integers";
+        QTest::newRow("kernel") << withChange(R"x("kernel": "saxpy", )x", "")
+                                << "launch.kernel: required field is missing";
+        QTest::newRow("backend") << withChange(R"x("backend": "cpu")x", R"x("backend": "tpu")x")
+                                 << "launch.backend: expected \"auto\", \"cuda\" or \"cpu\"";
+        QTest::newRow("iterations") << withChange(R"x("iterations": 5)x", R"x("iterations": 0)x")
+                                    << "launch.iterations: expected an integer in 1–";
+        QTest::newRow("tol") << withChange(R"x("maxUlp": 2)x", R"x("maxUlp": 2, "atol": 1)x")
+                             << "buffers[1].tolerance.maxUlp: give either maxUlp or atol/rtol";
+        QTest::newRow("atol") << withChange(R"x("atol": 0.001)x", R"x("atol": -1)x")
+                              << "tolerance.atol: must be at least 0";
+        QTest::newRow("refKind") << withChange(R"x("kind": "cpp")x", R"x("kind": "python")x")
+                                 << "reference.kind: expected \"none\", \"cpp\", \"kernel\" or \"files\"";
+        QTest::newRow("export") << withChange(R"x(["y.bin"])x", R"x(["y.tiff"])x")
+                                << "buffers[1].exports[0]: expected a file name ending in";
+        QTest::newRow("kernelSrc") << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "source": "x"})x")
+                                   << "kernel: give exactly one of";
+        QTest::newRow("newer") << withChange(R"x("schemaVersion": 1)x", R"x("schemaVersion": 7)x")
+                               << "schemaVersion: this project uses schema version 7, newer than this Warpbench understands (1)";
+        QTest::newRow("noVersion") << withChange(R"x("schemaVersion": 1,)x", "")
+                                   << "schemaVersion: required field is missing";
+        QTest::newRow("json") << QString("{ \"schemaVersion\": 1, ") << "not valid JSON";
+    }
+    void validationMessagesNameTheField()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        const QString got = errorOf(json);
+        QVERIFY2(got.contains(message), qPrintable("got: " + got));
+    }
+    void unreadableFile()
+    {
+        try {
+            ProjectFile::load("/nonexistent/p.wbproj");
+            QFAIL("no error");
+        } catch (const wb::Error& e) {
+            QCOMPARE(e.kind(), wb::Error::Kind::Io);
+        }
+    }
+    void atomicSaveKeepsOldFileOnFailure()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.wbproj");
+        const Session a = ProjectFile::fromJson(kValid, dir.path().toStdString());
+        ProjectFile::save(a, path.toStdString());
+        // A save into a read-only folder fails without touching the existing file.
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner);
+        Session b = a;
+        b.name = "changed";
+        bool threw = false;
+        try {
+            ProjectFile::save(b, path.toStdString());
+        } catch (const wb::Error&) {
+            threw = true;
+        }
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (!threw) QSKIP("running as root: a read-only folder does not stop writes");
+        QCOMPARE(ProjectFile::load(path.toStdString()).name, std::string("t"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProjectFile)
+#include "tst_projectfile.moc"
