@@ -5,3 +5,5 @@ wb_add_qtest(NAME tst_compiler SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_compiler.cp
 set_target_properties(tst_compiler PROPERTIES AUTOMOC ON)
 wb_add_qtest(NAME tst_kerneldiscovery SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_kerneldiscovery.cpp)
 set_target_properties(tst_kerneldiscovery PROPERTIES AUTOMOC ON)
+wb_add_qtest(NAME tst_compilecache SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_compilecache.cpp)
+set_target_properties(tst_compilecache PROPERTIES AUTOMOC ON)

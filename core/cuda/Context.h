@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/cuda/Device.h"
+#include "core/cuda/detail/ContextState.h"
+
+#include <cuda.h>
+
+#include <cstddef>
+
+namespace wb::cuda {
+
+/// The retained primary context of one device. Move-only; every handle created in it
+/// (DeviceBuffer, Module, Kernel, Stream, Event, PinnedHostBuffer) shares ownership of the
+/// context, so it stays alive until the last of them is gone, whatever the destruction order.
+class Context {
+public:
+    struct MemoryInfo {
+        std::size_t freeBytes = 0;
+        std::size_t totalBytes = 0;
+    };
+
+    /// The primary context of device `ordinal`; throws wb::Error (Unavailable) with the reason
+    /// when CUDA is not usable here.
+    static Context primary(int ordinal = 0);
+    static Context primary(const Device& device) { return primary(device.ordinal()); }
+
+    Context(Context&&) noexcept = default;
+    Context& operator=(Context&&) noexcept = default;
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+    ~Context() = default;
+
+    /// False for a moved-from Context.
+    bool valid() const noexcept { return m_state != nullptr; }
+    Device device() const;
+    int ordinal() const;
+    CUcontext handle() const;
+
+    /// Makes the context current on this thread.
+    void makeCurrent() const;
+    /// Waits for all work in the context.
+    void synchronize() const;
+    MemoryInfo memoryInfo() const;
+    /// Frees the pooled device and pinned memory used by In/Out/InOut calls (they grow again
+    /// on the next such call).
+    void releaseScratch() const;
+
+    /// The shared state; dependent handles keep a copy.
+    const detail::ContextRef& state() const;
+
+private:
+    explicit Context(detail::ContextRef state) : m_state(std::move(state)) {}
+    detail::ContextRef m_state;
+};
+
+} // namespace wb::cuda

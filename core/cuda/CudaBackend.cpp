@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cuda/CudaBackend.h"
+
+#include "core/cuda/Compiler.h"
+#include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Kernel.h"
+#include "core/cuda/Module.h"
+
+#include <array>
+#include <map>
+#include <vector>
+
+namespace wb::cuda {
+
+namespace {
+
+class CudaBuffer final : public BackendBuffer {
+public:
+    explicit CudaBuffer(DeviceBuffer buffer) : m_buffer(std::move(buffer)) {}
+    std::uint64_t address() const noexcept override { return m_buffer.ptr(); }
+    std::size_t size() const noexcept override { return m_buffer.size(); }
+    DeviceBuffer& buffer() noexcept { return m_buffer; }
+    const DeviceBuffer& buffer() const noexcept { return m_buffer; }
+
+private:
+    DeviceBuffer m_buffer;
+};
+
+class CudaProgram final : public BackendProgram {
+public:
+    CudaProgram(CompileResult compiled, Module module)
+        : m_compiled(std::move(compiled)), m_module(std::move(module)) {}
+    const CompileResult& compiled() const noexcept override { return m_compiled; }
+    const Module& module() const noexcept { return m_module; }
+    const Kernel& kernel(const std::string& name)
+    {
+        auto it = m_kernels.find(name);
+        if (it == m_kernels.end()) it = m_kernels.emplace(name, m_module.function(name)).first;
+        return it->second;
+    }
+
+private:
+    CompileResult m_compiled;
+    Module m_module;
+    std::map<std::string, Kernel, std::less<>> m_kernels;
+};
+
+CudaBuffer& cudaBuffer(BackendBuffer& buffer)
+{
+    auto* b = dynamic_cast<CudaBuffer*>(&buffer);
+    if (!b) throw Error(Error::Kind::InvalidArgument, "the buffer does not belong to the CUDA backend");
+    return *b;
+}
+
+const CudaBuffer& cudaBuffer(const BackendBuffer& buffer)
+{
+    auto* b = dynamic_cast<const CudaBuffer*>(&buffer);
+    if (!b) throw Error(Error::Kind::InvalidArgument, "the buffer does not belong to the CUDA backend");
+    return *b;
+}
+
+CudaProgram& cudaProgram(BackendProgram& program)
+{
+    auto* p = dynamic_cast<CudaProgram*>(&program);
+    if (!p) throw Error(Error::Kind::InvalidArgument, "the program does not belong to the CUDA backend");
+    return *p;
+}
+
+} // namespace
+
+CudaBackend::CudaBackend(int device) : m_context(Context::primary(device))
+{
+    const Device dev = m_context.device();
+    m_arch = dev.arch();
+    m_description.name = dev.name();
+    m_description.index = dev.ordinal();
+    m_description.arch = m_arch;
+    m_description.multiprocessors = dev.multiprocessorCount();
+    m_description.totalMemoryBytes = dev.totalMemory();
+    m_description.peakBandwidthGBs = dev.peakBandwidthGBs();
+    m_description.driverVersion = Device::driverVersion();
+}
+
+CudaBackend::~CudaBackend() = default;
+
+DeviceDescription CudaBackend::device() const { return m_description; }
+
+CompileResult CudaBackend::compile(const std::string& source, const std::string& sourceName,
+                                   const CompileOptions& options)
+{
+    return Compiler::instance().compile(source, sourceName, options, m_arch);
+}
+
+std::unique_ptr<BackendProgram> CudaBackend::load(const CompileResult& compiled)
+{
+    return std::make_unique<CudaProgram>(compiled, Module::load(m_context, compiled));
+}
+
+std::unique_ptr<BackendBuffer> CudaBackend::allocate(std::size_t bytes, std::string_view label)
+{
+    return std::make_unique<CudaBuffer>(DeviceBuffer(m_context, bytes, label));
+}
+
+void CudaBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes)
+{
+    cudaBuffer(dst).buffer().upload(src, bytes);
+}
+
+void CudaBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes)
+{
+    cudaBuffer(src).buffer().download(dst, bytes);
+}
+
+void CudaBackend::setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                              std::size_t bytes)
+{
+    cudaProgram(program).module().setGlobal(symbol, src, bytes);
+}
+
+double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
+                           const LaunchConfig& config, std::span<const KernelArgValue> args)
+{
+    const Kernel& k = cudaProgram(program).kernel(kernel);
+    std::vector<KernelArg> converted;
+    converted.reserve(args.size());
+    for (const KernelArgValue& a : args)
+        converted.push_back({a.data, a.size,
+                             a.isPointer ? KernelArg::Kind::DevicePointer : KernelArg::Kind::Value,
+                             nullptr});
+    return k.call(config, converted, nullptr, true);
+}
+
+std::unique_ptr<Backend> makeCudaBackend(int device) { return std::make_unique<CudaBackend>(device); }
+
+} // namespace wb::cuda

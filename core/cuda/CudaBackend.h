@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/cuda/Context.h"
+
+#include <memory>
+#include <string>
+
+namespace wb::cuda {
+
+/// wb::Backend on a GPU: NVRTC for the device's architecture, modules, device buffers, and
+/// launches timed with events. Throws wb::Error (Unavailable) from the constructor, with the
+/// reason, when CUDA is not usable here.
+class CudaBackend final : public Backend {
+public:
+    explicit CudaBackend(int device = 0);
+    ~CudaBackend() override;
+
+    BackendKind kind() const noexcept override { return BackendKind::Cuda; }
+    DeviceDescription device() const override;
+
+    CompileResult compile(const std::string& source, const std::string& sourceName,
+                          const CompileOptions& options) override;
+    std::unique_ptr<BackendProgram> load(const CompileResult& compiled) override;
+
+    std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) override;
+    void upload(BackendBuffer& dst, const void* src, std::size_t bytes) override;
+    void download(const BackendBuffer& src, void* dst, std::size_t bytes) override;
+    void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                     std::size_t bytes) override;
+
+    double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
+                  std::span<const KernelArgValue> args) override;
+
+    const Context& context() const noexcept { return m_context; }
+
+private:
+    Context m_context;
+    std::string m_arch;
+    DeviceDescription m_description;
+};
+
+/// The factory wb::createBackend uses for BackendKind::Cuda.
+std::unique_ptr<Backend> makeCudaBackend(int device);
+
+} // namespace wb::cuda

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb::cuda {
+
+/// A GPU as the driver numbers it. A plain value (a device owns no resource); the primary
+/// context that runs work on it is a Context. Queries throw CudaError / wb::Error.
+class Device {
+public:
+    struct ComputeCapability {
+        int major = 0;
+        int minor = 0;
+        friend bool operator==(const ComputeCapability&, const ComputeCapability&) = default;
+    };
+
+    /// Devices the driver reports; throws wb::Error (Unavailable) with the reason when CUDA is
+    /// not usable here.
+    static int count();
+    static std::vector<Device> all();
+    /// Device `ordinal` (0-based); throws InvalidArgument when there is no such device.
+    static Device get(int ordinal);
+    /// "13.0" from cuDriverGetVersion.
+    static std::string driverVersion();
+
+    int ordinal() const noexcept { return m_ordinal; }
+    CUdevice handle() const noexcept { return m_device; }
+
+    std::string name() const;                    ///< "NVIDIA H200"
+    ComputeCapability computeCapability() const;
+    std::string arch() const;                    ///< "sm_90"
+    int multiprocessorCount() const;
+    std::uint64_t totalMemory() const;           ///< bytes
+    int clockRateKHz() const;                    ///< SM clock (typical)
+    int memoryClockKHz() const;                  ///< peak memory clock, as the driver reports it
+    int memoryBusWidthBits() const;
+    /// Theoretical DRAM bandwidth: 2 (double data rate) × memoryClockKHz × busWidth / 8.
+    /// The driver reports the clock such that this formula holds for GDDR and HBM alike (for
+    /// HBM3e the "memory clock" is the data-rate clock divided by two); see docs/cuda.md.
+    double peakBandwidthGBs() const;
+    int maxThreadsPerBlock() const;
+    int maxSharedMemoryPerBlockOptin() const;
+    int warpSize() const;
+    int attribute(CUdevice_attribute attribute) const;
+
+private:
+    Device(int ordinal, CUdevice device) : m_ordinal(ordinal), m_device(device) {}
+    int m_ordinal = 0;
+    CUdevice m_device = 0;
+};
+
+} // namespace wb::cuda

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cuda.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace wb::cuda::detail {
+
+/// Pooled resources for In/Out/InOut calls and timed launches: one device allocation and one
+/// pinned staging buffer that grow on demand, one stream, two timing events. Owned by the
+/// context (raw handles, no back-reference, so no ownership cycle); guarded by the mutex.
+struct Scratch {
+    CUdeviceptr device = 0;
+    std::size_t deviceBytes = 0;
+    void* host = nullptr;
+    std::size_t hostBytes = 0;
+    CUstream stream = nullptr;
+    CUevent start = nullptr;
+    CUevent stop = nullptr;
+};
+
+/// A retained primary context and what launches need to know about its device, cached once.
+/// Shared by every handle created in it; released (cuDevicePrimaryCtxRelease) with the last.
+struct ContextState {
+    int ordinal = 0;
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    std::string deviceName;
+    std::uint64_t totalMemory = 0;
+    int maxThreadsPerBlock = 0;
+    std::array<int, 3> maxBlock{};
+    std::array<int, 3> maxGrid{};
+    int maxSharedOptin = 0;
+    int clusterLaunch = 0;
+
+    std::mutex scratchMutex;
+    Scratch scratch;
+
+    ContextState() = default;
+    ContextState(const ContextState&) = delete;
+    ContextState& operator=(const ContextState&) = delete;
+    ~ContextState();
+
+    /// Makes this context current on the calling thread (cheap when it already is).
+    void makeCurrent() const;
+    /// The same, for destructors: false (and a report) on failure.
+    bool makeCurrentNoThrow() const noexcept;
+    /// Grows the scratch buffers to at least `bytes`; call with scratchMutex held.
+    void ensureScratch(std::size_t bytes);
+    /// Frees the scratch resources; call with scratchMutex held.
+    void releaseScratch() noexcept;
+    /// "device 0 (NVIDIA H200)"
+    std::string describe() const;
+};
+
+using ContextRef = std::shared_ptr<ContextState>;
+
+/// The process-wide primary context of device `ordinal`, retained while anything refers to it.
+ContextRef primaryContext(int ordinal);
+
+/// "1.6 MB", "400 B"
+std::string formatBytes(std::size_t bytes);
+
+} // namespace wb::cuda::detail

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/common/Paths.h"
+#include "core/cuda/CompileCache.h"
+#include "core/cuda/Compiler.h"
+
+#include <QCoreApplication>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using wb::CompileOptions;
+using wb::CompileResult;
+using wb::cuda::CompileCache;
+using wb::cuda::Compiler;
+using Cache = CompileResult::Cache;
+
+namespace {
+
+const std::string kSource = "extern \"C\" __global__ void saxpy(float a, const float* x, float* y, int n)\n"
+                            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += a * x[i]; }\n";
+
+fs::path cacheRoot()
+{
+    return wb::cacheDir() / "nvrtc";
+}
+
+std::vector<fs::path> entries()
+{
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(cacheRoot(), ec))
+        if (e.path().extension() == ".wbnvrtc") files.push_back(e.path());
+    return files;
+}
+
+CompileResult compile(const std::string& src = kSource, const CompileOptions& o = {})
+{
+    return Compiler::instance().compile(src, "saxpy.cu", o, "sm_90");
+}
+
+/// The log without ptxas's timing lines, which differ between two real compiles.
+std::string stableLog(const std::string& log)
+{
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < log.size()) {
+        std::size_t end = log.find('\n', pos);
+        if (end == std::string::npos) end = log.size();
+        const std::string line = log.substr(pos, end - pos);
+        if (line.find("Compile time =") == std::string::npos) out += line + "\n";
+        pos = end + 1;
+    }
+    return out;
+}
+
+/// The compiled output without the per-call fields (cache, compileMs, ptxas timings).
+void compareOutputs(const CompileResult& a, const CompileResult& b)
+{
+    QCOMPARE(a.ok, b.ok);
+    QCOMPARE(a.sourceName, b.sourceName);
+    QCOMPARE(stableLog(a.log), stableLog(b.log));
+    QVERIFY(a.diagnostics == b.diagnostics);
+    QCOMPARE(a.target, b.target);
+    QCOMPARE(a.ptx, b.ptx);
+    QVERIFY(a.binary == b.binary);
+    QVERIFY(a.kernels == b.kernels);
+    QCOMPARE(a.compilerVersion, b.compilerVersion);
+}
+
+std::string readFile(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeFile(const fs::path& p, const std::string& data)
+{
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
+
+CompileCache::Key keyFromFileName(const fs::path& p)
+{
+    const std::string hex = p.stem().string();
+    CompileCache::Key key{};
+    for (std::size_t i = 0; i < key.size(); ++i)
+        key[i] = static_cast<std::uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+    return key;
+}
+
+} // namespace
+
+class TestCompileCache : public QObject {
+    Q_OBJECT
+
+private:
+    CompileResult m_reference; // a fresh compile of kSource
+
+    /// Empties both layers so each test starts from a cold cache.
+    void resetCache()
+    {
+        Compiler::instance().clearMemoryCache();
+        std::error_code ec;
+        fs::remove_all(cacheRoot(), ec);
+    }
+
+    /// The entry rewritten by the recompile loads again (from disk) and is right.
+    void expectValidEntry()
+    {
+        Compiler::instance().clearMemoryCache();
+        const CompileResult r = compile();
+        QCOMPARE(r.cache, Cache::DiskHit);
+        compareOutputs(r, m_reference);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!Compiler::instance().available())
+            QFAIL(Compiler::instance().unavailableReason().c_str());
+        Compiler::instance().setCacheEnabled(true);
+        resetCache();
+        m_reference = compile();
+        QVERIFY2(m_reference.ok, m_reference.log.c_str());
+        QCOMPARE(m_reference.cache, Cache::Miss);
+    }
+
+    void init() { resetCache(); }
+
+    void memoryHit()
+    {
+        const CompileResult first = compile();
+        QCOMPARE(first.cache, Cache::Miss);
+        const CompileResult second = compile();
+        QCOMPARE(second.cache, Cache::MemoryHit);
+        compareOutputs(second, first);
+        QCOMPARE(second.log, first.log); // the very same result
+        compareOutputs(second, m_reference);
+    }
+
+    void diskHitAfterMemoryClear()
+    {
+        const CompileResult first = compile();
+        QCOMPARE(first.cache, Cache::Miss);
+        QCOMPARE(entries().size(), std::size_t(1));
+        Compiler::instance().clearMemoryCache();
+        const CompileResult fromDisk = compile();
+        QCOMPARE(fromDisk.cache, Cache::DiskHit);
+        compareOutputs(fromDisk, first);
+        QCOMPARE(fromDisk.log, first.log);
+        // The disk hit filled the memory layer.
+        QCOMPARE(compile().cache, Cache::MemoryHit);
+    }
+
+    void freshCacheInstanceReadsDisk()
+    {
+        const CompileResult first = compile();
+        const std::vector<fs::path> files = entries();
+        QCOMPARE(files.size(), std::size_t(1));
+        CompileCache other(cacheRoot());
+        const CompileCache::Key key = keyFromFileName(files[0]);
+        QVERIFY(!other.findInMemory(key));
+        const auto loaded = other.findOnDisk(key);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->cache, Cache::DiskHit);
+        compareOutputs(*loaded, first);
+        QVERIFY(other.findInMemory(key));
+    }
+
+    void freshProcessReadsDisk()
+    {
+        QCOMPARE(compile().cache, Cache::Miss);
+        // The same binary in child mode compiles kSource once and prints the cache outcome.
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("WARPBENCH_CACHE_DIR", QString::fromStdString(wb::cacheDir().string()));
+        child.setProcessEnvironment(env);
+        child.start(QCoreApplication::applicationFilePath(), {"--child-compile"});
+        QVERIFY(child.waitForFinished(60000));
+        QCOMPARE(child.exitCode(), 0);
+        const QByteArray out = child.readAllStandardOutput().trimmed();
+        QCOMPARE(out, QByteArray("disk-hit ok"));
+    }
+
+    void truncatedEntryIsRecompiled()
+    {
+        compile();
+        const fs::path file = entries().at(0);
+        const std::string good = readFile(file);
+        for (const std::size_t keep : {std::size_t(0), std::size_t(10), good.size() / 2, good.size() - 1}) {
+            writeFile(file, good.substr(0, keep));
+            Compiler::instance().clearMemoryCache();
+            const CompileResult r = compile();
+            QCOMPARE(r.cache, Cache::Miss); // detected, never loaded
+            compareOutputs(r, m_reference);
+            expectValidEntry();
+        }
+    }
+
+    void flippedByteIsRecompiled()
+    {
+        compile();
+        const fs::path file = entries().at(0);
+        const std::string good = readFile(file);
+        // Header (magic, length, checksum, key) and payload (start, middle, last byte).
+        for (const std::size_t at : {std::size_t(0), std::size_t(17), std::size_t(26), std::size_t(40),
+                                     std::size_t(64), good.size() / 2, good.size() - 1}) {
+            std::string bad = good;
+            bad[at] = static_cast<char>(bad[at] ^ 0x20);
+            writeFile(file, bad);
+            Compiler::instance().clearMemoryCache();
+            const CompileResult r = compile();
+            QCOMPARE(r.cache, Cache::Miss);
+            compareOutputs(r, m_reference);
+            expectValidEntry();
+        }
+        // Appended garbage too.
+        writeFile(file, good + "x");
+        Compiler::instance().clearMemoryCache();
+        QCOMPARE(compile().cache, Cache::Miss);
+    }
+
+    void optionsChangeMisses()
+    {
+        QCOMPARE(compile().cache, Cache::Miss);
+        CompileOptions o;
+        o.defines.emplace_back("SOMETHING", "1");
+        QCOMPARE(compile(kSource, o).cache, Cache::Miss);
+        QCOMPARE(compile(kSource, o).cache, Cache::MemoryHit);
+        o.defines[0].second = "2";
+        QCOMPARE(compile(kSource, o).cache, Cache::Miss);
+        CompileOptions arch;
+        arch.arch = "sm_80";
+        const CompileResult a80 = compile(kSource, arch);
+        QCOMPARE(a80.cache, Cache::Miss);
+        QCOMPARE(a80.target, std::string("sm_80"));
+        CompileOptions opt;
+        opt.optLevel = 1;
+        QCOMPARE(compile(kSource, opt).cache, Cache::Miss);
+        CompileOptions fm;
+        fm.fastMath = true;
+        QCOMPARE(compile(kSource, fm).cache, Cache::Miss);
+        CompileOptions ne;
+        ne.nameExpressions = {"&saxpy"};
+        QCOMPARE(compile(kSource, ne).cache, Cache::Miss);
+        // A different default arch from the caller is a different target.
+        QCOMPARE(Compiler::instance().compile(kSource, "saxpy.cu", {}, "sm_89").cache, Cache::Miss);
+        QCOMPARE(compile(kSource + "\n").cache, Cache::Miss);
+        QCOMPARE(Compiler::instance().compile(kSource, "other.cu", {}, "sm_90").cache, Cache::Miss);
+        QCOMPARE(compile().cache, Cache::MemoryHit);
+    }
+
+    void includedHeaderChangeMisses()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path header = fs::path(dir.path().toStdString()) / "factor.cuh";
+        writeFile(header, "#define FACTOR 2\n");
+        const std::string src = "#include \"factor.cuh\"\n"
+                                "__global__ void k(int* a) { a[0] = FACTOR * 1000 + 1; }\n";
+        CompileOptions o;
+        o.includeDirs = {dir.path().toStdString()};
+        const CompileResult first = compile(src, o);
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(first.ptx.find("2001") != std::string::npos);
+        QCOMPARE(compile(src, o).cache, Cache::MemoryHit);
+        writeFile(header, "#define FACTOR 3\n");
+        const CompileResult second = compile(src, o);
+        QCOMPARE(second.cache, Cache::Miss);
+        QVERIFY(second.ptx.find("3001") != std::string::npos);
+    }
+
+    void failedCompileNotOnDisk()
+    {
+        const std::string bad = "__global__ void k() { nope; }\n";
+        const CompileResult r = compile(bad);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.cache, Cache::Miss);
+        QVERIFY(entries().empty());
+        const CompileResult again = compile(bad);
+        QCOMPARE(again.cache, Cache::MemoryHit);
+        QVERIFY(again.diagnostics == r.diagnostics);
+        Compiler::instance().clearMemoryCache();
+        QCOMPARE(compile(bad).cache, Cache::Miss);
+    }
+
+    void disabledCache()
+    {
+        Compiler::instance().setCacheEnabled(false);
+        const CompileResult a = compile();
+        const CompileResult b = compile();
+        Compiler::instance().setCacheEnabled(true);
+        QCOMPARE(a.cache, Cache::Disabled);
+        QCOMPARE(b.cache, Cache::Disabled);
+        QVERIFY(entries().empty());
+        compareOutputs(a, m_reference);
+    }
+
+    void environmentDisablesCache()
+    {
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("WARPBENCH_CACHE_DIR", QString::fromStdString(wb::cacheDir().string()));
+        env.insert("WARPBENCH_NO_CACHE", "1");
+        child.setProcessEnvironment(env);
+        child.start(QCoreApplication::applicationFilePath(), {"--child-compile"});
+        QVERIFY(child.waitForFinished(60000));
+        QCOMPARE(child.exitCode(), 0);
+        QCOMPARE(child.readAllStandardOutput().trimmed(), QByteArray("disabled ok"));
+        QVERIFY(entries().empty());
+    }
+
+    void concurrentSameSource()
+    {
+        std::vector<std::future<CompileResult>> jobs;
+        for (int i = 0; i < 4; ++i) jobs.push_back(std::async(std::launch::async, [] { return compile(); }));
+        for (auto& j : jobs) compareOutputs(j.get(), m_reference);
+        QCOMPARE(entries().size(), std::size_t(1));
+        Compiler::instance().clearMemoryCache();
+        QCOMPARE(compile().cache, Cache::DiskHit);
+    }
+
+    void serializeRoundTrip()
+    {
+        CompileResult r;
+        r.ok = true;
+        r.sourceName = "x.cu";
+        r.log = "log text\nwith lines";
+        r.diagnostics.push_back({"x.cu", 3, 7, wb::Severity::Warning, "177-D", "unused",
+                                 {"detected during instantiation of \"f<int>\""}});
+        r.target = "sm_90";
+        r.ptx = ".version 9.0";
+        r.binary = {0x7f, 'E', 'L', 'F', 0, 255};
+        wb::KernelInfo k;
+        k.name = "scale<float, 128>";
+        k.loweredName = "_Z5scaleIfLi128EEvPT_S0_";
+        k.signature = "void scale<float, 128>(float*, float)";
+        k.isTemplateInstance = true;
+        k.params.push_back({"data", "float*", 8, 0, 8, true, "float", false});
+        k.params.push_back({"factor", "float", 4, 8, 4, false, "", false});
+        k.resources = {32, 4, 8, 16, 1024, 12, 1, true};
+        r.kernels.push_back(k);
+        r.compilerVersion = "NVRTC 13.0";
+        r.compileMs = 12.5;
+        const CompileCache::Key key = CompileCache::makeKey({"src", "x.cu", nullptr, nullptr, "v", ""});
+        const std::string bytes = CompileCache::serialize(key, r);
+        const auto back = CompileCache::deserialize(key, bytes);
+        QVERIFY(back);
+        compareOutputs(*back, r);
+        QCOMPARE(back->compileMs, r.compileMs);
+        // Another key's file is rejected even when intact.
+        CompileCache::Key other = key;
+        other[5] ^= 1;
+        QVERIFY(!CompileCache::deserialize(other, bytes));
+    }
+
+    void keySeparatesFields()
+    {
+        const std::vector<std::string> f1{"-DA", "B"};
+        const std::vector<std::string> f2{"-DAB"};
+        QVERIFY(CompileCache::makeKey({"s", "n", &f1, nullptr, "v", ""})
+                != CompileCache::makeKey({"s", "n", &f2, nullptr, "v", ""}));
+        QVERIFY(CompileCache::makeKey({"ab", "c", nullptr, nullptr, "v", ""})
+                != CompileCache::makeKey({"a", "bc", nullptr, nullptr, "v", ""}));
+        QVERIFY(CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.0", ""})
+                != CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.1", ""}));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // Child mode for the fresh-process tests: one compile, report the cache outcome.
+    if (argc == 2 && std::string(argv[1]) == "--child-compile") {
+        const CompileResult r = compile();
+        const char* state = r.cache == Cache::DiskHit ? "disk-hit"
+                            : r.cache == Cache::Disabled ? "disabled"
+                            : r.cache == Cache::Miss     ? "miss"
+                                                         : "memory-hit";
+        std::cout << state << (r.ok ? " ok" : " failed") << std::endl;
+        return 0;
+    }
+    // Outside CTest (which sets it per test) keep the user's cache untouched.
+    QTemporaryDir fallback;
+    if (qEnvironmentVariableIsEmpty("WARPBENCH_CACHE_DIR"))
+        qputenv("WARPBENCH_CACHE_DIR", fallback.path().toLocal8Bit());
+    QCoreApplication app(argc, argv);
+    TestCompileCache test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_compilecache.moc"
