@@ -72,7 +72,7 @@ std::optional<session::Initialiser> InitialiserText::parse(const QString& text, 
         init.start = s(0);
         init.stop = s(1);
     } else if (kind == u"uniform" || kind == u"normal") {
-        if (words.isEmpty()) words = {QStringLiteral(kind == u"uniform" ? "0" : "0"), QStringLiteral("1")};
+        if (words.isEmpty()) words = {QStringLiteral("0"), QStringLiteral("1")};
         if (!need(2, kind == u"uniform" ? QStringLiteral("uniform LOW HIGH seed=N")
                                         : QStringLiteral("normal MEAN STDDEV seed=N")))
             return std::nullopt;

@@ -3,6 +3,8 @@
 
 #include "core/common/Error.h"
 
+#include <QObject>
+
 namespace wb::ui {
 
 SessionEval::SessionEval(const session::Session& session) : m_session(session)
