@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/common/Error.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/detail/ContextState.h"
 

@@ -55,9 +55,9 @@ void Event::release() noexcept
     m_context.reset();
 }
 
-void Event::record(const Stream* stream) { record(stream ? stream->handle() : nullptr); }
+void Event::record(const Stream* stream) { recordOn(stream ? stream->handle() : nullptr); }
 
-void Event::record(CUstream stream)
+void Event::recordOn(CUstream stream)
 {
     requireValid(m_event);
     const detail::DriverApi& api = detail::driverUnchecked();

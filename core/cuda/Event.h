@@ -24,7 +24,7 @@ public:
     CUevent handle() const noexcept { return m_event; }
     /// Records the event on `stream` (the legacy default stream when null).
     void record(const Stream* stream = nullptr);
-    void record(CUstream stream);
+    void recordOn(CUstream stream);
     void synchronize() const;
     /// Milliseconds between two recorded events (waits for `end`).
     static double elapsedMs(const Event& start, const Event& end);

@@ -23,7 +23,7 @@ namespace wb::cuda {
 
 /// One parameter of a kernel as the launch checks see it.
 struct KernelParamSlot {
-    std::string name;            ///< "dest", or "parameter 0" when unknown
+    std::string name;            ///< "dest", or "param0" when unknown
     std::string type;            ///< "float*", empty when unknown
     std::size_t offset = 0;
     std::size_t size = 0;

@@ -104,7 +104,7 @@ Kernel Module::function(const std::string& name) const
             const CUresult q = api.cuFuncGetParamInfo(function, i, &offset, &size);
             if (q == CUDA_ERROR_INVALID_VALUE) break;
             CU_CHECK(q, "reading the parameters of kernel '" + name + "'");
-            params.push_back({"parameter " + std::to_string(i), {}, offset, size, false, false});
+            params.push_back({"param" + std::to_string(i), {}, offset, size, false, false});
         }
     }
     return Kernel(m_state, function, info ? info->name : name, std::move(params));

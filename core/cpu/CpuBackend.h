@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/MemoryFinding.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb::cpu {
+
+/// Runs CUDA C++ on the CPU: the source is compiled by the host C++ compiler against the CUDA
+/// prelude (resources/prelude) into a shared library; blocks spread over a thread pool; the
+/// threads of a block run as a loop, or as fibers when the kernel has barriers or warp
+/// operations. See docs/cpu-emulator.md.
+///
+/// Bounds-checked mode: compile with CompileOptions::extraFlags containing "--cpu-bounds-check".
+/// The kernel is then built with -fsanitize=address,undefined and each launch runs in a helper
+/// process (warpbench-cpu-sandbox, libasan preloaded); a memory error makes launch() throw
+/// wb::Error(Runtime) and is kept in lastFindings() with the kernel's file:line and the
+/// offending block and thread.
+class CpuBackend final : public Backend {
+public:
+    /// `threads` worker threads; 0 = one per core.
+    explicit CpuBackend(int threads = 0);
+    ~CpuBackend() override;
+    CpuBackend(const CpuBackend&) = delete;
+    CpuBackend& operator=(const CpuBackend&) = delete;
+
+    BackendKind kind() const noexcept override { return BackendKind::Cpu; }
+    DeviceDescription device() const override;
+
+    CompileResult compile(const std::string& source, const std::string& sourceName,
+                          const CompileOptions& options) override;
+    std::unique_ptr<BackendProgram> load(const CompileResult& compiled) override;
+    std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) override;
+    void upload(BackendBuffer& dst, const void* src, std::size_t bytes) override;
+    void download(const BackendBuffer& src, void* dst, std::size_t bytes) override;
+    void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                     std::size_t bytes) override;
+    double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
+                  std::span<const KernelArgValue> args) override;
+
+    /// Worker threads used by launches (1 = everything on the calling thread).
+    int threadCount() const noexcept;
+    void setThreadCount(int threads);
+    /// Memory errors found by the last launch in bounds-checked mode.
+    const std::vector<MemoryFinding>& lastFindings() const noexcept;
+
+    /// The flag in CompileOptions::extraFlags that selects bounds-checked mode.
+    static constexpr const char* kBoundsCheckFlag = "--cpu-bounds-check";
+    /// Host compiler flags may be passed as extraFlags entries "--host-flag=<flag>"; every
+    /// other extraFlags entry is an NVRTC flag and is ignored here.
+    static constexpr const char* kHostFlagPrefix = "--host-flag=";
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// The CPU emulator as a wb::Backend.
+std::unique_ptr<Backend> makeCpuBackend();
+
+} // namespace wb::cpu

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cpu/detail/BlockRunner.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <new>
+#include <utility>
+
+namespace wb::cpu::detail {
+
+namespace ctx = boost::context;
+using wbcpu::abi::Dim;
+using wbcpu::abi::ThreadState;
+
+namespace {
+
+/// Thrown by a host callback to unwind an emulated thread; the library's entry catches it.
+struct HostAbort {};
+
+std::string hexMask(unsigned m)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", m);
+    return buf;
+}
+
+std::string where(const char* file, unsigned line)
+{
+    return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+Dim threadOf(unsigned linear, const Dim& block)
+{
+    return Dim{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
+}
+
+/// "threads (0,0,0)–(31,0,0), (40,0,0)" from sorted linear indices.
+std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block)
+{
+    std::string out;
+    int ranges = 0;
+    for (std::size_t i = 0; i < linear.size();) {
+        std::size_t j = i;
+        while (j + 1 < linear.size() && linear[j + 1] == linear[j] + 1) ++j;
+        if (ranges == 8) {
+            out += ", …";
+            break;
+        }
+        if (!out.empty()) out += ", ";
+        out += formatDim(threadOf(linear[i], block));
+        if (j > i) out += "–" + formatDim(threadOf(linear[j], block));
+        ++ranges;
+        i = j + 1;
+    }
+    return (linear.size() == 1 ? "thread " : "threads ") + out;
+}
+
+/// Reusable fiber stacks with a guard page below each.
+class StackPool {
+public:
+    explicit StackPool(std::size_t bytes) : m_bytes(bytes) {}
+    ~StackPool()
+    {
+        for (void* base : m_free) munmap(base, m_bytes + page());
+    }
+    static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+    void* take()
+    {
+        if (!m_free.empty()) {
+            void* base = m_free.back();
+            m_free.pop_back();
+            return base;
+        }
+        void* base = mmap(nullptr, m_bytes + page(), PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base == MAP_FAILED) throw std::bad_alloc();
+        mprotect(base, page(), PROT_NONE);
+        return base;
+    }
+    void give(void* base) { m_free.push_back(base); }
+    std::size_t bytes() const { return m_bytes; }
+
+private:
+    std::size_t m_bytes;
+    std::vector<void*> m_free;
+};
+
+/// Boost.Context stack allocator over a StackPool.
+struct PooledStack {
+    StackPool* pool;
+    ctx::stack_context allocate()
+    {
+        void* base = pool->take();
+        ctx::stack_context sc;
+        sc.size = pool->bytes();
+        sc.sp = static_cast<char*>(base) + StackPool::page() + pool->bytes();
+        return sc;
+    }
+    void deallocate(ctx::stack_context& sc) noexcept
+    {
+        pool->give(static_cast<char*>(sc.sp) - sc.size - StackPool::page());
+    }
+};
+
+enum class State { Runnable, AtBarrier, AtWarp, Finished };
+
+struct WarpGroup {
+    unsigned mask = 0;
+    unsigned arrived = 0;
+};
+
+} // namespace
+
+struct FiberThread {
+    ThreadState st{};
+    BlockRunner::Impl* block = nullptr;
+    ctx::fiber fiber;
+    ctx::fiber scheduler;
+    State state = State::Runnable;
+    bool started = false;
+    // The pending barrier or warp operation.
+    int op = 0;
+    int predicate = 0;
+    unsigned mask = 0;
+    unsigned long long value = 0;
+    int param = 0;
+    int width = 32;
+    const char* what = "";
+    const char* file = "";
+    unsigned line = 0;
+    unsigned long long result = 0;
+};
+
+struct BlockRunner::Impl {
+    StackPool stacks;
+    std::vector<FiberThread> threads;
+    std::vector<std::vector<WarpGroup>> warps;
+    LaunchState* launch = nullptr;
+    Dim blockDim{};
+    std::string blockName;
+    unsigned n = 0;
+    unsigned finished = 0;
+    unsigned atBarrier = 0;
+    int barrierAccumulator = 0;
+    int barrierReleased = 0;
+    bool cancelled = false;
+
+    explicit Impl(std::size_t stackBytes) : stacks(stackBytes) {}
+
+    void fail(const std::string& message)
+    {
+        launch->setError("kernel '" + launch->kernel + "', block " + blockName + ": " + message);
+        cancelled = true;
+    }
+
+    unsigned lanesInWarp(unsigned warp) const
+    {
+        const unsigned first = warp * 32u;
+        const unsigned count = std::min(32u, n - first);
+        return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
+    }
+
+    void yield(FiberThread& t)
+    {
+        t.scheduler = std::move(t.scheduler).resume();
+        if (cancelled) throw HostAbort{};
+    }
+
+    int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
+    {
+        t.op = op;
+        t.file = file;
+        t.line = line;
+        t.state = State::AtBarrier;
+        barrierAccumulator += predicate;
+        ++atBarrier;
+        yield(t);
+        switch (op) {
+        case wbcpu::abi::SyncCount: return barrierReleased;
+        case wbcpu::abi::SyncAnd: return barrierReleased == static_cast<int>(n) ? 1 : 0;
+        case wbcpu::abi::SyncOr: return barrierReleased > 0 ? 1 : 0;
+        default: return 0;
+        }
+    }
+
+    std::vector<unsigned> lanesOf(unsigned warp, unsigned mask) const
+    {
+        std::vector<unsigned> out;
+        for (unsigned l = 0; l < 32; ++l)
+            if (mask & (1u << l)) out.push_back(warp * 32u + l);
+        return out;
+    }
+
+    unsigned long long computeLane(const FiberThread& t, unsigned warp, unsigned mask) const
+    {
+        const unsigned lane = t.st.linear % 32u;
+        const auto valueOf = [&](unsigned l) { return threads[warp * 32u + l].value; };
+        const unsigned w = static_cast<unsigned>(t.width);
+        const unsigned segment = lane & ~(w - 1u);
+        unsigned src = lane;
+        switch (t.op) {
+        case wbcpu::abi::ShflIdx:
+            src = segment + (static_cast<unsigned>(t.param) & (w - 1u));
+            break;
+        case wbcpu::abi::ShflUp:
+            src = (lane - segment) >= static_cast<unsigned>(t.param) ? lane - static_cast<unsigned>(t.param) : lane;
+            break;
+        case wbcpu::abi::ShflDown:
+            src = (lane - segment) + static_cast<unsigned>(t.param) < w ? lane + static_cast<unsigned>(t.param) : lane;
+            break;
+        case wbcpu::abi::ShflXor:
+            src = lane ^ static_cast<unsigned>(t.param);
+            if ((src & ~(w - 1u)) != segment) src = lane;
+            break;
+        default: break;
+        }
+        switch (t.op) {
+        case wbcpu::abi::ShflIdx:
+        case wbcpu::abi::ShflUp:
+        case wbcpu::abi::ShflDown:
+        case wbcpu::abi::ShflXor:
+            return (src < 32u && (mask & (1u << src))) ? valueOf(src) : t.value;
+        default: break;
+        }
+        unsigned long long acc = 0;
+        bool first = true;
+        unsigned ballot = 0;
+        unsigned match = 0;
+        bool allEqual = true;
+        for (unsigned l = 0; l < 32; ++l) {
+            if (!(mask & (1u << l))) continue;
+            const unsigned long long v = valueOf(l);
+            if (v) ballot |= 1u << l;
+            if (v == t.value) match |= 1u << l;
+            else allEqual = false;
+            const long long sv = static_cast<long long>(v);
+            switch (t.op) {
+            case wbcpu::abi::ReduceAddU: acc = static_cast<unsigned long long>(static_cast<unsigned>(acc + v)); break;
+            case wbcpu::abi::ReduceMinU: acc = first ? v : std::min<unsigned long long>(acc, static_cast<unsigned>(v)); break;
+            case wbcpu::abi::ReduceMaxU: acc = first ? v : std::max<unsigned long long>(acc, static_cast<unsigned>(v)); break;
+            case wbcpu::abi::ReduceMinI: acc = first ? v : static_cast<unsigned long long>(std::min(static_cast<long long>(acc), sv)); break;
+            case wbcpu::abi::ReduceMaxI: acc = first ? v : static_cast<unsigned long long>(std::max(static_cast<long long>(acc), sv)); break;
+            case wbcpu::abi::ReduceAnd: acc = first ? v : (acc & v); break;
+            case wbcpu::abi::ReduceOr: acc |= v; break;
+            case wbcpu::abi::ReduceXor: acc ^= v; break;
+            default: break;
+            }
+            first = false;
+        }
+        switch (t.op) {
+        case wbcpu::abi::Ballot: return ballot;
+        case wbcpu::abi::Any: return ballot != 0;
+        case wbcpu::abi::All: return ballot == mask;
+        case wbcpu::abi::MatchAny: return match;
+        case wbcpu::abi::MatchAll: return allEqual ? mask : 0u;
+        case wbcpu::abi::WarpSync: return 0;
+        default: return acc;
+        }
+    }
+
+    unsigned long long warpOp(FiberThread& t, int op, unsigned mask, unsigned long long value,
+                              int param, int width, const char* what, const char* file,
+                              unsigned line)
+    {
+        const unsigned warp = t.st.linear / 32u;
+        const unsigned lane = t.st.linear % 32u;
+        const std::string at = std::string(what) + " at " + where(file, line);
+        if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
+            fail(formatThreads({t.st.linear}, blockDim) + ": " + at + " with width " +
+                 std::to_string(width) + " (must be a power of two up to 32)");
+            throw HostAbort{};
+        }
+        const unsigned m = mask & lanesInWarp(warp);
+        if (!(m & (1u << lane))) {
+            fail(formatThreads({t.st.linear}, blockDim) + " calls " + at + " with mask " +
+                 hexMask(mask) + ", which does not include its own lane " + std::to_string(lane));
+            throw HostAbort{};
+        }
+        std::vector<WarpGroup>& groups = warps[warp];
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const WarpGroup& x) { return x.mask == m; });
+        if (g == groups.end()) {
+            for (const WarpGroup& other : groups)
+                if (other.mask & m) {
+                    std::vector<unsigned> waiting;
+                    const FiberThread* sample = nullptr;
+                    for (unsigned l : lanesOf(warp, other.arrived)) {
+                        waiting.push_back(l);
+                        sample = &threads[l];
+                    }
+                    fail("inconsistent warp mask in warp " + std::to_string(warp) + ": " +
+                         formatThreads({t.st.linear}, blockDim) + " calls " + at + " with mask " +
+                         hexMask(m) + " while " + formatThreads(waiting, blockDim) + " wait at " +
+                         std::string(sample->what) + " at " + where(sample->file, sample->line) +
+                         " with mask " + hexMask(other.mask));
+                    throw HostAbort{};
+                }
+            std::vector<unsigned> exited;
+            for (unsigned l : lanesOf(warp, m))
+                if (threads[l].state == State::Finished) exited.push_back(l);
+            if (!exited.empty()) {
+                fail("inconsistent warp mask in warp " + std::to_string(warp) + ": " +
+                     formatThreads({t.st.linear}, blockDim) + " calls " + at + " with mask " +
+                     hexMask(mask) + ", but " + formatThreads(exited, blockDim) +
+                     " of that mask already exited and will never arrive");
+                throw HostAbort{};
+            }
+            groups.push_back(WarpGroup{m, 0});
+            g = std::prev(groups.end());
+        }
+        t.op = op;
+        t.mask = m;
+        t.value = value;
+        t.param = param;
+        t.width = width;
+        t.what = what;
+        t.file = file;
+        t.line = line;
+        g->arrived |= 1u << lane;
+        if (g->arrived != m) {
+            t.state = State::AtWarp;
+            yield(t);
+            return t.result;
+        }
+        // Last lane in: everybody's result, then release the others.
+        groups.erase(g);
+        for (unsigned l : lanesOf(warp, m)) threads[l].result = computeLane(threads[l], warp, m);
+        for (unsigned l : lanesOf(warp, m))
+            if (l != t.st.linear) threads[l].state = State::Runnable;
+        return t.result;
+    }
+
+    unsigned activeMask(const FiberThread& t) const
+    {
+        const unsigned warp = t.st.linear / 32u;
+        unsigned m = 0;
+        for (unsigned l : lanesOf(warp, lanesInWarp(warp)))
+            if (threads[l].state != State::Finished) m |= 1u << (l % 32u);
+        return m;
+    }
+
+    /// Nothing can run and the block is not done: say who waits for whom.
+    std::string describeStall() const
+    {
+        std::vector<unsigned> barrier, exited;
+        const FiberThread* barrierSample = nullptr;
+        for (const FiberThread& t : threads) {
+            if (t.state == State::AtBarrier) {
+                barrier.push_back(t.st.linear);
+                barrierSample = &t;
+            }
+            if (t.state == State::Finished) exited.push_back(t.st.linear);
+        }
+        std::string out;
+        if (barrierSample) {
+            out = "__syncthreads() at " + where(barrierSample->file, barrierSample->line) +
+                  " is not reached by every thread of the block: " + formatThreads(barrier, blockDim) +
+                  " wait there";
+        }
+        for (std::size_t w = 0; w < warps.size(); ++w)
+            for (const WarpGroup& g : warps[w]) {
+                std::vector<unsigned> waiting, missing;
+                const FiberThread* sample = nullptr;
+                for (unsigned l : lanesOf(static_cast<unsigned>(w), g.mask)) {
+                    if (g.arrived & (1u << (l % 32u))) {
+                        waiting.push_back(l);
+                        sample = &threads[l];
+                    } else {
+                        missing.push_back(l);
+                    }
+                }
+                if (!out.empty()) out += "; ";
+                out += formatThreads(waiting, blockDim) + " wait at " + sample->what + " at " +
+                       where(sample->file, sample->line) + " (mask " + hexMask(g.mask) + ") for " +
+                       formatThreads(missing, blockDim) + ", which will never arrive";
+            }
+        if (!exited.empty()) out += "; " + formatThreads(exited, blockDim) + " exited";
+        return out;
+    }
+
+    void run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
+    {
+        blockDim = base.blockSize;
+        blockName = formatDim(base.blockIndex);
+        n = blockDim.x * blockDim.y * blockDim.z;
+        finished = 0;
+        atBarrier = 0;
+        barrierAccumulator = 0;
+        barrierReleased = 0;
+        cancelled = false;
+        threads.clear();
+        threads.resize(n);
+        warps.assign((n + 31u) / 32u, {});
+        for (unsigned i = 0; i < n; ++i) {
+            FiberThread& t = threads[i];
+            t.st = base;
+            t.st.threadIndex = threadOf(i, blockDim);
+            t.st.linear = i;
+            t.st.host = &t;
+            t.block = this;
+            const wbcpu::abi::RunThreadFn entry = kernel.runThread;
+            t.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks},
+                                 [&t, entry, args](ctx::fiber&& scheduler) {
+                                     t.scheduler = std::move(scheduler);
+                                     entry(args, &t.st);
+                                     t.state = State::Finished;
+                                     return std::move(t.scheduler);
+                                 });
+        }
+        for (;;) {
+            bool ran = false;
+            for (FiberThread& t : threads) {
+                if (t.state != State::Runnable) continue;
+                ran = true;
+                t.started = true;
+                t.fiber = std::move(t.fiber).resume();
+                if (t.state == State::Finished) ++finished;
+                if (cancelled) break;
+            }
+            if (cancelled || launch->failed.load(std::memory_order_relaxed)) break;
+            if (ran) continue;
+            if (finished == n) return;
+            if (atBarrier == n - finished && atBarrier > 0 && finished == 0) {
+                barrierReleased = barrierAccumulator;
+                barrierAccumulator = 0;
+                atBarrier = 0;
+                for (FiberThread& t : threads)
+                    if (t.state == State::AtBarrier) t.state = State::Runnable;
+                continue;
+            }
+            fail(describeStall());
+            break;
+        }
+        // Stopped early: unwind the threads that are suspended inside the kernel.
+        cancelled = true;
+        for (FiberThread& t : threads) {
+            if (t.started && t.state != State::Finished) {
+                t.state = State::Runnable;
+                t.fiber = std::move(t.fiber).resume();
+            }
+        }
+        threads.clear(); // never-started fibers are released without running
+    }
+};
+
+void LaunchState::setError(const std::string& message)
+{
+    std::lock_guard lock(mutex);
+    if (error.empty()) error = message;
+    failed.store(true, std::memory_order_relaxed);
+}
+
+std::string formatDim(const Dim& d)
+{
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+namespace {
+
+LaunchState& launchOf(ThreadState* st)
+{
+    return *reinterpret_cast<const HostRuntime*>(st->rt)->launch;
+}
+
+[[noreturn]] void notInLoopMode(ThreadState* st, const char* what, const char* file, unsigned line)
+{
+    LaunchState& l = launchOf(st);
+    l.setError("kernel '" + l.kernel + "' calls " + what + " at " + where(file, line) +
+               ", but the emulator did not see barriers or warp operations in the source (hidden "
+               "behind a macro or an included header?) and ran its threads as a plain loop");
+    throw HostAbort{};
+}
+
+int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line)
+{
+    auto* t = static_cast<FiberThread*>(st->host);
+    if (!t) notInLoopMode(st, "__syncthreads()", file, line);
+    return t->block->blockSync(*t, op, predicate, file, line);
+}
+
+unsigned long long warpOpCallback(ThreadState* st, int op, unsigned mask, unsigned long long value,
+                                  int param, int width, const char* what, const char* file,
+                                  unsigned line)
+{
+    auto* t = static_cast<FiberThread*>(st->host);
+    if (!t) notInLoopMode(st, what, file, line);
+    return t->block->warpOp(*t, op, mask, value, param, width, what, file, line);
+}
+
+unsigned activeMaskCallback(ThreadState* st)
+{
+    if (auto* t = static_cast<FiberThread*>(st->host)) return t->block->activeMask(*t);
+    const unsigned n = st->blockSize.x * st->blockSize.y * st->blockSize.z;
+    const unsigned first = st->linear / 32u * 32u;
+    const unsigned count = std::min(32u, n - first);
+    return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
+}
+
+void failCallback(ThreadState* st, const char* message, const char* file, unsigned line)
+{
+    LaunchState& l = launchOf(st);
+    l.setError("kernel '" + l.kernel + "': " + message + " at " + where(file, line) + " in block " +
+               formatDim(st->blockIndex) + ", thread " + formatDim(st->threadIndex));
+    if (auto* t = static_cast<FiberThread*>(st->host)) t->block->cancelled = true;
+}
+
+} // namespace
+
+void initRuntime(HostRuntime& runtime, LaunchState& launch)
+{
+    runtime.rt.blockSync = &blockSyncCallback;
+    runtime.rt.warpOp = &warpOpCallback;
+    runtime.rt.activeMask = &activeMaskCallback;
+    runtime.rt.fail = &failCallback;
+    runtime.launch = &launch;
+}
+
+BlockRunner::BlockRunner(std::size_t stackBytes) : m_impl(std::make_unique<Impl>(stackBytes)) {}
+BlockRunner::~BlockRunner() = default;
+
+void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
+{
+    m_impl->launch = reinterpret_cast<const HostRuntime*>(base.rt)->launch;
+    m_impl->run(kernel, args, base);
+}
+
+} // namespace wb::cpu::detail

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cpu/detail/KernelSource.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <set>
+#include <string_view>
+
+namespace wb::cpu::detail {
+
+namespace {
+
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+struct Token {
+    std::string text;
+    std::size_t pos = 0;
+};
+
+/// Tokens of the blanked text, preprocessor lines skipped; punctuation one char per token
+/// except "::" and "<<<".
+std::vector<Token> tokenize(const std::string& text)
+{
+    std::vector<Token> out;
+    std::size_t i = 0;
+    bool lineStart = true;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '\n') {
+            lineStart = true;
+            ++i;
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        if (lineStart && c == '#') { // directive, with continuation lines
+            while (i < text.size() && text[i] != '\n') {
+                if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+                ++i;
+            }
+            continue;
+        }
+        lineStart = false;
+        if (isIdentStart(c)) {
+            const std::size_t b = i;
+            while (i < text.size() && isIdent(text[i])) ++i;
+            out.push_back({text.substr(b, i - b), b});
+            continue;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            const std::size_t b = i;
+            while (i < text.size() && (isIdent(text[i]) || text[i] == '.')) ++i;
+            out.push_back({text.substr(b, i - b), b});
+            continue;
+        }
+        if (text.compare(i, 3, "<<<") == 0) {
+            out.push_back({"<<<", i});
+            i += 3;
+            continue;
+        }
+        if (text.compare(i, 2, "::") == 0) {
+            out.push_back({"::", i});
+            i += 2;
+            continue;
+        }
+        out.push_back({std::string(1, c), i});
+        ++i;
+    }
+    return out;
+}
+
+struct Position {
+    int line = 1;
+    int column = 1;
+};
+
+Position positionOf(const std::string& text, std::size_t pos)
+{
+    Position p;
+    for (std::size_t i = 0; i < pos && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else {
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+const std::set<std::string, std::less<>>& syncNames()
+{
+    static const std::set<std::string, std::less<>> names = {
+        "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+        "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+        "__ballot_sync", "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync",
+        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+        "__reduce_or_sync", "__reduce_xor_sync"};
+    return names;
+}
+
+/// Constructs the emulator refuses, by identifier, with what to say.
+const char* refusalFor(std::string_view ident)
+{
+    if (ident == "asm" || ident == "__asm__" || ident == "__asm")
+        return "inline PTX assembly (asm) cannot run on the CPU emulator";
+    if (ident == "cooperative_groups" || ident == "this_grid" || ident == "grid_group" ||
+        ident == "this_multi_grid" || ident == "cluster_group" || ident == "this_cluster")
+        return "cooperative groups (grid/cluster synchronisation) are not supported by the CPU "
+               "emulator";
+    if (ident == "texture" || ident == "tex1D" || ident == "tex2D" || ident == "tex3D" ||
+        ident == "tex1Dfetch" || ident == "tex2DLayered" || ident == "texCubemap" ||
+        ident == "cudaTextureObject_t" || ident == "tex2DLod")
+        return "textures are not supported by the CPU emulator";
+    if (ident == "surf1Dread" || ident == "surf1Dwrite" || ident == "surf2Dread" ||
+        ident == "surf2Dwrite" || ident == "surf3Dread" || ident == "surf3Dwrite" ||
+        ident == "cudaSurfaceObject_t")
+        return "surfaces are not supported by the CPU emulator";
+    if (ident == "wmma" || ident == "__cluster_dims__" || ident == "__pipeline_memcpy_async" ||
+        ident == "__cvta_generic_to_shared")
+        return "this GPU-specific feature is not supported by the CPU emulator";
+    return nullptr;
+}
+
+std::size_t matching(const std::vector<Token>& t, std::size_t open)
+{
+    const std::string o = t[open].text;
+    const std::string c = o == "(" ? ")" : o == "{" ? "}" : o == "[" ? "]" : ">";
+    int depth = 0;
+    for (std::size_t i = open; i < t.size(); ++i) {
+        if (t[i].text == o) ++depth;
+        else if (t[i].text == c && --depth == 0) return i;
+    }
+    return t.size();
+}
+
+} // namespace
+
+std::string blankCommentsAndLiterals(const std::string& s)
+{
+    std::string out = s;
+    std::size_t i = 0;
+    const auto blank = [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e && k < out.size(); ++k)
+            if (out[k] != '\n') out[k] = ' ';
+    };
+    while (i < s.size()) {
+        if (s.compare(i, 2, "//") == 0) {
+            std::size_t e = s.find('\n', i);
+            if (e == std::string::npos) e = s.size();
+            blank(i, e);
+            i = e;
+        } else if (s.compare(i, 2, "/*") == 0) {
+            std::size_t e = s.find("*/", i + 2);
+            e = e == std::string::npos ? s.size() : e + 2;
+            blank(i, e);
+            i = e;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            // Raw strings are rare in kernels; ordinary literals with escapes are handled.
+            const char q = s[i];
+            std::size_t e = i + 1;
+            while (e < s.size() && s[e] != q && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
+            e = std::min(e + 1, s.size());
+            if (q == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(s[i - 1]))) {
+                ++i; // digit separator 1'000
+                continue;
+            }
+            blank(i + 1, e - 1);
+            i = e;
+        } else {
+            ++i;
+        }
+    }
+    return out;
+}
+
+KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName)
+{
+    KernelSource ks;
+    const std::string clean = blankCommentsAndLiterals(source);
+
+    // Line-preserving rewrites on the original text, located through the blanked one.
+    std::string rewritten = source;
+    {
+        static const std::regex dynShared(
+            R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\w+\s*\)\s*)?([^;\[\]{}]*?)\s*\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
+        static const std::regex staticShared(R"(\bstatic(\s+__shared__\b))");
+        static const std::regex assertInclude(R"(^[ \t]*#[ \t]*include[ \t]*<(cassert|assert\.h)>)");
+        std::string cleanCopy = clean;
+        std::vector<std::pair<std::size_t, std::pair<std::size_t, std::string>>> edits;
+        for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), dynShared);
+             it != std::sregex_iterator(); ++it) {
+            const std::smatch& m = *it;
+            std::string type = m[1];
+            while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back())))
+                type.pop_back();
+            const std::string name = m[2];
+            const std::string whole = m[0];
+            std::string repl = "static thread_local " + type + " (&" + name + ")[] = reinterpret_cast<" +
+                               type + " (&)[]>(::wbcpu::dynamicShared);";
+            repl += std::string(static_cast<std::size_t>(std::count(whole.begin(), whole.end(), '\n')), '\n');
+            edits.push_back({static_cast<std::size_t>(m.position(0)), {whole.size(), repl}});
+        }
+        for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), staticShared);
+             it != std::sregex_iterator(); ++it)
+            edits.push_back({static_cast<std::size_t>(it->position(0)), {6, "      "}});
+        {
+            std::size_t lineBegin = 0;
+            while (lineBegin < source.size()) {
+                std::size_t lineEnd = source.find('\n', lineBegin);
+                if (lineEnd == std::string::npos) lineEnd = source.size();
+                const std::string line = source.substr(lineBegin, lineEnd - lineBegin);
+                if (std::regex_search(line, assertInclude))
+                    edits.push_back({lineBegin, {line.size(), std::string()}});
+                lineBegin = lineEnd + 1;
+            }
+        }
+        std::sort(edits.begin(), edits.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (const auto& [pos, e] : edits) rewritten.replace(pos, e.first, e.second);
+    }
+    ks.rewritten = std::move(rewritten);
+
+    // Includes of unsupported headers.
+    {
+        static const std::regex refusedInclude(
+            R"(^[ \t]*#[ \t]*include[ \t]*[<"](cooperative_groups(?:/\w+)?\.h|mma\.h|cuda/pipeline|cuda/barrier|cuda_pipeline\.h|texture_fetch_functions\.h)[>"])");
+        std::size_t lineBegin = 0;
+        int lineNo = 1;
+        while (lineBegin <= clean.size()) {
+            std::size_t lineEnd = clean.find('\n', lineBegin);
+            if (lineEnd == std::string::npos) lineEnd = clean.size();
+            const std::string line = source.substr(lineBegin, lineEnd - lineBegin);
+            std::smatch m;
+            if (std::regex_search(line, m, refusedInclude)) {
+                Diagnostic d;
+                d.file = sourceName;
+                d.line = lineNo;
+                d.column = static_cast<int>(m.position(1)) + 1;
+                d.message = "<" + m[1].str() + "> is not supported by the CPU emulator: run this "
+                                              "kernel on the CUDA backend";
+                ks.refusals.push_back(d);
+            }
+            if (lineEnd == clean.size()) break;
+            lineBegin = lineEnd + 1;
+            ++lineNo;
+        }
+    }
+
+    const std::vector<Token> t = tokenize(clean);
+    struct Scope {
+        std::string name; // namespace name; empty for other braces
+        bool isNamespace = false;
+        bool externC = false;
+    };
+    std::vector<Scope> scopes;
+    std::set<std::string, std::less<>> seenKernels;
+    std::size_t statementStart = 0; // index of the first token of the current declaration
+
+    const auto qualify = [&](const std::string& name) {
+        std::string q;
+        for (const Scope& s : scopes)
+            if (s.isNamespace && !s.name.empty()) q += s.name + "::";
+        return q + name;
+    };
+    const auto insideExternC = [&] {
+        return std::any_of(scopes.begin(), scopes.end(), [](const Scope& s) { return s.externC; });
+    };
+
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const std::string& tok = t[i].text;
+        if (tok == ";" || tok == "}" ) statementStart = i + 1;
+        if (tok == "{") {
+            Scope s;
+            // namespace a::b {  /  namespace {  /  extern "C" {
+            std::size_t k = i;
+            std::string ns;
+            while (k > 0 && (isIdentStart(t[k - 1].text[0]) || t[k - 1].text == "::") &&
+                   t[k - 1].text != "namespace") {
+                ns = t[k - 1].text + ns;
+                --k;
+            }
+            if (k > 0 && t[k - 1].text == "namespace") {
+                s.isNamespace = true;
+                s.name = ns;
+            } else if (i >= 3 && t[i - 1].text == "\"" && t[i - 3].text == "extern") {
+                s.externC = true; // extern "C" { — the literal's inside is blanked
+            }
+            scopes.push_back(s);
+            statementStart = i + 1;
+            continue;
+        }
+        if (tok == "}") {
+            if (!scopes.empty()) scopes.pop_back();
+            continue;
+        }
+        if (tok == "<<<") {
+            const Position p = positionOf(source, t[i].pos);
+            ks.refusals.push_back({sourceName, p.line, p.column, Severity::Error, {},
+                                   "launching kernels from device code (dynamic parallelism, "
+                                   "'<<<') is not supported by the CPU emulator",
+                                   {}});
+            continue;
+        }
+        if (!isIdentStart(tok[0])) continue;
+        if (syncNames().count(tok)) ks.needsFibers = true;
+        if (const char* why = refusalFor(tok)) {
+            const Position p = positionOf(source, t[i].pos);
+            ks.refusals.push_back({sourceName, p.line, p.column, Severity::Error, {},
+                                   std::string(why) + " ('" + tok + "'): run this kernel on the "
+                                                                  "CUDA backend",
+                                   {}});
+            continue;
+        }
+        if (tok == "__constant__") {
+            // The declarator name: the identifier before the first [ = ; { , at depth 0.
+            for (std::size_t k = i + 1; k < t.size(); ++k) {
+                const std::string& x = t[k].text;
+                if (x == "[" || x == "=" || x == ";" || x == "{" || x == ",") {
+                    if (k > i + 1 && isIdentStart(t[k - 1].text[0]))
+                        ks.constants.push_back(qualify(t[k - 1].text));
+                    break;
+                }
+            }
+            continue;
+        }
+        if (tok != "__global__") continue;
+
+        ScannedKernel kernel;
+        kernel.line = positionOf(source, t[i].pos).line;
+        for (std::size_t k = statementStart; k < i; ++k) {
+            if (t[k].text == "template") kernel.isTemplate = true;
+            if (t[k].text == "extern" && source.find("\"C\"", t[k].pos) < t[i].pos)
+                kernel.externC = true;
+        }
+        kernel.externC = kernel.externC || insideExternC();
+        // Find the parameter list: the first '(' at depth 0 not belonging to an attribute.
+        std::size_t k = i + 1;
+        std::size_t open = t.size();
+        while (k < t.size()) {
+            const std::string& x = t[k].text;
+            if (x == "__launch_bounds__" || x == "__attribute__" || x == "__maxnreg__" ||
+                x == "alignas" || x == "__align__") {
+                if (k + 1 < t.size() && t[k + 1].text == "(") {
+                    k = matching(t, k + 1) + 1;
+                    continue;
+                }
+            }
+            if (x == "[" && k + 1 < t.size() && t[k + 1].text == "[") { // [[attribute]]
+                k = matching(t, k) + 1;
+                continue;
+            }
+            if (x == "(") {
+                open = k;
+                break;
+            }
+            if (x == ";" || x == "{") break;
+            ++k;
+        }
+        if (open == t.size() || open == 0 || !isIdentStart(t[open - 1].text[0])) continue;
+        std::string name = t[open - 1].text;
+        for (std::size_t q = open - 1; q >= 2 && t[q - 1].text == "::" &&
+                                       isIdentStart(t[q - 2].text[0]);
+             q -= 2)
+            name = t[q - 2].text + "::" + name;
+        kernel.name = name.find("::") == std::string::npos ? qualify(name) : name;
+        const std::size_t close = matching(t, open);
+        // Split the parameters at depth-0 commas.
+        std::vector<std::vector<const Token*>> params(1);
+        int depth = 0;
+        for (std::size_t p = open + 1; p < close && p < t.size(); ++p) {
+            const std::string& x = t[p].text;
+            if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
+            if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
+            if (x == "," && depth == 0) {
+                params.emplace_back();
+                continue;
+            }
+            params.back().push_back(&t[p]);
+        }
+        if (params.size() == 1 && (params[0].empty() ||
+                                   (params[0].size() == 1 && params[0][0]->text == "void")))
+            params.clear();
+        for (std::size_t p = 0; p < params.size(); ++p) {
+            auto& toks = params[p];
+            // Drop a default argument and array brackets.
+            auto eq = std::find_if(toks.begin(), toks.end(), [](const Token* x) { return x->text == "="; });
+            toks.erase(eq, toks.end());
+            while (!toks.empty() && (toks.back()->text == "]" || std::isdigit(static_cast<unsigned char>(toks.back()->text[0])))) {
+                auto lb = std::find_if(toks.rbegin(), toks.rend(), [](const Token* x) { return x->text == "["; });
+                if (lb == toks.rend()) break;
+                toks.erase(std::prev(lb.base()), toks.end());
+            }
+            std::string pname;
+            if (toks.size() >= 2 && isIdentStart(toks.back()->text[0])) {
+                static const std::set<std::string, std::less<>> notNames = {
+                    "int", "float", "double", "char", "short", "long", "unsigned", "signed",
+                    "bool", "const", "volatile", "__restrict__", "__restrict", "restrict"};
+                if (!notNames.count(toks.back()->text)) pname = toks.back()->text;
+            }
+            kernel.paramNames.push_back(pname.empty() ? "param" + std::to_string(p) : pname);
+        }
+        if (seenKernels.insert(kernel.name).second) ks.kernels.push_back(std::move(kernel));
+    }
+    return ks;
+}
+
+} // namespace wb::cpu::detail

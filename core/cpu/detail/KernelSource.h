@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/Diagnostic.h"
+
+#include <string>
+#include <vector>
+
+namespace wb::cpu::detail {
+
+/// A __global__ function found in the user's text.
+struct ScannedKernel {
+    std::string name;                    ///< qualified: "ns::scale"
+    std::vector<std::string> paramNames; ///< from the declaration; "param<i>" when unnamed
+    bool isTemplate = false;
+    bool externC = false;
+    int line = 0;
+};
+
+/// What the emulator learns from a CUDA source before compiling it, and the source rewritten
+/// (line for line) so that the prelude can take it.
+struct KernelSource {
+    std::string rewritten;                ///< same number of lines as the input
+    std::vector<ScannedKernel> kernels;   ///< each name once, in source order
+    std::vector<std::string> constants;   ///< qualified names of __constant__ variables
+    bool needsFibers = false;             ///< barriers or warp operations appear
+    std::vector<Diagnostic> refusals;     ///< constructs the emulator cannot run
+
+    /// Scans `source` (named `sourceName` in diagnostics).
+    static KernelSource scan(const std::string& source, const std::string& sourceName);
+};
+
+/// Blanks comments, string and character literals with spaces (newlines kept), so positions in
+/// the result are positions in `source`.
+std::string blankCommentsAndLiterals(const std::string& source);
+
+} // namespace wb::cpu::detail

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/MemoryFinding.h"
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wb::cpu::detail {
+
+/// A host buffer a pointer argument may point into.
+struct SandboxBuffer {
+    unsigned char* data;
+    std::size_t size;
+    std::string label;
+};
+
+/// One launch of a bounds-checked (sanitized) kernel library.
+struct SandboxLaunch {
+    const CompileResult& compiled;
+    const KernelInfo& kernel;
+    const LaunchConfig& config;
+    std::span<const KernelArgValue> args;
+    const std::vector<std::pair<std::string, std::vector<unsigned char>>>& constants;
+    std::vector<SandboxBuffer> buffers;
+};
+
+/// Runs the launch in the helper process warpbench-cpu-sandbox with libasan preloaded: the
+/// buffers that pointer arguments point into are copied to it (into sanitizer-guarded heap
+/// blocks), the kernel runs, the buffers come back. A sanitizer report becomes a MemoryFinding
+/// (appended to `findings`) and an Error(Runtime); returns the kernel's wall time in ms.
+double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings);
+
+/// Parses a sanitizer report (and the sandbox's "WB-SANDBOX at" line) into a finding.
+MemoryFinding parseSanitizerReport(const std::string& output, const std::string& kernel,
+                                   const std::string& sourceName);
+
+/// Where the helper executable is: $WARPBENCH_CPU_SANDBOX, next to the running program, the
+/// build tree, or the install's libexec folder.
+std::string sandboxExecutable();
+
+} // namespace wb::cpu::detail

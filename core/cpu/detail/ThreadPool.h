@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace wb::cpu::detail {
+
+/// A fixed set of worker threads that run the blocks of one launch at a time. The calling
+/// thread takes part as worker 0, so a pool of one thread runs everything inline.
+class ThreadPool {
+public:
+    explicit ThreadPool(int threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int size() const noexcept { return static_cast<int>(m_workers.size()) + 1; }
+
+    /// Calls fn(index, worker) for every index in [0, count), spread over the workers, and
+    /// returns when all are done. Stops handing out indices once `stop` is set.
+    void run(std::uint64_t count, const std::function<void(std::uint64_t, int)>& fn,
+             const std::atomic<bool>& stop);
+
+private:
+    void work(int worker);
+    void drain(int worker);
+
+    std::vector<std::thread> m_workers;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    std::uint64_t m_generation = 0;
+    int m_busy = 0;
+    bool m_quit = false;
+    std::uint64_t m_count = 0;
+    std::uint64_t m_chunk = 1;
+    std::atomic<std::uint64_t> m_next{0};
+    const std::function<void(std::uint64_t, int)>* m_fn = nullptr;
+    const std::atomic<bool>* m_stop = nullptr;
+};
+
+} // namespace wb::cpu::detail

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// warpbench-cpu-sandbox: runs one launch of a sanitizer-instrumented kernel library for the CPU
+// emulator's bounds-checked mode, in its own process (libasan preloaded by the parent).
+// Request: a text file written by core/cpu/detail/Sandbox.cpp. Buffers are copied into
+// heap blocks of their exact size, so AddressSanitizer's redzones sit right behind them.
+#include "core/common/DynamicLibrary.h"
+#include "core/cpu/detail/BlockRunner.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace abi = wbcpu::abi;
+
+namespace {
+
+const abi::ModuleDesc* g_module = nullptr;
+
+void reportCurrentThread()
+{
+    if (!g_module) return;
+    const abi::ThreadState* st = g_module->currentThread();
+    if (!st) return;
+    std::fprintf(stderr, "WB-SANDBOX at block=(%u,%u,%u) thread=(%u,%u,%u)\n", st->blockIndex.x,
+                 st->blockIndex.y, st->blockIndex.z, st->threadIndex.x, st->threadIndex.y, st->threadIndex.z);
+    std::fflush(stderr);
+}
+
+std::vector<unsigned char> unhex(const std::string& s)
+{
+    std::vector<unsigned char> out;
+    if (s == "-") return out;
+    for (std::size_t i = 0; i + 1 < s.size(); i += 2)
+        out.push_back(static_cast<unsigned char>(std::stoul(s.substr(i, 2), nullptr, 16)));
+    return out;
+}
+
+int fail(const std::string& why)
+{
+    std::printf("WB-SANDBOX error %s\n", why.c_str());
+    return 3;
+}
+
+} // namespace
+
+// Sanitizer hooks: say which emulated thread was running when a report starts.
+extern "C" void __asan_on_error() { reportCurrentThread(); }
+extern "C" void __ubsan_on_report() { reportCurrentThread(); }
+
+int main(int argc, char** argv)
+{
+    if (argc != 2) return fail("usage: warpbench-cpu-sandbox REQUEST");
+    std::ifstream in(argv[1]);
+    std::string library, kernel;
+    unsigned dims[7] = {};
+    struct Buffer {
+        std::size_t size = 0;
+        std::string file;
+        unsigned char* data = nullptr;
+    };
+    std::vector<Buffer> buffers;
+    std::vector<std::pair<unsigned, std::pair<unsigned, std::size_t>>> pointerArgs;
+    std::vector<std::pair<unsigned, std::vector<unsigned char>>> rawArgs;
+    std::vector<std::pair<std::string, std::vector<unsigned char>>> constants;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream ls(line);
+        std::string what;
+        ls >> what;
+        if (what == "library") ls >> library;
+        else if (what == "kernel") std::getline(ls >> std::ws, kernel);
+        else if (what == "dims") for (unsigned& d : dims) ls >> d;
+        else if (what == "buffer") {
+            unsigned i = 0;
+            Buffer b;
+            ls >> i >> b.size >> b.file;
+            if (buffers.size() <= i) buffers.resize(i + 1);
+            buffers[i] = b;
+        } else if (what == "argptr") {
+            unsigned i = 0, b = 0;
+            std::size_t off = 0;
+            ls >> i >> b >> off;
+            pointerArgs.push_back({i, {b, off}});
+        } else if (what == "argraw") {
+            unsigned i = 0;
+            std::string h;
+            ls >> i >> h;
+            rawArgs.push_back({i, unhex(h)});
+        } else if (what == "const") {
+            std::string name, h;
+            ls >> name >> h;
+            constants.push_back({name, unhex(h)});
+        }
+    }
+    wb::DynamicLibrary lib = wb::DynamicLibrary::open({library});
+    if (!lib) return fail("cannot load " + library + ": " + lib.error());
+    auto moduleFn = lib.function<wb_cpu_module_fn>("wb_cpu_module");
+    if (!moduleFn) return fail(library + " has no wb_cpu_module");
+    g_module = moduleFn();
+    const abi::KernelDesc* kd = nullptr;
+    for (unsigned i = 0; i < g_module->kernelCount; ++i)
+        if (kernel == g_module->kernels[i].name) kd = &g_module->kernels[i];
+    if (!kd) return fail("no kernel '" + kernel + "' in " + library);
+    for (const auto& [name, bytes] : constants) {
+        bool set = false;
+        for (unsigned i = 0; i < g_module->constantCount; ++i)
+            if (name == g_module->constants[i].name) {
+                if (bytes.size() > g_module->constants[i].size) return fail("__constant__ '" + name + "' is smaller than the data given");
+                std::memcpy(g_module->constants[i].address, bytes.data(), bytes.size());
+                set = true;
+            }
+        if (!set) return fail("no __constant__ variable '" + name + "'");
+    }
+    for (Buffer& b : buffers) {
+        if (b.file.empty()) continue;
+        b.data = static_cast<unsigned char*>(std::malloc(b.size ? b.size : 1));
+        std::ifstream f(b.file, std::ios::binary);
+        f.read(reinterpret_cast<char*>(b.data), static_cast<std::streamsize>(b.size));
+    }
+    std::vector<std::vector<unsigned char>> storage(kd->paramCount);
+    for (auto& [i, bytes] : rawArgs)
+        if (i < storage.size()) storage[i] = bytes;
+    for (auto& [i, where] : pointerArgs) {
+        if (i >= storage.size() || where.first >= buffers.size()) continue;
+        const auto addr = reinterpret_cast<std::uint64_t>(buffers[where.first].data) + where.second;
+        storage[i].resize(8);
+        std::memcpy(storage[i].data(), &addr, 8);
+    }
+    std::vector<void*> args;
+    for (auto& s : storage) args.push_back(s.data());
+
+    wb::cpu::detail::LaunchState state;
+    state.kernel = kernel;
+    state.grid = {dims[0], dims[1], dims[2]};
+    state.block = {dims[3], dims[4], dims[5]};
+    wb::cpu::detail::HostRuntime runtime{};
+    wb::cpu::detail::initRuntime(runtime, state);
+    wb::cpu::detail::BlockRunner runner(1024 * 1024); // sanitized frames are larger
+    abi::ThreadState base{};
+    base.blockSize = state.block;
+    base.gridSize = state.grid;
+    base.rt = &runtime.rt;
+    const auto started = std::chrono::steady_clock::now();
+    for (unsigned z = 0; z < dims[2] && !state.failed; ++z)
+        for (unsigned y = 0; y < dims[1] && !state.failed; ++y)
+            for (unsigned x = 0; x < dims[0] && !state.failed; ++x) {
+                abi::ThreadState st = base;
+                st.blockIndex = {x, y, z};
+                st.dynamicShared = g_module->dynamicSharedBuffer();
+                if (kd->needsFibers) runner.run(*kd, args.data(), st);
+                else if (kd->runBlock(args.data(), &st) != 0 && !state.failed)
+                    state.setError("kernel '" + kernel + "' stopped in block " + wb::cpu::detail::formatDim(st.blockIndex));
+            }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    if (state.failed) return fail(state.error);
+    for (Buffer& b : buffers) {
+        if (!b.data) continue;
+        std::ofstream f(b.file, std::ios::binary | std::ios::trunc);
+        f.write(reinterpret_cast<const char*>(b.data), static_cast<std::streamsize>(b.size));
+        std::free(b.data);
+    }
+    std::printf("WB-SANDBOX ok %.6f\n", ms);
+    return 0;
+}

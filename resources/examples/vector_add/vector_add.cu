@@ -1,0 +1,6 @@
+// c = a + b with one thread per element and a bounds check for the last block.
+__global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}

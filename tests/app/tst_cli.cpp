@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CliProcess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+QString data(const char* name) { return QStringLiteral(WB_TEST_DATA_DIR "/") + QLatin1String(name); }
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void helpVersionAndArguments()
+    {
+        CliRun r = runCli({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* s : {"0  pass", "1  mismatch", "2  compile error", "3  runtime error",
+                              "4  invalid project or arguments", "list-kernels", "devices", "--json", "--output"})
+            QVERIFY2(r.out.contains(QLatin1String(s)), s);
+        r = runCli({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral(WB_PROJECT_VERSION)), qPrintable(r.out));
+        QCOMPARE(runCli({}).exitCode, 4);
+        QCOMPARE(runCli({"frobnicate"}).exitCode, 4);
+        QCOMPARE(runCli({"run"}).exitCode, 4);
+        QCOMPARE(runCli({"run", data("pass.wbproj"), "--backend", "tpu"}).exitCode, 4);
+        QCOMPARE(runCli({"run", data("pass.wbproj"), "--iterations", "0"}).exitCode, 4);
+        QCOMPARE(runCli({"run", data("pass.wbproj"), "--bogus"}).exitCode, 4);
+        QCOMPARE(runCli({"run", "/nonexistent.wbproj"}).exitCode, 4);
+    }
+    void invalidProjectsExitFour_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("shape") << "invalid.wbproj" << "buffers[0].shape: expected 1–3 positive integers";
+        QTest::newRow("binding") << "bad_binding.wbproj" << "but buffer 'b' is f64";
+        QTest::newRow("expression") << "bad_expression.wbproj" << "launch.grid[0]";
+    }
+    void invalidProjectsExitFour()
+    {
+        QFETCH(QString, project);
+        QFETCH(QString, message);
+        if (project != "invalid.wbproj") {
+            const QString why = cpuUnavailable();
+            if (!why.isEmpty()) QSKIP(qPrintable(why));
+        }
+        const CliRun r = runCli({"run", data(project.toUtf8().constData()), "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2((r.out + r.err).contains(message), qPrintable(r.out + r.err));
+    }
+    void exitCodes_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("pass") << "pass.wbproj" << 0 << "PASS";
+        QTest::newRow("mismatch") << "mismatch.wbproj" << 1 << "FAIL";
+        QTest::newRow("compile") << "compile_error.wbproj" << 2 << "undefined_value";
+        QTest::newRow("reference") << "reference_error.wbproj" << 2 << "reference.cpp:3";
+        QTest::newRow("missing") << "missing_input.wbproj" << 3 << "does_not_exist.npy";
+        QTest::newRow("barrier") << "divergent_barrier.wbproj" << 3 << "ERROR";
+    }
+    void exitCodes()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QFETCH(QString, project);
+        QFETCH(int, code);
+        QFETCH(QString, text);
+        const CliRun r = runCli({"run", data(project.toUtf8().constData()), "--backend", "cpu"});
+        QVERIFY2(r.exitCode == code, qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        QVERIFY2((r.out + r.err).contains(text), qPrintable(r.out + r.err));
+    }
+    void mismatchReportNamesTheElement()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        const CliRun r = runCli({"run", data("mismatch.wbproj"), "--backend", "cpu", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["status"].toString(), QString("mismatch"));
+        const QJsonObject dest = o["outputs"].toArray().at(0).toObject();
+        QCOMPARE(dest["buffer"].toString(), QString("dest"));
+        QCOMPARE(dest["result"].toString(), QString("FAIL"));
+        QCOMPARE(dest["mismatches"].toDouble(), 1.0);
+        const QJsonObject first = dest["firstMismatches"].toArray().at(0).toObject();
+        QCOMPARE(first["coordinates"].toArray().at(0).toDouble(), 7.0);
+        QCOMPARE(first["absError"].toDouble(), 1.0);
+    }
+    void jsonAndOutputDirectory()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        const CliRun r = runCli({"run", data("pass.wbproj"), "--backend", "cpu", "--json",
+                                 "--iterations", "4", "--output", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError err{};
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &err).object();
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(r.out));
+        QCOMPARE(o["status"].toString(), QString("pass"));
+        QCOMPARE(o["exitCode"].toInt(), 0);
+        QCOMPARE(o["backend"].toString(), QString("cpu"));
+        QCOMPARE(o["timing"].toObject()["samplesMs"].toArray().size(), 4);
+        QVERIFY(o["timing"].toObject()["medianMs"].toDouble() > 0);
+        QCOMPARE(o["launch"].toObject()["grid"].toArray().at(0).toInt(), 8);
+        QCOMPARE(o["bandwidth"].toObject()["bytesMoved"].toDouble(), 12000.0);
+        QCOMPARE(o["outputs"].toArray().at(0).toObject()["result"].toString(), QString("PASS"));
+        QVERIFY(QFile::exists(dir.filePath("dest.npy")));
+    }
+    void textReport()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        const CliRun r = runCli({"run", data("pass.wbproj"), "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* s : {"Compile", "Kernel    mul", "Launch    grid (8, 1, 1) block (128, 1, 1)",
+                              "Timing    median", "Bandwidth", "dest", "PASS"})
+            QVERIFY2(r.out.contains(QLatin1String(s)), qPrintable(QString(s) + "\n" + r.out));
+    }
+    void listKernelsAndDevices()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        CliRun r = runCli({"list-kernels", data("mul.cu"), "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("mul(") && r.out.contains("dest"), qPrintable(r.out));
+        r = runCli({"list-kernels", data("broken.cu"), "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("broken.cu:4"), qPrintable(r.err));
+        QCOMPARE(runCli({"list-kernels", data("nothing.cu")}).exitCode, 4);
+        r = runCli({"devices", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(r.out.toUtf8()).object()["devices"].isArray());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cpu/detail/KernelSource.h"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+
+using wb::cpu::detail::KernelSource;
+
+class TestKernelSource : public QObject {
+    Q_OBJECT
+
+    static int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+private Q_SLOTS:
+    void findsKernelsAndParameterNames()
+    {
+        const std::string src = "// __global__ void commented(int x);\n"
+                                "namespace a { namespace b {\n"
+                                "__global__ void k1(const float* __restrict__ in, float out[], int n = 3);\n"
+                                "}}\n"
+                                "extern \"C\" {\n"
+                                "__global__ void __launch_bounds__(256, 2) k2(void) { const char* s = \"__global__ void fake()\"; }\n"
+                                "}\n"
+                                "template <typename T, int N>\n"
+                                "__global__ void k3(T* p, int) {}\n"
+                                "__global__ void a::b::k1(const float* __restrict__ in, float out[], int n) {}\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QVERIFY(ks.refusals.empty());
+        QCOMPARE(ks.kernels.size(), std::size_t{3});
+        QCOMPARE(QString::fromStdString(ks.kernels[0].name), QStringLiteral("a::b::k1"));
+        QCOMPARE(ks.kernels[0].line, 3);
+        QCOMPARE(ks.kernels[0].paramNames, (std::vector<std::string>{"in", "out", "n"}));
+        QCOMPARE(QString::fromStdString(ks.kernels[1].name), QStringLiteral("k2"));
+        QVERIFY(ks.kernels[1].externC);
+        QVERIFY(ks.kernels[1].paramNames.empty());
+        QCOMPARE(QString::fromStdString(ks.kernels[2].name), QStringLiteral("k3"));
+        QVERIFY(ks.kernels[2].isTemplate);
+        QCOMPARE(ks.kernels[2].paramNames, (std::vector<std::string>{"p", "param1"}));
+        QVERIFY(!ks.needsFibers);
+    }
+
+    void detectsBarriersAndConstants()
+    {
+        const std::string src = "__constant__ float table[16];\n"
+                                "namespace n { __constant__ int scale = 2; }\n"
+                                "__global__ void k() { __syncwarp(); }\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QVERIFY(ks.needsFibers);
+        QCOMPARE(ks.constants, (std::vector<std::string>{"table", "n::scale"}));
+    }
+
+    void rewritesKeepLineNumbers()
+    {
+        const std::string src = "#include <cassert>\n"
+                                "__global__ void k(float* o) {\n"
+                                "    extern __shared__ __align__(16) float\n"
+                                "        smem[];\n"
+                                "    static __shared__ int count;\n"
+                                "    o[0] = smem[0] + count;\n"
+                                "}\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(lines(ks.rewritten), lines(src));
+        QVERIFY(ks.rewritten.find("static thread_local float (&smem)[] = reinterpret_cast<float (&)[]>(::wbcpu::dynamicShared);") != std::string::npos);
+        QVERIFY(ks.rewritten.find("cassert") == std::string::npos);
+        QVERIFY(ks.rewritten.find("          __shared__ int count;") != std::string::npos);
+        // The rest of the text is untouched, columns included.
+        QVERIFY(ks.rewritten.find("    o[0] = smem[0] + count;\n") != std::string::npos);
+    }
+
+    void refusalsPointAtTheConstruct()
+    {
+        const std::string src = "__global__ void k(int* p)\n"
+                                "{\n"
+                                "    /* asm in a comment is fine */ int x = 0;\n"
+                                "    asm volatile(\"\" ::: \"memory\");\n"
+                                "}\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(ks.refusals.size(), std::size_t{1});
+        QCOMPARE(ks.refusals[0].line, 4);
+        QCOMPARE(ks.refusals[0].column, 5);
+        QCOMPARE(QString::fromStdString(ks.refusals[0].file), QStringLiteral("s.cu"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelSource)
+#include "tst_kernelsource.moc"
