@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <system_error>
 
@@ -18,11 +20,10 @@ namespace {
 constexpr char kMagic[8] = {'W', 'B', 'N', 'V', 'R', 'T', 'C', '\0'};
 constexpr std::uint32_t kFormatVersion = 1;
 // magic(8) version(4) headerSize(4) payloadLength(8) checksum(8) key(32)
-constexpr std::size_t kHeaderSize = 64;
+constexpr std::size_t kHeaderSize = CompileCache::kHeaderSize;
 
 /// A fast 64-bit checksum over 8-byte words (corruption detection, not security).
-std::uint64_t checksum(std::string_view data)
-{
+std::uint64_t checksum(std::string_view data) noexcept {
     constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
     std::uint64_t h = 0xCBF29CE484222325ULL ^ data.size();
     std::size_t i = 0;
@@ -46,8 +47,7 @@ public:
     void u64(std::uint64_t v) { raw(&v, 8); }
     void i32(int v) { u32(static_cast<std::uint32_t>(v)); }
     void f64(double v) { raw(&v, 8); }
-    void str(std::string_view s)
-    {
+    void str(std::string_view s) {
         u32(static_cast<std::uint32_t>(s.size()));
         m_out.append(s.data(), s.size());
     }
@@ -60,35 +60,31 @@ private:
 
 class Reader {
 public:
-    explicit Reader(std::string_view in) : m_in(in) {}
+    explicit Reader(std::string_view in)
+        : m_in(in) {}
     bool ok() const noexcept { return m_ok; }
-    std::uint8_t u8()
-    {
+    std::uint8_t u8() {
         std::uint8_t v = 0;
         raw(&v, 1);
         return v;
     }
-    std::uint32_t u32()
-    {
+    std::uint32_t u32() {
         std::uint32_t v = 0;
         raw(&v, 4);
         return v;
     }
-    std::uint64_t u64()
-    {
+    std::uint64_t u64() {
         std::uint64_t v = 0;
         raw(&v, 8);
         return v;
     }
     int i32() { return static_cast<int>(u32()); }
-    double f64()
-    {
+    double f64() {
         double v = 0;
         raw(&v, 8);
         return v;
     }
-    std::string str()
-    {
+    std::string str() {
         const std::uint32_t n = u32();
         if (!m_ok || n > m_in.size() - m_pos) {
             m_ok = false;
@@ -99,8 +95,7 @@ public:
         return s;
     }
     /// A count that cannot exceed what is left (each element takes ≥ 1 byte).
-    std::uint32_t count()
-    {
+    std::uint32_t count() {
         const std::uint32_t n = u32();
         if (n > m_in.size() - m_pos) m_ok = false;
         return m_ok ? n : 0;
@@ -108,8 +103,7 @@ public:
     bool atEnd() const noexcept { return m_pos == m_in.size(); }
 
 private:
-    void raw(void* p, std::size_t n)
-    {
+    void raw(void* p, std::size_t n) {
         if (!m_ok || n > m_in.size() - m_pos) {
             m_ok = false;
             return;
@@ -122,8 +116,7 @@ private:
     bool m_ok = true;
 };
 
-void writeDiagnostic(Writer& w, const Diagnostic& d)
-{
+void writeDiagnostic(Writer& w, const Diagnostic& d) {
     w.str(d.file);
     w.i32(d.line);
     w.i32(d.column);
@@ -131,28 +124,28 @@ void writeDiagnostic(Writer& w, const Diagnostic& d)
     w.str(d.code);
     w.str(d.message);
     w.u32(static_cast<std::uint32_t>(d.context.size()));
-    for (const std::string& c : d.context) w.str(c);
+    for (const std::string& c : d.context)
+        w.str(c);
 }
 
-Diagnostic readDiagnostic(Reader& r)
-{
+Diagnostic readDiagnostic(Reader& r) {
     Diagnostic d;
     d.file = r.str();
     d.line = r.i32();
     d.column = r.i32();
     const std::uint8_t sev = r.u8();
     d.severity = sev <= static_cast<std::uint8_t>(Severity::Fatal) ? static_cast<Severity>(sev)
-                                                                    : Severity::Error;
+                                                                   : Severity::Error;
     d.code = r.str();
     d.message = r.str();
     const std::uint32_t n = r.count();
     d.context.reserve(n);
-    for (std::uint32_t i = 0; i < n && r.ok(); ++i) d.context.push_back(r.str());
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i)
+        d.context.push_back(r.str());
     return d;
 }
 
-void writeKernel(Writer& w, const KernelInfo& k)
-{
+void writeKernel(Writer& w, const KernelInfo& k) {
     w.str(k.name);
     w.str(k.loweredName);
     w.str(k.signature);
@@ -174,8 +167,7 @@ void writeKernel(Writer& w, const KernelInfo& k)
     w.u8(u.known ? 1 : 0);
 }
 
-KernelInfo readKernel(Reader& r)
-{
+KernelInfo readKernel(Reader& r) {
     KernelInfo k;
     k.name = r.str();
     k.loweredName = r.str();
@@ -208,15 +200,17 @@ KernelInfo readKernel(Reader& r)
 
 } // namespace
 
-std::size_t CompileCache::KeyHash::operator()(const Key& k) const noexcept
-{
+std::uint64_t CompileCache::payloadChecksum(std::string_view payload) noexcept {
+    return checksum(payload);
+}
+
+std::size_t CompileCache::KeyHash::operator()(const Key& k) const noexcept {
     std::size_t h;
     std::memcpy(&h, k.data(), sizeof h); // the key is already a uniform hash
     return h;
 }
 
-CompileCache::Key CompileCache::makeKey(const KeyInput& in)
-{
+CompileCache::Key CompileCache::makeKey(const KeyInput& in) {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     auto add = [&hash](std::string_view field) {
         // Length-prefixed so that field boundaries are part of the key.
@@ -229,10 +223,12 @@ CompileCache::Key CompileCache::makeKey(const KeyInput& in)
     add(in.sourceName);
     add(in.source);
     if (in.flags)
-        for (const std::string& f : *in.flags) add(f);
+        for (const std::string& f : *in.flags)
+            add(f);
     add("--name-expressions--");
     if (in.nameExpressions)
-        for (const std::string& e : *in.nameExpressions) add(e);
+        for (const std::string& e : *in.nameExpressions)
+            add(e);
     add(in.headers);
     const QByteArrayView digest = hash.resultView();
     Key key{};
@@ -240,8 +236,7 @@ CompileCache::Key CompileCache::makeKey(const KeyInput& in)
     return key;
 }
 
-std::string CompileCache::hexKey(const Key& key)
-{
+std::string CompileCache::hexKey(const Key& key) {
     static constexpr char digits[] = "0123456789abcdef";
     std::string hex;
     hex.reserve(key.size() * 2);
@@ -252,25 +247,23 @@ std::string CompileCache::hexKey(const Key& key)
     return hex;
 }
 
-CompileCache::CompileCache(std::filesystem::path directory, std::size_t memoryCapacity)
-    : m_directory(std::move(directory)), m_capacity(memoryCapacity == 0 ? 1 : memoryCapacity)
-{
-}
+CompileCache::CompileCache(std::filesystem::path directory, std::size_t memoryCapacity,
+                           std::uintmax_t diskLimitBytes)
+    : m_directory(std::move(directory))
+    , m_capacity(memoryCapacity == 0 ? 1 : memoryCapacity)
+    , m_diskLimit(diskLimitBytes) {}
 
-std::filesystem::path CompileCache::entryPath(const Key& key) const
-{
+std::filesystem::path CompileCache::entryPath(const Key& key) const {
     return m_directory / (hexKey(key) + ".wbnvrtc");
 }
 
-std::shared_ptr<const CompileResult> CompileCache::findInMemory(const Key& key) const
-{
+std::shared_ptr<const CompileResult> CompileCache::findInMemory(const Key& key) const {
     std::lock_guard lock(m_mutex);
     const auto it = m_memory.find(key);
     return it == m_memory.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key)
-{
+std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key) {
     const std::string path = entryPath(key).string();
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
@@ -287,6 +280,8 @@ std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key)
         }
         readOk = got == data.size();
     }
+    // Mark it recently used for trimDisk() (one syscall on an open file).
+    if (readOk) ::futimens(fd, nullptr);
     ::close(fd);
     std::optional<CompileResult> result;
     if (readOk) result = deserialize(key, data);
@@ -300,8 +295,8 @@ std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key)
     return shared;
 }
 
-bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> result, bool persist)
-{
+bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> result,
+                         bool persist) {
     {
         std::lock_guard lock(m_mutex);
         auto [it, inserted] = m_memory.insert_or_assign(key, result);
@@ -320,8 +315,8 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
     std::filesystem::create_directories(m_directory, ec);
     static std::atomic<unsigned> counter{0};
     const std::filesystem::path final = entryPath(key);
-    const std::filesystem::path temp = final.string() + ".tmp." + std::to_string(::getpid()) + "."
-                                       + std::to_string(counter.fetch_add(1));
+    const std::filesystem::path temp = final.string() + ".tmp." + std::to_string(::getpid()) + "." +
+                                       std::to_string(counter.fetch_add(1));
     const std::string bytes = serialize(key, *result);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return false;
@@ -337,19 +332,59 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
         return false;
     }
     std::filesystem::rename(temp, final, ec); // atomic: readers see the old file or the new one
-    if (ec) std::filesystem::remove(temp, ec);
-    return !ec;
+    if (ec) {
+        std::filesystem::remove(temp, ec);
+        return false;
+    }
+    // A directory scan costs far less than the compile that led here; still, not every time.
+    if (m_stores.fetch_add(1) % 16 == 0) trimDisk();
+    return true;
 }
 
-void CompileCache::clearMemory()
-{
+void CompileCache::trimDisk() {
+    namespace fs = std::filesystem;
+    struct Entry {
+        fs::path path;
+        fs::file_time_type used;
+        std::uintmax_t size;
+    };
+    std::vector<Entry> entries;
+    std::uintmax_t total = 0;
+    std::error_code ec;
+    const auto staleBefore = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (auto it = fs::directory_iterator(m_directory, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::error_code e2;
+        const auto used = it->last_write_time(e2);
+        if (e2) continue;
+        if (p.extension() == ".wbnvrtc") {
+            const std::uintmax_t size = it->file_size(e2);
+            if (e2) continue;
+            entries.push_back({p, used, size});
+            total += size;
+        } else if (p.filename().string().find(".wbnvrtc.tmp.") != std::string::npos &&
+                   used < staleBefore) {
+            fs::remove(p, e2); // left by a process that died while writing
+        }
+    }
+    if (total <= m_diskLimit || entries.size() < 2) return;
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    const std::uintmax_t target = m_diskLimit / 5 * 4;
+    for (std::size_t i = 0; i + 1 < entries.size() && total > target; ++i) {
+        std::error_code e2;
+        if (fs::remove(entries[i].path, e2)) total -= entries[i].size;
+    }
+}
+
+void CompileCache::clearMemory() {
     std::lock_guard lock(m_mutex);
     m_memory.clear();
     m_order.clear();
 }
 
-std::string CompileCache::serialize(const Key& key, const CompileResult& r)
-{
+std::string CompileCache::serialize(const Key& key, const CompileResult& r) {
     Writer w;
     w.out().reserve(kHeaderSize + r.ptx.size() + r.binary.size() + r.log.size() + 1024);
     w.out().resize(kHeaderSize); // header filled in below
@@ -357,13 +392,15 @@ std::string CompileCache::serialize(const Key& key, const CompileResult& r)
     w.str(r.sourceName);
     w.str(r.log);
     w.u32(static_cast<std::uint32_t>(r.diagnostics.size()));
-    for (const Diagnostic& d : r.diagnostics) writeDiagnostic(w, d);
+    for (const Diagnostic& d : r.diagnostics)
+        writeDiagnostic(w, d);
     w.str(r.target);
     w.str(r.ptx);
     w.str(std::string_view(reinterpret_cast<const char*>(r.binary.data()), r.binary.size()));
     w.str(r.libraryPath);
     w.u32(static_cast<std::uint32_t>(r.kernels.size()));
-    for (const KernelInfo& k : r.kernels) writeKernel(w, k);
+    for (const KernelInfo& k : r.kernels)
+        writeKernel(w, k);
     w.str(r.compilerVersion);
     w.f64(r.compileMs);
 
@@ -382,8 +419,7 @@ std::string CompileCache::serialize(const Key& key, const CompileResult& r)
     return out;
 }
 
-std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::string_view file)
-{
+std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::string_view file) {
     if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, 8) != 0) return std::nullopt;
     std::uint32_t version = 0;
     std::uint32_t headerSize = 0;
@@ -406,7 +442,8 @@ std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::stri
     res.log = r.str();
     const std::uint32_t nd = r.count();
     res.diagnostics.reserve(nd);
-    for (std::uint32_t i = 0; i < nd && r.ok(); ++i) res.diagnostics.push_back(readDiagnostic(r));
+    for (std::uint32_t i = 0; i < nd && r.ok(); ++i)
+        res.diagnostics.push_back(readDiagnostic(r));
     res.target = r.str();
     res.ptx = r.str();
     const std::string bin = r.str();
@@ -414,7 +451,8 @@ std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::stri
     res.libraryPath = r.str();
     const std::uint32_t nk = r.count();
     res.kernels.reserve(nk);
-    for (std::uint32_t i = 0; i < nk && r.ok(); ++i) res.kernels.push_back(readKernel(r));
+    for (std::uint32_t i = 0; i < nk && r.ok(); ++i)
+        res.kernels.push_back(readKernel(r));
     res.compilerVersion = r.str();
     res.compileMs = r.f64();
     if (!r.ok() || !r.atEnd()) return std::nullopt;

@@ -14,6 +14,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -25,25 +28,22 @@ namespace {
 /// architecture NVRTC 13 supports, so the CUBIN and ptxas report exist without a device.
 constexpr const char* kFallbackArch = "sm_75";
 
-double msSince(std::chrono::steady_clock::time_point start)
-{
+double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
 
-bool envFlag(const char* name)
-{
+bool envFlag(const char* name) {
     const char* v = std::getenv(name);
     return v && *v && std::string_view(v) != "0";
 }
 
 /// NVRTC's option strings for `options` (one flag per string).
 std::vector<std::string> buildFlags(const CompileOptions& options, const std::string& arch,
-                                    const std::vector<std::string>& toolkitIncludes)
-{
+                                    const std::vector<std::string>& toolkitIncludes) {
     std::vector<std::string> flags;
-    flags.reserve(12 + options.defines.size() + options.includeDirs.size()
-                  + toolkitIncludes.size() + options.extraFlags.size());
+    flags.reserve(12 + options.defines.size() + options.includeDirs.size() +
+                  toolkitIncludes.size() + options.extraFlags.size());
     flags.push_back("-arch=" + arch);
     if (!options.std.empty()) flags.push_back("-std=" + options.std);
     // -G makes ptxas reject any -O above 0 ("Optimized debugging not supported").
@@ -52,43 +52,60 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
     if (options.fastMath) flags.emplace_back("--use_fast_math");
     if (options.lineInfo) flags.emplace_back("-lineinfo");
     if (options.deviceDebug) flags.emplace_back("-G");
-    if (options.maxRegCount > 0) flags.push_back("-maxrregcount=" + std::to_string(options.maxRegCount));
+    if (options.maxRegCount > 0)
+        flags.push_back("-maxrregcount=" + std::to_string(options.maxRegCount));
     for (const auto& [name, value] : options.defines)
         flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
-    for (const std::string& dir : options.includeDirs) flags.push_back("-I" + dir);
-    for (const std::string& dir : toolkitIncludes) flags.push_back("-I" + dir);
+    for (const std::string& dir : options.includeDirs)
+        flags.push_back("-I" + dir);
+    for (const std::string& dir : toolkitIncludes)
+        flags.push_back("-I" + dir);
     flags.emplace_back("--ptxas-options=-v");
-    for (const std::string& f : options.extraFlags) flags.push_back(f);
+    for (const std::string& f : options.extraFlags)
+        flags.push_back(f);
     return flags;
 }
 
-/// Contents of user headers that `source` includes from the option-listed include dirs
-/// (recursively), so that editing a header invalidates the cache entry.
-std::string userHeaders(std::string_view source, const std::vector<std::string>& includeDirs)
-{
-    if (includeDirs.empty()) return {};
+/// Paths and contents of the user headers that `source` includes (recursively): quoted
+/// includes are looked up, like NVRTC does, next to the including file (for the source: the
+/// folder of `sourceName`, the working directory when it has none) and then in the option
+/// include dirs; angle includes in the option include dirs only (toolkit headers are covered by
+/// the NVRTC version in the key). Editing such a header, or creating one, changes the key.
+std::string userHeaders(std::string_view source, const std::string& sourceName,
+                        const std::vector<std::string>& includeDirs) {
     namespace fs = std::filesystem;
     std::string out;
     std::set<std::string> seen;
-    std::vector<std::string> pending{std::string(source)};
+    struct Pending {
+        std::string text;
+        fs::path dir;
+    };
+    std::vector<Pending> pending;
+    pending.push_back({std::string(source), fs::path(sourceName).parent_path()});
     while (!pending.empty() && seen.size() < 256) {
-        const std::string text = std::move(pending.back());
+        const Pending current = std::move(pending.back());
         pending.pop_back();
+        const std::string& text = current.text;
         std::size_t pos = 0;
-        while ((pos = text.find("#", pos)) != std::string::npos) {
+        while ((pos = text.find('#', pos)) != std::string::npos) {
             std::size_t i = pos + 1;
             pos = i;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+                ++i;
             if (text.compare(i, 7, "include") != 0) continue;
             i += 7;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+                ++i;
             if (i >= text.size() || (text[i] != '"' && text[i] != '<')) continue;
-            const char close = text[i] == '"' ? '"' : '>';
-            const std::size_t end = text.find(close, i + 1);
+            const bool quoted = text[i] == '"';
+            const std::size_t end = text.find(quoted ? '"' : '>', i + 1);
             if (end == std::string::npos) continue;
             const std::string name = text.substr(i + 1, end - i - 1);
-            for (const std::string& dir : includeDirs) {
-                const fs::path candidate = fs::path(dir) / name;
+            std::vector<fs::path> candidates;
+            if (quoted) candidates.push_back(current.dir / name);
+            for (const std::string& dir : includeDirs)
+                candidates.push_back(fs::path(dir) / name);
+            for (const fs::path& candidate : candidates) {
                 std::error_code ec;
                 if (!fs::is_regular_file(candidate, ec)) continue;
                 const std::string key = candidate.lexically_normal().string();
@@ -100,7 +117,7 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
                 out += '\0';
                 out += content.str();
                 out += '\0';
-                pending.push_back(content.str());
+                pending.push_back({content.str(), candidate.parent_path()});
                 break;
             }
         }
@@ -108,8 +125,7 @@ std::string userHeaders(std::string_view source, const std::vector<std::string>&
     return out;
 }
 
-CompileResult unavailableResult(const std::string& sourceName, const std::string& reason)
-{
+CompileResult unavailableResult(const std::string& sourceName, const std::string& reason) {
     CompileResult r;
     r.sourceName = sourceName;
     r.log = reason;
@@ -129,20 +145,24 @@ struct Compiler::Impl {
     std::string version;
     std::atomic<bool> cacheEnabled{true};
     CompileCache cache{cacheDir() / "nvrtc"};
+    // Compiles under way, so that a second caller with the same key waits for the first
+    // instead of running NVRTC again.
+    using Shared = std::shared_ptr<const CompileResult>;
+    std::mutex inFlightMutex;
+    std::map<CompileCache::Key, std::shared_future<Shared>> inFlight;
 
     CompileResult compileUncached(const std::string& source, const std::string& sourceName,
                                   const std::vector<std::string>& flags,
                                   const CompileOptions& options, const std::string& arch) const;
 };
 
-Compiler& Compiler::instance()
-{
+Compiler& Compiler::instance() {
     static Compiler compiler;
     return compiler;
 }
 
-Compiler::Compiler() : m_impl(new Impl)
-{
+Compiler::Compiler()
+    : m_impl(new Impl) {
     if (m_impl->api.ok()) {
         m_impl->version = m_impl->api.versionString();
         m_impl->toolkitIncludes = detail::toolkitIncludeDirs(m_impl->api.libraryPath);
@@ -150,41 +170,35 @@ Compiler::Compiler() : m_impl(new Impl)
     m_impl->cacheEnabled = !envFlag("WARPBENCH_NO_CACHE");
 }
 
-bool Compiler::available() const noexcept
-{
+bool Compiler::available() const noexcept {
     return m_impl->api.ok();
 }
 
-const std::string& Compiler::unavailableReason() const noexcept
-{
+const std::string& Compiler::unavailableReason() const noexcept {
     return m_impl->api.error;
 }
 
-std::string Compiler::version() const
-{
+std::string Compiler::version() const {
     return m_impl->version;
 }
 
-void Compiler::clearMemoryCache()
-{
+void Compiler::clearMemoryCache() {
     m_impl->cache.clearMemory();
 }
 
-void Compiler::setCacheEnabled(bool enabled)
-{
+void Compiler::setCacheEnabled(bool enabled) {
     m_impl->cacheEnabled = enabled;
 }
 
 CompileResult Compiler::compile(const std::string& source, const std::string& sourceName,
-                                const CompileOptions& options, const std::string& defaultArch)
-{
+                                const CompileOptions& options, const std::string& defaultArch) {
     const auto start = std::chrono::steady_clock::now();
     if (!available()) {
         CompileResult r = unavailableResult(sourceName, unavailableReason());
         r.compileMs = msSince(start);
         return r;
     }
-    const std::string arch = !options.arch.empty() ? options.arch
+    const std::string arch = !options.arch.empty()  ? options.arch
                              : !defaultArch.empty() ? defaultArch
                                                     : std::string(kFallbackArch);
     const std::vector<std::string> flags = buildFlags(options, arch, m_impl->toolkitIncludes);
@@ -192,9 +206,9 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     const bool useCache = m_impl->cacheEnabled.load(std::memory_order_relaxed);
     CompileCache::Key key{};
     if (useCache) {
-        const std::string headers = userHeaders(source, options.includeDirs);
-        key = CompileCache::makeKey({source, sourceName, &flags, &options.nameExpressions,
-                                     m_impl->version, headers});
+        const std::string headers = userHeaders(source, sourceName, options.includeDirs);
+        key = CompileCache::makeKey(
+            {source, sourceName, &flags, &options.nameExpressions, m_impl->version, headers});
         if (auto hit = m_impl->cache.findInMemory(key)) {
             CompileResult r = *hit;
             r.cache = CompileResult::Cache::MemoryHit;
@@ -209,15 +223,60 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
         }
     }
 
-    CompileResult r = m_impl->compileUncached(source, sourceName, flags, options, arch);
-    r.compileMs = msSince(start);
-    if (useCache) {
-        r.cache = CompileResult::Cache::Miss;
-        // Failed compiles stay in memory only: the next attempt in a new process retries.
-        m_impl->cache.store(key, std::make_shared<const CompileResult>(r), r.ok);
-    } else {
+    if (!useCache) {
+        CompileResult r = m_impl->compileUncached(source, sourceName, flags, options, arch);
         r.cache = CompileResult::Cache::Disabled;
+        r.compileMs = msSince(start);
+        return r;
     }
+
+    // Join a compile of the same key that another thread has started, or register ours.
+    std::promise<Impl::Shared> promise;
+    {
+        std::unique_lock lock(m_impl->inFlightMutex);
+        if (auto it = m_impl->inFlight.find(key); it != m_impl->inFlight.end()) {
+            std::shared_future<Impl::Shared> pending = it->second;
+            lock.unlock();
+            CompileResult r = *pending.get();
+            r.cache = CompileResult::Cache::MemoryHit;
+            r.compileMs = msSince(start);
+            return r;
+        }
+        // It may have finished between our lookup and this lock (stored before unregistering).
+        if (auto hit = m_impl->cache.findInMemory(key)) {
+            lock.unlock();
+            CompileResult r = *hit;
+            r.cache = CompileResult::Cache::MemoryHit;
+            r.compileMs = msSince(start);
+            return r;
+        }
+        m_impl->inFlight.emplace(key, promise.get_future().share());
+    }
+    auto unregister = [this, &key] {
+        std::lock_guard lock(m_impl->inFlightMutex);
+        m_impl->inFlight.erase(key);
+    };
+
+    CompileResult r;
+    try {
+        r = m_impl->compileUncached(source, sourceName, flags, options, arch);
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        unregister();
+        throw;
+    }
+    r.cache = CompileResult::Cache::Miss;
+    r.compileMs = msSince(start);
+    auto shared = std::make_shared<const CompileResult>(r);
+    // Failed compiles stay in memory only: the next attempt in a new process retries.
+    // A fatal error (typically a header that cannot be opened) may depend on files that are
+    // not part of the key, so it is not cached at all.
+    const bool fatal =
+        std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::Fatal; });
+    if (r.ok || !fatal) m_impl->cache.store(key, shared, r.ok);
+    promise.set_value(std::move(shared));
+    unregister();
     return r;
 }
 
@@ -225,19 +284,18 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
                                               const std::string& sourceName,
                                               const std::vector<std::string>& flags,
                                               const CompileOptions& options,
-                                              const std::string& arch) const
-{
+                                              const std::string& arch) const {
     CompileResult r;
     r.sourceName = sourceName;
     r.target = arch;
     r.compilerVersion = version;
 
     nvrtcProgram program = nullptr;
-    nvrtcResult rc = api.createProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr,
-                                       nullptr);
+    nvrtcResult rc =
+        api.createProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr, nullptr);
     if (rc != NVRTC_SUCCESS) {
-        CompileResult failed = unavailableResult(sourceName, "nvrtcCreateProgram failed: "
-                                                                 + api.errorString(rc));
+        CompileResult failed =
+            unavailableResult(sourceName, "nvrtcCreateProgram failed: " + api.errorString(rc));
         failed.target = arch;
         failed.compilerVersion = version;
         return failed;
@@ -255,7 +313,8 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
 
     std::vector<const char*> argv;
     argv.reserve(flags.size());
-    for (const std::string& f : flags) argv.push_back(f.c_str());
+    for (const std::string& f : flags)
+        argv.push_back(f.c_str());
     rc = api.compileProgram(program, static_cast<int>(argv.size()), argv.data());
 
     std::size_t logSize = 0;
@@ -266,14 +325,19 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
     }
     r.diagnostics = detail::parseNvrtcLog(r.log);
     for (const std::string& e : rejectedExpressions)
-        r.diagnostics.push_back({"nvrtc", 0, 0, Severity::Error, {},
-                                 "name expression \"" + e + "\" was rejected", {}});
+        r.diagnostics.push_back(
+            {"nvrtc", 0, 0, Severity::Error, {}, "name expression \"" + e + "\" was rejected", {}});
 
     if (rc != NVRTC_SUCCESS) {
         if (!hasErrors(r.diagnostics)) {
             // E.g. an invalid option: NVRTC says so only through the result code.
-            r.diagnostics.push_back({"nvrtc", 0, 0, Severity::Fatal, {},
-                                     api.errorString(rc) + (r.log.empty() ? "" : ": " + r.log), {}});
+            r.diagnostics.push_back({"nvrtc",
+                                     0,
+                                     0,
+                                     Severity::Fatal,
+                                     {},
+                                     api.errorString(rc) + (r.log.empty() ? "" : ": " + r.log),
+                                     {}});
         }
         r.ok = false;
         return r;

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -24,16 +25,15 @@ using Cache = CompileResult::Cache;
 
 namespace {
 
-const std::string kSource = "extern \"C\" __global__ void saxpy(float a, const float* x, float* y, int n)\n"
-                            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += a * x[i]; }\n";
+const std::string kSource =
+    "extern \"C\" __global__ void saxpy(float a, const float* x, float* y, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += a * x[i]; }\n";
 
-fs::path cacheRoot()
-{
+fs::path cacheRoot() {
     return wb::cacheDir() / "nvrtc";
 }
 
-std::vector<fs::path> entries()
-{
+std::vector<fs::path> entries() {
     std::vector<fs::path> files;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(cacheRoot(), ec))
@@ -41,14 +41,12 @@ std::vector<fs::path> entries()
     return files;
 }
 
-CompileResult compile(const std::string& src = kSource, const CompileOptions& o = {})
-{
+CompileResult compile(const std::string& src = kSource, const CompileOptions& o = {}) {
     return Compiler::instance().compile(src, "saxpy.cu", o, "sm_90");
 }
 
 /// The log without ptxas's timing lines, which differ between two real compiles.
-std::string stableLog(const std::string& log)
-{
+std::string stableLog(const std::string& log) {
     std::string out;
     std::size_t pos = 0;
     while (pos < log.size()) {
@@ -62,8 +60,7 @@ std::string stableLog(const std::string& log)
 }
 
 /// The compiled output without the per-call fields (cache, compileMs, ptxas timings).
-void compareOutputs(const CompileResult& a, const CompileResult& b)
-{
+void compareOutputs(const CompileResult& a, const CompileResult& b) {
     QCOMPARE(a.ok, b.ok);
     QCOMPARE(a.sourceName, b.sourceName);
     QCOMPARE(stableLog(a.log), stableLog(b.log));
@@ -75,20 +72,17 @@ void compareOutputs(const CompileResult& a, const CompileResult& b)
     QCOMPARE(a.compilerVersion, b.compilerVersion);
 }
 
-std::string readFile(const fs::path& p)
-{
+std::string readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void writeFile(const fs::path& p, const std::string& data)
-{
+void writeFile(const fs::path& p, const std::string& data) {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
 }
 
-CompileCache::Key keyFromFileName(const fs::path& p)
-{
+CompileCache::Key keyFromFileName(const fs::path& p) {
     const std::string hex = p.stem().string();
     CompileCache::Key key{};
     for (std::size_t i = 0; i < key.size(); ++i)
@@ -105,16 +99,14 @@ private:
     CompileResult m_reference; // a fresh compile of kSource
 
     /// Empties both layers so each test starts from a cold cache.
-    void resetCache()
-    {
+    void resetCache() {
         Compiler::instance().clearMemoryCache();
         std::error_code ec;
         fs::remove_all(cacheRoot(), ec);
     }
 
     /// The entry rewritten by the recompile loads again (from disk) and is right.
-    void expectValidEntry()
-    {
+    void expectValidEntry() {
         Compiler::instance().clearMemoryCache();
         const CompileResult r = compile();
         QCOMPARE(r.cache, Cache::DiskHit);
@@ -122,8 +114,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         if (!Compiler::instance().available())
             QFAIL(Compiler::instance().unavailableReason().c_str());
         Compiler::instance().setCacheEnabled(true);
@@ -135,8 +126,7 @@ private Q_SLOTS:
 
     void init() { resetCache(); }
 
-    void memoryHit()
-    {
+    void memoryHit() {
         const CompileResult first = compile();
         QCOMPARE(first.cache, Cache::Miss);
         const CompileResult second = compile();
@@ -146,8 +136,7 @@ private Q_SLOTS:
         compareOutputs(second, m_reference);
     }
 
-    void diskHitAfterMemoryClear()
-    {
+    void diskHitAfterMemoryClear() {
         const CompileResult first = compile();
         QCOMPARE(first.cache, Cache::Miss);
         QCOMPARE(entries().size(), std::size_t(1));
@@ -160,8 +149,7 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::MemoryHit);
     }
 
-    void freshCacheInstanceReadsDisk()
-    {
+    void freshCacheInstanceReadsDisk() {
         const CompileResult first = compile();
         const std::vector<fs::path> files = entries();
         QCOMPARE(files.size(), std::size_t(1));
@@ -175,8 +163,7 @@ private Q_SLOTS:
         QVERIFY(other.findInMemory(key));
     }
 
-    void freshProcessReadsDisk()
-    {
+    void freshProcessReadsDisk() {
         QCOMPARE(compile().cache, Cache::Miss);
         // The same binary in child mode compiles kSource once and prints the cache outcome.
         QProcess child;
@@ -190,12 +177,12 @@ private Q_SLOTS:
         QCOMPARE(out, QByteArray("disk-hit ok"));
     }
 
-    void truncatedEntryIsRecompiled()
-    {
+    void truncatedEntryIsRecompiled() {
         compile();
         const fs::path file = entries().at(0);
         const std::string good = readFile(file);
-        for (const std::size_t keep : {std::size_t(0), std::size_t(10), good.size() / 2, good.size() - 1}) {
+        for (const std::size_t keep :
+             {std::size_t(0), std::size_t(10), good.size() / 2, good.size() - 1}) {
             writeFile(file, good.substr(0, keep));
             Compiler::instance().clearMemoryCache();
             const CompileResult r = compile();
@@ -205,14 +192,14 @@ private Q_SLOTS:
         }
     }
 
-    void flippedByteIsRecompiled()
-    {
+    void flippedByteIsRecompiled() {
         compile();
         const fs::path file = entries().at(0);
         const std::string good = readFile(file);
         // Header (magic, length, checksum, key) and payload (start, middle, last byte).
-        for (const std::size_t at : {std::size_t(0), std::size_t(17), std::size_t(26), std::size_t(40),
-                                     std::size_t(64), good.size() / 2, good.size() - 1}) {
+        for (const std::size_t at :
+             {std::size_t(0), std::size_t(17), std::size_t(26), std::size_t(40), std::size_t(64),
+              good.size() / 2, good.size() - 1}) {
             std::string bad = good;
             bad[at] = static_cast<char>(bad[at] ^ 0x20);
             writeFile(file, bad);
@@ -228,8 +215,7 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::Miss);
     }
 
-    void optionsChangeMisses()
-    {
+    void optionsChangeMisses() {
         QCOMPARE(compile().cache, Cache::Miss);
         CompileOptions o;
         o.defines.emplace_back("SOMETHING", "1");
@@ -258,8 +244,7 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::MemoryHit);
     }
 
-    void includedHeaderChangeMisses()
-    {
+    void includedHeaderChangeMisses() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const fs::path header = fs::path(dir.path().toStdString()) / "factor.cuh";
@@ -278,8 +263,28 @@ private Q_SLOTS:
         QVERIFY(second.ptx.find("3001") != std::string::npos);
     }
 
-    void failedCompileNotOnDisk()
-    {
+    void headerNextToSourceChangeMisses() {
+        // NVRTC finds quoted includes next to the source name; those headers are keyed too.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path folder = dir.path().toStdString();
+        writeFile(folder / "near.cuh", "#define NEAR 4\n#include \"nested.cuh\"\n");
+        writeFile(folder / "nested.cuh", "#define NESTED 5\n");
+        const std::string src =
+            "#include \"near.cuh\"\n"
+            "__global__ void k(int* a) { a[0] = NEAR * 1000 + NESTED * 100 + 7; }\n";
+        const std::string name = (folder / "k.cu").string();
+        const CompileResult first = Compiler::instance().compile(src, name, {}, "sm_90");
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(first.ptx.find("4507") != std::string::npos);
+        QCOMPARE(Compiler::instance().compile(src, name, {}, "sm_90").cache, Cache::MemoryHit);
+        writeFile(folder / "nested.cuh", "#define NESTED 6\n");
+        const CompileResult second = Compiler::instance().compile(src, name, {}, "sm_90");
+        QCOMPARE(second.cache, Cache::Miss);
+        QVERIFY(second.ptx.find("4607") != std::string::npos);
+    }
+
+    void failedCompileNotOnDisk() {
         const std::string bad = "__global__ void k() { nope; }\n";
         const CompileResult r = compile(bad);
         QVERIFY(!r.ok);
@@ -292,8 +297,14 @@ private Q_SLOTS:
         QCOMPARE(compile(bad).cache, Cache::Miss);
     }
 
-    void disabledCache()
-    {
+    void missingHeaderIsNotCached() {
+        // Creating the header later must not be answered with the old failure.
+        const std::string src = "#include \"appears_later.cuh\"\n__global__ void k() {}\n";
+        QCOMPARE(compile(src).cache, Cache::Miss);
+        QCOMPARE(compile(src).cache, Cache::Miss);
+    }
+
+    void disabledCache() {
         Compiler::instance().setCacheEnabled(false);
         const CompileResult a = compile();
         const CompileResult b = compile();
@@ -304,8 +315,7 @@ private Q_SLOTS:
         compareOutputs(a, m_reference);
     }
 
-    void environmentDisablesCache()
-    {
+    void environmentDisablesCache() {
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("WARPBENCH_CACHE_DIR", QString::fromStdString(wb::cacheDir().string()));
@@ -318,23 +328,75 @@ private Q_SLOTS:
         QVERIFY(entries().empty());
     }
 
-    void concurrentSameSource()
-    {
+    void concurrentSameSource() {
         std::vector<std::future<CompileResult>> jobs;
-        for (int i = 0; i < 4; ++i) jobs.push_back(std::async(std::launch::async, [] { return compile(); }));
-        for (auto& j : jobs) compareOutputs(j.get(), m_reference);
+        for (int i = 0; i < 4; ++i)
+            jobs.push_back(std::async(std::launch::async, [] { return compile(); }));
+        int misses = 0;
+        for (auto& j : jobs) {
+            const CompileResult r = j.get();
+            compareOutputs(r, m_reference);
+            misses += r.cache == Cache::Miss ? 1 : 0;
+        }
+        QCOMPARE(misses, 1); // the others waited for that compile (or found its result)
         QCOMPARE(entries().size(), std::size_t(1));
         Compiler::instance().clearMemoryCache();
         QCOMPARE(compile().cache, Cache::DiskHit);
     }
 
-    void serializeRoundTrip()
-    {
+    void diskLimitEvictsLeastRecentlyUsed() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path folder = dir.path().toStdString();
+        const CompileCache::Key probe =
+            CompileCache::makeKey({"probe", "", nullptr, nullptr, "", ""});
+        const std::uintmax_t entrySize = CompileCache::serialize(probe, m_reference).size();
+        // Room for three entries: after each trim at most 80 % of that (two entries) remain.
+        CompileCache cache(folder, 512, entrySize * 3);
+        std::vector<CompileCache::Key> keys;
+        for (int i = 0; i < 6; ++i) {
+            const std::string src = "source " + std::to_string(i);
+            keys.push_back(CompileCache::makeKey({src, "", nullptr, nullptr, "", ""}));
+        }
+        auto shared = std::make_shared<const CompileResult>(m_reference);
+        auto setAge = [&](const CompileCache::Key& key, int secondsAgo) {
+            fs::last_write_time(cache.entryPath(key), fs::file_time_type::clock::now() -
+                                                          std::chrono::seconds(secondsAgo));
+        };
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY(cache.store(keys[i], shared, true));
+            setAge(keys[i], 100 - static_cast<int>(i) * 10); // key 0 oldest
+        }
+        // Using key 0 makes it the most recent.
+        cache.clearMemory();
+        QVERIFY(cache.findOnDisk(keys[0]));
+        cache.trimDisk();
+        QVERIFY(fs::exists(cache.entryPath(keys[0])));
+        QVERIFY(fs::exists(cache.entryPath(keys[3])));
+        QVERIFY(!fs::exists(cache.entryPath(keys[1])));
+        QVERIFY(!fs::exists(cache.entryPath(keys[2])));
+        // A stale temporary from a crashed writer goes too; a fresh one stays.
+        const fs::path stale = cache.entryPath(keys[4]).string() + ".tmp.1.0";
+        const fs::path fresh = cache.entryPath(keys[5]).string() + ".tmp.1.1";
+        writeFile(stale, "partial");
+        writeFile(fresh, "partial");
+        fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+        cache.trimDisk();
+        QVERIFY(!fs::exists(stale));
+        QVERIFY(fs::exists(fresh));
+    }
+
+    void serializeRoundTrip() {
         CompileResult r;
         r.ok = true;
         r.sourceName = "x.cu";
         r.log = "log text\nwith lines";
-        r.diagnostics.push_back({"x.cu", 3, 7, wb::Severity::Warning, "177-D", "unused",
+        r.diagnostics.push_back({"x.cu",
+                                 3,
+                                 7,
+                                 wb::Severity::Warning,
+                                 "177-D",
+                                 "unused",
                                  {"detected during instantiation of \"f<int>\""}});
         r.target = "sm_90";
         r.ptx = ".version 9.0";
@@ -350,7 +412,8 @@ private Q_SLOTS:
         r.kernels.push_back(k);
         r.compilerVersion = "NVRTC 13.0";
         r.compileMs = 12.5;
-        const CompileCache::Key key = CompileCache::makeKey({"src", "x.cu", nullptr, nullptr, "v", ""});
+        const CompileCache::Key key =
+            CompileCache::makeKey({"src", "x.cu", nullptr, nullptr, "v", ""});
         const std::string bytes = CompileCache::serialize(key, r);
         const auto back = CompileCache::deserialize(key, bytes);
         QVERIFY(back);
@@ -362,25 +425,51 @@ private Q_SLOTS:
         QVERIFY(!CompileCache::deserialize(other, bytes));
     }
 
-    void keySeparatesFields()
-    {
+    void damagedPayloadWithValidChecksum() {
+        // A payload that passes the checksum but is cut short or altered must never crash the
+        // reader, and a cut one must be rejected (the reader checks every length).
+        const CompileCache::Key key =
+            CompileCache::makeKey({"src", "x.cu", nullptr, nullptr, "v", ""});
+        const std::string good = CompileCache::serialize(key, m_reference);
+        const std::size_t h = CompileCache::kHeaderSize;
+        auto reseal = [&](std::string file) {
+            const std::uint64_t length = file.size() - h;
+            const std::uint64_t sum =
+                CompileCache::payloadChecksum(std::string_view(file).substr(h));
+            std::memcpy(file.data() + 16, &length, 8);
+            std::memcpy(file.data() + 24, &sum, 8);
+            return file;
+        };
+        QVERIFY(CompileCache::deserialize(key, reseal(good)));
+        for (std::size_t keep = h; keep < good.size(); keep += 1 + (good.size() - h) / 509)
+            QVERIFY(!CompileCache::deserialize(key, reseal(good.substr(0, keep))));
+        std::uint32_t state = 12345;
+        for (int i = 0; i < 2000; ++i) {
+            state = state * 1664525u + 1013904223u;
+            std::string bad = good;
+            const std::size_t at = h + state % (good.size() - h);
+            bad[at] = static_cast<char>(bad[at] ^ static_cast<char>(1 + (state >> 24) % 255));
+            (void)CompileCache::deserialize(key, reseal(bad)); // must not crash or overrun
+        }
+    }
+
+    void keySeparatesFields() {
         const std::vector<std::string> f1{"-DA", "B"};
         const std::vector<std::string> f2{"-DAB"};
-        QVERIFY(CompileCache::makeKey({"s", "n", &f1, nullptr, "v", ""})
-                != CompileCache::makeKey({"s", "n", &f2, nullptr, "v", ""}));
-        QVERIFY(CompileCache::makeKey({"ab", "c", nullptr, nullptr, "v", ""})
-                != CompileCache::makeKey({"a", "bc", nullptr, nullptr, "v", ""}));
-        QVERIFY(CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.0", ""})
-                != CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.1", ""}));
+        QVERIFY(CompileCache::makeKey({"s", "n", &f1, nullptr, "v", ""}) !=
+                CompileCache::makeKey({"s", "n", &f2, nullptr, "v", ""}));
+        QVERIFY(CompileCache::makeKey({"ab", "c", nullptr, nullptr, "v", ""}) !=
+                CompileCache::makeKey({"a", "bc", nullptr, nullptr, "v", ""}));
+        QVERIFY(CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.0", ""}) !=
+                CompileCache::makeKey({"s", "n", nullptr, nullptr, "NVRTC 13.1", ""}));
     }
 };
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     // Child mode for the fresh-process tests: one compile, report the cache outcome.
     if (argc == 2 && std::string(argv[1]) == "--child-compile") {
         const CompileResult r = compile();
-        const char* state = r.cache == Cache::DiskHit ? "disk-hit"
+        const char* state = r.cache == Cache::DiskHit    ? "disk-hit"
                             : r.cache == Cache::Disabled ? "disabled"
                             : r.cache == Cache::Miss     ? "miss"
                                                          : "memory-hit";

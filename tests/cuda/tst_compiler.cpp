@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/Compiler.h"
 #include "core/cuda/detail/DiagnosticParser.h"
+#include "core/cuda/detail/NvrtcApi.h"
 
 #include <QTest>
 
@@ -16,8 +17,7 @@ using wb::cuda::Compiler;
 namespace {
 
 /// 1-based line number of the first line of `source` containing `needle`.
-int lineOf(const std::string& source, const std::string& needle)
-{
+int lineOf(const std::string& source, const std::string& needle) {
     std::istringstream in(source);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n)
@@ -26,23 +26,20 @@ int lineOf(const std::string& source, const std::string& needle)
 }
 
 /// 1-based column of `needle` within its line.
-int columnOf(const std::string& source, const std::string& needle)
-{
+int columnOf(const std::string& source, const std::string& needle) {
     const std::size_t at = source.find(needle);
     const std::size_t lineStart = source.rfind('\n', at);
     return static_cast<int>(at - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
 }
 
-const Diagnostic* firstOf(const CompileResult& r, Severity severity)
-{
+const Diagnostic* firstOf(const CompileResult& r, Severity severity) {
     for (const Diagnostic& d : r.diagnostics)
         if (d.severity == severity) return &d;
     return nullptr;
 }
 
 CompileResult compile(const std::string& src, const CompileOptions& options = {},
-                      const std::string& name = "kernel.cu")
-{
+                      const std::string& name = "kernel.cu") {
     return Compiler::instance().compile(src, name, options, "sm_90");
 }
 
@@ -52,8 +49,7 @@ class TestCompiler : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         Compiler& c = Compiler::instance();
         if (!c.available()) QFAIL(c.unavailableReason().c_str());
         QVERIFY(c.unavailableReason().empty());
@@ -62,10 +58,10 @@ private Q_SLOTS:
         c.setCacheEnabled(false);
     }
 
-    void validSource()
-    {
-        const std::string src = "extern \"C\" __global__ void add(float* a, const float* b, int n)\n"
-                                "{ int i = threadIdx.x; if (i < n) a[i] += b[i]; }\n";
+    void validSource() {
+        const std::string src =
+            "extern \"C\" __global__ void add(float* a, const float* b, int n)\n"
+            "{ int i = threadIdx.x; if (i < n) a[i] += b[i]; }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         QCOMPARE(r.sourceName, std::string("kernel.cu"));
@@ -87,8 +83,7 @@ private Q_SLOTS:
         QVERIFY(r.kernels[0].resources.registers > 0);
     }
 
-    void defaultArchitecture()
-    {
+    void defaultArchitecture() {
         const std::string src = "__global__ void k(int* p) { *p = 1; }\n";
         const CompileResult r = Compiler::instance().compile(src, "kernel.cu", {});
         QVERIFY2(r.ok, r.log.c_str());
@@ -101,8 +96,7 @@ private Q_SLOTS:
         QVERIFY(r2.ptx.find(".target sm_80") != std::string::npos);
     }
 
-    void errorLineAndColumn()
-    {
+    void errorLineAndColumn() {
         const std::string src = "__global__ void k(float* a)\n"
                                 "{\n"
                                 "    float v = undefinedThing + 1.0f;\n"
@@ -122,8 +116,7 @@ private Q_SLOTS:
         QVERIFY(d.message.find("identifier \"undefinedThing\" is undefined") != std::string::npos);
     }
 
-    void errorColumnWithTabs()
-    {
+    void errorColumnWithTabs() {
         // NVRTC copies the tabs into the caret line, so the caret's index is the column.
         const std::string src = "__global__ void k(int* a)\n{\n\t\tint y = zz;\n\ta[0] = y;\n}\n";
         const CompileResult r = compile(src);
@@ -134,8 +127,7 @@ private Q_SLOTS:
         QCOMPARE(d->column, columnOf(src, "zz;"));
     }
 
-    void severalErrors()
-    {
+    void severalErrors() {
         const std::string src = "__global__ void k(int* a)\n{\n  a[0] = x1;\n  a[1] = x2;\n}\n";
         const CompileResult r = compile(src);
         QVERIFY(!r.ok);
@@ -144,14 +136,13 @@ private Q_SLOTS:
         QCOMPARE(r.diagnostics[0].column, columnOf(src, "x1"));
         QCOMPARE(r.diagnostics[1].line, lineOf(src, "x2"));
         QCOMPARE(r.diagnostics[1].column, columnOf(src, "x2"));
-        QVERIFY(r.log.find("2 errors detected in the compilation of \"kernel.cu\"")
-                != std::string::npos);
+        QVERIFY(r.log.find("2 errors detected in the compilation of \"kernel.cu\"") !=
+                std::string::npos);
         for (const Diagnostic& d : r.diagnostics)
             QVERIFY(d.message.find("detected in the compilation") == std::string::npos);
     }
 
-    void warningWithCode()
-    {
+    void warningWithCode() {
         const std::string src = "__global__ void k()\n{\n    int unusedVar;\n}\n";
         const CompileResult r = compile(src, {}, "warn.cu");
         QVERIFY2(r.ok, r.log.c_str()); // warnings do not fail a compile
@@ -161,13 +152,12 @@ private Q_SLOTS:
         QCOMPARE(d->code, std::string("177-D"));
         QCOMPARE(d->line, lineOf(src, "unusedVar"));
         QCOMPARE(d->column, columnOf(src, "unusedVar"));
-        QVERIFY(d->message.find("\"unusedVar\" was declared but never referenced")
-                != std::string::npos);
+        QVERIFY(d->message.find("\"unusedVar\" was declared but never referenced") !=
+                std::string::npos);
         QVERIFY(!firstOf(r, Severity::Error));
     }
 
-    void templateInstantiationContext()
-    {
+    void templateInstantiationContext() {
         const std::string src = "template <typename T> __global__ void bad(T x) { x.foo(); }\n"
                                 "template __global__ void bad<int>(int);\n";
         const CompileResult r = compile(src);
@@ -182,20 +172,55 @@ private Q_SLOTS:
         QVERIFY(d.context[0].find("at line 2") != std::string::npos);
     }
 
-    void missingHeaderIsFatal()
-    {
+    void nestedInstantiationContext() {
+        const std::string src = "template <typename T> __device__ void inner(T x) { x.foo(); }\n"
+                                "template <typename T> __global__ void outer(T x) { inner(x); }\n"
+                                "template __global__ void outer<int>(int);\n";
+        const CompileResult r = compile(src);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        const Diagnostic& d = r.diagnostics[0];
+        QCOMPARE(d.line, 1);
+        QCOMPARE(d.column, columnOf(src, "x.foo"));
+        // "detected during:" followed by one line per instantiation step.
+        QCOMPARE(d.context.size(), std::size_t(3));
+        QVERIFY(d.context[1].find("void inner(T) [with T=int]") != std::string::npos);
+        QVERIFY(d.context[1].find("at line 2") != std::string::npos);
+        QVERIFY(d.context[2].find("void outer(T) [with T=int]") != std::string::npos);
+        QVERIFY(d.context[2].find("at line 3") != std::string::npos);
+    }
+
+    void errorInUserHeaderNamesTheHeader() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string headerText = "__device__ int helper() { return notDeclared; }\n";
+        QFile header(dir.filePath("helper.cuh"));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        header.write(headerText.c_str());
+        header.close();
+        CompileOptions o;
+        o.includeDirs = {dir.path().toStdString()};
+        const CompileResult r =
+            compile("#include \"helper.cuh\"\n__global__ void k(int* a) { a[0] = helper(); }\n", o);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        QVERIFY(r.diagnostics[0].file.find("helper.cuh") != std::string::npos);
+        QCOMPARE(r.diagnostics[0].line, 1);
+        QCOMPARE(r.diagnostics[0].column, columnOf(headerText, "notDeclared"));
+    }
+
+    void missingHeaderIsFatal() {
         const std::string src = "#include \"does_not_exist.cuh\"\n__global__ void k() {}\n";
         const CompileResult r = compile(src);
         QVERIFY(!r.ok);
         const Diagnostic* d = firstOf(r, Severity::Fatal);
         QVERIFY2(d, r.log.c_str());
         QCOMPARE(d->line, 1);
-        QVERIFY(d->message.find("cannot open source file \"does_not_exist.cuh\"")
-                != std::string::npos);
+        QVERIFY(d->message.find("cannot open source file \"does_not_exist.cuh\"") !=
+                std::string::npos);
     }
 
-    void toolkitHeaderFound()
-    {
+    void toolkitHeaderFound() {
         const std::string src = "#include <cuda_fp16.h>\n"
                                 "__global__ void h(__half* a, const __half* b)\n"
                                 "{ a[threadIdx.x] = __hadd(a[threadIdx.x], b[threadIdx.x]); }\n";
@@ -205,17 +230,17 @@ private Q_SLOTS:
         QCOMPARE(r.kernels[0].params[0].type, std::string("__half*"));
     }
 
-    void userIncludeDirAndDefines()
-    {
+    void userIncludeDirAndDefines() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         QFile header(dir.filePath("scale.cuh"));
         QVERIFY(header.open(QIODevice::WriteOnly));
         header.write("#define SCALE_FACTOR 3\n");
         header.close();
-        const std::string src = "#include \"scale.cuh\"\n"
-                                "#if !defined(FROM_OPTIONS) || FROM_OPTIONS != 7\n#error no define\n#endif\n"
-                                "__global__ void k(int* a) { a[0] = SCALE_FACTOR * FROM_OPTIONS; }\n";
+        const std::string src =
+            "#include \"scale.cuh\"\n"
+            "#if !defined(FROM_OPTIONS) || FROM_OPTIONS != 7\n#error no define\n#endif\n"
+            "__global__ void k(int* a) { a[0] = SCALE_FACTOR * FROM_OPTIONS; }\n";
         CompileOptions o;
         const CompileResult without = compile(src, o);
         QVERIFY(!without.ok);
@@ -227,12 +252,12 @@ private Q_SLOTS:
         QVERIFY(r.ptx.find("21") != std::string::npos);
     }
 
-    void nameExpressions()
-    {
-        const std::string src = "namespace ns {\n"
-                                "template <typename T, int N> __global__ void scale(T* out, const T* in)\n"
-                                "{ out[threadIdx.x] = in[threadIdx.x] * N; }\n"
-                                "}\n";
+    void nameExpressions() {
+        const std::string src =
+            "namespace ns {\n"
+            "template <typename T, int N> __global__ void scale(T* out, const T* in)\n"
+            "{ out[threadIdx.x] = in[threadIdx.x] * N; }\n"
+            "}\n";
         CompileOptions o;
         o.nameExpressions = {"ns::scale<float, 128>", "ns::scale<double,4>"};
         const CompileResult r = compile(src, o);
@@ -254,8 +279,7 @@ private Q_SLOTS:
         QVERIFY(!r.findKernel("ns::scale<double, 4>")); // the lookup must match exactly
     }
 
-    void badNameExpression()
-    {
+    void badNameExpression() {
         CompileOptions o;
         o.nameExpressions = {"nosuch<int>"};
         const CompileResult r = compile("__global__ void k() {}\n", o);
@@ -263,11 +287,11 @@ private Q_SLOTS:
         QVERIFY(firstOf(r, Severity::Error));
     }
 
-    void resourceUsage()
-    {
-        const std::string src = "extern \"C\" __global__ void smem(float* out)\n"
-                                "{ __shared__ float tile[64]; tile[threadIdx.x] = out[threadIdx.x];\n"
-                                "  __syncthreads(); out[threadIdx.x] = tile[63 - threadIdx.x]; }\n";
+    void resourceUsage() {
+        const std::string src =
+            "extern \"C\" __global__ void smem(float* out)\n"
+            "{ __shared__ float tile[64]; tile[threadIdx.x] = out[threadIdx.x];\n"
+            "  __syncthreads(); out[threadIdx.x] = tile[63 - threadIdx.x]; }\n";
         CompileOptions o;
         o.arch = "sm_90";
         const CompileResult sm = compile(src, o);
@@ -292,13 +316,15 @@ private Q_SLOTS:
         QCOMPARE(ptxOnly.kernels[0].resources.registers, 0);
     }
 
-    void spillsWithRegisterLimit()
-    {
+    void spillsWithRegisterLimit() {
         // Many live values and a low register cap force spills (reported by ptxas -v).
         std::string src = "extern \"C\" __global__ void heavy(float* a)\n{\n  float v[48];\n"
-                          "  #pragma unroll\n  for (int i = 0; i < 48; ++i) v[i] = a[i * blockDim.x + threadIdx.x];\n"
-                          "  float s = 0;\n  #pragma unroll\n  for (int i = 0; i < 48; ++i) s += v[i] * v[47 - i] / (v[(i * 7) % 48] + 1.0f);\n"
-                          "  #pragma unroll\n  for (int i = 0; i < 48; ++i) a[i * blockDim.x + threadIdx.x] = v[i] * s;\n}\n";
+                          "  #pragma unroll\n  for (int i = 0; i < 48; ++i) v[i] = a[i * "
+                          "blockDim.x + threadIdx.x];\n"
+                          "  float s = 0;\n  #pragma unroll\n  for (int i = 0; i < 48; ++i) s += "
+                          "v[i] * v[47 - i] / (v[(i * 7) % 48] + 1.0f);\n"
+                          "  #pragma unroll\n  for (int i = 0; i < 48; ++i) a[i * blockDim.x + "
+                          "threadIdx.x] = v[i] * s;\n}\n";
         CompileOptions o;
         o.maxRegCount = 24; // sm_90 raises lower caps to 24 (with a ptxas warning)
         const CompileResult r = compile(src, o);
@@ -309,9 +335,9 @@ private Q_SLOTS:
         QVERIFY2(u.spillStoreBytes > 0 && u.spillLoadBytes > 0, r.log.c_str());
     }
 
-    void optionsReachNvrtc()
-    {
-        const std::string src = "__global__ void k(float* a) { a[threadIdx.x] = __fdividef(a[0], 3.0f) + sinf(a[1]); }\n";
+    void optionsReachNvrtc() {
+        const std::string src = "__global__ void k(float* a) { a[threadIdx.x] = __fdividef(a[0], "
+                                "3.0f) + sinf(a[1]); }\n";
         CompileOptions o;
         o.lineInfo = true;
         const CompileResult li = compile(src, o);
@@ -335,9 +361,11 @@ private Q_SLOTS:
 
         o = {};
         o.std = "c++20";
-        const CompileResult cxx20 = compile("template <typename T> concept Small = sizeof(T) <= 4;\n"
-                                            "template <Small T> __global__ void k(T* a) { *a = 0; }\n"
-                                            "template __global__ void k<int>(int*);\n", o);
+        const CompileResult cxx20 =
+            compile("template <typename T> concept Small = sizeof(T) <= 4;\n"
+                    "template <Small T> __global__ void k(T* a) { *a = 0; }\n"
+                    "template __global__ void k<int>(int*);\n",
+                    o);
         QVERIFY2(cxx20.ok, cxx20.log.c_str());
 
         o = {};
@@ -346,8 +374,7 @@ private Q_SLOTS:
         QVERIFY2(o0.ok, o0.log.c_str());
     }
 
-    void invalidOptionIsAResult()
-    {
+    void invalidOptionIsAResult() {
         CompileOptions o;
         o.extraFlags = {"--no-such-flag"};
         const CompileResult r = compile("__global__ void k() {}\n", o);
@@ -362,25 +389,56 @@ private Q_SLOTS:
         QVERIFY(wb::hasErrors(badArch.diagnostics));
     }
 
-    void concurrentCompiles()
-    {
+    void concurrentCompiles() {
         auto job = [](int i) {
-            const std::string src = "__global__ void k" + std::to_string(i)
-                                    + "(int* a) { a[threadIdx.x] = " + std::to_string(i) + "; }\n";
+            std::string src = "__global__ void k";
+            src += std::to_string(i);
+            src += "(int* a) { a[threadIdx.x] = ";
+            src += std::to_string(i);
+            src += "; }\n";
             return compile(src);
         };
         std::vector<std::future<CompileResult>> futures;
-        for (int i = 0; i < 4; ++i) futures.push_back(std::async(std::launch::async, job, i));
+        for (int i = 0; i < 4; ++i)
+            futures.push_back(std::async(std::launch::async, job, i));
         for (int i = 0; i < 4; ++i) {
             const CompileResult r = futures[static_cast<std::size_t>(i)].get();
             QVERIFY2(r.ok, r.log.c_str());
             QCOMPARE(r.kernels.size(), std::size_t(1));
-            QCOMPARE(r.kernels[0].name, "k" + std::to_string(i));
+            std::string expected = "k";
+            expected += std::to_string(i);
+            QCOMPARE(r.kernels[0].name, expected);
         }
     }
 
-    void parserOnSyntheticLog()
-    {
+    void missingNvrtcIsExplained() {
+        using wb::cuda::detail::NvrtcApi;
+        const NvrtcApi missing = NvrtcApi::load({"libnvrtc-not-installed.so.13"});
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error.find("libnvrtc.so.13 not found") != std::string::npos);
+        QVERIFY(missing.error.find("install") != std::string::npos);
+        QVERIFY(missing.error.find("libnvrtc-not-installed.so.13") != std::string::npos);
+        // A library that loads but is not NVRTC.
+        const NvrtcApi wrong = NvrtcApi::load({"libm.so.6"});
+        QVERIFY(!wrong.ok());
+        QVERIFY(wrong.error.find("lacks nvrtcGetErrorString") != std::string::npos);
+        const NvrtcApi real =
+            NvrtcApi::load({"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13"});
+        QVERIFY2(real.ok(), real.error.c_str());
+        QCOMPARE(real.versionString(), Compiler::instance().version());
+        QVERIFY(!real.libraryPath.empty());
+    }
+
+    void addressOfNameExpression() {
+        CompileOptions o;
+        o.nameExpressions = {"&saxpy"};
+        const CompileResult r = compile("extern \"C\" __global__ void saxpy(float a) {}\n", o);
+        QVERIFY2(r.ok, r.log.c_str());
+        QCOMPARE(r.kernels.size(), std::size_t(1));
+        QCOMPARE(r.kernels[0].name, std::string("saxpy"));
+    }
+
+    void parserOnSyntheticLog() {
         // ptxas errors carry no location; summary lines are dropped.
         const std::string log = "ptxas error   : Entry function 'k' uses too much shared data\n"
                                 "ptxas info    : Used 4 registers\n"

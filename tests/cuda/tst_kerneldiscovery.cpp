@@ -13,13 +13,11 @@ using wb::cuda::Compiler;
 
 namespace {
 
-CompileResult compile(const std::string& src, const CompileOptions& options = {})
-{
+CompileResult compile(const std::string& src, const CompileOptions& options = {}) {
     return Compiler::instance().compile(src, "kernel.cu", options, "sm_90");
 }
 
-const KernelInfo& kernel(const CompileResult& r, const std::string& name)
-{
+const KernelInfo& kernel(const CompileResult& r, const std::string& name) {
     const KernelInfo* k = r.findKernel(name);
     if (!k) throw std::runtime_error("kernel " + name + " not found in:\n" + r.ptx);
     return *k;
@@ -31,15 +29,13 @@ class TestKernelDiscovery : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         if (!Compiler::instance().available())
             QFAIL(Compiler::instance().unavailableReason().c_str());
         Compiler::instance().setCacheEnabled(false);
     }
 
-    void typedefsAreResolved()
-    {
+    void typedefsAreResolved() {
         const std::string src = "typedef float real;\n"
                                 "using realptr = real*;\n"
                                 "__global__ void k(realptr out, real scale, size_t n)\n"
@@ -75,8 +71,7 @@ private Q_SLOTS:
         QCOMPARE(n.offset, std::size_t(16)); // 12 rounded up to the 8-byte alignment
     }
 
-    void macroGeneratedKernels()
-    {
+    void macroGeneratedKernels() {
         const std::string src = "#define KERNEL(name) __global__ void name(float* a, int n)\n"
                                 "KERNEL(first) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n"
                                 "KERNEL(second) { if (threadIdx.x < n) a[threadIdx.x] = 2; }\n";
@@ -96,14 +91,14 @@ private Q_SLOTS:
         }
     }
 
-    void externCWithRestrictAndConst()
-    {
-        const std::string src = "struct Params { int count; double factor; };\n"
-                                "typedef float* fptr;\n"
-                                "extern \"C\" __global__ void ek(const float* __restrict__ in,\n"
-                                "                                 float* __restrict__ out,\n"
-                                "                                 Params p, fptr extra, int n)\n"
-                                "{ if (threadIdx.x < n) out[threadIdx.x] = in[threadIdx.x] * p.factor + extra[0]; }\n";
+    void externCWithRestrictAndConst() {
+        const std::string src =
+            "struct Params { int count; double factor; };\n"
+            "typedef float* fptr;\n"
+            "extern \"C\" __global__ void ek(const float* __restrict__ in,\n"
+            "                                 float* __restrict__ out,\n"
+            "                                 Params p, fptr extra, int n)\n"
+            "{ if (threadIdx.x < n) out[threadIdx.x] = in[threadIdx.x] * p.factor + extra[0]; }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         const KernelInfo& k = kernel(r, "ek");
@@ -140,12 +135,12 @@ private Q_SLOTS:
                              "Params, fptr, int)"));
     }
 
-    void structByValueCpp()
-    {
-        const std::string src = "struct Vec3 { float x, y, z; };\n"
-                                "struct alignas(16) Big { double d[3]; int tag; };\n"
-                                "__global__ void sk(Vec3 v, Big b, const Vec3* __restrict__ src, Vec3* dst)\n"
-                                "{ dst[0] = src[0]; dst[0].x += v.x + b.d[2] + b.tag; }\n";
+    void structByValueCpp() {
+        const std::string src =
+            "struct Vec3 { float x, y, z; };\n"
+            "struct alignas(16) Big { double d[3]; int tag; };\n"
+            "__global__ void sk(Vec3 v, Big b, const Vec3* __restrict__ src, Vec3* dst)\n"
+            "{ dst[0] = src[0]; dst[0].x += v.x + b.d[2] + b.tag; }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         const KernelInfo& k = kernel(r, "sk");
@@ -166,13 +161,13 @@ private Q_SLOTS:
         QCOMPARE(k.params[3].offset, std::size_t(56));
     }
 
-    void templatesThroughNameExpressions()
-    {
-        const std::string src = "typedef float real;\n"
-                                "template <typename T, int BLOCK>\n"
-                                "__global__ void __launch_bounds__(BLOCK) scale(T* data, T factor)\n"
-                                "{ data[threadIdx.x] *= factor * BLOCK; }\n"
-                                "__global__ void plain(void) {}\n";
+    void templatesThroughNameExpressions() {
+        const std::string src =
+            "typedef float real;\n"
+            "template <typename T, int BLOCK>\n"
+            "__global__ void __launch_bounds__(BLOCK) scale(T* data, T factor)\n"
+            "{ data[threadIdx.x] *= factor * BLOCK; }\n"
+            "__global__ void plain(void) {}\n";
         CompileOptions o;
         o.nameExpressions = {"scale<real,128>", "scale<int, 64>"};
         const CompileResult r = compile(src, o);
@@ -193,13 +188,14 @@ private Q_SLOTS:
         QVERIFY(!p.isTemplateInstance);
     }
 
-    void explicitInstantiationAndNamespaces()
-    {
-        const std::string src = "namespace math { namespace detail {\n"
-                                "template <typename T> __global__ void axpy(T a, const T* x, T* y) { y[0] += a * x[0]; }\n"
-                                "template __global__ void axpy<double>(double, const double*, double*);\n"
-                                "__global__ void reset(int* flags) { flags[0] = 0; }\n"
-                                "} }\n";
+    void explicitInstantiationAndNamespaces() {
+        const std::string src =
+            "namespace math { namespace detail {\n"
+            "template <typename T> __global__ void axpy(T a, const T* x, T* y) { y[0] += a * x[0]; "
+            "}\n"
+            "template __global__ void axpy<double>(double, const double*, double*);\n"
+            "__global__ void reset(int* flags) { flags[0] = 0; }\n"
+            "} }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         QCOMPARE(r.kernels.size(), std::size_t(2));
@@ -214,20 +210,19 @@ private Q_SLOTS:
         QCOMPARE(reset.params.at(0).name, std::string("flags"));
     }
 
-    void commentsAndStringsIgnored()
-    {
-        const std::string src = "// __global__ void fake(int wrong)\n"
-                                "/* __global__ void fake2(int wrong) */\n"
-                                "__device__ const char* msg = \"__global__ void fake3(int wrong)\";\n"
-                                "__global__ void real(int right) { if (right) printf(\"%s\", msg); }\n";
+    void commentsAndStringsIgnored() {
+        const std::string src =
+            "// __global__ void fake(int wrong)\n"
+            "/* __global__ void fake2(int wrong) */\n"
+            "__device__ const char* msg = \"__global__ void fake3(int wrong)\";\n"
+            "__global__ void real(int right) { if (right) printf(\"%s\", msg); }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         QCOMPARE(r.kernels.size(), std::size_t(1));
         QCOMPARE(kernel(r, "real").params.at(0).name, std::string("right"));
     }
 
-    void unnamedParameters()
-    {
+    void unnamedParameters() {
         const std::string src = "__global__ void u(float*, int n, unsigned int) { }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
@@ -239,10 +234,57 @@ private Q_SLOTS:
         QCOMPARE(k.params[2].type, std::string("unsigned int"));
     }
 
-    void macroExternCKernelFallsBackToPtx()
-    {
-        const std::string src = "#define EK(name) extern \"C\" __global__ void name(double* d, char c)\n"
-                                "EK(viaMacro) { d[0] = c; }\n";
+    void externCTypedefChains() {
+        const std::string src = "typedef float* fp;\n"
+                                "typedef fp fp2;\n"
+                                "typedef struct Pair { int a, b; } Pair;\n"
+                                "using cfp = const float*;\n"
+                                "extern \"C\" __global__ void chain(fp2 out, Pair p, cfp in)\n"
+                                "{ out[0] = in[0] + p.a; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        const KernelInfo& k = kernel(r, "chain");
+        QCOMPARE(k.params.size(), std::size_t(3));
+        QVERIFY(k.params[0].isPointer);
+        QCOMPARE(k.params[0].pointee, std::string("float"));
+        QVERIFY(!k.params[1].isPointer);
+        QCOMPARE(k.params[1].size, std::size_t(8));
+        QVERIFY(k.params[2].isPointer);
+        QVERIFY(k.params[2].isConst);
+        QCOMPARE(k.params[2].type, std::string("cfp"));
+    }
+
+    void sameNameInTwoNamespaces() {
+        const std::string src =
+            "namespace a { __global__ void k(int* ints, int count) { ints[0] = count; } }\n"
+            "namespace b { __global__ void k(const float* floats, int size) {} }\n"
+            "__global__ void k(double* doubles, int n) { doubles[0] = n; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        QCOMPARE(r.kernels.size(), std::size_t(3));
+        QCOMPARE(kernel(r, "a::k").params.at(0).name, std::string("ints"));
+        QCOMPARE(kernel(r, "a::k").params.at(1).name, std::string("count"));
+        QCOMPARE(kernel(r, "b::k").params.at(0).name, std::string("floats"));
+        QCOMPARE(kernel(r, "b::k").params.at(0).type, std::string("const float*"));
+        QCOMPARE(kernel(r, "b::k").params.at(1).name, std::string("size"));
+        QCOMPARE(kernel(r, "k").params.at(0).name, std::string("doubles"));
+    }
+
+    void prototypeBeforeDefinition() {
+        const std::string src =
+            "__global__ void later(float*, int);\n"
+            "__global__ void later(float* values, int count) { values[0] = count; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        const KernelInfo& k = kernel(r, "later");
+        QCOMPARE(k.params.at(0).name, std::string("values"));
+        QCOMPARE(k.params.at(1).name, std::string("count"));
+    }
+
+    void macroExternCKernelFallsBackToPtx() {
+        const std::string src =
+            "#define EK(name) extern \"C\" __global__ void name(double* d, char c)\n"
+            "EK(viaMacro) { d[0] = c; }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
         const KernelInfo& k = kernel(r, "viaMacro");
@@ -255,8 +297,7 @@ private Q_SLOTS:
         QVERIFY(!k.params[0].type.empty()); // the PTX type, as nothing better is known
     }
 
-    void ptxParser()
-    {
+    void ptxParser() {
         const std::string ptx = "// .entry commented(\n"
                                 ".visible .entry k(\n"
                                 "\t.param .u64 .ptr .global .align 16 k_param_0,\n"
@@ -281,8 +322,7 @@ private Q_SLOTS:
         QVERIFY(entries[1].params.empty());
     }
 
-    void ptxasReportParser()
-    {
+    void ptxasReportParser() {
         const std::string log =
             "ptxas info    : 0 bytes gmem, 24 bytes cmem[4]\n"
             "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
@@ -290,7 +330,8 @@ private Q_SLOTS:
             "ptxas         .     64 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
             "ptxas info    : Function properties for _Z1kPf\n"
             "ptxas         .     16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
-            "ptxas info    : Used 30 registers, used 1 barriers, 1024 bytes smem, 368 bytes cmem[0], 8 bytes cmem[2]\n"
+            "ptxas info    : Used 30 registers, used 1 barriers, 1024 bytes smem, 368 bytes "
+            "cmem[0], 8 bytes cmem[2]\n"
             "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
             "ptxas info    : Used 4 registers, used 0 barriers\n";
         const auto usage = wb::cuda::detail::parsePtxasReport(log);
@@ -307,8 +348,7 @@ private Q_SLOTS:
         QCOMPARE(usage.at("other").registers, 4);
     }
 
-    void demangle()
-    {
+    void demangle() {
         QCOMPARE(wb::cuda::detail::demangle("_Z2mkPfi"), std::string("mk(float*, int)"));
         QCOMPARE(wb::cuda::detail::demangle("plain"), std::string("plain"));
     }

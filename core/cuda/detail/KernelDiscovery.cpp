@@ -5,6 +5,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -13,34 +14,33 @@ namespace wb::cuda::detail {
 
 namespace {
 
-bool isIdentStart(char c)
-{
+bool isIdentStart(char c) {
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
 
-bool isIdentChar(char c)
-{
+bool isIdentChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
     return s;
 }
 
 /// Comments, string and character literals become spaces; preprocessor lines stay except for
 /// `#define`, whose bodies are not declarations (a macro-generated kernel gets param0..N).
-std::string stripCode(std::string_view src)
-{
+std::string stripCode(std::string_view src) {
     std::string out(src);
     std::size_t i = 0;
     bool lineStart = true;
     while (i < out.size()) {
         const char c = out[i];
         if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
-            while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+            while (i < out.size() && out[i] != '\n')
+                out[i++] = ' ';
         } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
             while (i < out.size() && !(out[i] == '*' && i + 1 < out.size() && out[i + 1] == '/')) {
                 if (out[i] != '\n') out[i] = ' ';
@@ -66,8 +66,10 @@ std::string stripCode(std::string_view src)
                 out[i++] = ' ';
             }
         } else {
-            if (c == '\n') lineStart = true;
-            else if (!std::isspace(static_cast<unsigned char>(c))) lineStart = false;
+            if (c == '\n')
+                lineStart = true;
+            else if (!std::isspace(static_cast<unsigned char>(c)))
+                lineStart = false;
             ++i;
             continue;
         }
@@ -77,28 +79,30 @@ std::string stripCode(std::string_view src)
 }
 
 /// Index of the bracket matching the one at `open`, or npos.
-std::size_t matching(std::string_view s, std::size_t open)
-{
+std::size_t matching(std::string_view s, std::size_t open) {
     const char o = s[open];
     const char c = o == '(' ? ')' : o == '<' ? '>' : o == '[' ? ']' : '}';
     int depth = 0;
     for (std::size_t i = open; i < s.size(); ++i) {
-        if (s[i] == o) ++depth;
-        else if (s[i] == c && --depth == 0) return i;
+        if (s[i] == o)
+            ++depth;
+        else if (s[i] == c && --depth == 0)
+            return i;
     }
     return std::string_view::npos;
 }
 
 /// Splits at commas outside (), <>, [], {}.
-std::vector<std::string_view> splitTopLevel(std::string_view s)
-{
+std::vector<std::string_view> splitTopLevel(std::string_view s) {
     std::vector<std::string_view> parts;
     int depth = 0;
     std::size_t start = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
+        if (c == '(' || c == '<' || c == '[' || c == '{')
+            ++depth;
+        else if (c == ')' || c == '>' || c == ']' || c == '}')
+            --depth;
         else if (c == ',' && depth == 0) {
             parts.push_back(trim(s.substr(start, i - start)));
             start = i + 1;
@@ -110,8 +114,7 @@ std::vector<std::string_view> splitTopLevel(std::string_view s)
 }
 
 /// Whitespace collapsed, no space before '*' or '&'.
-std::string normaliseType(std::string_view t)
-{
+std::string normaliseType(std::string_view t) {
     std::string out;
     bool space = false;
     for (const char c : trim(t)) {
@@ -126,12 +129,12 @@ std::string normaliseType(std::string_view t)
     return out;
 }
 
-bool isTypeWord(std::string_view w)
-{
+bool isTypeWord(std::string_view w) {
     static constexpr std::string_view words[] = {
-        "const", "volatile", "__restrict__", "__restrict", "restrict", "unsigned", "signed",
-        "int", "char", "short", "long", "float", "double", "bool", "void", "struct", "class",
-        "enum", "typename", "__half", "half", "size_t", "auto"};
+        "const",    "volatile", "__restrict__", "__restrict", "restrict", "unsigned",
+        "signed",   "int",      "char",         "short",      "long",     "float",
+        "double",   "bool",     "void",         "struct",     "class",    "enum",
+        "typename", "__half",   "half",         "size_t",     "auto"};
     for (const std::string_view x : words)
         if (w == x) return true;
     return false;
@@ -139,14 +142,15 @@ bool isTypeWord(std::string_view w)
 
 /// Splits one parameter declaration into (type, name). The name is the last identifier when
 /// something type-like precedes it; "" for unnamed parameters.
-std::pair<std::string, std::string> splitDeclaration(std::string_view decl)
-{
+std::pair<std::string, std::string> splitDeclaration(std::string_view decl) {
     // Drop a default argument and array bounds.
     int depth = 0;
     for (std::size_t i = 0; i < decl.size(); ++i) {
         const char c = decl[i];
-        if (c == '(' || c == '<' || c == '[') ++depth;
-        else if (c == ')' || c == '>' || c == ']') --depth;
+        if (c == '(' || c == '<' || c == '[')
+            ++depth;
+        else if (c == ')' || c == '>' || c == ']')
+            --depth;
         else if (c == '=' && depth == 0) {
             decl = trim(decl.substr(0, i));
             break;
@@ -159,25 +163,26 @@ std::pair<std::string, std::string> splitDeclaration(std::string_view decl)
     }
     std::size_t end = decl.size();
     std::size_t start = end;
-    while (start > 0 && isIdentChar(decl[start - 1])) --start;
+    while (start > 0 && isIdentChar(decl[start - 1]))
+        --start;
     const std::string_view last = decl.substr(start, end - start);
     const std::string_view before = trim(decl.substr(0, start));
-    if (last.empty() || !isIdentStart(last.front()) || before.empty() || isTypeWord(last)
-        || before.back() == ':' /* ns::Type */)
+    if (last.empty() || !isIdentStart(last.front()) || before.empty() || isTypeWord(last) ||
+        before.back() == ':' /* ns::Type */)
         return {normaliseType(decl), {}};
     return {normaliseType(before), std::string(last)};
 }
 
 /// "void ns::scale<float, 128>(float*, float*)" → qualified name and parameter list text.
 bool splitSignature(std::string_view sig, std::string& qualifiedName,
-                    std::vector<std::string>& params)
-{
+                    std::vector<std::string>& params) {
     if (sig.empty() || sig.back() != ')') return false;
     // The parameter list is the last top-level (...) group.
     int depth = 0;
     std::size_t open = std::string_view::npos;
     for (std::size_t i = sig.size(); i-- > 0;) {
-        if (sig[i] == ')') ++depth;
+        if (sig[i] == ')')
+            ++depth;
         else if (sig[i] == '(' && --depth == 0) {
             open = i;
             break;
@@ -190,25 +195,29 @@ bool splitSignature(std::string_view sig, std::string& qualifiedName,
     depth = 0;
     for (std::size_t i = 0; i < head.size(); ++i) {
         const char c = head[i];
-        if (c == '<' || c == '(') ++depth;
-        else if (c == '>' || c == ')') --depth;
-        else if (c == ' ' && depth == 0) nameStart = i + 1;
+        if (c == '<' || c == '(')
+            ++depth;
+        else if (c == '>' || c == ')')
+            --depth;
+        else if (c == ' ' && depth == 0)
+            nameStart = i + 1;
     }
     qualifiedName = std::string(head.substr(nameStart));
     params.clear();
     const std::string_view list = trim(sig.substr(open + 1, sig.size() - open - 2));
     if (list == "void") return true;
-    for (const std::string_view p : splitTopLevel(list)) params.emplace_back(p);
+    for (const std::string_view p : splitTopLevel(list))
+        params.emplace_back(p);
     return true;
 }
 
 /// "ns::scale<float, 128>" → "scale".
-std::string baseName(std::string_view qualified)
-{
+std::string baseName(std::string_view qualified) {
     if (!qualified.empty() && qualified.back() == '>') {
         int depth = 0;
         for (std::size_t i = qualified.size(); i-- > 0;) {
-            if (qualified[i] == '>') ++depth;
+            if (qualified[i] == '>')
+                ++depth;
             else if (qualified[i] == '<' && --depth == 0) {
                 qualified = qualified.substr(0, i);
                 break;
@@ -220,27 +229,29 @@ std::string baseName(std::string_view qualified)
     return std::string(trim(qualified));
 }
 
-void removeWord(std::string& text, std::string_view word)
-{
+void removeWord(std::string& text, std::string_view word) {
     std::size_t pos = 0;
     while ((pos = text.find(word, pos)) != std::string::npos) {
         const bool leftOk = pos == 0 || !isIdentChar(text[pos - 1]);
-        const bool rightOk = pos + word.size() >= text.size() || !isIdentChar(text[pos + word.size()]);
-        if (leftOk && rightOk) text.erase(pos, word.size());
-        else pos += word.size();
+        const bool rightOk =
+            pos + word.size() >= text.size() || !isIdentChar(text[pos + word.size()]);
+        if (leftOk && rightOk)
+            text.erase(pos, word.size());
+        else
+            pos += word.size();
     }
 }
 
 /// Fills isPointer/pointee/isConst (and tidies `type`) from a C++ type spelling.
 void classifyType(KernelParam& p, const std::string& spelled,
-                  const std::map<std::string, std::string, std::less<>>& typedefs)
-{
+                  const std::map<std::string, std::string, std::less<>>& typedefs, int depth = 0) {
     std::string t = spelled;
     removeWord(t, "__restrict__");
     removeWord(t, "__restrict");
     t = normaliseType(t);
     // A top-level const after the last '*' ("float* const") qualifies the copy, not the pointee.
-    while (t.size() > 6 && t.compare(t.size() - 6, 6, " const") == 0 && t.find('*') != std::string::npos)
+    while (t.size() > 6 && t.compare(t.size() - 6, 6, " const") == 0 &&
+           t.find('*') != std::string::npos)
         t = normaliseType(t.substr(0, t.size() - 6));
     if (t.empty() || t.back() != '*') {
         // A typedef'd pointer ("fptr").
@@ -248,9 +259,10 @@ void classifyType(KernelParam& p, const std::string& spelled,
         removeWord(bare, "const");
         removeWord(bare, "volatile");
         bare = normaliseType(bare);
-        if (auto it = typedefs.find(bare); it != typedefs.end()) {
+        const auto it = typedefs.find(bare);
+        if (it != typedefs.end() && depth < 16) { // typedef chains; the bound stops cycles
             KernelParam resolved;
-            classifyType(resolved, it->second, typedefs);
+            classifyType(resolved, it->second, typedefs, depth + 1);
             p.isPointer = resolved.isPointer;
             p.pointee = resolved.pointee;
             p.isConst = resolved.isConst;
@@ -273,16 +285,26 @@ void classifyType(KernelParam& p, const std::string& spelled,
     }
 }
 
-std::string ptxTypeDescription(const PtxParam& p)
-{
+/// A type spelling reduced for comparison: no restrict, no spaces, "T const*" as "const T*".
+std::string comparableType(const std::string& spelled) {
+    std::string t = spelled;
+    removeWord(t, "__restrict__");
+    removeWord(t, "__restrict");
+    t = normaliseType(t);
+    if (t.size() > 7 && t.compare(t.size() - 7, 7, " const*") == 0 && t.find('*') == t.size() - 1)
+        t = "const " + t.substr(0, t.size() - 7) + "*";
+    t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+    return t;
+}
+
+std::string ptxTypeDescription(const PtxParam& p) {
     if (p.ptxType == ".b8" && p.size > 1) return ".b8[" + std::to_string(p.size) + "]";
     return p.ptxType;
 }
 
 } // namespace
 
-std::string demangle(const std::string& symbol)
-{
+std::string demangle(const std::string& symbol) {
     if (symbol.rfind("_Z", 0) != 0) return symbol;
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> text(
@@ -290,14 +312,14 @@ std::string demangle(const std::string& symbol)
     return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
-std::vector<SourceKernel> scanSourceKernels(std::string_view source)
-{
+std::vector<SourceKernel> scanSourceKernels(std::string_view source) {
     std::vector<SourceKernel> kernels;
     const std::string code = stripCode(source);
     const std::string_view s = code;
     std::size_t pos = 0;
     while ((pos = s.find("__global__", pos)) != std::string_view::npos) {
-        if ((pos > 0 && isIdentChar(s[pos - 1])) || (pos + 10 < s.size() && isIdentChar(s[pos + 10]))) {
+        if ((pos > 0 && isIdentChar(s[pos - 1])) ||
+            (pos + 10 < s.size() && isIdentChar(s[pos + 10]))) {
             pos += 10;
             continue;
         }
@@ -310,7 +332,8 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source)
             const char c = s[i];
             if (isIdentStart(c)) {
                 const std::size_t start = i;
-                while (i < s.size() && isIdentChar(s[i])) ++i;
+                while (i < s.size() && isIdentChar(s[i]))
+                    ++i;
                 lastIdent = std::string(s.substr(start, i - start));
                 continue;
             }
@@ -354,21 +377,21 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source)
     return kernels;
 }
 
-std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view source)
-{
+std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view source) {
     std::map<std::string, std::string, std::less<>> typedefs;
     const std::string code = stripCode(source);
     const std::string_view s = code;
     auto wordAt = [&](std::size_t at, std::string_view word) {
-        return s.substr(at, word.size()) == word && (at == 0 || !isIdentChar(s[at - 1]))
-               && (at + word.size() >= s.size() || !isIdentChar(s[at + word.size()]));
+        return s.substr(at, word.size()) == word && (at == 0 || !isIdentChar(s[at - 1])) &&
+               (at + word.size() >= s.size() || !isIdentChar(s[at + word.size()]));
     };
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (wordAt(i, "typedef")) {
             const std::size_t semi = s.find(';', i);
             if (semi == std::string_view::npos) break;
             const std::string_view body = trim(s.substr(i + 7, semi - i - 7));
-            if (body.find('(') == std::string_view::npos && body.find('{') == std::string_view::npos) {
+            if (body.find('(') == std::string_view::npos &&
+                body.find('{') == std::string_view::npos) {
                 auto [type, name] = splitDeclaration(body);
                 if (!name.empty()) typedefs[name] = type;
             }
@@ -388,11 +411,10 @@ std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view so
     return typedefs;
 }
 
-std::vector<KernelInfo> discoverKernels(
-    std::string_view ptx, std::string_view source,
-    const std::vector<std::pair<std::string, std::string>>& nameExpressions,
-    const std::map<std::string, ResourceUsage, std::less<>>& resources)
-{
+std::vector<KernelInfo>
+discoverKernels(std::string_view ptx, std::string_view source,
+                const std::vector<std::pair<std::string, std::string>>& nameExpressions,
+                const std::map<std::string, ResourceUsage, std::less<>>& resources) {
     const std::vector<PtxEntry> entries = parsePtxEntries(ptx);
     const std::vector<SourceKernel> spelled = scanSourceKernels(source);
     std::map<std::string, std::string, std::less<>> typedefs;
@@ -413,8 +435,8 @@ std::vector<KernelInfo> discoverKernels(
             qualified = entry.symbol;
         } else {
             const std::string sig = demangle(entry.symbol);
-            haveDemangledTypes = splitSignature(sig, qualified, demangledParams)
-                                 && demangledParams.size() == entry.params.size();
+            haveDemangledTypes = splitSignature(sig, qualified, demangledParams) &&
+                                 demangledParams.size() == entry.params.size();
             if (qualified.empty()) qualified = sig;
             k.signature = sig.rfind("void ", 0) == 0 ? sig : "void " + sig;
         }
@@ -422,18 +444,37 @@ std::vector<KernelInfo> discoverKernels(
         k.name = qualified;
         for (const auto& [expression, lowered] : nameExpressions)
             if (lowered == entry.symbol) {
-                k.name = expression;
+                // "&saxpy" names the kernel "saxpy"; templates keep the exact spelling.
+                std::string_view e = trim(expression);
+                if (!e.empty() && e.front() == '&') e = trim(e.substr(1));
+                k.name = std::string(e);
                 break;
             }
 
         // Source declaration: same unqualified name and parameter count.
         const std::string base = baseName(qualified);
+        // Several declarations may fit (a prototype without parameter names before the
+        // definition; same-named kernels in other namespaces or overloads): prefer the one
+        // whose spelled types equal the demangled ones, then the one naming most parameters.
         const SourceKernel* decl = nullptr;
-        for (const SourceKernel& sk : spelled)
-            if (sk.name == base && sk.paramNames.size() == entry.params.size()) {
-                decl = &sk;
-                break;
+        std::size_t bestScore = 0;
+        for (const SourceKernel& sk : spelled) {
+            if (sk.name != base || sk.paramNames.size() != entry.params.size()) continue;
+            std::size_t score = 0;
+            // Only named parameters count: an unnamed prototype or an explicit instantiation
+            // ("template __global__ void f<int>(int);") has nothing to offer.
+            for (std::size_t i = 0; i < sk.paramNames.size(); ++i) {
+                if (sk.paramNames[i].empty()) continue;
+                score += 1;
+                if (haveDemangledTypes &&
+                    comparableType(sk.paramTypes[i]) == comparableType(demangledParams[i]))
+                    score += 1000;
             }
+            if (!decl || score > bestScore) {
+                decl = &sk;
+                bestScore = score;
+            }
+        }
 
         for (std::size_t i = 0; i < entry.params.size(); ++i) {
             const PtxParam& pp = entry.params[i];

@@ -14,9 +14,9 @@ namespace wb::cuda::detail {
 /// A `__global__` function as spelled in the source text (used only for parameter names and,
 /// for extern "C" kernels, spelled types).
 struct SourceKernel {
-    std::string name;                     ///< unqualified, without template arguments
-    std::vector<std::string> paramNames;  ///< "" where a parameter has no name
-    std::vector<std::string> paramTypes;  ///< as spelled, whitespace normalised
+    std::string name;                    ///< unqualified, without template arguments
+    std::vector<std::string> paramNames; ///< "" where a parameter has no name
+    std::vector<std::string> paramTypes; ///< as spelled, whitespace normalised
 };
 
 /// Scans source text (comments and literals ignored) for `__global__` declarations.
@@ -33,9 +33,9 @@ std::string demangle(const std::string& symbol);
 /// from the demangled symbol (C++ kernels) or the source (extern "C" kernels), with parameter
 /// names from the source, and `nameExpressions` (expression → lowered name) giving the user's
 /// name of template instances. `resources` comes from parsePtxasReport.
-std::vector<KernelInfo> discoverKernels(
-    std::string_view ptx, std::string_view source,
-    const std::vector<std::pair<std::string, std::string>>& nameExpressions,
-    const std::map<std::string, ResourceUsage, std::less<>>& resources);
+std::vector<KernelInfo>
+discoverKernels(std::string_view ptx, std::string_view source,
+                const std::vector<std::pair<std::string, std::string>>& nameExpressions,
+                const std::map<std::string, ResourceUsage, std::less<>>& resources);
 
 } // namespace wb::cuda::detail

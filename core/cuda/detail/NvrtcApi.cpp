@@ -9,9 +9,8 @@ namespace wb::cuda::detail {
 
 namespace {
 
-template <typename Fn> bool resolve(const DynamicLibrary& lib, Fn& fn, const char* name,
-                                    std::string& missing)
-{
+template <typename Fn>
+bool resolve(const DynamicLibrary& lib, Fn& fn, const char* name, std::string& missing) {
     fn = lib.function<Fn>(name);
     if (!fn) {
         if (!missing.empty()) missing += ", ";
@@ -20,8 +19,7 @@ template <typename Fn> bool resolve(const DynamicLibrary& lib, Fn& fn, const cha
     return fn != nullptr;
 }
 
-std::vector<std::string> splitList(std::string_view text)
-{
+std::vector<std::string> splitList(std::string_view text) {
     std::vector<std::string> parts;
     while (!text.empty()) {
         const std::size_t end = text.find(';');
@@ -35,64 +33,64 @@ std::vector<std::string> splitList(std::string_view text)
 
 } // namespace
 
-std::string NvrtcApi::versionString() const
-{
+std::string NvrtcApi::versionString() const {
     return "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::string NvrtcApi::errorString(nvrtcResult result) const
-{
+std::string NvrtcApi::errorString(nvrtcResult result) const {
     const char* text = getErrorString ? getErrorString(result) : nullptr;
     return text ? std::string(text) : "NVRTC error " + std::to_string(static_cast<int>(result));
 }
 
-const NvrtcApi& NvrtcApi::get()
-{
+const NvrtcApi& NvrtcApi::get() {
     static const NvrtcApi api = [] {
-        NvrtcApi a;
         std::vector<std::string> names{"libnvrtc.so.13", "libnvrtc.so"};
 #ifdef WB_CUDA_TOOLKIT_ROOT
         names.push_back(std::string(WB_CUDA_TOOLKIT_ROOT) + "/lib64/libnvrtc.so.13");
 #endif
         names.emplace_back("/usr/local/cuda/lib64/libnvrtc.so.13");
-        a.m_library = DynamicLibrary::open(names);
-        if (!a.m_library) {
-            a.error = "libnvrtc.so.13 not found: install the CUDA toolkit's NVRTC "
-                      "(cuda-nvrtc-13-0) or add its lib64 folder to LD_LIBRARY_PATH ("
-                      + a.m_library.error() + ")";
-            return a;
-        }
-        a.libraryPath = a.m_library.path();
-        std::string missing;
-        const DynamicLibrary& lib = a.m_library;
-        resolve(lib, a.getErrorString, "nvrtcGetErrorString", missing);
-        resolve(lib, a.version, "nvrtcVersion", missing);
-        resolve(lib, a.createProgram, "nvrtcCreateProgram", missing);
-        resolve(lib, a.destroyProgram, "nvrtcDestroyProgram", missing);
-        resolve(lib, a.compileProgram, "nvrtcCompileProgram", missing);
-        resolve(lib, a.getPTXSize, "nvrtcGetPTXSize", missing);
-        resolve(lib, a.getPTX, "nvrtcGetPTX", missing);
-        resolve(lib, a.getCUBINSize, "nvrtcGetCUBINSize", missing);
-        resolve(lib, a.getCUBIN, "nvrtcGetCUBIN", missing);
-        resolve(lib, a.getProgramLogSize, "nvrtcGetProgramLogSize", missing);
-        resolve(lib, a.getProgramLog, "nvrtcGetProgramLog", missing);
-        resolve(lib, a.addNameExpression, "nvrtcAddNameExpression", missing);
-        resolve(lib, a.getLoweredName, "nvrtcGetLoweredName", missing);
-        if (!missing.empty()) {
-            a.error = a.m_library.name() + " lacks " + missing
-                      + ": install NVRTC from CUDA 12.6 or newer";
-            return a;
-        }
-        if (a.version(&a.major, &a.minor) != NVRTC_SUCCESS) {
-            a.error = a.m_library.name() + ": nvrtcVersion failed";
-        }
-        return a;
+        return load(names);
     }();
     return api;
 }
 
-std::vector<std::string> toolkitIncludeDirs(const std::string& nvrtcLibraryPath)
-{
+NvrtcApi NvrtcApi::load(const std::vector<std::string>& names) {
+    NvrtcApi a;
+    a.m_library = DynamicLibrary::open(names);
+    if (!a.m_library) {
+        a.error = "libnvrtc.so.13 not found: install the CUDA toolkit's NVRTC "
+                  "(cuda-nvrtc-13-0) or add its lib64 folder to LD_LIBRARY_PATH (" +
+                  a.m_library.error() + ")";
+        return a;
+    }
+    a.libraryPath = a.m_library.path();
+    std::string missing;
+    const DynamicLibrary& lib = a.m_library;
+    resolve(lib, a.getErrorString, "nvrtcGetErrorString", missing);
+    resolve(lib, a.version, "nvrtcVersion", missing);
+    resolve(lib, a.createProgram, "nvrtcCreateProgram", missing);
+    resolve(lib, a.destroyProgram, "nvrtcDestroyProgram", missing);
+    resolve(lib, a.compileProgram, "nvrtcCompileProgram", missing);
+    resolve(lib, a.getPTXSize, "nvrtcGetPTXSize", missing);
+    resolve(lib, a.getPTX, "nvrtcGetPTX", missing);
+    resolve(lib, a.getCUBINSize, "nvrtcGetCUBINSize", missing);
+    resolve(lib, a.getCUBIN, "nvrtcGetCUBIN", missing);
+    resolve(lib, a.getProgramLogSize, "nvrtcGetProgramLogSize", missing);
+    resolve(lib, a.getProgramLog, "nvrtcGetProgramLog", missing);
+    resolve(lib, a.addNameExpression, "nvrtcAddNameExpression", missing);
+    resolve(lib, a.getLoweredName, "nvrtcGetLoweredName", missing);
+    if (!missing.empty()) {
+        a.error =
+            a.m_library.name() + " lacks " + missing + ": install NVRTC from CUDA 12.6 or newer";
+        return a;
+    }
+    if (a.version(&a.major, &a.minor) != NVRTC_SUCCESS) {
+        a.error = a.m_library.name() + ": nvrtcVersion failed";
+    }
+    return a;
+}
+
+std::vector<std::string> toolkitIncludeDirs(const std::string& nvrtcLibraryPath) {
     namespace fs = std::filesystem;
     std::vector<std::string> candidates;
 #ifdef WB_CUDA_INCLUDE_DIR
@@ -117,8 +115,8 @@ std::vector<std::string> toolkitIncludeDirs(const std::string& nvrtcLibraryPath)
     }
     // Keep extra dirs the build named (e.g. a separate cccl folder) after the main one.
     for (const std::string& c : candidates) {
-        if (std::find(dirs.begin(), dirs.end(), c) == dirs.end() && !dirs.empty()
-            && fs::is_directory(c, ec) && c.rfind(dirs.front(), 0) == 0)
+        if (std::find(dirs.begin(), dirs.end(), c) == dirs.end() && !dirs.empty() &&
+            fs::is_directory(c, ec) && c.rfind(dirs.front(), 0) == 0)
             dirs.push_back(c);
     }
     return dirs;

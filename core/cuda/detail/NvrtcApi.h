@@ -42,6 +42,8 @@ struct NvrtcApi {
 
     /// Opens libnvrtc.so.13 (then libnvrtc.so, then the toolkit's lib64) once per process.
     static const NvrtcApi& get();
+    /// Opens the first of `names` that loads; error() explains a failure. For get() and tests.
+    static NvrtcApi load(const std::vector<std::string>& names);
 
 private:
     DynamicLibrary m_library;

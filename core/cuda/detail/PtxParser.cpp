@@ -11,28 +11,26 @@ namespace wb::cuda::detail {
 
 namespace {
 
-bool isIdentChar(char c)
-{
+bool isIdentChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
     return s;
 }
 
-std::size_t toSize(std::string_view digits)
-{
+std::size_t toSize(std::string_view digits) {
     std::size_t value = 0;
     std::from_chars(digits.data(), digits.data() + digits.size(), value);
     return value;
 }
 
 /// Width in bytes of a PTX fundamental type (.u64 → 8, .pred → 1); 0 if not one.
-std::size_t typeWidth(std::string_view t)
-{
+std::size_t typeWidth(std::string_view t) {
     if (t == ".pred") return 1;
     if (t.size() < 3 || t[0] != '.') return 0;
     const char k = t[1];
@@ -41,21 +39,21 @@ std::size_t typeWidth(std::string_view t)
     return bits / 8;
 }
 
-std::vector<std::string_view> tokens(std::string_view s)
-{
+std::vector<std::string_view> tokens(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+            ++i;
         std::size_t start = i;
-        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])))
+            ++i;
         if (i > start) out.push_back(s.substr(start, i - start));
     }
     return out;
 }
 
-PtxParam parseParam(std::string_view decl)
-{
+PtxParam parseParam(std::string_view decl) {
     // .param .u64 .ptr .global .align 8 name   |   .param .align 8 .b8 name[16]
     PtxParam p;
     const std::vector<std::string_view> toks = tokens(decl);
@@ -83,8 +81,7 @@ PtxParam parseParam(std::string_view decl)
 
 } // namespace
 
-std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
-{
+std::vector<PtxEntry> parsePtxEntries(std::string_view ptx) {
     std::vector<PtxEntry> entries;
     std::set<std::string, std::less<>> seen;
     std::size_t pos = 0;
@@ -93,17 +90,20 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
         const std::string_view before = trim(ptx.substr(lineStart, pos - lineStart));
         pos += 6;
         // Only a directive: start of line, after .visible/.weak/.extern (not in a comment).
-        if (!(before.empty() || before == ".visible" || before == ".weak"
-              || before == ".extern" || before == ".visible .weak"))
+        if (!(before.empty() || before == ".visible" || before == ".weak" || before == ".extern" ||
+              before == ".visible .weak"))
             continue;
         if (pos >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[pos]))) continue;
         std::size_t i = pos;
-        while (i < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[i]))) ++i;
+        while (i < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[i])))
+            ++i;
         const std::size_t nameStart = i;
-        while (i < ptx.size() && isIdentChar(ptx[i])) ++i;
+        while (i < ptx.size() && isIdentChar(ptx[i]))
+            ++i;
         PtxEntry entry;
         entry.symbol = std::string(ptx.substr(nameStart, i - nameStart));
-        while (i < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[i]))) ++i;
+        while (i < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[i])))
+            ++i;
         if (i < ptx.size() && ptx[i] == '(') {
             const std::size_t close = ptx.find(')', i);
             if (close == std::string_view::npos) break;
@@ -131,8 +131,7 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
     return entries;
 }
 
-std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_view log)
-{
+std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_view log) {
     std::map<std::string, ResourceUsage, std::less<>> usage;
     std::string entry;      // "Compiling entry function 'X'"
     std::string properties; // "Function properties for X" (may be a device function)
@@ -140,9 +139,11 @@ std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_v
     // The integer right before position `at` ("1024 |bytes smem").
     auto numberEndingAt = [](std::string_view line, std::size_t at) -> std::optional<int> {
         std::size_t end = at;
-        while (end > 0 && line[end - 1] == ' ') --end;
+        while (end > 0 && line[end - 1] == ' ')
+            --end;
         std::size_t start = end;
-        while (start > 0 && std::isdigit(static_cast<unsigned char>(line[start - 1]))) --start;
+        while (start > 0 && std::isdigit(static_cast<unsigned char>(line[start - 1])))
+            --start;
         if (start == end) return std::nullopt;
         int v = 0;
         std::from_chars(line.data() + start, line.data() + end, v);

@@ -13,16 +13,16 @@ namespace wb::cuda::detail {
 
 /// One `.param` of a PTX `.entry`, with the layout the driver uses for kernel arguments.
 struct PtxParam {
-    std::string ptxType;     ///< ".u64", ".f32", ".b8" (element type for byte arrays)
-    std::size_t size = 0;    ///< bytes (element size × array length)
+    std::string ptxType;  ///< ".u64", ".f32", ".b8" (element type for byte arrays)
+    std::size_t size = 0; ///< bytes (element size × array length)
     std::size_t alignment = 0;
-    std::size_t offset = 0;  ///< in the parameter buffer (each parameter aligned)
+    std::size_t offset = 0;        ///< in the parameter buffer (each parameter aligned)
     bool pointerAttribute = false; ///< `.ptr` present (NVRTC emits it only in some modes)
 };
 
 /// One kernel entry point in PTX.
 struct PtxEntry {
-    std::string symbol;      ///< mangled ("_Z2mkPfi") or plain for extern "C"
+    std::string symbol; ///< mangled ("_Z2mkPfi") or plain for extern "C"
     std::vector<PtxParam> params;
 };
 
