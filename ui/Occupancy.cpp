@@ -109,15 +109,16 @@ Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int
         std::min({o.blocksByCap, o.blocksByWarps, o.blocksByRegisters, o.blocksByShared});
     o.activeWarpsPerSm = o.activeBlocksPerSm * warpsPerBlock;
     o.occupancy = static_cast<double>(o.activeWarpsPerSm) / sm.maxWarpsPerSm;
-    // Name the tightest limit; ties go to the resource the user can most easily change.
-    if (o.activeBlocksPerSm == o.blocksByRegisters && registers > 0)
-        o.limitedBy = Limit::Registers;
-    else if (o.activeBlocksPerSm == o.blocksByShared && shared > 0)
-        o.limitedBy = Limit::SharedMemory;
-    else if (o.activeBlocksPerSm == o.blocksByWarps)
+    // Name the tightest limit. On a tie the warp limit wins (a full SM is not "limited" by a
+    // resource), then the block cap, registers and shared memory.
+    if (o.activeBlocksPerSm == o.blocksByWarps)
         o.limitedBy = Limit::Threads;
-    else
+    else if (o.activeBlocksPerSm == o.blocksByCap)
         o.limitedBy = Limit::Blocks;
+    else if (o.activeBlocksPerSm == o.blocksByRegisters)
+        o.limitedBy = Limit::Registers;
+    else
+        o.limitedBy = Limit::SharedMemory;
     if (o.activeBlocksPerSm == 0 && o.problem.isEmpty())
         o.problem = QObject::tr("not a single block fits on an SM (%1)").arg(limitName(o.limitedBy));
     return o;

@@ -157,23 +157,36 @@ void SessionDocument::save(const QString& path)
     const std::filesystem::path p = absolute.toStdString();
     session::Session s = m_session;
     const std::filesystem::path newBase = p.parent_path();
-    // Separate source files are written next to where they were; a Save As into another
-    // folder keeps them referenced by absolute path unless they sat beside the project.
+    // Separate source files keep their relative names: saving into another folder writes them
+    // there too (Save As copies the project, it never rewrites the original's files).
+    auto target = [&](const std::string& file) {
+        const std::filesystem::path f(file);
+        return f.is_absolute() ? f : newBase / f;
+    };
     if (!s.kernelFile.empty()) {
-        const std::filesystem::path file = s.resolve(s.kernelFile);
+        const std::filesystem::path file = target(s.kernelFile);
+        std::filesystem::create_directories(file.parent_path());
         writeText(file, m_kernelText);
-        if (s.baseDir != newBase) s.kernelFile = file.string();
     } else {
         s.kernelSource = m_kernelText.toStdString();
     }
     if (s.reference.kind == session::ReferenceSpec::Kind::Cpp) {
         if (!s.reference.file.empty()) {
-            const std::filesystem::path file = s.resolve(s.reference.file);
+            const std::filesystem::path file = target(s.reference.file);
+            std::filesystem::create_directories(file.parent_path());
             writeText(file, m_referenceText);
-            if (s.baseDir != newBase) s.reference.file = file.string();
         } else {
             s.reference.source = m_referenceText.toStdString();
         }
+    }
+    // Data files of initialisers and expected outputs stay where they are.
+    if (s.baseDir != newBase) {
+        auto rebase = [&](std::string& path) {
+            if (path.empty() || std::filesystem::path(path).is_absolute()) return;
+            path = std::filesystem::absolute(m_session.resolve(path)).lexically_normal().string();
+        };
+        for (auto& b : s.buffers) rebase(b.init.path);
+        for (auto& [name, file] : s.reference.files) rebase(file);
     }
     s.baseDir = newBase;
     session::ProjectFile::save(s, p);
