@@ -82,20 +82,25 @@ inline int histogramBin(double err) noexcept
     return std::clamp(bin, 1, DiffStats::kHistogramBins - 1);
 }
 
-template <typename T> std::uint64_t intUlp(T a, T b) noexcept
+template <ElementType E> std::uint64_t ulpOf(typename Traits<E>::T a, typename Traits<E>::T b) noexcept
 {
-    return a > b ? static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b)
-                 : static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a);
+    if constexpr (Traits<E>::kFloat) {
+        const std::int64_t ka = Traits<E>::key(a), kb = Traits<E>::key(b);
+        return ka > kb ? static_cast<std::uint64_t>(ka) - static_cast<std::uint64_t>(kb)
+                       : static_cast<std::uint64_t>(kb) - static_cast<std::uint64_t>(ka);
+    } else {
+        return a > b ? static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b)
+                     : static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a);
+    }
 }
 
+/// Element by element with every special case: used for blocks that hold NaN or Inf.
 template <ElementType E>
-void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, std::size_t begin,
-               std::size_t end, const Tolerance& tol, std::size_t firstK, Partial& p)
+void diffSlow(const typename Traits<E>::T* a, const typename Traits<E>::T* b, std::size_t begin,
+              std::size_t end, const Tolerance& tol, std::size_t firstK, Partial& p)
 {
     using Tr = Traits<E>;
     const bool ulpMode = tol.mode == Tolerance::Mode::Ulp;
-    const double atol = tol.atol, rtol = tol.rtol;
-    const std::uint64_t maxUlp = tol.maxUlp;
     auto record = [&](std::size_t i, double va, double vb, double err, std::uint64_t ulp) {
         ++p.mismatches;
         if (p.first.size() < firstK) p.first.push_back(Mismatch{i, {}, va, vb, err, ulp});
@@ -104,7 +109,7 @@ void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
         const double va = Tr::value(a[i]);
         const double vb = Tr::value(b[i]);
         if constexpr (Tr::kFloat) {
-            if (!std::isfinite(va) || !std::isfinite(vb)) [[unlikely]] {
+            if (!std::isfinite(va) || !std::isfinite(vb)) {
                 const bool na = std::isnan(va), nb = std::isnan(vb);
                 p.nanA += na;
                 p.nanB += nb;
@@ -118,25 +123,109 @@ void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
         }
         const double err = std::fabs(va - vb);
         const double ab = std::fabs(vb);
-        std::uint64_t ulp;
-        if constexpr (Tr::kFloat) {
-            const std::int64_t ka = Tr::key(a[i]), kb = Tr::key(b[i]);
-            ulp = ka > kb ? static_cast<std::uint64_t>(ka) - static_cast<std::uint64_t>(kb)
-                          : static_cast<std::uint64_t>(kb) - static_cast<std::uint64_t>(ka);
-        } else {
-            ulp = intUlp(a[i], b[i]);
-        }
-        const double rel = err == 0 ? 0.0 : (ab == 0 ? std::numeric_limits<double>::infinity()
-                                                     : err / ab);
+        const std::uint64_t ulp = ulpOf<E>(a[i], b[i]);
+        const double rel = err == 0 ? 0.0 : err / ab; // err / 0 = +inf
         p.maxAbs = std::max(p.maxAbs, err);
         p.maxRel = std::max(p.maxRel, rel);
         p.maxUlp = std::max(p.maxUlp, ulp);
         p.sumAbs += err;
         p.sumSq += err * err;
         ++p.hist[histogramBin(err)];
-        const bool bad = ulpMode ? ulp > maxUlp : !(err <= atol + rtol * ab);
-        if (bad) [[unlikely]]
-            record(i, va, vb, err, ulp);
+        const bool bad = ulpMode ? ulp > tol.maxUlp : !(err <= tol.atol + tol.rtol * ab);
+        if (bad) record(i, va, vb, err, ulp);
+    }
+}
+
+/// The common case, a block without NaN/Inf: fixed-width lanes of independent accumulators so
+/// that the compiler vectorises the loop without reassociating floating-point sums; the
+/// histogram bins are stored and counted afterwards. Returns false (and changes nothing) when
+/// the block holds a non-finite value.
+template <ElementType E>
+bool diffBlock(const typename Traits<E>::T* a, const typename Traits<E>::T* b, std::size_t begin,
+               std::size_t len, const Tolerance& tol, Partial& p, std::uint8_t* bins)
+{
+    using Tr = Traits<E>;
+    constexpr std::size_t L = 8;
+    const bool ulpMode = tol.mode == Tolerance::Mode::Ulp;
+    const double atol = tol.atol, rtol = tol.rtol;
+    const std::uint64_t maxUlp = tol.maxUlp;
+    constexpr double kMaxFinite = std::numeric_limits<double>::max();
+    double mxA[L] = {}, mxR[L] = {}, sA[L] = {}, sQ[L] = {};
+    std::uint64_t mxU[L] = {}, bad[L] = {}, nonFinite[L] = {};
+    const typename Tr::T* pa = a + begin;
+    const typename Tr::T* pb = b + begin;
+    const std::size_t full = len - len % L;
+    auto lane = [&](std::size_t j, std::size_t l) {
+        const double va = Tr::value(pa[j]);
+        const double vb = Tr::value(pb[j]);
+        if constexpr (Tr::kFloat)
+            nonFinite[l] += static_cast<std::uint64_t>(!(std::fabs(va) <= kMaxFinite) |
+                                                       !(std::fabs(vb) <= kMaxFinite));
+        const double err = std::fabs(va - vb);
+        const double ab = std::fabs(vb);
+        const double rel = err == 0 ? 0.0 : err / ab;
+        const std::uint64_t ulp = ulpOf<E>(pa[j], pb[j]);
+        mxA[l] = mxA[l] > err ? mxA[l] : err;
+        mxR[l] = mxR[l] > rel ? mxR[l] : rel;
+        mxU[l] = mxU[l] > ulp ? mxU[l] : ulp;
+        sA[l] += err;
+        sQ[l] += err * err;
+        bad[l] += static_cast<std::uint64_t>(ulpMode ? ulp > maxUlp : !(err <= atol + rtol * ab));
+        const int e = static_cast<int>((std::bit_cast<std::uint64_t>(err) >> 52) & 0x7ff) - 1023;
+        const int bin = e - DiffStats::kHistogramMinExp + 1;
+        bins[j] = static_cast<std::uint8_t>(
+            err == 0 ? 0 : (bin < 1 ? 1 : (bin > DiffStats::kHistogramBins - 1 ? DiffStats::kHistogramBins - 1 : bin)));
+    };
+    for (std::size_t j = 0; j < full; j += L)
+        for (std::size_t l = 0; l < L; ++l) lane(j + l, l);
+    for (std::size_t j = full; j < len; ++j) lane(j, j - full);
+    std::uint64_t nf = 0;
+    for (std::size_t l = 0; l < L; ++l) nf += nonFinite[l];
+    if (nf) return false;
+    for (std::size_t l = 0; l < L; ++l) {
+        p.maxAbs = std::max(p.maxAbs, mxA[l]);
+        p.maxRel = std::max(p.maxRel, mxR[l]);
+        p.maxUlp = std::max(p.maxUlp, mxU[l]);
+        p.sumAbs += sA[l];
+        p.sumSq += sQ[l];
+        p.mismatches += bad[l];
+    }
+    // Four interleaved counters: consecutive equal bins do not wait on each other's store.
+    std::uint64_t h[4][DiffStats::kHistogramBins] = {};
+    for (std::size_t j = 0; j + 4 <= len; j += 4) {
+        ++h[0][bins[j]];
+        ++h[1][bins[j + 1]];
+        ++h[2][bins[j + 2]];
+        ++h[3][bins[j + 3]];
+    }
+    for (std::size_t j = len - len % 4; j < len; ++j) ++h[0][bins[j]];
+    for (int k = 0; k < DiffStats::kHistogramBins; ++k) p.hist[k] += h[0][k] + h[1][k] + h[2][k] + h[3][k];
+    return true;
+}
+
+template <ElementType E>
+void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, std::size_t begin,
+               std::size_t end, const Tolerance& tol, std::size_t firstK, Partial& p)
+{
+    using Tr = Traits<E>;
+    constexpr std::size_t kBlock = 4096;
+    std::uint8_t bins[kBlock];
+    const bool ulpMode = tol.mode == Tolerance::Mode::Ulp;
+    for (std::size_t s = begin; s < end; s += kBlock) {
+        const std::size_t len = std::min(kBlock, end - s);
+        const std::size_t before = p.mismatches;
+        if (!diffBlock<E>(a, b, s, len, tol, p, bins)) {
+            diffSlow<E>(a, b, s, s + len, tol, firstK, p);
+            continue;
+        }
+        // Mismatches are rare: find their positions only in blocks that have some.
+        for (std::size_t i = s; i < s + len && p.mismatches > before && p.first.size() < firstK; ++i) {
+            const double va = Tr::value(a[i]), vb = Tr::value(b[i]);
+            const double err = std::fabs(va - vb);
+            const std::uint64_t ulp = ulpOf<E>(a[i], b[i]);
+            const bool bad = ulpMode ? ulp > tol.maxUlp : !(err <= tol.atol + tol.rtol * std::fabs(vb));
+            if (bad) p.first.push_back(Mismatch{i, {}, va, vb, err, ulp});
+        }
     }
 }
 

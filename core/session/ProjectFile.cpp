@@ -536,10 +536,13 @@ std::string ProjectFile::toJson(const Session& s)
         auto put = [&io](const char* key, const std::string& v, const std::string& def) {
             if (v != def) io[key] = exprJson(v);
         };
-        put("value", in.value, defaults.value);
+        // Fields a kind requires are always written, defaults or not.
+        if (in.kind == Initialiser::Kind::Constant) io["value"] = exprJson(in.value);
+        else put("value", in.value, defaults.value);
         put("start", in.start, defaults.start);
         put("step", in.step, defaults.step);
-        put("stop", in.stop, defaults.stop);
+        if (in.kind == Initialiser::Kind::Linspace) io["stop"] = exprJson(in.stop);
+        else put("stop", in.stop, defaults.stop);
         put("low", in.low, defaults.low);
         put("high", in.high, defaults.high);
         put("mean", in.mean, defaults.mean);
@@ -547,7 +550,7 @@ std::string ProjectFile::toJson(const Session& s)
         if (in.seed) io["seed"] = static_cast<double>(in.seed);
         if (!in.path.empty()) io["path"] = qs(in.path);
         if (in.channels != defaults.channels) io["channels"] = qs(in.channels);
-        if (!(in == defaults)) bo["init"] = io;
+        if (!(in == defaults) || in.kind != Initialiser::Kind::Zeros) bo["init"] = io;
         if (b.tolerance) bo["tolerance"] = toleranceJson(*b.tolerance);
         if (!b.exports.empty()) bo["exports"] = stringsJson(b.exports);
         buffers.append(bo);
