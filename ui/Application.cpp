@@ -82,7 +82,9 @@ int runApplication(int argc, char** argv)
             if (out.open(QIODevice::WriteOnly)) out.write(QJsonDocument(o).toJson());
             out.close();
             if (quit) {
+                // A clean, deliberate exit: nothing is left to recover.
                 window.document()->setModified(false);
+                window.autosave()->clear();
                 QApplication::quit();
             }
         });

@@ -8,7 +8,11 @@
 #include <QEvent>
 #include <QFontDatabase>
 
+#include <QRegularExpression>
+#include <QSet>
+
 #include <algorithm>
+#include <cctype>
 
 namespace wb::ui {
 
@@ -32,16 +36,15 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     m_lexer = new CudaLexer(language == Language::Cuda, this);
     setLexer(m_lexer);
 
-    m_apis = new QsciAPIs(m_lexer);
-    const CudaWords& words = CudaWords::instance();
-    const QStringList completions =
-        language == Language::Cuda ? words.all() : QStringList{QStringLiteral("std::")};
-    for (const QString& w : completions) m_apis->add(w);
-    m_apis->prepare();
-    setAutoCompletionSource(AcsAll);
-    setAutoCompletionThreshold(3);
+    // Completion without QsciAPIs: its preparation runs on a thread that must not outlive the
+    // editor. The lists are small; filtering them per keystroke costs microseconds.
+    m_words = language == Language::Cuda ? CudaWords::instance().all()
+                                         : QString::fromUtf8(m_lexer->keywords(1)).split(u' ', Qt::SkipEmptyParts);
+    setAutoCompletionSource(AcsNone);
     setAutoCompletionCaseSensitivity(true);
-    setAutoCompletionReplaceWord(false);
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this](int ch) {
+        if (ch == '_' || (ch < 128 && std::isalnum(ch))) showCompletions(false);
+    });
 
     setUtf8(true);
     setAutoIndent(true);
@@ -258,6 +261,41 @@ bool KernelEditor::goToNextDiagnostic(bool backwards)
             break;
         }
     return true;
+}
+
+} // namespace wb::ui
+
+namespace wb::ui {
+
+void KernelEditor::showCompletions(bool force)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const QString before = text(line).left(index);
+    qsizetype start = before.size();
+    while (start > 0 && (before[start - 1].isLetterOrNumber() || before[start - 1] == u'_')) --start;
+    const QString prefix = before.mid(start);
+    if (prefix.isEmpty() || (!force && prefix.size() < 3)) return;
+    QSet<QString> seen;
+    QStringList matches;
+    for (const QString& w : m_words)
+        if (w.startsWith(prefix) && w != prefix && !seen.contains(w)) {
+            seen.insert(w);
+            matches << w;
+        }
+    static const QRegularExpression identifier(QStringLiteral("\\b[A-Za-z_][A-Za-z0-9_]{2,}\\b"));
+    const QString all = text();
+    for (auto it = identifier.globalMatch(all); it.hasNext();) {
+        const QString w = it.next().captured(0);
+        if (w.startsWith(prefix) && w != prefix && !seen.contains(w)) {
+            seen.insert(w);
+            matches << w;
+        }
+    }
+    if (matches.isEmpty()) return;
+    matches.sort(); // Scintilla searches the list in sorted order
+    const QByteArray list = matches.join(u' ').toUtf8();
+    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), list.constData());
 }
 
 } // namespace wb::ui

@@ -7,7 +7,6 @@
 
 #include <vector>
 
-class QsciAPIs;
 class QsciStyle;
 
 namespace wb::ui {
@@ -50,6 +49,10 @@ public:
     /// Re-applies colours after a palette change (light/dark follows the system).
     void applyPalette();
 
+    /// Offers the CUDA words and the document's identifiers that start with the word before
+    /// the cursor (automatically after three characters; `force` for Ctrl+Space).
+    void showCompletions(bool force);
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -59,7 +62,7 @@ private:
     Language m_language;
     QString m_sourceName;
     CudaLexer* m_lexer = nullptr;
-    QsciAPIs* m_apis = nullptr;
+    QStringList m_words; ///< the language's fixed completion words
     QsciStyle* m_errorStyle = nullptr;
     QsciStyle* m_warningStyle = nullptr;
     QsciStyle* m_noteStyle = nullptr;

@@ -359,7 +359,7 @@ void MainWindow::buildMenus()
     edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this]() { m_findBar->findNext(); });
     edit->addAction(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this]() { m_findBar->showGoToLine(); });
     edit->addSeparator();
-    edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this, [current]() { current()->autoCompleteFromAll(); });
+    edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this, [current]() { current()->showCompletions(true); });
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);

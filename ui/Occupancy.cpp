@@ -15,7 +15,7 @@ int ceilTo(int value, int unit) { return unit <= 0 ? value : (value + unit - 1) 
 
 std::optional<SmLimits> SmLimits::forArch(const QString& arch)
 {
-    static const QRegularExpression re(QStringLiteral("(\\d{2,3})"));
+    static const QRegularExpression re(QStringLiteral("^(?:sm_|compute_)?(\\d{2,3})[af]?$"));
     const auto m = re.match(arch);
     if (!m.hasMatch()) return std::nullopt;
     SmLimits s;

@@ -132,6 +132,10 @@ std::int64_t VirtualTableView::currentRow() const { return m_current; }
 bool VirtualTableView::eventFilter(QObject* watched, QEvent* event)
 {
     if (!m_model) return QWidget::eventFilter(watched, event);
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
+        updateWindow();
+        return false;
+    }
     if (watched == m_table->viewport() && event->type() == QEvent::Wheel) {
         auto* wheel = static_cast<QWheelEvent*>(event);
         m_wheelRemainder += wheel->angleDelta().y();

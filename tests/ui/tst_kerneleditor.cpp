@@ -68,6 +68,26 @@ private Q_SLOTS:
         QCOMPARE(styleAt(2, 17), int(QsciLexerCPP::KeywordSet2));
     }
 
+    void completesCudaWords()
+    {
+        KernelEditor editor(KernelEditor::Language::Cuda);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setText(QStringLiteral("__global__ void k(float* my_values)\n{\n    \n}\n"));
+        editor.setCursorPosition(2, 4);
+        QTest::keyClicks(&editor, QStringLiteral("__syncthr"));
+        QVERIFY(editor.SendScintilla(QsciScintillaBase::SCI_AUTOCACTIVE) != 0);
+        editor.SendScintilla(QsciScintillaBase::SCI_AUTOCCOMPLETE);
+        QVERIFY(editor.text(2).startsWith(QStringLiteral("    __syncthreads")));
+        // The document's own identifiers are offered too.
+        editor.setText(QStringLiteral("__global__ void k(float* my_values)\n{\n    \n}\n"));
+        editor.setCursorPosition(2, 4);
+        QTest::keyClicks(&editor, QStringLiteral("my_"));
+        QVERIFY(editor.SendScintilla(QsciScintillaBase::SCI_AUTOCACTIVE) != 0);
+        editor.SendScintilla(QsciScintillaBase::SCI_AUTOCCOMPLETE);
+        QCOMPARE(editor.text(2).trimmed(), QStringLiteral("my_values"));
+    }
+
     void diagnosticsShowAtTheLine()
     {
         KernelEditor editor(KernelEditor::Language::Cuda);
