@@ -90,16 +90,22 @@ Verdict skipped(std::string message)
 RunOptions RunOptions::fromEnvironment(RunOptions defaults)
 {
     if (const std::string b = envValue("WARPBENCH_TEST_BACKEND"); !b.empty()) {
-        if (const auto kind = parseBackendKind(b)) defaults.backend = *kind;
+        if (const auto kind = parseBackendKind(b))
+            defaults.backend = *kind;
         else
-            std::fprintf(stderr, "warpbench: ignoring $WARPBENCH_TEST_BACKEND=\"%s\" "
-                                 "(expected cuda, cpu or auto)\n", b.c_str());
+            std::fprintf(stderr,
+                         "warpbench: ignoring $WARPBENCH_TEST_BACKEND=\"%s\" "
+                         "(expected cuda, cpu or auto)\n",
+                         b.c_str());
     }
     if (envValue("WARPBENCH_TEST_FALLBACK") == "cpu") defaults.fallbackToCpu = true;
     return defaults;
 }
 
-RunOptions RunOptions::fromEnvironment() { return fromEnvironment(RunOptions{}); }
+RunOptions RunOptions::fromEnvironment()
+{
+    return fromEnvironment(RunOptions{});
+}
 
 std::optional<std::string> backendUnavailableReason(BackendKind kind)
 {
@@ -112,10 +118,12 @@ std::optional<std::string> backendUnavailableReason(BackendKind kind)
     case BackendKind::Cuda:
         if (auto why = cudaUnavailableReason()) return "no usable GPU: " + *why;
         return std::nullopt;
-    case BackendKind::Cpu: return cpuReason();
+    case BackendKind::Cpu:
+        return cpuReason();
     case BackendKind::Auto:
         if (!cudaUnavailableReason()) return std::nullopt;
-        if (auto why = cpuReason()) return "no usable GPU (" + *cudaUnavailableReason() + ") and " + *why;
+        if (auto why = cpuReason())
+            return "no usable GPU (" + *cudaUnavailableReason() + ") and " + *why;
         return std::nullopt;
     }
     return std::nullopt;
@@ -133,19 +141,21 @@ std::string describeFailure(const session::RunReport& r)
                     "max abs", "max rel", "tolerance");
         for (const session::OutputResult& out : r.outputs) {
             if (!out.compared) {
-                o += format("  %-16s %-6s (no reference for this output)\n", out.buffer.c_str(), "-");
+                o += format("  %-16s %-6s (no reference for this output)\n", out.buffer.c_str(),
+                            "-");
                 continue;
             }
             const session::DiffStats& s = out.stats;
-            const std::string mism = std::to_string(s.mismatches) + " of " + std::to_string(s.count) +
+            const std::string mism = std::to_string(s.mismatches) + " of " +
+                                     std::to_string(s.count) +
                                      format(" (%.3g%%)", 100.0 * s.mismatchFraction);
             o += format("  %-16s %-6s %24s %12.5g %12.5g  ", out.buffer.c_str(),
                         s.passed() ? "pass" : "FAIL", mism.c_str(), s.maxAbs, s.maxRel) +
                  toleranceText(out.tolerance) + "\n";
             if (s.nanActual + s.nanExpected + s.infActual + s.infExpected)
-                o += "    NaN " + std::to_string(s.nanActual) + " / " + std::to_string(s.nanExpected) +
-                     ", Inf " + std::to_string(s.infActual) + " / " + std::to_string(s.infExpected) +
-                     " (result / reference)\n";
+                o += "    NaN " + std::to_string(s.nanActual) + " / " +
+                     std::to_string(s.nanExpected) + ", Inf " + std::to_string(s.infActual) +
+                     " / " + std::to_string(s.infExpected) + " (result / reference)\n";
             if (!s.firstMismatches.empty()) {
                 o += "    first mismatches of '" + out.buffer + "':\n";
                 o += format("      %-18s %16s %16s %12s\n", "at", "got", "expected", "|diff|");
@@ -158,11 +168,13 @@ std::string describeFailure(const session::RunReport& r)
 
     if (!r.diagnostics.empty()) {
         o += "kernel diagnostics:\n";
-        for (const Diagnostic& d : r.diagnostics) o += "    " + diagnosticText(d) + "\n";
+        for (const Diagnostic& d : r.diagnostics)
+            o += "    " + diagnosticText(d) + "\n";
     }
     if (!r.referenceDiagnostics.empty()) {
         o += "C++ reference diagnostics (" + r.referenceCompiler + "):\n";
-        for (const Diagnostic& d : r.referenceDiagnostics) o += "    " + diagnosticText(d) + "\n";
+        for (const Diagnostic& d : r.referenceDiagnostics)
+            o += "    " + diagnosticText(d) + "\n";
     }
     o += "compile log";
     if (!r.compilerVersion.empty())
@@ -186,7 +198,8 @@ Verdict checkSession(const session::Session& s, const RunOptions& options)
         options.backend == BackendKind::Auto ? s.backend : options.backend;
     std::string note;
     if (auto why = backendUnavailableReason(requested)) {
-        if (requested == BackendKind::Cuda && options.fallbackToCpu && !backendUnavailableReason(BackendKind::Cpu)) {
+        if (requested == BackendKind::Cuda && options.fallbackToCpu &&
+            !backendUnavailableReason(BackendKind::Cpu)) {
             run.backend = BackendKind::Cpu;
             note = "ran on the CPU emulator instead of CUDA: " + *why;
         } else {
@@ -194,7 +207,8 @@ Verdict checkSession(const session::Session& s, const RunOptions& options)
             if (requested == BackendKind::Cuda && !options.fallbackToCpu)
                 hint = " (RunOptions::fallbackToCpu or $WARPBENCH_TEST_FALLBACK=cpu runs it on the "
                        "CPU emulator instead)";
-            return skipped(std::string(backendName(requested)) + " backend unavailable: " + *why + hint);
+            return skipped(std::string(backendName(requested)) + " backend unavailable: " + *why +
+                           hint);
         }
     } else {
         run.backend = requested;
@@ -221,7 +235,8 @@ Verdict checkProject(const std::filesystem::path& project, const RunOptions& opt
 {
     std::error_code ec;
     if (std::filesystem::is_directory(project, ec))
-        return failed("'" + project.string() + "' is a folder, not a .wbproj project "
+        return failed("'" + project.string() +
+                      "' is a folder, not a .wbproj project "
                       "(addProjectRows found no projects under it)");
     session::Session s;
     try {

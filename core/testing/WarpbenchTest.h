@@ -102,7 +102,8 @@ Verdict checkProject(const std::filesystem::path& project,
                      const RunOptions& options = RunOptions::fromEnvironment());
 Verdict checkProject(const QString& project,
                      const RunOptions& options = RunOptions::fromEnvironment());
-Verdict checkProject(const char* project, const RunOptions& options = RunOptions::fromEnvironment());
+Verdict checkProject(const char* project,
+                     const RunOptions& options = RunOptions::fromEnvironment());
 
 /// The text of a failed run: status and message; per output a row of the diff table (result,
 /// mismatches of count, max abs, max rel, tolerance) and its first mismatches with their
@@ -121,23 +122,23 @@ int addProjectRows(const char* folder, const char* column = "project");
 } // namespace wb::testing
 
 /// Internal: reports a Verdict to Qt Test, leaving the test function on skip or failure.
-#define WB_VERIFY_VERDICT_(verdictExpression, text)                                               \
-    do {                                                                                          \
-        const ::wb::testing::Verdict wbVerdict_ = (verdictExpression);                            \
-        if (wbVerdict_.skipped()) QSKIP(wbVerdict_.message.c_str());                              \
-        if (!QTest::qVerify(wbVerdict_.passed(), text, wbVerdict_.message.c_str(), __FILE__,      \
-                            __LINE__))                                                            \
-            return;                                                                               \
+#define WB_VERIFY_VERDICT_(verdictExpression, text)                                                \
+    do {                                                                                           \
+        const ::wb::testing::Verdict wbVerdict_ = (verdictExpression);                             \
+        if (wbVerdict_.skipped()) QSKIP(wbVerdict_.message.c_str());                               \
+        if (!QTest::qVerify(wbVerdict_.passed(), text, wbVerdict_.message.c_str(), __FILE__,       \
+                            __LINE__))                                                             \
+            return;                                                                                \
     } while (false)
 
 /// Checks a wb::session::Session built in code: every output within its tolerance of the
 /// reference. Optional second argument: a wb::testing::RunOptions.
-#define WB_VERIFY_SESSION(session, ...)                                                           \
-    WB_VERIFY_VERDICT_(::wb::testing::checkSession((session)__VA_OPT__(, ) __VA_ARGS__),         \
+#define WB_VERIFY_SESSION(session, ...)                                                            \
+    WB_VERIFY_VERDICT_(::wb::testing::checkSession((session)__VA_OPT__(, ) __VA_ARGS__),           \
                        "WB_VERIFY_SESSION(" #session ")")
 
 /// Loads and checks a .wbproj (std::filesystem::path, QString or const char*). Optional
 /// second argument: a wb::testing::RunOptions.
-#define WB_VERIFY_PROJECT(project, ...)                                                           \
-    WB_VERIFY_VERDICT_(::wb::testing::checkProject((project)__VA_OPT__(, ) __VA_ARGS__),         \
+#define WB_VERIFY_PROJECT(project, ...)                                                            \
+    WB_VERIFY_VERDICT_(::wb::testing::checkProject((project)__VA_OPT__(, ) __VA_ARGS__),           \
                        "WB_VERIFY_PROJECT(" #project ")")

@@ -14,8 +14,9 @@ private Q_SLOTS:
     void saxpy()
     {
         using wb::testing::RunOptions;
-        WB_VERIFY_PROJECT(KERNELS_DIR "/saxpy.wbproj",
-                          RunOptions::fromEnvironment(RunOptions::on(wb::BackendKind::Cuda).withFallbackToCpu()));
+        WB_VERIFY_PROJECT(
+            KERNELS_DIR "/saxpy.wbproj",
+            RunOptions::fromEnvironment(RunOptions::on(wb::BackendKind::Cuda).withFallbackToCpu()));
     }
 
     // Every project under kernels/, one data row each; the backend is Auto (the GPU when

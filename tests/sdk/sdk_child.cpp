@@ -9,13 +9,17 @@
 
 namespace {
 
-QString env(const char* name) { return qEnvironmentVariable(name); }
+QString env(const char* name)
+{
+    return qEnvironmentVariable(name);
+}
 
 wb::session::Session inCodeSession(bool correct)
 {
     wb::session::Session s;
     s.name = correct ? "in_code_pass" : "in_code_mismatch";
-    s.kernelSource = R"(extern "C" __global__ void add(float* out, const float* a, int n, float bias)
+    s.kernelSource =
+        R"(extern "C" __global__ void add(float* out, const float* a, int n, float bias)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = a[i] + bias;
