@@ -29,14 +29,14 @@ Session session()
 {
     Session s;
     BufferSpec a;
-    a.name = "a";
+    a.name = std::string("a");
     a.type = ElementType::F32;
     BufferSpec d = a;
     d.name = "dest";
     d.role = BufferRole::Out;
     s.buffers = {a, d};
     ScalarSpec n;
-    n.name = "n";
+    n.name = std::string("n");
     n.type = ElementType::I32;
     s.scalars = {n};
     return s;
