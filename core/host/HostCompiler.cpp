@@ -4,6 +4,7 @@
 #include "core/common/Paths.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QProcess>
 #include <QStandardPaths>
@@ -11,7 +12,9 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -338,6 +341,72 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     result.libraryPath = library.string();
     result.compileMs = elapsed();
     return result;
+}
+
+std::string HostCompiler::precompileHeader(const std::string& headerPath,
+                                           const std::string& includeName,
+                                           const HostCompileRequest& request) const
+{
+    namespace fs = std::filesystem;
+    if (m_isClang) return {};
+    QStringList args;
+    args << QStringLiteral("-fPIC") << QStringLiteral("-fdiagnostics-color=never");
+    bool hasStd = false;
+    for (const std::string& f : request.flags) hasStd = hasStd || f.rfind("-std=", 0) == 0;
+    if (!hasStd) args << QStringLiteral("-std=c++20");
+    for (const std::string& f : request.flags) args << toQ(f);
+    for (const std::string& dir : request.includeDirs) args << QStringLiteral("-I") + toQ(dir);
+    for (const auto& [name, value] : request.defines)
+        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+
+    QByteArray keyMaterial;
+    const auto addKey = [&](const std::string& text) {
+        keyMaterial += QByteArray::fromStdString(text);
+        keyMaterial += '\0';
+    };
+    addKey("pch");
+    addKey(m_executable);
+    addKey(m_version);
+    addKey(includeName);
+    for (const QString& a : args) addKey(a.toStdString());
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(fs::path(headerPath).parent_path(), ec))
+        if (e.is_regular_file()) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+        addKey(f.filename().string());
+        addKey(readFile(f));
+    }
+    const fs::path dir = cacheDir() / "host" / ("pch-" + hashHex(keyMaterial));
+    const fs::path gch = dir / (includeName + ".gch");
+    if (fs::exists(gch, ec)) return dir.string();
+
+    // Built in a private folder, published by renaming the folder: the header's folder is
+    // copied beside the .gch, so that later includes of the same name (from other headers,
+    // #pragma once) resolve to the copy the .gch stands for.
+    QTemporaryDir work(QString::fromStdString(dir.string() + ".build-XXXXXX"));
+    if (!work.isValid()) return {};
+    const fs::path stage = work.path().toStdString();
+    const fs::path stagedGch = stage / (includeName + ".gch");
+    fs::create_directories(stagedGch.parent_path(), ec);
+    for (const fs::path& f : files)
+        fs::copy_file(f, stagedGch.parent_path() / f.filename(), fs::copy_options::overwrite_existing, ec);
+    const fs::path header = stagedGch.parent_path() / fs::path(headerPath).filename();
+    args << QStringLiteral("-x") << QStringLiteral("c++-header") << toQ(header.string())
+         << QStringLiteral("-o") << toQ(stagedGch.string());
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(toQ(m_executable), args);
+    if (!process.waitForStarted(kProbeTimeoutMs) || !process.waitForFinished(kCompileTimeoutMs) ||
+        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    fs::rename(stage, dir, ec); // fails harmlessly when another process published it first
+    if (!ec) work.setAutoRemove(false);
+    return fs::exists(gch) ? dir.string() : std::string();
 }
 
 std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)

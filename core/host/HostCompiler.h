@@ -48,6 +48,14 @@ public:
     /// A compile error is a result (ok = false, diagnostics set), never an exception.
     HostCompileResult compileSharedLibrary(const HostCompileRequest& request) const;
 
+    /// Precompiles the header `headerPath` with the request's flags, defines and include dirs
+    /// (gcc only) into the cache, as <dir>/<includeName>.gch, so that `#include "<includeName>"`
+    /// uses it when <dir> is the first -I of a compile with the same flags. The key covers the
+    /// compiler, the arguments and every file in the header's folder. Returns <dir>, or an empty
+    /// string when it cannot be used (clang, or the build failed: the plain header still works).
+    std::string precompileHeader(const std::string& headerPath, const std::string& includeName,
+                                 const HostCompileRequest& request) const;
+
 private:
     friend struct HostCompilerAccess;
     std::string m_executable;

@@ -196,6 +196,44 @@ private Q_SLOTS:
         QVERIFY2(mentionsCaller, r.log.c_str());
     }
 
+    void precompiledHeaderIsFoundFirst()
+    {
+        const HostCompiler c = compiler();
+        const QTemporaryDir src;
+        QVERIFY(src.isValid());
+        QDir(src.path()).mkpath(QStringLiteral("lib"));
+        {
+            QFile h(src.filePath(QStringLiteral("lib/big.h")));
+            QVERIFY(h.open(QIODevice::WriteOnly));
+            h.write("#pragma once\n#include <vector>\n#include \"lib/helper.h\"\ninline int big() { return helper() + 1; }\n");
+            QFile g(src.filePath(QStringLiteral("lib/helper.h")));
+            QVERIFY(g.open(QIODevice::WriteOnly));
+            g.write("#pragma once\ninline int helper() { return 41; }\n");
+        }
+        HostCompileRequest req;
+        req.flags = {"-O2"};
+        req.includeDirs = {src.path().toStdString()};
+        const std::string dir = c.precompileHeader(src.filePath(QStringLiteral("lib/big.h")).toStdString(), "lib/big.h", req);
+        if (c.isClang()) {
+            QVERIFY(dir.empty());
+            return;
+        }
+        QVERIFY(!dir.empty());
+        QVERIFY(std::filesystem::exists(std::filesystem::path(dir) / "lib" / "big.h.gch"));
+        QCOMPARE(c.precompileHeader(src.filePath(QStringLiteral("lib/big.h")).toStdString(), "lib/big.h", req), dir);
+        // Used by a compile with the same flags, the header included twice.
+        req.sourceName = "use.cpp";
+        req.source = "#include \"lib/big.h\"\n#include \"lib/big.h\"\nextern \"C\" int wb_big() { return big(); }\n";
+        req.flags = {"-I", dir, "-O2", "-Winvalid-pch"};
+        const HostCompileResult r = c.compileSharedLibrary(req);
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY2(r.diagnostics.empty(), r.log.c_str()); // -Winvalid-pch: the .gch was accepted
+        DynamicLibrary lib = DynamicLibrary::open({r.libraryPath});
+        auto fn = lib.function<int (*)()>("wb_big");
+        QVERIFY(fn != nullptr);
+        QCOMPARE(fn(), 42);
+    }
+
     void missingCompilerHasClearReason()
     {
         const QByteArray old = qgetenv("WARPBENCH_CXX");
