@@ -87,6 +87,7 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     m_bufferView->horizontalHeader()->setSectionResizeMode(BufferTableModel::InitColumn, QHeaderView::Stretch);
     m_bufferView->horizontalHeader()->setStretchLastSection(false);
     layout->addWidget(m_bufferView, 3);
+    m_bufferView->setMinimumHeight(m_bufferView->verticalHeader()->defaultSectionSize() * 4);
 
     auto* scalarBar = new QHBoxLayout;
     auto* addScalar = toolButton(QStringLiteral("+"), tr("Add a scalar"), this);
@@ -104,7 +105,7 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
         this);
     scalarDelegate->setChoices(ScalarTableModel::TypeColumn, elementTypes());
     m_scalarView->setItemDelegate(scalarDelegate);
-    layout->addWidget(m_scalarView, 2);
+    layout->addWidget(m_scalarView, 1);
 
     auto selectedRow = [](QTableView* v) {
         const QModelIndexList rows = v->selectionModel()->selectedRows();

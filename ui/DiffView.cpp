@@ -8,6 +8,8 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QTableView>
 #include <QLabel>
 #include <QTabWidget>
 #include <QToolButton>
@@ -68,6 +70,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent)
     m_model = new DiffTableModel(this);
     m_table = new VirtualTableView(m_tabs);
     m_table->setModel(m_model);
+    m_table->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_tabs->addTab(m_table, tr("Side by side"));
     m_heatmap = new ImageView(m_tabs);
     m_tabs->addTab(m_heatmap, tr("Error heatmap"));
@@ -154,6 +157,8 @@ void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome, const sessi
         m_stats->setText(QString::fromStdString(r.message.empty() ? std::string("no outputs compared") : r.message));
     buildImages(session);
     if (!m_outputs.empty()) showOutput(0);
+    // Image examples open on the pictures; the numbers are one tab away.
+    if (m_hasImages) m_tabs->setCurrentWidget(m_images);
 }
 
 bool DiffView::selectOutput(const QString& name)
@@ -244,8 +249,10 @@ void DiffView::showOutput(int i)
     if (!o.stats.passed() && !o.stats.firstMismatches.empty()) {
         m_currentMismatch = static_cast<std::int64_t>(o.stats.firstMismatches.front().index);
         m_table->scrollToRow(m_currentMismatch, DiffTableModel::AbsErrorColumn);
+        m_tabs->setCurrentWidget(m_table);
     } else {
         m_table->scrollToRow(0);
+        m_tabs->setCurrentWidget(m_table);
     }
 }
 

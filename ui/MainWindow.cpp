@@ -229,7 +229,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     });
 
     // Buffers → viewer
-    connect(m_buffers, &BufferPanel::bufferActivated, this, &MainWindow::showBuffer);
+    connect(m_buffers, &BufferPanel::bufferActivated, this, [this](const QString& name) { showBuffer(name); });
 
     // Recovery
     connect(restore, &QPushButton::clicked, this, [this]() {
@@ -285,6 +285,7 @@ void MainWindow::buildDocks()
     tabifyDockWidget(m_resultsDock, m_viewerDock);
     m_resultsDock->raise();
     resizeDocks({m_launchDock}, {520}, Qt::Horizontal);
+    resizeDocks({m_launchDock, m_buffersDock}, {540, 360}, Qt::Vertical);
     resizeDocks({m_resultsDock}, {330}, Qt::Vertical);
 }
 
@@ -589,7 +590,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
                                                        QString::fromUtf8(r.statusName())));
     m_buffers->updateMemory();
     // An open viewer follows the new data.
-    if (m_viewerDock->isVisible() && !m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName());
+    if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
 }
 
 void MainWindow::goToNext(bool backwards)
@@ -606,14 +607,16 @@ void MainWindow::goToNext(bool backwards)
     m_results->diffView()->goToMismatch(backwards);
 }
 
-void MainWindow::showBuffer(const QString& name)
+void MainWindow::showBuffer(const QString& name, bool raise)
 {
     const std::string n = name.toStdString();
     const auto outcome = m_runner->lastOutcome();
-    auto show = [this, name](ArrayView view) {
+    auto show = [this, name, raise](ArrayView view) {
         m_viewer->setBuffer(name, std::move(view));
-        m_viewerDock->show();
-        m_viewerDock->raise();
+        if (raise) {
+            m_viewerDock->show();
+            m_viewerDock->raise();
+        }
         Q_EMIT bufferShown(name);
     };
     if (outcome) {
@@ -733,7 +736,7 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(QStringLiteral("%1%2 — Warpbench").arg(m_doc->displayName(), m_doc->isModified() ? QStringLiteral(" •") : QString()));
+    setWindowTitle(QStringLiteral("%1[*] — Warpbench").arg(m_doc->displayName()));
     setWindowModified(m_doc->isModified());
 }
 

@@ -70,7 +70,8 @@ public:
     void cancel();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
-    void showBuffer(const QString& name);
+    /// Shows buffer `name` (its latest data) in the viewer; `raise` brings the viewer forward.
+    void showBuffer(const QString& name, bool raise = true);
 
     /// Snapshots left by a process that died; restore() loads one into the window.
     int offerRecovery();

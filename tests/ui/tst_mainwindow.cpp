@@ -23,8 +23,11 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -48,6 +51,14 @@ void selectBackend(MainWindow& w, const char* kind)
     QComboBox* backend = w.launchPanel()->backendChooser();
     backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
     QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
+}
+
+/// The 1-minute load average: on a shared machine wall-clock gaps include time the GUI thread
+/// was runnable but not scheduled, which the busy figure excludes.
+QByteArray loadAverage()
+{
+    QFile f(QStringLiteral("/proc/loadavg"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0) : QByteArray("?");
 }
 
 void screenshot(QWidget& w, const char* name)
@@ -103,6 +114,9 @@ private Q_SLOTS:
         QCOMPARE(w.document()->session().name, std::string("hello_gpu"));
         QVERIFY(w.kernelEditor()->text().contains(QStringLiteral("multiply_them")));
         selectBackend(w, "cpu");
+        // A comment unique to this run defeats the compile caches: the stall figure below then
+        // covers a real host-compiler build on the worker, not a cache hit.
+        w.kernelEditor()->append(QStringLiteral("\n// run %1\n").arg(QDateTime::currentMSecsSinceEpoch()));
 
         StallDetector stall;
         QSignalSpy finished(w.runController(), &RunController::runFinished);
@@ -110,8 +124,11 @@ private Q_SLOTS:
         QVERIFY(w.run());
         QVERIFY(finished.wait(300000));
         stall.stop();
-        qInfo("GUI thread during a CPU-backend run: longest stall %.1f ms over %d ticks (target <= 50 ms: %s)",
-              stall.maxGapMs(), stall.ticks(), stall.maxGapMs() <= 50 ? "met" : "NOT met");
+        qInfo("GUI thread during a CPU-backend run (cold host compile): longest gap between 2 ms ticks %.1f ms "
+              "(GUI thread busy %.1f ms of it), most GUI CPU between ticks %.1f ms, %d ticks (target <= 50 ms: %s; "
+              "load average %s on %d cores)",
+              stall.maxGapMs(), stall.cpuInMaxGapMs(), stall.maxBusyMs(), stall.ticks(),
+              stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData(), QThread::idealThreadCount());
 
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome);
@@ -119,7 +136,8 @@ private Q_SLOTS:
                  outcome->report.message.c_str());
         QCOMPARE(outcome->report.backend, BackendKind::Cpu);
         QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
-        QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASSED")));
+        QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASS")));
+        QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("median")));
         QVERIFY(w.resultsPanel()->diffView()->statsText().contains(QStringLiteral("mismatches 0/400")));
         // F8 with everything right finds no mismatch.
         QVERIFY(!w.resultsPanel()->diffView()->goToMismatch(false));
@@ -189,8 +207,9 @@ private Q_SLOTS:
         const double latency = static_cast<double>(typed.nsecsElapsed()) / 1e6;
         stall.stop();
         qInfo("syntax error → marker and annotation after %.0f ms (debounce %d ms included)", latency, 350);
-        qInfo("GUI thread during live compiles: longest stall %.1f ms (target <= 50 ms: %s)", stall.maxGapMs(),
-              stall.maxGapMs() <= 50 ? "met" : "NOT met");
+        qInfo("GUI thread during live compiles: longest gap %.1f ms (GUI thread busy %.1f ms of it), most GUI CPU "
+              "between ticks %.1f ms (target <= 50 ms: %s; load average %s)", stall.maxGapMs(), stall.cpuInMaxGapMs(),
+              stall.maxBusyMs(), stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData());
         QVERIFY(editor->annotationText(line).contains(QStringLiteral("identifier \"bb\" is undefined")));
         for (int other = 1; other <= editor->lines(); ++other)
             if (other != line) QVERIFY(!editor->hasErrorMarker(other));
