@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/BufferPanel.h"
 
+#include "core/cuda/HandleRegistry.h"
+
 #include "ui/BufferTableModel.h"
 #include "ui/ScalarTableModel.h"
 #include "ui/SessionDocument.h"
@@ -152,8 +154,14 @@ void BufferPanel::updateMemory()
     QString text = tr("%n buffer(s) · %1", nullptr, static_cast<int>(m_doc->session().buffers.size()))
                        .arg(locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat));
     if (unknown) text += tr(" (+%n unknown)", nullptr, unknown);
+    // What Warpbench holds on the GPU right now, from the CUDA layer's handle registry.
+    const auto held = cuda::HandleRegistry::instance().usage(cuda::HandleKind::DeviceBuffer);
+    if (held.count > 0)
+        text += tr(" · device: %1 in %n allocation(s)", nullptr, static_cast<int>(held.count))
+                    .arg(locale.formattedDataSize(held.bytes, 1, QLocale::DataSizeSIFormat));
     m_memory->setText(text);
-    m_memory->setToolTip(tr("Memory the buffers need on the device (from their evaluated shapes)"));
+    m_memory->setToolTip(tr("Memory the buffers need (from their evaluated shapes); while a run holds "
+                            "GPU memory, the device bytes in use (handle registry)"));
 }
 
 } // namespace wb::ui

@@ -71,6 +71,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_kernel->setToolTip(tr("Kernels found by the last compile; a template kernel is named with its "
                             "arguments, e.g. scale<float, 128>"));
     m_instantiate = new QLineEdit(kernelBox);
+    m_instantiate->setObjectName(QStringLiteral("instantiateBox"));
     m_instantiate->setPlaceholderText(tr("Instantiate template: scale<float, 128> ⏎"));
     chooseRow->addWidget(m_kernel, 1);
     chooseRow->addWidget(m_instantiate, 1);

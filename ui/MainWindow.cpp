@@ -147,7 +147,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     m_elapsedTimer = new QTimer(this);
     m_elapsedTimer->setInterval(100);
     connect(m_elapsedTimer, &QTimer::timeout, this, [this]() {
-        m_results->setRunning(true, tr("Running… %1 s (Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_results->setRunning(true, tr("Running… %1 s (Shift+Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_buffers->updateMemory();
     });
 
     // Editors ↔ document
@@ -175,9 +176,11 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     connect(m_doc, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         m_autosave->noteModified();
-        if (part == SessionDocument::Part::Reference) return;
-        if (part == SessionDocument::Part::Buffers || part == SessionDocument::Part::Scalars) {
-            // The reference's parameters may bind differently; its compile does not change.
+        // A template instance typed into the kernel chooser needs a compile that instantiates it.
+        if (part == SessionDocument::Part::Launch) {
+            const std::string& k = m_doc->session().launch.kernel;
+            const auto last = m_liveKernel->lastResult();
+            if (k.find('<') != std::string::npos && (!last || !last->findKernel(k))) scheduleKernelCompile(false);
         }
     });
     connect(m_launch, &LaunchPanel::compileOptionsChanged, this, [this]() { scheduleKernelCompile(true); });
@@ -516,7 +519,13 @@ void MainWindow::scheduleKernelCompile(bool now)
     const session::Session s = m_doc->runnableSession();
     const std::string source = s.kernelSource;
     const std::string name = s.kernelSourceName();
-    const CompileOptions options = s.compileOptions;
+    // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
+    CompileOptions options = s.compileOptions;
+    for (const std::string& k : {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
+                                                      ? s.reference.launch.kernel : std::string()})
+        if (k.find('<') != std::string::npos &&
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) == options.nameExpressions.end())
+            options.nameExpressions.push_back(k);
     const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem ? m_env.device.arch : std::string();
     LiveCompiler::Job job = [source, name, options, arch](const CancelToken&) {
         return cuda::Compiler::instance().compile(source, name, options, arch);

@@ -17,6 +17,7 @@
 #include "ui/LiveCompiler.h"
 #include "ui/MainWindow.h"
 #include "ui/Occupancy.h"
+#include "ui/ParamBindingModel.h"
 #include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
@@ -230,6 +231,49 @@ private Q_SLOTS:
         QTest::keyClick(editor, Qt::Key_Delete);
         QTRY_VERIFY_WITH_TIMEOUT(!editor->hasErrorMarker(line), 5000);
         QVERIFY(editor->annotationText(line).isEmpty());
+        w.document()->setModified(false);
+    }
+
+    void referenceErrorsShowInTheirTab()
+    {
+        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the reference cannot be compiled here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        KernelEditor* reference = w.referenceEditor();
+        QVERIFY(reference->text().contains(QStringLiteral("void reference(")));
+        const int line = 4; // "    for (int i = 0; i < n; ++i) dest[i] = a[i] * b[i];"
+        QVERIFY(reference->text(line - 1).contains(QStringLiteral("dest[i]")));
+        w.editorTabs()->setCurrentWidget(reference);
+        reference->setFocus();
+        reference->setCursorPosition(line - 1, static_cast<int>(reference->text(line - 1).indexOf(QStringLiteral("b[i]"))));
+        QTest::keyClicks(reference, QStringLiteral("c"));
+        QTRY_VERIFY_WITH_TIMEOUT(reference->hasErrorMarker(line), 60000);
+        QVERIFY(reference->annotationText(line).contains(QStringLiteral("cb")));
+        QVERIFY(!w.kernelEditor()->hasErrorMarker(line)); // the kernel tab is not touched
+        w.document()->setModified(false);
+    }
+
+    void templateKernelsAreInstantiated()
+    {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no kernel discovery");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("template_scale")));
+        QComboBox* chooser = w.launchPanel()->kernelChooser();
+        QTRY_VERIFY_WITH_TIMEOUT(chooser->findText(QStringLiteral("scale<float, 3>")) >= 0, 30000);
+        QTRY_COMPARE(w.launchPanel()->bindingModel()->rowCount(), 3);
+        // A new instance from the instantiation box: compiled, chosen, bound.
+        auto* box = w.launchPanel()->findChild<QLineEdit*>(QStringLiteral("instantiateBox"));
+        QVERIFY(box);
+        QTest::keyClicks(box, QStringLiteral("scale<float, 7>"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(w.document()->session().launch.kernel, std::string("scale<float, 7>"));
+        QTRY_VERIFY_WITH_TIMEOUT(chooser->findText(QStringLiteral("scale<float, 7>")) >= 0, 30000);
+        QCOMPARE(chooser->currentText(), QStringLiteral("scale<float, 7>"));
+        QTRY_VERIFY(w.launchPanel()->bindingModel()->allValid());
         w.document()->setModified(false);
     }
 
