@@ -86,8 +86,11 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     bufferDelegate->setChoices(BufferTableModel::RoleColumn,
                                {QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
     m_bufferView->setItemDelegate(bufferDelegate);
-    m_bufferView->horizontalHeader()->setSectionResizeMode(BufferTableModel::InitColumn, QHeaderView::Stretch);
-    m_bufferView->horizontalHeader()->setStretchLastSection(false);
+    QHeaderView* header = m_bufferView->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(BufferTableModel::InitColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(40);
     layout->addWidget(m_bufferView, 3);
     m_bufferView->setMinimumHeight(m_bufferView->verticalHeader()->defaultSectionSize() * 4);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/DiffView.h"
 
+#include "ui/ChartTheme.h"
+
 #include "ui/DiffTableModel.h"
 #include "ui/ImageView.h"
 #include "ui/VirtualTableView.h"
@@ -197,6 +199,7 @@ void DiffView::showOutput(int i)
     // Error histogram (log2 bins of |a - b| from the diff engine).
     QChart* chart = m_histogram->chart();
     chart->removeAllSeries();
+    applyChartTheme(chart, palette());
     for (QAbstractAxis* a : chart->axes()) chart->removeAxis(a);
     const auto& h = o.stats.histogram;
     int first = -1, last = -1;

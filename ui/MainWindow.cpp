@@ -41,6 +41,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyleHints>
@@ -254,7 +255,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     QSettings settings;
     resize(1400, 900);
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 
     loadEditorsFromDocument();
     updateTitle();
@@ -821,6 +822,18 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shownOnce) return;
+    m_shownOnce = true;
+    if (m_layoutRestored) return;
+    // First start: the editor gets half the width, results a good third of the height.
+    resizeDocks({m_launchDock}, {std::max(460, width() * 2 / 5)}, Qt::Horizontal);
+    resizeDocks({m_resultsDock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
+    resizeDocks({m_launchDock, m_buffersDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -104,6 +104,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -132,6 +133,8 @@ private:
     DiagnosticsModel* m_diagnostics = nullptr;
     Environment m_env;
     bool m_loadingEditors = false;
+    bool m_layoutRestored = false; ///< a saved dock layout was restored (else size docks on first show)
+    bool m_shownOnce = false;
 
     StatusBanner* m_banner = nullptr;
     QWidget* m_recoveryBar = nullptr;

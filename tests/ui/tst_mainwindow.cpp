@@ -21,6 +21,7 @@
 #include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
+#include "ui/TimingCharts.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -144,6 +145,10 @@ private Q_SLOTS:
         QVERIFY(!w.resultsPanel()->diffView()->goToMismatch(false));
         w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
         screenshot(w, "results-diff-pass");
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+        QVERIFY(w.resultsPanel()->timingCharts()->isVisible());
+        QVERIFY(w.resultsPanel()->timingCharts()->histogramBins() >= 1);
+        screenshot(w, "results-summary");
         w.document()->setModified(false);
     }
 
@@ -391,6 +396,55 @@ private Q_SLOTS:
         QCOMPARE(again.document()->session().iterations, 25);
         QCOMPARE(again.kernelEditor()->text(), kernel);
         QVERIFY(!again.document()->isModified());
+    }
+
+    void followsADarkPalette()
+    {
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b2d30));
+        dark.setColor(QPalette::WindowText, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Base, QColor(0x1e1f22));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26282b));
+        dark.setColor(QPalette::Text, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Button, QColor(0x3c3f41));
+        dark.setColor(QPalette::ButtonText, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Highlight, QColor(0x2f65ca));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(0x8c8f94));
+        dark.setColor(QPalette::Mid, QColor(0x4e5157));
+        dark.setColor(QPalette::ToolTipBase, QColor(0x3c3f41));
+        dark.setColor(QPalette::ToolTipText, QColor(0xdfe1e5));
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            dark.setColor(QPalette::Disabled, role, QColor(0x6f737a));
+        QApplication::setPalette(dark);
+        {
+            MainWindow w;
+            w.resize(1400, 900);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openProject(example("hello_gpu")));
+            auto* lexer = w.kernelEditor()->lexer();
+            QVERIFY(lexer->defaultPaper().lightness() < 128);
+            QVERIFY(lexer->defaultColor().lightness() > 128);
+            if (m_hasHostCompiler) {
+                selectBackend(w, "cpu");
+                QSignalSpy finished(w.runController(), &RunController::runFinished);
+                QVERIFY(w.run());
+                QVERIFY(finished.wait(300000));
+                w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+            }
+            screenshot(w, "dark-palette");
+            w.document()->setModified(false);
+        }
+        // Back to light: an open editor follows the change.
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setPalette(dark);
+        QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() < 128);
+        QApplication::setPalette(light);
+        QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() >= 128);
     }
 
 private:
