@@ -4,8 +4,7 @@
 namespace wb::cuda {
 
 namespace {
-std::string message(const CompileResult& r)
-{
+std::string message(const CompileResult& r) {
     std::string text = "compiling '" + r.sourceName + "' failed";
     std::string details;
     for (const Diagnostic& d : r.diagnostics) {
@@ -19,8 +18,7 @@ std::string message(const CompileResult& r)
 } // namespace
 
 CompileError::CompileError(CompileResult result)
-    : Error(Kind::InvalidArgument, message(result)), m_result(std::move(result))
-{
-}
+    : Error(Kind::InvalidArgument, message(result))
+    , m_result(std::move(result)) {}
 
 } // namespace wb::cuda

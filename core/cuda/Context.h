@@ -51,7 +51,8 @@ public:
     const detail::ContextRef& state() const;
 
 private:
-    explicit Context(detail::ContextRef state) : m_state(std::move(state)) {}
+    explicit Context(detail::ContextRef state)
+        : m_state(std::move(state)) {}
     detail::ContextRef m_state;
 };
 

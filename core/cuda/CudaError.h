@@ -52,9 +52,9 @@ void reportCudaFailure(CUresult result, const char* call, const char* what) noex
 
 /// Runs a driver call through the loaded table (`api` must be in scope, see DriverApi.h);
 /// on failure throws CudaError. `context` is evaluated only on failure, so it may build strings.
-#define CU_CHECK(call, context)                                                                 \
-    do {                                                                                         \
-        const CUresult wb_cu_result_ = (call);                                                   \
-        if (wb_cu_result_ != CUDA_SUCCESS) [[unlikely]]                                          \
-            ::wb::cuda::detail::throwCudaError(wb_cu_result_, #call, (context));                 \
+#define CU_CHECK(call, context)                                                                    \
+    do {                                                                                           \
+        const CUresult wb_cu_result_ = (call);                                                     \
+        if (wb_cu_result_ != CUDA_SUCCESS) [[unlikely]]                                            \
+            ::wb::cuda::detail::throwCudaError(wb_cu_result_, #call, (context));                   \
     } while (false)

@@ -31,17 +31,17 @@ public:
     int ordinal() const noexcept { return m_ordinal; }
     CUdevice handle() const noexcept { return m_device; }
 
-    std::string name() const;                    ///< "NVIDIA H200"
+    std::string name() const; ///< "NVIDIA H200"
     ComputeCapability computeCapability() const;
-    std::string arch() const;                    ///< "sm_90"
+    std::string arch() const; ///< "sm_90"
     int multiprocessorCount() const;
-    std::uint64_t totalMemory() const;           ///< bytes
-    int clockRateKHz() const;                    ///< SM clock (typical)
-    int memoryClockKHz() const;                  ///< peak memory clock, as the driver reports it
+    std::uint64_t totalMemory() const; ///< bytes
+    int clockRateKHz() const;          ///< SM clock (typical)
+    int memoryClockKHz() const;        ///< peak memory clock, as the driver reports it
     int memoryBusWidthBits() const;
-    /// Theoretical DRAM bandwidth: 2 (double data rate) × memoryClockKHz × busWidth / 8.
-    /// The driver reports the clock such that this formula holds for GDDR and HBM alike (for
-    /// HBM3e the "memory clock" is the data-rate clock divided by two); see docs/cuda.md.
+    /// Theoretical DRAM bandwidth in GB/s: 2 (double data rate) × memoryClockKHz × busWidth / 8,
+    /// from the driver's attributes. Exact for GDDR and HBM2e/HBM3 (H100 SXM: 3.35 TB/s); for
+    /// HBM3e compare with the vendor's figure (H200: 4.8 TB/s), see docs/cuda.md.
     double peakBandwidthGBs() const;
     int maxThreadsPerBlock() const;
     int maxSharedMemoryPerBlockOptin() const;
@@ -49,7 +49,9 @@ public:
     int attribute(CUdevice_attribute attribute) const;
 
 private:
-    Device(int ordinal, CUdevice device) : m_ordinal(ordinal), m_device(device) {}
+    Device(int ordinal, CUdevice device)
+        : m_ordinal(ordinal)
+        , m_device(device) {}
     int m_ordinal = 0;
     CUdevice m_device = 0;
 };

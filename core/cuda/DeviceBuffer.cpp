@@ -11,8 +11,7 @@
 namespace wb::cuda {
 
 DeviceBuffer::DeviceBuffer(const Context& context, std::size_t bytes, std::string_view label)
-    : m_label(label)
-{
+    : m_label(label) {
     const detail::DriverApi& api = detail::driver();
     const detail::ContextRef& state = context.state();
     const auto what = [&] {
@@ -20,9 +19,8 @@ DeviceBuffer::DeviceBuffer(const Context& context, std::size_t bytes, std::strin
                state->describe();
     };
     if (bytes > state->totalMemory)
-        throw Error(Error::Kind::OutOfMemory,
-                    what() + ": out of memory, the device has only " +
-                        detail::formatBytes(state->totalMemory));
+        throw Error(Error::Kind::OutOfMemory, what() + ": out of memory, the device has only " +
+                                                  detail::formatBytes(state->totalMemory));
     state->makeCurrent();
     CUdeviceptr ptr = 0;
     // cuMemAlloc rejects 0 bytes; an empty buffer owns no memory but still names its context.
@@ -37,12 +35,9 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : m_context(std::move(other.m_context))
     , m_ptr(std::exchange(other.m_ptr, 0))
     , m_bytes(std::exchange(other.m_bytes, 0))
-    , m_label(std::move(other.m_label))
-{
-}
+    , m_label(std::move(other.m_label)) {}
 
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept
-{
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
         release();
         m_context = std::move(other.m_context);
@@ -53,10 +48,11 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept
     return *this;
 }
 
-DeviceBuffer::~DeviceBuffer() { release(); }
+DeviceBuffer::~DeviceBuffer() {
+    release();
+}
 
-void DeviceBuffer::release() noexcept
-{
+void DeviceBuffer::release() noexcept {
     if (!m_context) return;
     if (m_ptr) {
         const detail::DriverApi& api = detail::driverUnchecked();
@@ -69,8 +65,7 @@ void DeviceBuffer::release() noexcept
     m_context.reset();
 }
 
-void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t offset) const
-{
+void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t offset) const {
     if (!m_context) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument,
                     std::string(what) + ": use of a moved-from or empty DeviceBuffer");
@@ -81,8 +76,7 @@ void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t o
                         std::to_string(m_bytes) + " bytes");
 }
 
-void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset)
-{
+void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset) {
     checkRange("uploading to", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -91,8 +85,7 @@ void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset
              "uploading " + detail::formatBytes(bytes) + " to buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const
-{
+void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const {
     checkRange("downloading from", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -102,8 +95,7 @@ void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) co
 }
 
 void DeviceBuffer::uploadAsync(const void* src, std::size_t bytes, const Stream& stream,
-                               std::size_t offset)
-{
+                               std::size_t offset) {
     checkRange("uploading to", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -113,8 +105,7 @@ void DeviceBuffer::uploadAsync(const void* src, std::size_t bytes, const Stream&
 }
 
 void DeviceBuffer::downloadAsync(void* dst, std::size_t bytes, const Stream& stream,
-                                 std::size_t offset) const
-{
+                                 std::size_t offset) const {
     checkRange("downloading from", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -123,20 +114,18 @@ void DeviceBuffer::downloadAsync(void* dst, std::size_t bytes, const Stream& str
              "downloading " + detail::formatBytes(bytes) + " from buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::copyFrom(const DeviceBuffer& src, std::size_t bytes)
-{
+void DeviceBuffer::copyFrom(const DeviceBuffer& src, std::size_t bytes) {
     checkRange("copying into", bytes, 0);
     src.checkRange("copying from", bytes, 0);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
     m_context->makeCurrent();
-    CU_CHECK(api.cuMemcpyDtoD(m_ptr, src.m_ptr, bytes),
-             "copying " + detail::formatBytes(bytes) + " from buffer '" + src.m_label +
-                 "' to buffer '" + m_label + "'");
+    CU_CHECK(api.cuMemcpyDtoD(m_ptr, src.m_ptr, bytes), "copying " + detail::formatBytes(bytes) +
+                                                            " from buffer '" + src.m_label +
+                                                            "' to buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill8(std::uint8_t value)
-{
+void DeviceBuffer::fill8(std::uint8_t value) {
     checkRange("filling", 0, 0);
     if (m_bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -144,8 +133,7 @@ void DeviceBuffer::fill8(std::uint8_t value)
     CU_CHECK(api.cuMemsetD8(m_ptr, value, m_bytes), "filling buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill16(std::uint16_t value)
-{
+void DeviceBuffer::fill16(std::uint16_t value) {
     checkRange("filling", 0, 0);
     if (m_bytes % 2 != 0)
         throw Error(Error::Kind::InvalidArgument,
@@ -156,8 +144,7 @@ void DeviceBuffer::fill16(std::uint16_t value)
     CU_CHECK(api.cuMemsetD16(m_ptr, value, m_bytes / 2), "filling buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill32(std::uint32_t value)
-{
+void DeviceBuffer::fill32(std::uint32_t value) {
     checkRange("filling", 0, 0);
     if (m_bytes % 4 != 0)
         throw Error(Error::Kind::InvalidArgument,

@@ -5,6 +5,7 @@
 #include "core/cuda/detail/DriverApi.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace wb::cuda {
@@ -14,13 +15,14 @@ namespace {
 constexpr std::size_t kInlineParams = 32;
 constexpr std::size_t kTransferAlign = 256;
 
-std::string dimText(const Dim3& d)
-{
-    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+std::string dimText(const Dim3& d) {
+    // snprintf rather than operator+ chains: GCC 12 -O3 warns falsely (-Wrestrict) on those.
+    char text[48];
+    std::snprintf(text, sizeof text, "(%u, %u, %u)", d.x, d.y, d.z);
+    return text;
 }
 
-std::string argText(const KernelArg& arg)
-{
+std::string argText(const KernelArg& arg) {
     const std::string type = arg.typeName ? arg.typeName : "";
     switch (arg.kind) {
     case KernelArg::Kind::Value:
@@ -28,9 +30,12 @@ std::string argText(const KernelArg& arg)
                " bytes)";
     case KernelArg::Kind::DevicePointer:
         return type.empty() ? "a device pointer" : "a device pointer to " + type;
-    case KernelArg::Kind::In: return "In(" + (type.empty() ? "data" : type) + ")";
-    case KernelArg::Kind::Out: return "Out(" + (type.empty() ? "data" : type) + ")";
-    case KernelArg::Kind::InOut: return "InOut(" + (type.empty() ? "data" : type) + ")";
+    case KernelArg::Kind::In:
+        return "In(" + (type.empty() ? "data" : type) + ")";
+    case KernelArg::Kind::Out:
+        return "Out(" + (type.empty() ? "data" : type) + ")";
+    case KernelArg::Kind::InOut:
+        return "InOut(" + (type.empty() ? "data" : type) + ")";
     }
     return "an argument";
 }
@@ -42,14 +47,14 @@ Kernel::Kernel(detail::ModuleRef module, CUfunction function, std::string name,
     : m_module(std::move(module))
     , m_function(function)
     , m_name(std::move(name))
-    , m_params(std::move(params))
-{
+    , m_params(std::move(params)) {
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuFuncGetAttribute(&m_maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                     m_function),
              "reading the limits of kernel '" + m_name + "'");
-    CU_CHECK(api.cuFuncGetAttribute(&m_staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, m_function),
-             "reading the limits of kernel '" + m_name + "'");
+    CU_CHECK(
+        api.cuFuncGetAttribute(&m_staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, m_function),
+        "reading the limits of kernel '" + m_name + "'");
     int dynamicLimit = 0;
     CU_CHECK(api.cuFuncGetAttribute(&dynamicLimit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                     m_function),
@@ -64,12 +69,9 @@ Kernel::Kernel(Kernel&& other) noexcept
     , m_params(std::move(other.m_params))
     , m_maxThreadsPerBlock(other.m_maxThreadsPerBlock)
     , m_staticShared(other.m_staticShared)
-    , m_dynamicSharedLimit(other.m_dynamicSharedLimit.load(std::memory_order_relaxed))
-{
-}
+    , m_dynamicSharedLimit(other.m_dynamicSharedLimit.load(std::memory_order_relaxed)) {}
 
-Kernel& Kernel::operator=(Kernel&& other) noexcept
-{
+Kernel& Kernel::operator=(Kernel&& other) noexcept {
     if (this != &other) {
         m_module = std::move(other.m_module);
         m_function = std::exchange(other.m_function, nullptr);
@@ -85,14 +87,12 @@ Kernel& Kernel::operator=(Kernel&& other) noexcept
 
 Kernel::~Kernel() = default;
 
-void Kernel::requireValid() const
-{
+void Kernel::requireValid() const {
     if (!m_function) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Kernel");
 }
 
-std::string Kernel::describeLaunch(const LaunchConfig& config) const
-{
+std::string Kernel::describeLaunch(const LaunchConfig& config) const {
     std::string text = "launching kernel '" + m_name + "' with grid " + dimText(config.grid) +
                        ", block " + dimText(config.block);
     if (config.sharedBytes) text += ", " + std::to_string(config.sharedBytes) + " bytes shared";
@@ -100,8 +100,7 @@ std::string Kernel::describeLaunch(const LaunchConfig& config) const
     return text + " on " + m_module->context->describe();
 }
 
-void Kernel::checkConfig(const LaunchConfig& config) const
-{
+void Kernel::checkConfig(const LaunchConfig& config) const {
     const detail::ContextState& ctx = *m_module->context;
     const auto fail = [&](const std::string& why) {
         throw Error(Error::Kind::InvalidArgument, describeLaunch(config) + ": " + why);
@@ -111,8 +110,9 @@ void Kernel::checkConfig(const LaunchConfig& config) const
     if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0) [[unlikely]]
         fail("every grid and block dimension must be at least 1");
     if (b.volume() > static_cast<std::uint64_t>(m_maxThreadsPerBlock)) [[unlikely]]
-        fail("the block has " + std::to_string(b.volume()) + " threads; this kernel allows at most " +
-             std::to_string(m_maxThreadsPerBlock) + " threads per block on " + ctx.deviceName);
+        fail("the block has " + std::to_string(b.volume()) +
+             " threads; this kernel allows at most " + std::to_string(m_maxThreadsPerBlock) +
+             " threads per block on " + ctx.deviceName);
     const unsigned bd[3] = {b.x, b.y, b.z};
     const unsigned gd[3] = {g.x, g.y, g.z};
     static constexpr const char* axis[3] = {"x", "y", "z"};
@@ -126,8 +126,8 @@ void Kernel::checkConfig(const LaunchConfig& config) const
                  " exceeds the device's limit of " +
                  std::to_string(ctx.maxGrid[static_cast<std::size_t>(i)]));
     }
-    if (config.sharedBytes > static_cast<unsigned>(m_dynamicSharedLimit.load(std::memory_order_relaxed)))
-        [[unlikely]] {
+    if (config.sharedBytes >
+        static_cast<unsigned>(m_dynamicSharedLimit.load(std::memory_order_relaxed))) [[unlikely]] {
         const int available = ctx.maxSharedOptin - m_staticShared;
         if (config.sharedBytes > static_cast<unsigned>(std::max(available, 0)))
             fail(std::to_string(config.sharedBytes) +
@@ -142,24 +142,21 @@ void Kernel::checkConfig(const LaunchConfig& config) const
     }
     if (config.hasCluster()) {
         const Dim3& c = config.cluster;
-        if (!ctx.clusterLaunch)
-            fail("this device does not support thread-block clusters");
+        if (!ctx.clusterLaunch) fail("this device does not support thread-block clusters");
         if (c.y == 0 || c.z == 0 || g.x % c.x != 0 || g.y % c.y != 0 || g.z % c.z != 0)
             fail("every grid dimension must be a multiple of the cluster dimension");
     }
 }
 
-void Kernel::argError(std::size_t index, const KernelArg& arg, const char* problem) const
-{
+void Kernel::argError(std::size_t index, const KernelArg& arg, const char* problem) const {
     const KernelParamSlot& p = m_params[index];
     std::string param = "parameter " + std::to_string(index + 1) + " '" + p.name + "'";
     if (!p.type.empty()) param += " (" + p.type + ")";
-    throw Error(Error::Kind::InvalidArgument, "kernel '" + m_name + "': " + param + " " + problem +
-                                                  ", got " + argText(arg));
+    throw Error(Error::Kind::InvalidArgument,
+                "kernel '" + m_name + "': " + param + " " + problem + ", got " + argText(arg));
 }
 
-void Kernel::checkArgs(std::span<const KernelArg> args) const
-{
+void Kernel::checkArgs(std::span<const KernelArg> args) const {
     if (args.size() != m_params.size()) [[unlikely]] {
         std::string list;
         for (const KernelParamSlot& p : m_params)
@@ -176,7 +173,8 @@ void Kernel::checkArgs(std::span<const KernelArg> args) const
                 argError(i, a, ("expects a value of " + std::to_string(p.size) + " bytes").c_str());
         } else {
             if (p.pointerKnown && p.isPointer) [[unlikely]]
-                argError(i, a, "expects a device pointer (DeviceBuffer, DeviceArray, In/Out/InOut)");
+                argError(i, a,
+                         "expects a device pointer (DeviceBuffer, DeviceArray, In/Out/InOut)");
             if (a.size != p.size) [[unlikely]]
                 argError(i, a, ("expects " + std::to_string(p.size) + " bytes").c_str());
         }
@@ -184,8 +182,7 @@ void Kernel::checkArgs(std::span<const KernelArg> args) const
 }
 
 void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelArg> args,
-                             CUstream stream) const
-{
+                             CUstream stream) const {
     const detail::DriverApi& api = detail::driverUnchecked();
     std::array<void*, kInlineParams> inlineParams;
     std::vector<void*> heapParams;
@@ -194,7 +191,8 @@ void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelA
         heapParams.resize(args.size());
         params = heapParams.data();
     }
-    for (std::size_t i = 0; i < args.size(); ++i) params[i] = const_cast<void*>(args[i].data);
+    for (std::size_t i = 0; i < args.size(); ++i)
+        params[i] = const_cast<void*>(args[i].data);
 
     m_module->context->makeCurrent();
     const Dim3& g = config.grid;
@@ -225,22 +223,21 @@ void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelA
 }
 
 void Kernel::submit(const LaunchConfig& config, std::span<const KernelArg> args,
-                    CUstream stream) const
-{
+                    CUstream stream) const {
     requireValid();
     checkConfig(config);
     checkArgs(args);
     for (const KernelArg& a : args)
         if (a.isTransfer()) [[unlikely]]
             throw Error(Error::Kind::InvalidArgument,
-                        "kernel '" + m_name + "': In/Out/InOut arguments need a synchronous call "
-                        "(Kernel::call or operator())");
+                        "kernel '" + m_name +
+                            "': In/Out/InOut arguments need a synchronous call "
+                            "(Kernel::call or operator())");
     launchUnchecked(config, args, stream);
 }
 
 double Kernel::call(const LaunchConfig& config, std::span<const KernelArg> args, CUstream stream,
-                    bool timed) const
-{
+                    bool timed) const {
     requireValid();
     checkConfig(config);
     checkArgs(args);
@@ -275,7 +272,8 @@ double Kernel::call(const LaunchConfig& config, std::span<const KernelArg> args,
         patched = heapArgs.data();
     }
     std::size_t total = 0, inEnd = 0, outBegin = 0;
-    for (KernelArg::Kind pass : {KernelArg::Kind::In, KernelArg::Kind::InOut, KernelArg::Kind::Out}) {
+    for (KernelArg::Kind pass :
+         {KernelArg::Kind::In, KernelArg::Kind::InOut, KernelArg::Kind::Out}) {
         if (pass == KernelArg::Kind::InOut) outBegin = total;
         for (std::size_t i = 0; i < args.size(); ++i) {
             if (args[i].kind != pass) continue;
@@ -296,7 +294,8 @@ double Kernel::call(const LaunchConfig& config, std::span<const KernelArg> args,
         if (args[i].kind != KernelArg::Kind::Out && args[i].size)
             std::memcpy(host + offsets[i], args[i].data, args[i].size);
         ptrs[i] = s.device + offsets[i];
-        patched[i] = {&ptrs[i], sizeof(CUdeviceptr), KernelArg::Kind::DevicePointer, args[i].typeName};
+        patched[i] = {&ptrs[i], sizeof(CUdeviceptr), KernelArg::Kind::DevicePointer,
+                      args[i].typeName};
     }
     if (inEnd > 0)
         CU_CHECK(api.cuMemcpyHtoDAsync(s.device, host, inEnd, st),

@@ -23,11 +23,11 @@ namespace wb::cuda {
 
 /// One parameter of a kernel as the launch checks see it.
 struct KernelParamSlot {
-    std::string name;            ///< "dest", or "param0" when unknown
-    std::string type;            ///< "float*", empty when unknown
+    std::string name; ///< "dest", or "param0" when unknown
+    std::string type; ///< "float*", empty when unknown
     std::size_t offset = 0;
     std::size_t size = 0;
-    bool pointerKnown = false;   ///< false when only cuFuncGetParamInfo was available
+    bool pointerKnown = false; ///< false when only cuFuncGetParamInfo was available
     bool isPointer = false;
 };
 
@@ -36,8 +36,7 @@ template <typename T> struct IsDeviceArray : std::false_type {};
 template <typename T> struct IsDeviceArray<DeviceArray<T>> : std::true_type {};
 template <typename> inline constexpr bool kAlwaysFalse = false;
 
-template <typename T> KernelArg toKernelArg(const T& value) noexcept
-{
+template <typename T> KernelArg toKernelArg(const T& value) noexcept {
     using U = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<U, In> || std::is_same_v<U, Out> || std::is_same_v<U, InOut>) {
         return value.arg();
@@ -71,6 +70,7 @@ template <std::size_t N> struct CallBuilder {
     void add(const SharedBytes& s) noexcept { config.sharedBytes = s.bytes; }
     void add(const Cluster& c) noexcept { config.cluster = {c.x, c.y, c.z}; }
     void add(const Stream& s) noexcept { stream = s.handle(); }
+    void add(const LaunchConfig& c) noexcept { config = c; }
     template <typename T> void add(const T& value) noexcept { args[count++] = toKernelArg(value); }
 
     std::span<const KernelArg> span() const noexcept { return {args.data(), count}; }
@@ -80,7 +80,9 @@ template <typename T>
 inline constexpr bool kIsLaunchTag =
     std::is_same_v<std::remove_cvref_t<T>, Block> || std::is_same_v<std::remove_cvref_t<T>, Grid> ||
     std::is_same_v<std::remove_cvref_t<T>, SharedBytes> ||
-    std::is_same_v<std::remove_cvref_t<T>, Cluster> || std::is_same_v<std::remove_cvref_t<T>, Stream>;
+    std::is_same_v<std::remove_cvref_t<T>, Cluster> ||
+    std::is_same_v<std::remove_cvref_t<T>, Stream> ||
+    std::is_same_v<std::remove_cvref_t<T>, LaunchConfig>;
 
 template <typename... A>
 inline constexpr std::size_t kArgCount = (std::size_t{0} + ... + (kIsLaunchTag<A> ? 0 : 1));
@@ -124,21 +126,18 @@ public:
                 CUstream stream = nullptr, bool timed = false) const;
 
     /// PyCUDA's call: arguments and launch-shape tags (Block, Grid, SharedBytes, Cluster, a
-    /// Stream) in any order. Waits when there are Out/InOut arguments.
-    template <typename... A> void operator()(A&&... args) const
-    {
+    /// Stream, a whole LaunchConfig) in any order. Waits when there are Out/InOut arguments.
+    template <typename... A> void operator()(A&&... args) const {
         launch(LaunchConfig{}, std::forward<A>(args)...);
     }
     /// The same, starting from `config`.
-    template <typename... A> void launch(const LaunchConfig& config, A&&... args) const
-    {
+    template <typename... A> void launch(const LaunchConfig& config, A&&... args) const {
         detail::CallBuilder<detail::kArgCount<A...>> b{config};
         (b.add(args), ...);
         call(b.config, b.span(), b.stream, false);
     }
     /// PyCUDA's prepared_timed_call: runs and waits, returns the kernel's milliseconds.
-    template <typename... A> double timedCall(A&&... args) const
-    {
+    template <typename... A> double timedCall(A&&... args) const {
         detail::CallBuilder<detail::kArgCount<A...>> b{};
         (b.add(args), ...);
         return call(b.config, b.span(), b.stream, true);

@@ -52,7 +52,8 @@ public:
     void setGlobal(const std::string& name, const void* src, std::size_t bytes) const;
 
 private:
-    explicit Module(detail::ModuleRef state) : m_state(std::move(state)) {}
+    explicit Module(detail::ModuleRef state)
+        : m_state(std::move(state)) {}
     const detail::ModuleState& state() const;
     detail::ModuleRef m_state;
 };

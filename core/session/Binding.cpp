@@ -32,7 +32,10 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
                 fail("parameter '" + p.name + "' is a value (" + typeText + ") but '" + target +
                      "' is a buffer: bind it to a scalar");
             const auto pt = elementTypeOfCType(p.pointee);
-            if (pt && *pt != b->type)
+            // 16-bit floats may be taken as their raw bits (the C++ reference has no __half).
+            const bool rawHalf = pt == ElementType::U16 &&
+                                 (b->type == ElementType::F16 || b->type == ElementType::BF16);
+            if (pt && *pt != b->type && !rawHalf)
                 fail("parameter '" + p.name + "' is " + typeText + " but buffer '" + target +
                      "' is " + elementTypeName(b->type));
             arg.isBuffer = true;

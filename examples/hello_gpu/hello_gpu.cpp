@@ -6,16 +6,18 @@
 //   mod = SourceModule("""
 //   __global__ void multiply_them(float *dest, float *a, float *b)
 //   {
-//     const int i = threadIdx.x;
-//     dest[i] = a[i] * b[i];
+//   const int i = threadIdx.x;
+//   dest[i] = a[i] * b[i];
 //   }
 //   """)
 //   multiply_them = mod.get_function("multiply_them")
 //   a = numpy.random.randn(400).astype(numpy.float32)
 //   b = numpy.random.randn(400).astype(numpy.float32)
 //   dest = numpy.zeros_like(a)
-//   multiply_them(drv.Out(dest), drv.In(a), drv.In(b), block=(400,1,1), grid=(1,1))
-//   print(dest-a*b)
+//   multiply_them(
+//   drv.Out(dest), drv.In(a), drv.In(b),
+//   block=(400,1,1), grid=(1,1))
+//   print dest-a*b
 #include "core/backend/Backend.h"
 #include "core/cuda/SourceModule.h"
 
@@ -56,8 +58,8 @@ int main()
         SourceModule mod(R"(
 __global__ void multiply_them(float *dest, float *a, float *b)
 {
-  const int i = threadIdx.x;
-  dest[i] = a[i] * b[i];
+const int i = threadIdx.x;
+dest[i] = a[i] * b[i];
 }
 )");
         Kernel multiply_them = mod.function("multiply_them");
@@ -66,7 +68,9 @@ __global__ void multiply_them(float *dest, float *a, float *b)
         std::vector<float> a = randn(400, rng);
         std::vector<float> b = randn(400, rng);
         std::vector<float> dest(a.size(), 0.0f);
-        multiply_them(Out(dest), In(a), In(b), Block{400, 1, 1}, Grid{1, 1});
+        multiply_them(
+            Out(dest), In(a), In(b),
+            Block{400, 1, 1}, Grid{1, 1});
 
         std::vector<float> diff(dest.size());
         for (std::size_t i = 0; i < dest.size(); ++i) diff[i] = dest[i] - a[i] * b[i];

@@ -59,15 +59,13 @@ struct Row {
     std::string target;
 };
 
-double seconds(Clock::time_point a, Clock::time_point b)
-{
+double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
 /// Best of `rounds` runs of `fn` (seconds each); runs the two contenders interleaved.
 std::pair<double, double> bestOf(int rounds, const std::function<double()>& ours,
-                                 const std::function<double()>& peer)
-{
+                                 const std::function<double()>& peer) {
     double bestOurs = 1e30, bestPeer = 1e30;
     for (int r = 0; r < rounds; ++r) {
         bestPeer = std::min(bestPeer, peer());
@@ -76,8 +74,7 @@ std::pair<double, double> bestOf(int rounds, const std::function<double()>& ours
     return {bestOurs, bestPeer};
 }
 
-void printTable(const std::vector<Row>& rows)
-{
+void printTable(const std::vector<Row>& rows) {
     std::printf("\n%-44s %12s  %-28s %12s %8s  %s\n", "measurement", "warpbench", "peer", "peer",
                 "ratio", "target");
     for (const Row& r : rows) {
@@ -90,8 +87,7 @@ void printTable(const std::vector<Row>& rows)
 
 } // namespace
 
-int main()
-{
+int main() {
     if (const auto reason = wb::cudaUnavailableReason()) {
         std::printf("bench_cuda: no usable GPU, nothing measured: %s\n", reason->c_str());
         return 0;
@@ -123,7 +119,8 @@ int main()
             void* params[] = {&raw, &rawN};
             const auto ours = [&] {
                 const auto t0 = Clock::now();
-                for (int i = 0; i < launches; ++i) emptyKernel.launch(config, p, n);
+                for (int i = 0; i < launches; ++i)
+                    emptyKernel.launch(config, p, n);
                 CU_CHECK(api.cuCtxSynchronize(), "synchronising");
                 return seconds(t0, Clock::now());
             };
@@ -148,8 +145,10 @@ int main()
             std::mt19937 rng(1);
             std::normal_distribution<float> normal;
             std::vector<float> a(400), b(400), dest(400), check(400);
-            for (float& x : a) x = normal(rng);
-            for (float& x : b) x = normal(rng);
+            for (float& x : a)
+                x = normal(rng);
+            for (float& x : b)
+                x = normal(rng);
             const int calls = 5000;
             const std::size_t bytes = a.size() * sizeof(float);
             // The peer: the same copies and launch written by hand, buffers made once.
@@ -226,8 +225,8 @@ int main()
             upRaw();
             const auto [uo, ur] = bestOf(10, upOurs, upRaw);
             const auto [dO, dr] = bestOf(10, downOurs, downRaw);
-            rows.push_back({"pinned H2D 256 MB (DeviceBuffer::upload)", gbs(uo),
-                            "raw cuMemcpyHtoD", gbs(ur), "GB/s", false, ">= 0.90x"});
+            rows.push_back({"pinned H2D 256 MB (DeviceBuffer::upload)", gbs(uo), "raw cuMemcpyHtoD",
+                            gbs(ur), "GB/s", false, ">= 0.90x"});
             rows.push_back({"pinned D2H 256 MB (DeviceBuffer::download)", gbs(dO),
                             "raw cuMemcpyDtoH", gbs(dr), "GB/s", false, ">= 0.90x"});
         }
@@ -236,15 +235,17 @@ int main()
         {
             const long long n = 64ll << 20;
             const std::size_t count = static_cast<std::size_t>(n);
-            DeviceArray<float> a(ctx, {count}, "a"), b(ctx, {count}, "b"), dest(ctx, {count}, "dest");
+            DeviceArray<float> a(ctx, {count}, "a"), b(ctx, {count}, "b"),
+                dest(ctx, {count}, "dest");
             a.fill(1.5f);
             b.fill(2.0f);
             const unsigned blocks = static_cast<unsigned>(dev.multiprocessorCount()) * 8;
             double bestKernelMs = 1e30;
             for (int r = 0; r < 10; ++r)
-                bestKernelMs = std::min(bestKernelMs, multiplyBig.timedCall(dest, a, b, n,
-                                                                            Block{256}, Grid{blocks}));
-            const double kernelGBs = 3.0 * static_cast<double>(n) * sizeof(float) / (bestKernelMs * 1e6);
+                bestKernelMs = std::min(
+                    bestKernelMs, multiplyBig.timedCall(dest, a, b, n, Block{256}, Grid{blocks}));
+            const double kernelGBs =
+                3.0 * static_cast<double>(n) * sizeof(float) / (bestKernelMs * 1e6);
             Event start(ctx), stop(ctx);
             double bestCopyMs = 1e30;
             for (int r = 0; r < 10; ++r) {

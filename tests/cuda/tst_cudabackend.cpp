@@ -27,13 +27,11 @@ class TestCudaBackend : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
     }
 
-    void describesTheDevice()
-    {
+    void describesTheDevice() {
         const auto backend = wb::cuda::makeCudaBackend(0);
         QCOMPARE(backend->kind(), wb::BackendKind::Cuda);
         const wb::DeviceDescription d = backend->device();
@@ -45,8 +43,7 @@ private Q_SLOTS:
         QVERIFY(!d.driverVersion.empty());
     }
 
-    void runsAKernel()
-    {
+    void runsAKernel() {
         const auto backend = wb::cuda::makeCudaBackend(0);
         const wb::CompileResult compiled = backend->compile(kSource, "axpb.cu", {});
         QVERIFY2(compiled.ok, compiled.log.c_str());
@@ -56,7 +53,8 @@ private Q_SLOTS:
 
         const int n = 1000;
         std::vector<float> x(n), y(n);
-        for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i);
+        for (int i = 0; i < n; ++i)
+            x[static_cast<std::size_t>(i)] = static_cast<float>(i);
         auto xs = backend->allocate(n * sizeof(float), "x");
         auto ys = backend->allocate(n * sizeof(float), "y");
         QCOMPARE(xs->size(), n * sizeof(float));
@@ -66,7 +64,8 @@ private Q_SLOTS:
 
         const std::uint64_t yAddr = ys->address(), xAddr = xs->address();
         const float a = 2.0f;
-        const KernelArgValue args[] = {{&yAddr, 8, true}, {&xAddr, 8, true}, {&a, 4, false}, {&n, 4, false}};
+        const KernelArgValue args[] = {
+            {&yAddr, 8, true}, {&xAddr, 8, true}, {&a, 4, false}, {&n, 4, false}};
         const double ms = backend->launch(*program, "axpb", {{4, 1, 1}, {256, 1, 1}}, args);
         QVERIFY(ms >= 0 && std::isfinite(ms));
         backend->download(*ys, y.data(), n * sizeof(float));
@@ -74,7 +73,8 @@ private Q_SLOTS:
             QCOMPARE(y[static_cast<std::size_t>(i)], 2.0f * static_cast<float>(i) + 0.5f);
 
         const float wrong = 1;
-        const KernelArgValue bad[] = {{&wrong, 4, false}, {&xAddr, 8, true}, {&a, 4, false}, {&n, 4, false}};
+        const KernelArgValue bad[] = {
+            {&wrong, 4, false}, {&xAddr, 8, true}, {&a, 4, false}, {&n, 4, false}};
         try {
             backend->launch(*program, "axpb", {{4, 1, 1}, {256, 1, 1}}, bad);
             QFAIL("a float was accepted for float* y");
@@ -84,8 +84,7 @@ private Q_SLOTS:
         }
     }
 
-    void failuresAreClear()
-    {
+    void failuresAreClear() {
         const auto backend = wb::cuda::makeCudaBackend(0);
         const wb::CompileResult broken = backend->compile("__global__ void k( {", "broken.cu", {});
         QVERIFY(!broken.ok);
@@ -99,8 +98,7 @@ private Q_SLOTS:
         }
     }
 
-    void cleanupTestCase()
-    {
+    void cleanupTestCase() {
         if (wb::cudaUnavailableReason()) return;
         QCOMPARE(wb::cuda::HandleRegistry::instance().totalCount(), std::int64_t{0});
     }

@@ -20,8 +20,7 @@ class TestDriverApi : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void reasonMatchesState()
-    {
+    void reasonMatchesState() {
         const auto reason = wb::cudaUnavailableReason();
         const cuda::detail::DriverStatus& status = cuda::detail::driverStatus();
         QCOMPARE(reason.has_value(), status.state != State::Usable);
@@ -38,12 +37,12 @@ private Q_SLOTS:
         const bool noDevice = reason->find("no CUDA device") != std::string::npos;
         const bool tooOld = reason->find("too old") != std::string::npos;
         QVERIFY2(noDriver || stub || noDevice || tooOld, reason->c_str());
-        if (status.state == State::NoDriver || status.state == State::StubLibrary) QVERIFY(noDriver);
+        if (status.state == State::NoDriver || status.state == State::StubLibrary)
+            QVERIFY(noDriver);
         if (status.state == State::StubLibrary) QVERIFY(stub);
     }
 
-    void unavailableThrowsTheReason()
-    {
+    void unavailableThrowsTheReason() {
         const auto reason = wb::cudaUnavailableReason();
         if (!reason) QSKIP("CUDA is usable here; the unavailable path cannot be exercised");
         const auto expectUnavailable = [&](auto&& call, const char* what) {
@@ -57,36 +56,36 @@ private Q_SLOTS:
         };
         expectUnavailable([] { (void)cuda::Device::count(); }, "Device::count did not throw");
         expectUnavailable([] { (void)cuda::Device::get(0); }, "Device::get did not throw");
-        expectUnavailable([] { (void)cuda::Context::primary(0); }, "Context::primary did not throw");
+        expectUnavailable([] { (void)cuda::Context::primary(0); },
+                          "Context::primary did not throw");
         expectUnavailable([] { (void)cuda::makeCudaBackend(0); }, "makeCudaBackend did not throw");
         QCOMPARE(cuda::HandleRegistry::instance().totalCount(), std::int64_t{0});
     }
 
-    void probeNoSuchLibrary()
-    {
+    void probeNoSuchLibrary() {
         const auto status = cuda::detail::probeDriver({"libwarpbench-no-such-driver.so.1"});
         QCOMPARE(status.state, State::NoDriver);
         QVERIFY(status.reason.find("no NVIDIA driver") != std::string::npos);
         QVERIFY(status.reason.find("libwarpbench-no-such-driver.so.1") != std::string::npos);
     }
 
-    void probeStubLibrary()
-    {
+    void probeStubLibrary() {
         if (cuda::detail::driverStatus().state == State::Usable)
             QSKIP("a real driver is loaded; the stub (same soname) is not probed next to it");
         std::string stub = WB_CUDA_STUB_LIBRARY;
-        for (const char* candidate : {"/usr/local/cuda/lib64/stubs/libcuda.so",
-                                      "/usr/local/cuda/lib/stubs/libcuda.so"})
-            if (!std::filesystem::exists(stub) && std::filesystem::exists(candidate)) stub = candidate;
-        if (!std::filesystem::exists(stub)) QSKIP("the CUDA toolkit's stub libcuda.so is not installed");
+        for (const char* candidate :
+             {"/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda/lib/stubs/libcuda.so"})
+            if (!std::filesystem::exists(stub) && std::filesystem::exists(candidate))
+                stub = candidate;
+        if (!std::filesystem::exists(stub))
+            QSKIP("the CUDA toolkit's stub libcuda.so is not installed");
         const auto status = cuda::detail::probeDriver({stub});
         QCOMPARE(status.state, State::StubLibrary);
         QVERIFY2(status.reason.find("stub library") != std::string::npos, status.reason.c_str());
         QVERIFY(status.reason.find("CUDA_ERROR_STUB_LIBRARY") != std::string::npos);
     }
 
-    void registryStartsEmpty()
-    {
+    void registryStartsEmpty() {
         const auto& registry = cuda::HandleRegistry::instance();
         for (int k = 0; k < static_cast<int>(cuda::HandleKind::Count); ++k) {
             const auto usage = registry.usage(static_cast<cuda::HandleKind>(k));

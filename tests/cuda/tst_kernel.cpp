@@ -66,17 +66,16 @@ extern "C" __global__ void cluster_rank(unsigned* out)
 }
 )";
 
-std::vector<float> randn(std::size_t n, unsigned seed)
-{
+std::vector<float> randn(std::size_t n, unsigned seed) {
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal;
     std::vector<float> v(n);
-    for (float& x : v) x = normal(rng);
+    for (float& x : v)
+        x = normal(rng);
     return v;
 }
 
-template <typename F> std::string errorOf(F&& f, Error::Kind expected)
-{
+template <typename F> std::string errorOf(F&& f, Error::Kind expected) {
     try {
         f();
     } catch (const Error& e) {
@@ -86,8 +85,7 @@ template <typename F> std::string errorOf(F&& f, Error::Kind expected)
     return "no error";
 }
 
-bool contains(const std::string& text, const std::string& part)
-{
+bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
@@ -97,13 +95,11 @@ class TestKernel : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
     }
 
-    void seedCall()
-    {
+    void seedCall() {
         SourceModule mod(kSource);
         Kernel multiply_them = mod.function("multiply_them");
         QCOMPARE(multiply_them.params().size(), std::size_t{3});
@@ -111,28 +107,29 @@ private Q_SLOTS:
         const std::vector<float> a = randn(400, 1), b = randn(400, 2);
         std::vector<float> dest(400, 0.0f);
         multiply_them(Out(dest), In(a), In(b), Block{400, 1, 1}, Grid{1, 1});
-        for (std::size_t i = 0; i < dest.size(); ++i) QCOMPARE(dest[i] - a[i] * b[i], 0.0f);
+        for (std::size_t i = 0; i < dest.size(); ++i)
+            QCOMPARE(dest[i] - a[i] * b[i], 0.0f);
         // Again, with arguments of another size: the pooled buffers are reused or grown.
         for (int round = 0; round < 3; ++round) {
             std::vector<float> d2(256);
             const std::vector<float> a2 = randn(256, 10u + unsigned(round)), b2 = randn(256, 20);
             multiply_them(Out(d2), In(a2), In(b2), Block{256, 1, 1}, Grid{1, 1});
-            for (std::size_t i = 0; i < d2.size(); ++i) QCOMPARE(d2[i], a2[i] * b2[i]);
+            for (std::size_t i = 0; i < d2.size(); ++i)
+                QCOMPARE(d2[i], a2[i] * b2[i]);
         }
     }
 
-    void inOutAndScalars()
-    {
+    void inOutAndScalars() {
         SourceModule mod(kSource);
         const Kernel scale = mod.function("scale");
         std::vector<float> x(1000);
         std::iota(x.begin(), x.end(), 0.0f);
         scale(InOut(x), 2.0f, 1000, Block{256}, Grid{4});
-        for (std::size_t i = 0; i < x.size(); ++i) QCOMPARE(x[i], 2.0f * static_cast<float>(i));
+        for (std::size_t i = 0; i < x.size(); ++i)
+            QCOMPARE(x[i], 2.0f * static_cast<float>(i));
     }
 
-    void deviceArraysAndAsyncLaunch()
-    {
+    void deviceArraysAndAsyncLaunch() {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
         const Kernel iota = mod.function("iota");
@@ -153,8 +150,7 @@ private Q_SLOTS:
         QCOMPARE(back, std::vector<int>(expected.begin(), expected.begin() + 64));
     }
 
-    void timedCall()
-    {
+    void timedCall() {
         SourceModule mod(kSource);
         const Kernel spin = mod.function("spin");
         std::vector<float> x(128, 1.0f);
@@ -166,80 +162,91 @@ private Q_SLOTS:
         QVERIFY(again < ms);
     }
 
-    void invalidLaunchConfiguration()
-    {
+    void invalidLaunchConfiguration() {
         SourceModule mod(kSource);
         const Kernel multiply_them = mod.function("multiply_them");
         std::vector<float> a(2048), dest(2048);
-        const std::string big = errorOf([&] {
-            multiply_them(Out(dest), In(a), In(a), Block{2048, 1, 1}, Grid{1, 1});
-        }, Error::Kind::InvalidArgument);
+        const std::string big = errorOf(
+            [&] {
+                multiply_them(Out(dest), In(a), In(a), Block{2048, 1, 1}, Grid{1, 1});
+            },
+            Error::Kind::InvalidArgument);
         qInfo("%s", big.c_str());
         QVERIFY2(contains(big, "2048 threads") && contains(big, "at most"), big.c_str());
         QVERIFY(contains(big, "multiply_them"));
-        const std::string zero = errorOf([&] {
-            multiply_them(Out(dest), In(a), In(a), Block{0, 1, 1});
-        }, Error::Kind::InvalidArgument);
+        const std::string zero = errorOf(
+            [&] {
+                multiply_them(Out(dest), In(a), In(a), Block{0, 1, 1});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(zero, "at least 1"), zero.c_str());
-        const std::string gridY = errorOf([&] {
-            multiply_them(Out(dest), In(a), In(a), Block{1}, Grid{1, 70000});
-        }, Error::Kind::InvalidArgument);
+        const std::string gridY = errorOf(
+            [&] {
+                multiply_them(Out(dest), In(a), In(a), Block{1}, Grid{1, 70000});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(gridY, "grid.y = 70000"), gridY.c_str());
-        const std::string shared = errorOf([&] {
-            multiply_them(Out(dest), In(a), In(a), Block{32}, SharedBytes{1u << 30});
-        }, Error::Kind::InvalidArgument);
+        const std::string shared = errorOf(
+            [&] { multiply_them(Out(dest), In(a), In(a), Block{32}, SharedBytes{1u << 30}); },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(shared, "dynamic shared memory"), shared.c_str());
         // Nothing was copied back by the refused launches.
         QCOMPARE(dest, std::vector<float>(2048, 0.0f));
     }
 
-    void wrongArgumentTypes()
-    {
+    void wrongArgumentTypes() {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
         const Kernel iota = mod.function("iota");
-        const std::string floatForPointer = errorOf([&] {
-            iota(1.5f, 10, Block{32});
-        }, Error::Kind::InvalidArgument);
+        const std::string floatForPointer =
+            errorOf([&] { iota(1.5f, 10, Block{32}); }, Error::Kind::InvalidArgument);
         qInfo("%s", floatForPointer.c_str());
         QVERIFY2(contains(floatForPointer, "'out'") && contains(floatForPointer, "int*") &&
                      contains(floatForPointer, "float"),
                  floatForPointer.c_str());
-        const std::string count = errorOf([&] {
-            DeviceArray<int> out(ctx, {10});
-            iota(out, Block{32});
-        }, Error::Kind::InvalidArgument);
+        const std::string count = errorOf(
+            [&] {
+                DeviceArray<int> out(ctx, {10});
+                iota(out, Block{32});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(count, "takes 2 argument(s)") && contains(count, "got 1"), count.c_str());
         const Kernel scale = mod.function("scale");
-        const std::string doubleForFloat = errorOf([&] {
-            std::vector<float> x(10);
-            scale(InOut(x), 2.0, 10, Block{32});
-        }, Error::Kind::InvalidArgument);
+        const std::string doubleForFloat = errorOf(
+            [&] {
+                std::vector<float> x(10);
+                scale(InOut(x), 2.0, 10, Block{32});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(doubleForFloat, "'s'") && contains(doubleForFloat, "expects 4 bytes"),
                  doubleForFloat.c_str());
-        const std::string pointerForValue = errorOf([&] {
-            std::vector<float> x(10);
-            DeviceArray<int> n(ctx, {1});
-            scale(InOut(x), 2.0f, n, Block{32});
-        }, Error::Kind::InvalidArgument);
+        const std::string pointerForValue = errorOf(
+            [&] {
+                std::vector<float> x(10);
+                DeviceArray<int> n(ctx, {1});
+                scale(InOut(x), 2.0f, n, Block{32});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(pointerForValue, "'n'"), pointerForValue.c_str());
-        const std::string submitTransfers = errorOf([&] {
-            std::vector<float> x(10);
-            const KernelArg args[] = {InOut(x).arg()};
-            const Kernel one = mod.function("times_factor");
-            one.submit(wb::LaunchConfig{{1, 1, 1}, {10, 1, 1}}, args);
-        }, Error::Kind::InvalidArgument);
+        const std::string submitTransfers = errorOf(
+            [&] {
+                std::vector<float> x(10);
+                const KernelArg args[] = {InOut(x).arg()};
+                const Kernel one = mod.function("times_factor");
+                one.submit(wb::LaunchConfig{{1, 1, 1}, {10, 1, 1}}, args);
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(submitTransfers, "synchronous"), submitTransfers.c_str());
     }
 
-    void parametersFromTheDriver()
-    {
+    void parametersFromTheDriver() {
         // Without the compiler's description the driver's cuFuncGetParamInfo gives sizes.
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
-        const Module bare = Module::loadImage(ctx, mod.compiled().binary.empty()
-                                                       ? static_cast<const void*>(mod.compiled().ptx.c_str())
-                                                       : mod.compiled().binary.data());
+        const Module bare =
+            Module::loadImage(ctx, mod.compiled().binary.empty()
+                                       ? static_cast<const void*>(mod.compiled().ptx.c_str())
+                                       : mod.compiled().binary.data());
         const Kernel scale = bare.function("scale");
         QCOMPARE(scale.params().size(), std::size_t{3});
         QCOMPARE(scale.params()[0].size, std::size_t{8});
@@ -249,26 +256,25 @@ private Q_SLOTS:
         std::vector<float> x(64, 1.0f);
         scale(InOut(x), 3.0f, 64, Block{64});
         QCOMPARE(x, std::vector<float>(64, 3.0f));
-        const std::string wrong = errorOf([&] { scale(1.0f, 3.0f, 64, Block{64}); },
-                                          Error::Kind::InvalidArgument);
+        const std::string wrong =
+            errorOf([&] { scale(1.0f, 3.0f, 64, Block{64}); }, Error::Kind::InvalidArgument);
         QVERIFY2(contains(wrong, "parameter 1") && contains(wrong, "8 bytes"), wrong.c_str());
     }
 
-    void dynamicSharedMemory()
-    {
+    void dynamicSharedMemory() {
         SourceModule mod(kSource);
         const Kernel reverse = mod.function("reverse_shared");
         std::vector<float> out(256);
         reverse(Out(out), Block{256}, SharedBytes{256 * sizeof(float)});
-        for (std::size_t i = 0; i < out.size(); ++i) QCOMPARE(out[i], static_cast<float>(255 - i));
+        for (std::size_t i = 0; i < out.size(); ++i)
+            QCOMPARE(out[i], static_cast<float>(255 - i));
         // Beyond the default 48 KB: the kernel opts in to the larger carve-out.
         std::vector<float> out2(64);
         reverse(Out(out2), Block{64}, SharedBytes{64 * 1024});
         QCOMPARE(out2[0], 63.0f);
     }
 
-    void constants()
-    {
+    void constants() {
         SourceModule mod(kSource);
         const float f = 4.0f;
         mod.module().setGlobal("factor", &f, sizeof f);
@@ -281,22 +287,24 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, (void)mod.module().global("nope"));
     }
 
-    void clusters()
-    {
+    void clusters() {
         const Context ctx = Context::primary(0);
         if (ctx.device().computeCapability().major < 9) QSKIP("thread-block clusters need sm_90");
         SourceModule mod(ctx, kClusterSource);
         const Kernel rank = mod.function("cluster_rank");
         std::vector<unsigned> ranks(8, 99);
         rank(Out(ranks), Block{32}, Grid{8}, Cluster{2, 1, 1});
-        for (std::size_t i = 0; i < ranks.size(); ++i) QCOMPARE(ranks[i], unsigned(i % 2));
-        const std::string uneven = errorOf([&] { rank(Out(ranks), Block{32}, Grid{3}, Cluster{2, 1, 1}); },
-                                           Error::Kind::InvalidArgument);
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            QCOMPARE(ranks[i], unsigned(i % 2));
+        const std::string uneven = errorOf(
+            [&] {
+                rank(Out(ranks), Block{32}, Grid{3}, Cluster{2, 1, 1});
+            },
+            Error::Kind::InvalidArgument);
         QVERIFY2(contains(uneven, "multiple of the cluster"), uneven.c_str());
     }
 
-    void compileErrorsAndLookups()
-    {
+    void compileErrorsAndLookups() {
         try {
             SourceModule bad("__global__ void k(int* p) { *p = undefined_thing; }");
             QFAIL("a broken source compiled");
@@ -306,9 +314,10 @@ private Q_SLOTS:
             QVERIFY2(contains(e.what(), "undefined_thing"), e.what());
         }
         SourceModule mod(kSource);
-        const std::string missing = errorOf([&] { (void)mod.function("nope"); },
-                                            Error::Kind::InvalidArgument);
-        QVERIFY2(contains(missing, "'nope'") && contains(missing, "multiply_them"), missing.c_str());
+        const std::string missing =
+            errorOf([&] { (void)mod.function("nope"); }, Error::Kind::InvalidArgument);
+        QVERIFY2(contains(missing, "'nope'") && contains(missing, "multiply_them"),
+                 missing.c_str());
         // The lowered (mangled) name finds the same kernel.
         QCOMPARE(mod.function("_Z13multiply_themPfS_S_").name(), std::string("multiply_them"));
         Kernel k = mod.function("scale");
@@ -318,8 +327,7 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, k(InOut(x), 1.0f, 4, Block{4}));
     }
 
-    void cleanupTestCase()
-    {
+    void cleanupTestCase() {
         if (wb::cudaUnavailableReason()) return;
         QCOMPARE(HandleRegistry::instance().totalCount(), std::int64_t{0});
     }

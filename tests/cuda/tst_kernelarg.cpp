@@ -13,8 +13,7 @@ class TestKernelArg : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void transfersDescribeHostMemory()
-    {
+    void transfersDescribeHostMemory() {
         std::vector<float> a(400), dest(400);
         const std::vector<double> c(3);
         const KernelArg in = In(a).arg();
@@ -32,8 +31,7 @@ private Q_SLOTS:
         QCOMPARE(Out(part).arg().size, std::size_t{20});
     }
 
-    void scalarsPassByValue()
-    {
+    void scalarsPassByValue() {
         const float f = 2.5f;
         const int n = 7;
         const KernelArg af = detail::toKernelArg(f);
@@ -42,7 +40,10 @@ private Q_SLOTS:
         QCOMPARE(af.data, static_cast<const void*>(&f));
         QVERIFY(!af.isPointer());
         QCOMPARE(QString(detail::toKernelArg(n).typeName), QString("int"));
-        struct Pair { int a; float b; };
+        struct Pair {
+            int a;
+            float b;
+        };
         const Pair p{1, 2};
         QCOMPARE(detail::toKernelArg(p).size, sizeof(Pair));
         QVERIFY(detail::toKernelArg(p).typeName == nullptr);
@@ -52,8 +53,7 @@ private Q_SLOTS:
         QCOMPARE(*static_cast<const CUdeviceptr*>(ap.data), CUdeviceptr{0x1000});
     }
 
-    void emptyBuffersPassTheirAddress()
-    {
+    void emptyBuffersPassTheirAddress() {
         const DeviceBuffer buffer;
         const KernelArg arg = detail::toKernelArg(buffer);
         QCOMPARE(arg.kind, Kind::DevicePointer);
@@ -62,8 +62,7 @@ private Q_SLOTS:
         QCOMPARE(QString(detail::toKernelArg(array).typeName), QString("int"));
     }
 
-    void tagsSetTheLaunchShape()
-    {
+    void tagsSetTheLaunchShape() {
         std::vector<float> a(4), dest(4);
         const float s = 3;
         static_assert(detail::kArgCount<Out, In, Block, Grid, const float&, SharedBytes> == 3);
@@ -86,6 +85,10 @@ private Q_SLOTS:
         QCOMPARE(b.span()[2].kind, Kind::Value);
         b.add(Cluster{2, 1, 1});
         QVERIFY(b.config.hasCluster());
+        b.add(wb::LaunchConfig{{5, 1, 1}, {64, 1, 1}});
+        QCOMPARE(b.config.grid.x, 5u);
+        QCOMPARE(b.count, std::size_t{3});
+        static_assert(detail::kArgCount<wb::LaunchConfig, const Stream&, In> == 1);
     }
 };
 

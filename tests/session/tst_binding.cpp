@@ -29,14 +29,14 @@ Session session()
 {
     Session s;
     BufferSpec a;
-    a.name = "a";
+    a.name = std::string("a");
     a.type = ElementType::F32;
     BufferSpec d = a;
     d.name = "dest";
     d.role = BufferRole::Out;
     s.buffers = {a, d};
     ScalarSpec n;
-    n.name = "n";
+    n.name = std::string("n");
     n.type = ElementType::I32;
     s.scalars = {n};
     return s;
@@ -74,6 +74,7 @@ private Q_SLOTS:
         QVERIFY(errorOf({val("n", "Foo", 8)}).contains("takes 8 bytes but scalar 'n' is i32 (4 bytes)"));
         QVERIFY(errorOf({ptr("b", "float")}).contains("parameter 'b' is not bound: no buffer or scalar named 'b'"));
         QVERIFY(errorOf({ptr("a", "float")}, {{"zz", "a"}}).contains("binding for 'zz', but there is no parameter"));
+        QVERIFY(errorOf({ptr("a", "unsigned short")}).contains("is unsigned short* but buffer 'a' is f32"));
         // Unknown pointee types (structs, vector types) are accepted.
         QVERIFY(errorOf({ptr("a", "float4")}).isEmpty());
     }

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace wb::session;
 
 namespace {
@@ -168,7 +170,26 @@ private Q_SLOTS:
             QCOMPARE(e.kind(), wb::Error::Kind::Io);
         }
     }
-    void atomicSaveKeepsOldFileOnFailure()
+    void atomicSaveReplacesTheFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.wbproj");
+        const Session a = ProjectFile::fromJson(kValid, dir.path().toStdString());
+        ProjectFile::save(a, path.toStdString());
+        // QSaveFile writes a temporary file and renames it over the old one: the old file is
+        // never opened for writing, so its inode is replaced, not truncated and rewritten.
+        struct stat before {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &before), 0);
+        Session b = a;
+        b.name = "changed";
+        ProjectFile::save(b, path.toStdString());
+        struct stat after {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &after), 0);
+        QVERIFY(before.st_ino != after.st_ino);
+        QCOMPARE(ProjectFile::load(path.toStdString()).name, std::string("changed"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.wbproj"}); // no leftovers
+    }
+    void failedSaveKeepsTheOldFile()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("p.wbproj");
@@ -185,7 +206,7 @@ private Q_SLOTS:
             threw = true;
         }
         QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        if (!threw) QSKIP("running as root: a read-only folder does not stop writes");
+        if (!threw) QSKIP("running as root: a read-only folder does not stop writes (atomicSaveReplacesTheFile covers the mechanism)");
         QCOMPARE(ProjectFile::load(path.toStdString()).name, std::string("t"));
     }
 };

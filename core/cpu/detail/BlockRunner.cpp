@@ -8,9 +8,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <utility>
+
+// The running emulated thread of each OS thread, read by kernel libraries (see cpu_abi.h).
+extern "C" {
+__attribute__((visibility("default"))) __thread wbcpu::abi::Current wb_cpu_current = {};
+}
 
 namespace wb::cpu::detail {
 
@@ -91,15 +97,18 @@ private:
     std::vector<void*> m_free;
 };
 
-/// Boost.Context stack allocator over a StackPool.
+/// Boost.Context stack allocator over a StackPool. Stack tops are staggered by a few cache
+/// lines per stack: with page-aligned tops, every fiber's hot frames would fall into the same
+/// L1 cache sets and evict each other at each switch.
 struct PooledStack {
     StackPool* pool;
     ctx::stack_context allocate()
     {
         void* base = pool->take();
+        const std::size_t stagger = ((reinterpret_cast<std::uintptr_t>(base) >> 12) % 61) * 64;
         ctx::stack_context sc;
-        sc.size = pool->bytes();
-        sc.sp = static_cast<char*>(base) + StackPool::page() + pool->bytes();
+        sc.size = pool->bytes() - stagger;
+        sc.sp = static_cast<char*>(base) + StackPool::page() + sc.size;
         return sc;
     }
     void deallocate(ctx::stack_context& sc) noexcept
@@ -120,8 +129,7 @@ struct WarpGroup {
 struct FiberThread {
     ThreadState st{};
     BlockRunner::Impl* block = nullptr;
-    ctx::fiber fiber;
-    ctx::fiber scheduler;
+    ctx::fiber fiber; ///< resumes this thread (while it is suspended or not yet started)
     State state = State::Runnable;
     bool started = false;
     // The pending barrier or warp operation.
@@ -150,8 +158,37 @@ struct BlockRunner::Impl {
     int barrierAccumulator = 0;
     int barrierReleased = 0;
     bool cancelled = false;
+    ctx::fiber scheduler;                 ///< resumes the scheduler loop
+    FiberThread* switchingFrom = nullptr; ///< who switched last (nullptr: the scheduler)
 
     explicit Impl(std::size_t stackBytes) : stacks(stackBytes) {}
+
+    /// Threads switch to each other directly (one context switch per thread and barrier);
+    /// whoever gets control keeps the continuation of whoever gave it.
+    void adopt(ctx::fiber&& from)
+    {
+        if (!from) return; // the previous one finished
+        if (switchingFrom) switchingFrom->fiber = std::move(from);
+        else scheduler = std::move(from);
+    }
+
+    void switchTo(FiberThread* self, ctx::fiber& target)
+    {
+        switchingFrom = self;
+        adopt(std::move(target).resume());
+    }
+
+    /// The next runnable thread after `after` in this pass (all when after == n), or nullptr.
+    FiberThread* nextRunnable(unsigned after)
+    {
+        if (cancelled) return nullptr;
+        for (unsigned i = after == n ? 0u : after + 1u; i < n; ++i)
+            if (threads[i].state == State::Runnable) {
+                threads[i].started = true;
+                return &threads[i];
+            }
+        return nullptr;
+    }
 
     void fail(const std::string& message)
     {
@@ -168,7 +205,8 @@ struct BlockRunner::Impl {
 
     void yield(FiberThread& t)
     {
-        t.scheduler = std::move(t.scheduler).resume();
+        FiberThread* next = nextRunnable(t.st.linear);
+        switchTo(&t, next ? next->fiber : scheduler);
         if (cancelled) throw HostAbort{};
     }
 
@@ -405,25 +443,22 @@ struct BlockRunner::Impl {
             t.block = this;
             const wbcpu::abi::RunThreadFn entry = kernel.runThread;
             t.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks},
-                                 [&t, entry, args](ctx::fiber&& scheduler) {
-                                     t.scheduler = std::move(scheduler);
+                                 [this, &t, entry, args](ctx::fiber&& from) {
+                                     adopt(std::move(from));
                                      entry(args, &t.st);
                                      t.state = State::Finished;
-                                     return std::move(t.scheduler);
+                                     ++finished;
+                                     switchingFrom = &t;
+                                     FiberThread* next = nextRunnable(t.st.linear);
+                                     return next ? std::move(next->fiber) : std::move(scheduler);
                                  });
         }
         for (;;) {
-            bool ran = false;
-            for (FiberThread& t : threads) {
-                if (t.state != State::Runnable) continue;
-                ran = true;
-                t.started = true;
-                t.fiber = std::move(t.fiber).resume();
-                if (t.state == State::Finished) ++finished;
-                if (cancelled) break;
+            if (FiberThread* first = nextRunnable(n)) {
+                switchTo(nullptr, first->fiber); // back here at the end of the pass
+                if (cancelled || launch->failed.load(std::memory_order_relaxed)) break;
+                continue;
             }
-            if (cancelled || launch->failed.load(std::memory_order_relaxed)) break;
-            if (ran) continue;
             if (finished == n) return;
             if (atBarrier == n - finished && atBarrier > 0 && finished == 0) {
                 barrierReleased = barrierAccumulator;
@@ -441,7 +476,7 @@ struct BlockRunner::Impl {
         for (FiberThread& t : threads) {
             if (t.started && t.state != State::Finished) {
                 t.state = State::Runnable;
-                t.fiber = std::move(t.fiber).resume();
+                switchTo(nullptr, t.fiber);
             }
         }
         threads.clear(); // never-started fibers are released without running
@@ -457,7 +492,9 @@ void LaunchState::setError(const std::string& message)
 
 std::string formatDim(const Dim& d)
 {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
+    return buf;
 }
 
 namespace {

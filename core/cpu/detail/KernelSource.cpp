@@ -241,8 +241,10 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                 d.file = sourceName;
                 d.line = lineNo;
                 d.column = static_cast<int>(m.position(1)) + 1;
-                d.message = "<" + m[1].str() + "> is not supported by the CPU emulator: run this "
-                                              "kernel on the CUDA backend";
+                d.message = "the header <";
+                d.message += m[1].str();
+                d.message += "> is not supported by the CPU emulator: run this kernel on the CUDA "
+                             "backend";
                 ks.refusals.push_back(d);
             }
             if (lineEnd == clean.size()) break;

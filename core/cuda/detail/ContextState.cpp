@@ -12,8 +12,7 @@
 
 namespace wb::cuda::detail {
 
-std::string formatBytes(std::size_t bytes)
-{
+std::string formatBytes(std::size_t bytes) {
     static constexpr const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
@@ -29,21 +28,18 @@ std::string formatBytes(std::size_t bytes)
     return text;
 }
 
-std::string ContextState::describe() const
-{
+std::string ContextState::describe() const {
     return "device " + std::to_string(ordinal) + " (" + deviceName + ")";
 }
 
-void ContextState::makeCurrent() const
-{
+void ContextState::makeCurrent() const {
     const DriverApi& api = driverUnchecked();
     CUcontext current = nullptr;
     if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return;
     CU_CHECK(api.cuCtxSetCurrent(context), "making the context of " + describe() + " current");
 }
 
-bool ContextState::makeCurrentNoThrow() const noexcept
-{
+bool ContextState::makeCurrentNoThrow() const noexcept {
     const DriverApi& api = driverUnchecked();
     CUcontext current = nullptr;
     if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return true;
@@ -52,20 +48,19 @@ bool ContextState::makeCurrentNoThrow() const noexcept
     return r == CUDA_SUCCESS;
 }
 
-void ContextState::ensureScratch(std::size_t bytes)
-{
+void ContextState::ensureScratch(std::size_t bytes) {
     const DriverApi& api = driverUnchecked();
     makeCurrent();
+    // A blocking stream: it stays ordered with work on the legacy default stream (the
+    // synchronous uploads of DeviceBuffer), so In/Out calls see completed uploads.
     if (!scratch.stream) {
-        // A blocking stream: it stays ordered with work on the legacy default stream (the
-        // synchronous uploads of DeviceBuffer), so In/Out calls see completed uploads.
         CU_CHECK(api.cuStreamCreate(&scratch.stream, CU_STREAM_DEFAULT),
                  "creating the call stream on " + describe());
         HandleRegistry::instance().added(HandleKind::Stream);
-        CU_CHECK(api.cuEventCreate(&scratch.start, CU_EVENT_DEFAULT),
-                 "creating a timing event on " + describe());
-        HandleRegistry::instance().added(HandleKind::Event);
-        CU_CHECK(api.cuEventCreate(&scratch.stop, CU_EVENT_DEFAULT),
+    }
+    for (CUevent* event : {&scratch.start, &scratch.stop}) {
+        if (*event) continue;
+        CU_CHECK(api.cuEventCreate(event, CU_EVENT_DEFAULT),
                  "creating a timing event on " + describe());
         HandleRegistry::instance().added(HandleKind::Event);
     }
@@ -98,8 +93,7 @@ void ContextState::ensureScratch(std::size_t bytes)
     }
 }
 
-void ContextState::releaseScratch() noexcept
-{
+void ContextState::releaseScratch() noexcept {
     const DriverApi& api = driverUnchecked();
     HandleRegistry& registry = HandleRegistry::instance();
     if (scratch.stream || scratch.device || scratch.host) makeCurrentNoThrow();
@@ -127,18 +121,20 @@ void ContextState::releaseScratch() noexcept
     scratch = Scratch{};
 }
 
-ContextState::~ContextState()
-{
+ContextState::~ContextState() {
     if (!context) return; // the retain failed: nothing to release
     releaseScratch();
     const DriverApi& api = driverUnchecked();
+    // Leave no thread-current handle to a context that is about to go.
+    CUcontext current = nullptr;
+    if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context)
+        api.cuCtxSetCurrent(nullptr);
     reportCudaFailure(api.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease",
                       "releasing the primary context");
     HandleRegistry::instance().removed(HandleKind::Context);
 }
 
-ContextRef primaryContext(int ordinal)
-{
+ContextRef primaryContext(int ordinal) {
     // Never destroyed: contexts may be released during static destruction.
     static auto* mutex = new std::mutex;
     static auto* contexts = new std::map<int, std::weak_ptr<ContextState>>;
@@ -169,7 +165,9 @@ ContextRef primaryContext(int ordinal)
     // From here the destructor releases what was retained.
     state->context = ctx;
     HandleRegistry::instance().added(HandleKind::Context);
-    state->makeCurrent();
+    // Set unconditionally: a re-retained primary context can have the handle of the one
+    // released before, which this thread may still name as current.
+    CU_CHECK(api.cuCtxSetCurrent(ctx), "making the context of " + state->describe() + " current");
     (*contexts)[ordinal] = state;
     return state;
 }

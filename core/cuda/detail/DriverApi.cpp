@@ -11,13 +11,11 @@ namespace wb::cuda::detail {
 
 namespace {
 
-std::string versionText(int version)
-{
+std::string versionText(int version) {
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-std::string resultText(const DriverApi& api, CUresult result)
-{
+std::string resultText(const DriverApi& api, CUresult result) {
     const char* name = nullptr;
     const char* text = nullptr;
     if (api.cuGetErrorName && api.cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
@@ -27,15 +25,14 @@ std::string resultText(const DriverApi& api, CUresult result)
     return out;
 }
 
-DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, DriverApi& api)
-{
+DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, DriverApi& api) {
     using State = DriverStatus::State;
     DriverStatus st;
     lib = DynamicLibrary::open(names);
     if (!lib) {
         st.state = State::NoDriver;
-        st.reason = "no NVIDIA driver: " + names.front() + " could not be loaded (" + lib.error() +
-                    ")";
+        st.reason =
+            "no NVIDIA driver: " + names.front() + " could not be loaded (" + lib.error() + ")";
         return st;
     }
     st.libraryPath = lib.path().empty() ? lib.name() : lib.path();
@@ -67,14 +64,14 @@ DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, Dr
     if (init == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
         init == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) {
         st.state = State::TooOld;
-        st.reason = "the NVIDIA driver is unusable or too old: cuInit failed with " +
-                    resultText(api, init);
+        st.reason =
+            "the NVIDIA driver is unusable or too old: cuInit failed with " + resultText(api, init);
         return st;
     }
     if (init != CUDA_SUCCESS) {
         st.state = State::InitFailed;
-        st.reason = "the NVIDIA driver failed to initialise: cuInit failed with " +
-                    resultText(api, init);
+        st.reason =
+            "the NVIDIA driver failed to initialise: cuInit failed with " + resultText(api, init);
         return st;
     }
 
@@ -93,18 +90,18 @@ DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, Dr
     const auto resolve = [&](const char* name, int wanted, void** slot) {
         CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
         const CUresult r = getProc(name, slot, std::min(wanted, version),
-                                   CU_GET_PROC_ADDRESS_DEFAULT, &found);
+                                   CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
         if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !*slot) {
             *slot = nullptr;
             if (!missing.empty()) missing += ", ";
             missing += name;
         }
     };
-#define WB_CUDA_RESOLVE(name, wanted, type)                                                      \
-    {                                                                                            \
-        void* fn = nullptr;                                                                      \
-        resolve(#name, wanted, &fn);                                                             \
-        api.name = reinterpret_cast<type>(fn);                                                   \
+#define WB_CUDA_RESOLVE(name, wanted, type)                                                        \
+    {                                                                                              \
+        void* fn = nullptr;                                                                        \
+        resolve(#name, wanted, &fn);                                                               \
+        api.name = reinterpret_cast<type>(fn);                                                     \
     }
     WB_CUDA_DRIVER_FUNCTIONS(WB_CUDA_RESOLVE)
 #undef WB_CUDA_RESOLVE
@@ -133,8 +130,7 @@ struct Loaded {
     DynamicLibrary lib;
     DriverApi api;
     DriverStatus status;
-    Loaded()
-    {
+    Loaded() {
         std::vector<std::string> names{"libcuda.so.1"};
         if (const char* forced = std::getenv("WARPBENCH_LIBCUDA"); forced && *forced)
             names = {forced};
@@ -148,28 +144,29 @@ struct Loaded {
 };
 
 // Process lifetime, never destroyed: handles may be released during static destruction.
-Loaded& loaded() noexcept
-{
+Loaded& loaded() noexcept {
     static Loaded* instance = new Loaded;
     return *instance;
 }
 
 } // namespace
 
-const DriverStatus& driverStatus() noexcept { return loaded().status; }
+const DriverStatus& driverStatus() noexcept {
+    return loaded().status;
+}
 
-const DriverApi& driver()
-{
+const DriverApi& driver() {
     Loaded& l = loaded();
     if (l.status.state != DriverStatus::State::Usable) [[unlikely]]
         throw Error(Error::Kind::Unavailable, "CUDA is unavailable: " + l.status.reason);
     return l.api;
 }
 
-const DriverApi& driverUnchecked() noexcept { return loaded().api; }
+const DriverApi& driverUnchecked() noexcept {
+    return loaded().api;
+}
 
-DriverStatus probeDriver(const std::vector<std::string>& libraryNames)
-{
+DriverStatus probeDriver(const std::vector<std::string>& libraryNames) {
     // Leaked on purpose: unloading a driver library that was initialised is not supported.
     auto* lib = new DynamicLibrary;
     DriverApi api;

@@ -69,6 +69,16 @@ struct ThreadState {
     void* host;      ///< the host's fiber record; nullptr in loop mode
 };
 
+/// The emulated thread running on an OS thread: its coordinates as plain values (a kernel
+/// inlined into the block loop reads them like loop variables) and its state.
+struct Current {
+    Dim thread;    ///< threadIdx (field names differ from the CUDA builtins, which are macros)
+    Dim block;     ///< blockIdx
+    Dim blockSize; ///< blockDim
+    Dim gridSize;  ///< gridDim
+    ThreadState* st;
+};
+
 struct ParamDesc {
     const char* type;     ///< "float*", as the compiler spells it
     const char* pointee;  ///< "float" for pointers, "" otherwise
@@ -114,6 +124,16 @@ struct ModuleDesc {
 };
 
 } // namespace wbcpu::abi
+
+/// Defined by the host (libwarpbench-core, loaded at program start, so its TLS is static and
+/// kernel libraries reach it with the initial-exec model: no __tls_get_addr in hot loops).
+extern "C" {
+#ifdef WB_CPU_KERNEL_LIBRARY
+extern __thread wbcpu::abi::Current wb_cpu_current __attribute__((tls_model("initial-exec")));
+#else
+extern __thread wbcpu::abi::Current wb_cpu_current;
+#endif
+}
 
 /// Every kernel library exports this one symbol.
 using wb_cpu_module_fn = const wbcpu::abi::ModuleDesc* (*)();

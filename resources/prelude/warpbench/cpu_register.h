@@ -64,28 +64,34 @@ template <auto F, typename... A> struct Entry {
     static int runBlock(void** args, abi::ThreadState* st)
     {
         Tuple values = unpack(args, std::index_sequence_for<A...>{});
-        abi::ThreadState* const previous = tls;
-        tls = st;
+        const Current previous = WB_CUR;
+        enter(st);
         const unsigned nx = st->blockSize.x, ny = st->blockSize.y, nz = st->blockSize.z;
+        Current& c = WB_CUR; // one TLS address lookup, not one per thread
+        int status = 0;
         try {
-            unsigned linear = 0;
-            for (unsigned z = 0; z < nz; ++z)
-                for (unsigned y = 0; y < ny; ++y)
-                    for (unsigned x = 0; x < nx; ++x, ++linear) {
-                        st->threadIndex = abi::Dim{x, y, z};
-                        st->linear = linear;
+            // Only the coordinates change from thread to thread: the kernel, inlined here,
+            // reads them from `cur` like loop variables.
+            for (unsigned z = 0; z < nz; ++z) {
+                c.thread.z = z;
+                for (unsigned y = 0; y < ny; ++y) {
+                    c.thread.y = y;
+                    for (unsigned x = 0; x < nx; ++x) {
+                        c.thread.x = x;
                         std::apply(F, values);
                     }
+                }
+            }
         } catch (...) {
-            tls = previous;
-            return 1;
+            status = 1;
         }
-        tls = previous;
-        return 0;
+        current(); // leave the last coordinates in *st
+        WB_CUR = previous;
+        return status;
     }
     static int runThread(void** args, abi::ThreadState* st)
     {
-        tls = st;
+        enter(st);
         try {
             std::apply(F, unpack(args, std::index_sequence_for<A...>{}));
         } catch (...) {
@@ -112,6 +118,6 @@ abi::KernelDesc describe(void (*)(A...), const char* name, int isTemplate, int n
 }
 
 inline unsigned char* dynamicSharedBuffer() { return dynamicShared; }
-inline abi::ThreadState* currentThread() { return tls; }
+inline abi::ThreadState* currentThread() { return current(); }
 
 } // namespace wbcpu

@@ -5,6 +5,7 @@
 // barriers and warp operations call the host's fiber scheduler. See docs/cpu-emulator.md.
 #pragma once
 
+#define WB_CPU_KERNEL_LIBRARY 1
 #include "warpbench/cpu_abi.h"
 
 #include <algorithm>
@@ -77,8 +78,29 @@ struct dim3 {
 
 namespace wbcpu {
 
-/// The emulated thread running on this OS thread (set by the host around every fiber switch).
-inline thread_local abi::ThreadState* tls = nullptr;
+using Current = abi::Current;
+#define WB_CUR (::wb_cpu_current)
+
+/// Makes `st` the running thread (at entry, and after every return from the host scheduler).
+inline void enter(abi::ThreadState* st)
+{
+    WB_CUR.thread = st->threadIndex;
+    WB_CUR.block = st->blockIndex;
+    WB_CUR.blockSize = st->blockSize;
+    WB_CUR.gridSize = st->gridSize;
+    WB_CUR.st = st;
+}
+
+/// The running thread's state with its coordinates written back, before calling the host.
+inline abi::ThreadState* current()
+{
+    abi::ThreadState* st = WB_CUR.st;
+    if (st) {
+        st->threadIndex = WB_CUR.thread;
+        st->linear = WB_CUR.thread.x + WB_CUR.blockSize.x * (WB_CUR.thread.y + WB_CUR.blockSize.y * WB_CUR.thread.z);
+    }
+    return st;
+}
 
 inline constexpr unsigned long kDynamicSharedCapacity = abi::kDynamicSharedCapacity;
 alignas(128) inline thread_local unsigned char dynamicShared[kDynamicSharedCapacity];
@@ -89,22 +111,17 @@ struct Abort {};
 [[noreturn]] inline void fail(const char* message, const char* file = __builtin_FILE(),
                               unsigned line = __builtin_LINE())
 {
-    tls->rt->fail(tls, message, file, line);
+    abi::ThreadState* st = current();
+    st->rt->fail(st, message, file, line);
     throw Abort{};
 }
 
-/// Reads the emulated thread's coordinates as CUDA's builtin variables.
-struct ThreadIdx {
-    operator uint3() const { return uint3{tls->threadIndex.x, tls->threadIndex.y, tls->threadIndex.z}; }
-    operator dim3() const { return dim3(tls->threadIndex.x, tls->threadIndex.y, tls->threadIndex.z); }
-};
-
 } // namespace wbcpu
 
-#define threadIdx (reinterpret_cast<const uint3&>(::wbcpu::tls->threadIndex))
-#define blockIdx (reinterpret_cast<const uint3&>(::wbcpu::tls->blockIndex))
-#define blockDim (reinterpret_cast<const dim3&>(::wbcpu::tls->blockSize))
-#define gridDim (reinterpret_cast<const dim3&>(::wbcpu::tls->gridSize))
+#define threadIdx (reinterpret_cast<const uint3&>(WB_CUR.thread))
+#define blockIdx (reinterpret_cast<const uint3&>(WB_CUR.block))
+#define blockDim (reinterpret_cast<const dim3&>(WB_CUR.blockSize))
+#define gridDim (reinterpret_cast<const dim3&>(WB_CUR.gridSize))
 static_assert(sizeof(dim3) == sizeof(wbcpu::abi::Dim) && sizeof(uint3) == sizeof(wbcpu::abi::Dim));
 inline constexpr int warpSize = 32;
 
@@ -118,17 +135,17 @@ inline constexpr int warpSize = 32;
 // Barriers and fences
 inline void __syncthreads(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
 {
-    wbcpu::abi::ThreadState* me = wbcpu::tls;
+    wbcpu::abi::ThreadState* me = wbcpu::current();
     me->rt->blockSync(me, wbcpu::abi::SyncPlain, 0, file, line);
-    wbcpu::tls = me;
+    wbcpu::enter(me);
 }
 #define WB_SYNC_PRED(NAME, OP)                                                                   \
     inline int NAME(int predicate, const char* file = __builtin_FILE(),                          \
                     unsigned line = __builtin_LINE())                                            \
     {                                                                                            \
-        wbcpu::abi::ThreadState* me = wbcpu::tls;                                                \
+        wbcpu::abi::ThreadState* me = wbcpu::current();                                          \
         const int r = me->rt->blockSync(me, wbcpu::abi::OP, predicate != 0, file, line);         \
-        wbcpu::tls = me;                                                                         \
+        wbcpu::enter(me);                                                                        \
         return r;                                                                                \
     }
 WB_SYNC_PRED(__syncthreads_count, SyncCount)
@@ -146,9 +163,9 @@ namespace wbcpu {
 inline unsigned long long warpOp(int op, unsigned mask, unsigned long long value, int param,
                                  int width, const char* what, const char* file, unsigned line)
 {
-    abi::ThreadState* me = tls;
+    abi::ThreadState* me = current();
     const unsigned long long r = me->rt->warpOp(me, op, mask, value, param, width, what, file, line);
-    tls = me;
+    enter(me);
     return r;
 }
 template <typename T> unsigned long long toBits(T v)
@@ -237,8 +254,12 @@ inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
     return r;
 }
 
-inline unsigned __activemask() { return wbcpu::tls->rt->activeMask(wbcpu::tls); }
-inline unsigned __lanemask_lt() { return (1u << (wbcpu::tls->linear % 32u)) - 1u; }
+inline unsigned __activemask()
+{
+    wbcpu::abi::ThreadState* me = wbcpu::current();
+    return me->rt->activeMask(me);
+}
+inline unsigned __lanemask_lt() { return (1u << (wbcpu::current()->linear % 32u)) - 1u; }
 
 // ---------------------------------------------------------------------------------------------
 // Bit manipulation
