@@ -195,6 +195,7 @@ struct CpuBackend::Impl {
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
     std::mutex compileMutex;
+    std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
     std::shared_ptr<BufferRegistry> buffers = std::make_shared<BufferRegistry>();
 
     void resize(int n)
@@ -221,7 +222,11 @@ CpuBackend::CpuBackend(int threads) : m_impl(std::make_unique<Impl>()) { m_impl-
 CpuBackend::~CpuBackend() = default;
 
 int CpuBackend::threadCount() const noexcept { return m_impl->threads; }
-void CpuBackend::setThreadCount(int threads) { m_impl->resize(threads); }
+void CpuBackend::setThreadCount(int threads)
+{
+    std::lock_guard launchLock(m_impl->launchMutex);
+    m_impl->resize(threads);
+}
 const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept { return m_impl->findings; }
 
 DeviceDescription CpuBackend::device() const
@@ -355,6 +360,9 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         sreq.flags.push_back("-fsanitize=address,undefined");
         sreq.flags.push_back("-fno-sanitize-recover=all");
         sreq.flags.push_back("-fno-omit-frame-pointer");
+        // clang links no sanitizer runtime into shared libraries unless asked; its shared
+        // runtime (ASan with UBSan inside) is what the sandbox then preloads.
+        if (cxx->isClang()) sreq.flags.push_back("-shared-libsan");
         const HostCompileResult sanitized = cxx->compileSharedLibrary(sreq);
         if (!sanitized.ok) {
             result.log += sanitized.log;
@@ -470,6 +478,7 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel, co
                           std::span<const KernelArgValue> args)
 {
     auto& p = static_cast<CpuProgram&>(program);
+    std::lock_guard launchLock(m_impl->launchMutex);
     const KernelInfo* info = p.compiled().findKernel(kernel);
     if (!info)
         throw Error(Error::Kind::InvalidArgument, "no kernel '" + kernel + "' in '" + p.compiled().sourceName + "'");
@@ -514,18 +523,22 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel, co
     void** argp = argv.data();
 
     const auto started = std::chrono::steady_clock::now();
-    const std::function<void(std::uint64_t, int)> runBlock = [&](std::uint64_t b, int worker) {
+    const detail::ThreadPool::RangeFn runBlocks = [&](std::uint64_t begin, std::uint64_t end, int worker) {
         abi::ThreadState st = base;
-        st.blockIndex = {static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % config.grid.y),
-                       static_cast<unsigned>(b / gxy)};
         st.dynamicShared = module.dynamicSharedBuffer();
-        if (fibers) {
+        if (!fibers) {
+            // One call per range: the library walks the blocks itself.
+            if (kd->runBlock(argp, &st, begin, end - begin) != 0 && !state.failed.load())
+                state.setError("kernel '" + info->name + "' stopped in block " + detail::formatDim(st.blockIndex));
+            return;
+        }
+        for (std::uint64_t b = begin; b < end && !state.failed.load(std::memory_order_relaxed); ++b) {
+            st.blockIndex = {static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % config.grid.y),
+                             static_cast<unsigned>(b / gxy)};
             m_impl->runners[static_cast<std::size_t>(worker)]->run(*kd, argp, st);
-        } else if (kd->runBlock(argp, &st) != 0 && !state.failed.load()) {
-            state.setError("kernel '" + info->name + "' stopped in block " + detail::formatDim(st.blockIndex));
         }
     };
-    m_impl->pool->run(config.grid.volume(), runBlock, state.failed);
+    m_impl->pool->run(config.grid.volume(), runBlocks, state.failed);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (state.failed.load()) throw Error(Error::Kind::Runtime, state.error);
     return ms;

@@ -551,6 +551,31 @@ private Q_SLOTS:
         CHECK_ALL(std::size_t(n), out[i] == 2.0f * float(i), "data");
     }
 
+    void misalignedAccessIsReportedInBoundsCheckedMode()
+    {
+        if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
+        if (!onCpu()) QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the GPU)");
+        Harness h{*m_backend, build("misaligned.cu", {}, {cpu::CpuBackend::kBoundsCheckFlag}), {}};
+        QVERIFY(h.program);
+        auto& d = h.upload(std::vector<char>(256, 0), "bytes");
+        try {
+            h.launch("misaligned", {1}, {8}, Args().ptr(d));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("misaligned.cu:6") != std::string::npos, e.what());
+        }
+        auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(m_backend.get());
+        QVERIFY(cpuBackend);
+        QCOMPARE(cpuBackend->lastFindings().size(), std::size_t{1});
+        const MemoryFinding& f = cpuBackend->lastFindings().front();
+        QCOMPARE(f.kind, MemoryFinding::Kind::Misaligned);
+        QCOMPARE(f.line, 6);
+        QVERIFY(f.located);
+        QCOMPARE(f.thread, (Dim3{0, 0, 0}));
+        QCOMPARE(f.block, (Dim3{0, 0, 0}));
+        QVERIFY(f.address % 4 != 0);
+    }
+
     void diagnosticsAtUserLine()
     {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));

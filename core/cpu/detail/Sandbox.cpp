@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -35,19 +37,27 @@ std::string hex(const void* data, std::size_t n)
     return s.empty() ? "-" : s;
 }
 
-/// libasan of the host compiler, to preload into the sandbox.
+/// The host compiler's shared ASan runtime, to preload into the sandbox (gcc: libasan.so;
+/// clang: libclang_rt.asan-x86_64.so, which also holds UBSan).
 std::string asanRuntime()
 {
-    static const std::string path = [] {
-        const auto cxx = HostCompiler::find();
-        if (!cxx) return std::string();
+    const auto cxx = HostCompiler::find();
+    if (!cxx) return std::string();
+    static std::mutex mutex;
+    static std::map<std::string, std::string> known;
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(cxx->executable()); it != known.end()) return it->second;
+    const std::string path = [&] {
         QProcess p;
-        p.start(QString::fromStdString(cxx->executable()), {QStringLiteral("-print-file-name=libasan.so")});
+        p.start(QString::fromStdString(cxx->executable()),
+                {cxx->isClang() ? QStringLiteral("-print-file-name=libclang_rt.asan-x86_64.so")
+                                : QStringLiteral("-print-file-name=libasan.so")});
         if (!p.waitForFinished(15'000)) return std::string();
         std::string out = p.readAllStandardOutput().trimmed().toStdString();
         std::error_code ec;
         return std::filesystem::exists(out, ec) ? std::filesystem::canonical(out, ec).string() : std::string();
     }();
+    known[cxx->executable()] = path;
     return path;
 }
 

@@ -26,11 +26,7 @@ void ThreadPool::drain(int worker)
         if (m_stop->load(std::memory_order_relaxed)) return;
         const std::uint64_t begin = m_next.fetch_add(m_chunk, std::memory_order_relaxed);
         if (begin >= m_count) return;
-        const std::uint64_t end = std::min(m_count, begin + m_chunk);
-        for (std::uint64_t i = begin; i < end; ++i) {
-            if (m_stop->load(std::memory_order_relaxed)) return;
-            (*m_fn)(i, worker);
-        }
+        (*m_fn)(begin, std::min(m_count, begin + m_chunk), worker);
     }
 }
 
@@ -52,8 +48,7 @@ void ThreadPool::work(int worker)
     }
 }
 
-void ThreadPool::run(std::uint64_t count, const std::function<void(std::uint64_t, int)>& fn,
-                     const std::atomic<bool>& stop)
+void ThreadPool::run(std::uint64_t count, const RangeFn& fn, const std::atomic<bool>& stop)
 {
     m_fn = &fn;
     m_stop = &stop;

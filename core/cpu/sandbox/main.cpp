@@ -152,7 +152,7 @@ int main(int argc, char** argv)
                 st.blockIndex = {x, y, z};
                 st.dynamicShared = g_module->dynamicSharedBuffer();
                 if (kd->needsFibers) runner.run(*kd, args.data(), st);
-                else if (kd->runBlock(args.data(), &st) != 0 && !state.failed)
+                else if (kd->runBlock(args.data(), &st, (static_cast<unsigned long long>(z) * dims[1] + y) * dims[0] + x, 1) != 0 && !state.failed)
                     state.setError("kernel '" + kernel + "' stopped in block " + wb::cpu::detail::formatDim(st.blockIndex));
             }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
