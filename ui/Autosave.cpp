@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/Autosave.h"
 
+#include "ui/Worker.h"
+
+#include <QSemaphore>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -31,10 +35,12 @@ Autosave::Autosave(const QString& directory, QObject* parent)
     m_lock->tryLock(0);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &Autosave::write);
+    m_worker = new Worker(QStringLiteral("wb-autosave"), this);
 }
 
 Autosave::~Autosave()
 {
+    waitForWrites();
     // A clean exit keeps no snapshot only if the owner cleared it; otherwise it stays for the
     // next start (the lock is released, so it is offered).
     if (m_lock) m_lock->unlock();
@@ -60,16 +66,41 @@ void Autosave::flush()
 void Autosave::write()
 {
     if (!m_provider) return;
-    QSaveFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly)) return;
-    file.write(m_provider());
-    if (file.commit()) Q_EMIT snapshotWritten(m_path);
+    const QByteArray content = m_provider();
+    const QString path = m_path;
+    m_worker->post<bool>(
+        this,
+        [content, path](const CancelToken&) {
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly)) return false;
+            file.write(content);
+            return file.commit();
+        },
+        [this, path](bool ok) {
+            if (ok) Q_EMIT snapshotWritten(path);
+        });
 }
 
 void Autosave::clear()
 {
     m_timer.stop();
-    QFile::remove(m_path);
+    // After any write still in flight, in order.
+    const QString path = m_path;
+    m_worker->post<bool>(
+        this, [path](const CancelToken&) { return QFile::remove(path); }, [](bool) {});
+}
+
+void Autosave::waitForWrites()
+{
+    QSemaphore done;
+    m_worker->post<bool>(
+        nullptr,
+        [&done](const CancelToken&) {
+            done.release();
+            return true;
+        },
+        [](bool) {});
+    done.acquire();
 }
 
 QList<Autosave::Recovered> Autosave::findRecoverable() const

@@ -9,12 +9,18 @@
 #include <functional>
 #include <memory>
 
+class QThread;
+
 namespace wb::ui {
+
+class Worker;
 
 /// Crash recovery. Each running window owns a snapshot file and a lock file in the autosave
 /// folder; after an edit the snapshot is rewritten (atomically) within kMaxDelayMs, so a kill -9
 /// loses at most that much typing. A snapshot whose lock is stale belongs to a process that
-/// died: the next start offers it. A clean save or close removes the snapshot.
+/// died: the next start offers it. A clean save or close removes the snapshot. The snapshot is
+/// taken on the GUI thread (a small JSON text) and written on a worker: QSaveFile's commit syncs
+/// the file to disk, which can take tens of milliseconds on a busy disk.
 class Autosave : public QObject {
     Q_OBJECT
 public:
@@ -40,8 +46,10 @@ public:
     void setSnapshotProvider(std::function<QByteArray()> provider) { m_provider = std::move(provider); }
     /// Call after each edit.
     void noteModified();
-    /// Writes now if an edit is pending.
+    /// Starts the write now if an edit is pending (it completes on the worker).
     void flush();
+    /// Waits until every started write (or removal) is done; for tests and shutdown.
+    void waitForWrites();
     /// The work is saved (or discarded): no snapshot needed any more.
     void clear();
     bool isPending() const noexcept { return m_timer.isActive(); }
@@ -61,6 +69,7 @@ private:
     QString m_id;
     QString m_path;
     std::unique_ptr<QLockFile> m_lock;
+    Worker* m_worker = nullptr;
     std::function<QByteArray()> m_provider;
     QTimer m_timer;
     QDateTime m_firstPending;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/BufferPanel.h"
 
+#include "core/cuda/HandleRegistry.h"
+
 #include "ui/BufferTableModel.h"
 #include "ui/ScalarTableModel.h"
 #include "ui/SessionDocument.h"
@@ -84,9 +86,13 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     bufferDelegate->setChoices(BufferTableModel::RoleColumn,
                                {QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
     m_bufferView->setItemDelegate(bufferDelegate);
-    m_bufferView->horizontalHeader()->setSectionResizeMode(BufferTableModel::InitColumn, QHeaderView::Stretch);
-    m_bufferView->horizontalHeader()->setStretchLastSection(false);
+    QHeaderView* header = m_bufferView->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(BufferTableModel::InitColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(40);
     layout->addWidget(m_bufferView, 3);
+    m_bufferView->setMinimumHeight(m_bufferView->verticalHeader()->defaultSectionSize() * 4);
 
     auto* scalarBar = new QHBoxLayout;
     auto* addScalar = toolButton(QStringLiteral("+"), tr("Add a scalar"), this);
@@ -104,7 +110,7 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
         this);
     scalarDelegate->setChoices(ScalarTableModel::TypeColumn, elementTypes());
     m_scalarView->setItemDelegate(scalarDelegate);
-    layout->addWidget(m_scalarView, 2);
+    layout->addWidget(m_scalarView, 1);
 
     auto selectedRow = [](QTableView* v) {
         const QModelIndexList rows = v->selectionModel()->selectedRows();
@@ -151,8 +157,14 @@ void BufferPanel::updateMemory()
     QString text = tr("%n buffer(s) · %1", nullptr, static_cast<int>(m_doc->session().buffers.size()))
                        .arg(locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat));
     if (unknown) text += tr(" (+%n unknown)", nullptr, unknown);
+    // What Warpbench holds on the GPU right now, from the CUDA layer's handle registry.
+    const auto held = cuda::HandleRegistry::instance().usage(cuda::HandleKind::DeviceBuffer);
+    if (held.count > 0)
+        text += tr(" · device: %1 in %n allocation(s)", nullptr, static_cast<int>(held.count))
+                    .arg(locale.formattedDataSize(held.bytes, 1, QLocale::DataSizeSIFormat));
     m_memory->setText(text);
-    m_memory->setToolTip(tr("Memory the buffers need on the device (from their evaluated shapes)"));
+    m_memory->setToolTip(tr("Memory the buffers need (from their evaluated shapes); while a run holds "
+                            "GPU memory, the device bytes in use (handle registry)"));
 }
 
 } // namespace wb::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/BufferViewer.h"
 
+#include "ui/ChartTheme.h"
+
 #include "ui/ArrayTableModel.h"
 #include "ui/ImageView.h"
 #include "ui/VirtualTableView.h"
@@ -196,6 +198,7 @@ void BufferViewer::updatePlot()
 {
     QChart* chart = m_plot->chart();
     chart->removeAllSeries();
+    applyChartTheme(chart, palette());
     for (QAbstractAxis* axis : chart->axes()) chart->removeAxis(axis);
     auto* series = new QLineSeries;
     series->replace(m_summary.outline);

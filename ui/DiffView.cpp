@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/DiffView.h"
 
+#include "ui/ChartTheme.h"
+
 #include "ui/DiffTableModel.h"
 #include "ui/ImageView.h"
 #include "ui/VirtualTableView.h"
@@ -8,6 +10,8 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QTableView>
 #include <QLabel>
 #include <QTabWidget>
 #include <QToolButton>
@@ -68,6 +72,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent)
     m_model = new DiffTableModel(this);
     m_table = new VirtualTableView(m_tabs);
     m_table->setModel(m_model);
+    m_table->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_tabs->addTab(m_table, tr("Side by side"));
     m_heatmap = new ImageView(m_tabs);
     m_tabs->addTab(m_heatmap, tr("Error heatmap"));
@@ -154,6 +159,8 @@ void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome, const sessi
         m_stats->setText(QString::fromStdString(r.message.empty() ? std::string("no outputs compared") : r.message));
     buildImages(session);
     if (!m_outputs.empty()) showOutput(0);
+    // Image examples open on the pictures; the numbers are one tab away.
+    if (m_hasImages) m_tabs->setCurrentWidget(m_images);
 }
 
 bool DiffView::selectOutput(const QString& name)
@@ -192,6 +199,7 @@ void DiffView::showOutput(int i)
     // Error histogram (log2 bins of |a - b| from the diff engine).
     QChart* chart = m_histogram->chart();
     chart->removeAllSeries();
+    applyChartTheme(chart, palette());
     for (QAbstractAxis* a : chart->axes()) chart->removeAxis(a);
     const auto& h = o.stats.histogram;
     int first = -1, last = -1;
@@ -244,8 +252,10 @@ void DiffView::showOutput(int i)
     if (!o.stats.passed() && !o.stats.firstMismatches.empty()) {
         m_currentMismatch = static_cast<std::int64_t>(o.stats.firstMismatches.front().index);
         m_table->scrollToRow(m_currentMismatch, DiffTableModel::AbsErrorColumn);
+        m_tabs->setCurrentWidget(m_table);
     } else {
         m_table->scrollToRow(0);
+        m_tabs->setCurrentWidget(m_table);
     }
 }
 

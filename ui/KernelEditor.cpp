@@ -57,6 +57,9 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     setCaretLineVisible(true);
     setEolMode(EolUnix);
     setWrapMode(WrapNone);
+    // The horizontal range follows the longest line (no scroll bar for short kernels).
+    SendScintilla(SCI_SETSCROLLWIDTH, 1UL);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1UL);
 
     setMarginType(0, NumberMargin);
     setMarginLineNumbers(0, true);

@@ -71,6 +71,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_kernel->setToolTip(tr("Kernels found by the last compile; a template kernel is named with its "
                             "arguments, e.g. scale<float, 128>"));
     m_instantiate = new QLineEdit(kernelBox);
+    m_instantiate->setObjectName(QStringLiteral("instantiateBox"));
     m_instantiate->setPlaceholderText(tr("Instantiate template: scale<float, 128> ⏎"));
     chooseRow->addWidget(m_kernel, 1);
     chooseRow->addWidget(m_instantiate, 1);
@@ -99,7 +100,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
             fields[i] = exprField(launchBox, exprTip);
             fields[i]->setProperty("wbTip", exprTip);
             fields[i]->setPlaceholderText(QStringLiteral("1"));
-            row->addWidget(fields[i], i == 0 ? 3 : 1);
+            row->addWidget(fields[i], 1);
         }
         return row;
     };
@@ -128,6 +129,8 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     form->addRow(QString(), coverRow);
     m_occupancyLabel = new QLabel(launchBox);
     m_occupancyLabel->setWordWrap(true);
+    m_occupancyLabel->setMinimumHeight(m_occupancyLabel->fontMetrics().height() * 3 + 4);
+    m_occupancyLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_occupancyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Occupancy"), m_occupancyLabel);
     layout->addWidget(launchBox);
@@ -364,6 +367,8 @@ void LaunchPanel::evaluateFields()
 
 void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
 {
+    // A failed compile keeps the last good kernel list: the bindings stay visible while typing.
+    if (result && !result->ok && m_compiled && m_compiled->ok) return;
     m_compiled = std::move(result);
     if (m_compiled && m_compiled->ok) {
         m_loading = true;
@@ -423,7 +428,7 @@ void LaunchPanel::updateOccupancy()
     m_occupancy = Occupancy::compute(*sm, static_cast<int>(std::min<std::uint64_t>(threads, 1u << 20)), registers,
                                      staticShared + static_cast<int>(std::min<std::uint64_t>(*dynamicShared, 1u << 30)));
     QString text = m_occupancy.summary();
-    QString detail = tr("%1 · %2 threads/block").arg(arch).arg(threads);
+    QString detail = tr("for %1 · %2 threads/block · %3 warps/SM").arg(arch).arg(threads).arg(m_occupancy.activeWarpsPerSm);
     if (k && k->resources.known)
         detail += tr(" · %1 registers/thread · %2 B static shared").arg(registers).arg(staticShared);
     else

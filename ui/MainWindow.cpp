@@ -41,6 +41,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyleHints>
@@ -147,7 +148,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     m_elapsedTimer = new QTimer(this);
     m_elapsedTimer->setInterval(100);
     connect(m_elapsedTimer, &QTimer::timeout, this, [this]() {
-        m_results->setRunning(true, tr("Running… %1 s (Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_results->setRunning(true, tr("Running… %1 s (Shift+Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_buffers->updateMemory();
     });
 
     // Editors ↔ document
@@ -175,9 +177,11 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     connect(m_doc, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         m_autosave->noteModified();
-        if (part == SessionDocument::Part::Reference) return;
-        if (part == SessionDocument::Part::Buffers || part == SessionDocument::Part::Scalars) {
-            // The reference's parameters may bind differently; its compile does not change.
+        // A template instance typed into the kernel chooser needs a compile that instantiates it.
+        if (part == SessionDocument::Part::Launch) {
+            const std::string& k = m_doc->session().launch.kernel;
+            const auto last = m_liveKernel->lastResult();
+            if (k.find('<') != std::string::npos && (!last || !last->findKernel(k))) scheduleKernelCompile(false);
         }
     });
     connect(m_launch, &LaunchPanel::compileOptionsChanged, this, [this]() { scheduleKernelCompile(true); });
@@ -229,7 +233,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     });
 
     // Buffers → viewer
-    connect(m_buffers, &BufferPanel::bufferActivated, this, &MainWindow::showBuffer);
+    connect(m_buffers, &BufferPanel::bufferActivated, this, [this](const QString& name) { showBuffer(name); });
 
     // Recovery
     connect(restore, &QPushButton::clicked, this, [this]() {
@@ -251,7 +255,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     QSettings settings;
     resize(1400, 900);
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 
     loadEditorsFromDocument();
     updateTitle();
@@ -285,6 +289,7 @@ void MainWindow::buildDocks()
     tabifyDockWidget(m_resultsDock, m_viewerDock);
     m_resultsDock->raise();
     resizeDocks({m_launchDock}, {520}, Qt::Horizontal);
+    resizeDocks({m_launchDock, m_buffersDock}, {540, 360}, Qt::Vertical);
     resizeDocks({m_resultsDock}, {330}, Qt::Vertical);
 }
 
@@ -515,7 +520,13 @@ void MainWindow::scheduleKernelCompile(bool now)
     const session::Session s = m_doc->runnableSession();
     const std::string source = s.kernelSource;
     const std::string name = s.kernelSourceName();
-    const CompileOptions options = s.compileOptions;
+    // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
+    CompileOptions options = s.compileOptions;
+    for (const std::string& k : {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
+                                                      ? s.reference.launch.kernel : std::string()})
+        if (k.find('<') != std::string::npos &&
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) == options.nameExpressions.end())
+            options.nameExpressions.push_back(k);
     const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem ? m_env.device.arch : std::string();
     LiveCompiler::Job job = [source, name, options, arch](const CancelToken&) {
         return cuda::Compiler::instance().compile(source, name, options, arch);
@@ -589,7 +600,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
                                                        QString::fromUtf8(r.statusName())));
     m_buffers->updateMemory();
     // An open viewer follows the new data.
-    if (m_viewerDock->isVisible() && !m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName());
+    if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
 }
 
 void MainWindow::goToNext(bool backwards)
@@ -606,14 +617,16 @@ void MainWindow::goToNext(bool backwards)
     m_results->diffView()->goToMismatch(backwards);
 }
 
-void MainWindow::showBuffer(const QString& name)
+void MainWindow::showBuffer(const QString& name, bool raise)
 {
     const std::string n = name.toStdString();
     const auto outcome = m_runner->lastOutcome();
-    auto show = [this, name](ArrayView view) {
+    auto show = [this, name, raise](ArrayView view) {
         m_viewer->setBuffer(name, std::move(view));
-        m_viewerDock->show();
-        m_viewerDock->raise();
+        if (raise) {
+            m_viewerDock->show();
+            m_viewerDock->raise();
+        }
         Q_EMIT bufferShown(name);
     };
     if (outcome) {
@@ -733,7 +746,7 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(QStringLiteral("%1%2 — Warpbench").arg(m_doc->displayName(), m_doc->isModified() ? QStringLiteral(" •") : QString()));
+    setWindowTitle(QStringLiteral("%1[*] — Warpbench").arg(m_doc->displayName()));
     setWindowModified(m_doc->isModified());
 }
 
@@ -809,6 +822,18 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shownOnce) return;
+    m_shownOnce = true;
+    if (m_layoutRestored) return;
+    // First start: the editor gets half the width, results a good third of the height.
+    resizeDocks({m_launchDock}, {std::max(460, width() * 2 / 5)}, Qt::Horizontal);
+    resizeDocks({m_resultsDock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
+    resizeDocks({m_launchDock, m_buffersDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -70,7 +70,8 @@ public:
     void cancel();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
-    void showBuffer(const QString& name);
+    /// Shows buffer `name` (its latest data) in the viewer; `raise` brings the viewer forward.
+    void showBuffer(const QString& name, bool raise = true);
 
     /// Snapshots left by a process that died; restore() loads one into the window.
     int offerRecovery();
@@ -103,6 +104,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -131,6 +133,8 @@ private:
     DiagnosticsModel* m_diagnostics = nullptr;
     Environment m_env;
     bool m_loadingEditors = false;
+    bool m_layoutRestored = false; ///< a saved dock layout was restored (else size docks on first show)
+    bool m_shownOnce = false;
 
     StatusBanner* m_banner = nullptr;
     QWidget* m_recoveryBar = nullptr;

@@ -127,7 +127,7 @@ Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int
 QString Occupancy::limitName(Limit limit)
 {
     switch (limit) {
-    case Limit::Threads: return QObject::tr("threads (warps per SM)");
+    case Limit::Threads: return QObject::tr("threads");
     case Limit::Blocks: return QObject::tr("blocks per SM");
     case Limit::Registers: return QObject::tr("registers");
     case Limit::SharedMemory: return QObject::tr("shared memory");
@@ -140,10 +140,9 @@ QString Occupancy::limitName(Limit limit)
 QString Occupancy::summary() const
 {
     if (limitedBy == Limit::Invalid) return problem;
-    return QObject::tr("%1 % · %2 blocks/SM · %3 warps/SM · limited by %4")
+    return QObject::tr("%1 % · %2 blocks/SM · limited by %3")
         .arg(occupancy * 100.0, 0, 'f', 0)
         .arg(activeBlocksPerSm)
-        .arg(activeWarpsPerSm)
         .arg(limitName(limitedBy));
 }
 

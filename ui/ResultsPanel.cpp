@@ -26,6 +26,18 @@ QString formatMs(double ms)
     return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
 }
 
+QString statusWord(session::RunReport::Status s)
+{
+    switch (s) {
+    case session::RunReport::Status::Passed: return QObject::tr("✔ PASS");
+    case session::RunReport::Status::Mismatch: return QObject::tr("✘ FAIL — mismatch");
+    case session::RunReport::Status::CompileError: return QObject::tr("✘ compile error");
+    case session::RunReport::Status::RuntimeError: return QObject::tr("✘ runtime error");
+    case session::RunReport::Status::Invalid: return QObject::tr("✘ invalid session");
+    }
+    return {};
+}
+
 QString statusColour(session::RunReport::Status s)
 {
     switch (s) {
@@ -89,6 +101,7 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWi
         m_tabs->setTabText(3, e + w ? tr("Problems (%1)").arg(e + w) : tr("Problems"));
     });
     m_charts->clear();
+    m_charts->hide(); // calm until there is something to show
 }
 
 void ResultsPanel::showTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
@@ -112,7 +125,7 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome, const s
     const session::TimingStats& t = r.timing;
     const bool timed = !t.samplesMs.empty();
     QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
-                          .arg(statusColour(r.status), QString::fromUtf8(r.statusName()).toUpper());
+                          .arg(statusColour(r.status), statusWord(r.status));
     if (timed)
         verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
@@ -168,6 +181,7 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome, const s
                  .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
     m_charts->setTimes(t.samplesMs, outcome->h2dMs, timed ? t.medianMs : -1, outcome->d2hMs);
+    m_charts->setVisible(timed);
 
     m_diff->setOutcome(outcome, session);
     appendLog(tr("run finished: %1").arg(QString::fromUtf8(r.statusName())));

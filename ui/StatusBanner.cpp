@@ -47,7 +47,7 @@ void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
     const char* bg = worst == Level::Error ? "#f8d7da" : worst == Level::Warning ? "#fff3cd" : "#d9ecff";
     const char* fg = worst == Level::Error ? "#58151c" : worst == Level::Warning ? "#4d3800" : "#0b3558";
     setStyleSheet(QStringLiteral("#statusBanner { background: %1; border: 1px solid %2; border-radius: 3px; }"
-                                 "#statusBanner QLabel { color: %2; }")
+                                 "#statusBanner QLabel, #statusBanner QToolButton { color: %2; }")
                       .arg(QLatin1String(bg), QLatin1String(fg)));
     show();
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/TimingCharts.h"
 
+#include "ui/ChartTheme.h"
+
 #include <QHBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
@@ -75,6 +77,7 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
 {
     QChart* hist = m_histogram->chart();
     hist->removeAllSeries();
+    applyChartTheme(hist, palette());
     for (QAbstractAxis* a : hist->axes()) hist->removeAxis(a);
     double lo = 0, width = 0;
     const std::vector<int> counts = histogram(samples, &lo, &width);
@@ -112,6 +115,7 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
 
     QChart* stages = m_stages->chart();
     stages->removeAllSeries();
+    applyChartTheme(stages, palette());
     for (QAbstractAxis* a : stages->axes()) stages->removeAxis(a);
     if (kernel >= 0) {
         auto* series = new QHorizontalStackedBarSeries;

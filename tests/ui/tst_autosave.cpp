@@ -61,6 +61,7 @@ private Q_SLOTS:
         Autosave other(dir.path());
         QVERIFY(other.findRecoverable().isEmpty());
         autosave.clear();
+        autosave.waitForWrites();
         QVERIFY(!QFile::exists(autosave.snapshotPath()));
     }
 
