@@ -111,6 +111,7 @@ CudaTimer::~CudaTimer()
 
 void CudaTimer::flushL2()
 {
+    ScopedContext scope(m_context);
     if (!m_flushBuffer) {
         CUdevice device = 0;
         check(driver().cuCtxGetDevice(&device), "cuCtxGetDevice", "L2 flush");

@@ -11,6 +11,7 @@
 #include "core/cuda/Stream.h"
 #include "core/profiling/ActivityTrace.h"
 #include "core/profiling/CudaTimer.h"
+#include "core/profiling/KernelProfiler.h"
 #include "core/profiling/RangeProfiler.h"
 #include "tests/profiling/kernels/Kernels.h"
 
@@ -265,6 +266,33 @@ private Q_SLOTS:
         std::vector<float> after(n);
         x.download(after.data(), n * sizeof(float));
         for (float v : after) QCOMPARE(v, 42.0f);
+    }
+
+    void profileLaunchGivesOneReport()
+    {
+        if (m_unavailable) QSKIP(m_unavailable->c_str());
+        CopyCase copy(*m_context, 64ull << 20);
+        ProfileOptions o;
+        o.timing.measurement.minTimeS = 0.1;
+        o.timing.measurement.maxTimeS = 5;
+        o.workload.bytes = 2.0 * static_cast<double>(copy.n) * 4;
+        const ProfileResult r = profileLaunch(m_context->handle(), m_stream->handle(),
+                                              [&](CUstream s) { copy.launch(s); }, o);
+        for (const std::string& w : r.warnings) qWarning("%s", w.c_str());
+        const std::vector<Summary> s = r.summaries();
+        const Summary* median = findSummary(s, "wb/timing/median");
+        const Summary* bandwidth = findSummary(s, "wb/throughput/bandwidth");
+        QVERIFY(median && bandwidth && findSummary(s, "wb/device/sm_clock_nominal"));
+        QCOMPARE(bandwidth->value, *o.workload.bytes / median->value);
+        qInfo("copy 512 MiB: %s, %s", formatSummaryValue(*median).c_str(),
+              formatSummaryValue(*bandwidth).c_str());
+        QVERIFY(r.counters.has_value());
+        if (auto skip = counterSkipReason(*r.counters)) QSKIP(skip->c_str());
+        QVERIFY2(r.counters->status.ok(), r.counters->status.message.c_str());
+        const double counterS = findSummary(s, "wb/counter/gpu__time_duration.sum")->value;
+        qInfo("counter duration %.3f us vs event median %.3f us", counterS * 1e6,
+              median->value * 1e6);
+        QVERIFY(std::fabs(counterS / median->value - 1.0) < 0.2);
     }
 
     void unknownMetricIsDroppedWithWarning()
