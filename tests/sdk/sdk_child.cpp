@@ -14,6 +14,20 @@ QString env(const char* name)
     return qEnvironmentVariable(name);
 }
 
+/// A 1-D f32 buffer of n elements. (Built whole: GCC 12 -O3 reports a false -Wrestrict for a
+/// one-character literal assigned to a member string.)
+wb::session::BufferSpec floatBuffer(std::string name, wb::session::BufferRole role,
+                                    wb::session::Initialiser init)
+{
+    return {std::move(name),
+            wb::session::ElementType::F32,
+            {"n"},
+            role,
+            std::move(init),
+            std::nullopt,
+            {}};
+}
+
 wb::session::Session inCodeSession(bool correct)
 {
     wb::session::Session s;
@@ -35,15 +49,10 @@ extern "C" __global__ void add_reference_wrong(float* out, const float* a, int n
 )";
     s.scalars = {{"n", wb::session::ElementType::I32, "100"},
                  {"bias", wb::session::ElementType::F32, "0.5"}};
-    wb::session::BufferSpec out;
-    out.name = "out";
-    out.shape = {"n"};
-    out.role = wb::session::BufferRole::Out;
-    wb::session::BufferSpec a;
-    a.name = "a";
-    a.shape = {"n"};
-    a.init.kind = wb::session::Initialiser::Kind::Iota;
-    s.buffers = {out, a};
+    wb::session::Initialiser iota;
+    iota.kind = wb::session::Initialiser::Kind::Iota;
+    s.buffers = {floatBuffer("out", wb::session::BufferRole::Out, {}),
+                 floatBuffer("a", wb::session::BufferRole::In, iota)};
     s.launch.kernel = "add";
     s.launch.grid = {"ceil(n/32)"};
     s.launch.block = {"32"};
