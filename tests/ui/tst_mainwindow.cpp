@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The real main window, offscreen: open an example, run it on the CPU backend, see PASS; live
+// diagnostics at the right line; occupancy follows the block size; a 2-D buffer opens as an
+// image; save → reopen round trip. Prints the GUI-thread stall and window-shown figures, and
+// writes screenshots when $WARPBENCH_SCREENSHOT_DIR is set.
+#include "StallDetector.h"
+
+#include "core/common/Paths.h"
+#include "core/cuda/Compiler.h"
+#include "core/host/HostCompiler.h"
+#include "core/session/imageio/QtImageCodec.h"
+#include "ui/BufferViewer.h"
+#include "ui/DiffView.h"
+#include "ui/ImageView.h"
+#include "ui/KernelEditor.h"
+#include "ui/LaunchPanel.h"
+#include "ui/LiveCompiler.h"
+#include "ui/MainWindow.h"
+#include "ui/Occupancy.h"
+#include "ui/ParamBindingModel.h"
+#include "ui/ResultsPanel.h"
+#include "ui/RunController.h"
+#include "ui/SessionDocument.h"
+#include "ui/TimingCharts.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb;
+using namespace wb::ui;
+
+namespace {
+
+QString example(const char* name)
+{
+    return QString::fromStdString((wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
+}
+
+void selectBackend(MainWindow& w, const char* kind)
+{
+    QComboBox* backend = w.launchPanel()->backendChooser();
+    backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
+    QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
+}
+
+/// The 1-minute load average: on a shared machine wall-clock gaps include time the GUI thread
+/// was runnable but not scheduled, which the busy figure excludes.
+QByteArray loadAverage()
+{
+    QFile f(QStringLiteral("/proc/loadavg"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0) : QByteArray("?");
+}
+
+void screenshot(QWidget& w, const char* name)
+{
+    const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents();
+    const QString path = dir + u'/' + QLatin1String(name) + QStringLiteral(".png");
+    QVERIFY(w.grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        session::installQtImageCodec();
+        m_hasHostCompiler = HostCompiler::find().has_value();
+        m_hasNvrtc = cuda::Compiler::instance().available();
+    }
+
+    void windowShowsQuickly()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const double shownMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        qInfo("window-shown time: %.1f ms (target < 500 ms: %s)", shownMs, shownMs < 500 ? "met" : "NOT met");
+        // The environment probe runs on a worker and reports back.
+        QSignalSpy probed(&w, &MainWindow::environmentProbed);
+        QVERIFY(probed.wait(60000));
+        QVERIFY(w.environment().probed);
+    }
+
+    void helloGpuPassesOnTheCpuBackend()
+    {
+        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QCOMPARE(w.document()->session().name, std::string("hello_gpu"));
+        QVERIFY(w.kernelEditor()->text().contains(QStringLiteral("multiply_them")));
+        selectBackend(w, "cpu");
+        // A comment unique to this run defeats the compile caches: the stall figure below then
+        // covers a real host-compiler build on the worker, not a cache hit.
+        w.kernelEditor()->append(QStringLiteral("\n// run %1\n").arg(QDateTime::currentMSecsSinceEpoch()));
+
+        StallDetector stall;
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        stall.start();
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        stall.stop();
+        qInfo("GUI thread during a CPU-backend run (cold host compile): longest gap between 2 ms ticks %.1f ms "
+              "(GUI thread busy %.1f ms of it), most GUI CPU between ticks %.1f ms, %d ticks (target <= 50 ms: %s; "
+              "load average %s on %d cores)",
+              stall.maxGapMs(), stall.cpuInMaxGapMs(), stall.maxBusyMs(), stall.ticks(),
+              stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData(), QThread::idealThreadCount());
+
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome);
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                 outcome->report.message.c_str());
+        QCOMPARE(outcome->report.backend, BackendKind::Cpu);
+        QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
+        QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASS")));
+        QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("median")));
+        QVERIFY(w.resultsPanel()->diffView()->statsText().contains(QStringLiteral("mismatches 0/400")));
+        // F8 with everything right finds no mismatch.
+        QVERIFY(!w.resultsPanel()->diffView()->goToMismatch(false));
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+        screenshot(w, "results-diff-pass");
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+        QVERIFY(w.resultsPanel()->timingCharts()->isVisible());
+        QVERIFY(w.resultsPanel()->timingCharts()->histogramBins() >= 1);
+        screenshot(w, "results-summary");
+        w.document()->setModified(false);
+    }
+
+    void mismatchesAreFoundAndStepped()
+    {
+        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        // Break every element with index ≥ 390.
+        QString text = w.kernelEditor()->text();
+        text.replace(QStringLiteral("dest[i] = a[i] * b[i];"), QStringLiteral("dest[i] = i >= 390 ? 0.5f : a[i] * b[i];"));
+        w.kernelEditor()->setText(text);
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        const auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(int(outcome->report.status), int(session::RunReport::Status::Mismatch));
+        DiffView* diff = w.resultsPanel()->diffView();
+        QCOMPARE(diff->badgeText(), QStringLiteral("FAIL"));
+        QVERIFY(diff->statsText().contains(QStringLiteral("mismatches 10/400")));
+        QCOMPARE(diff->currentMismatch(), std::int64_t(390)); // opens on the first one
+        w.goToNext(false);                                    // F8
+        QCOMPARE(diff->currentMismatch(), std::int64_t(391));
+        w.goToNext(true);                                     // Shift+F8
+        QCOMPARE(diff->currentMismatch(), std::int64_t(390));
+        w.goToNext(true);                                     // wraps to the last
+        QCOMPARE(diff->currentMismatch(), std::int64_t(399));
+        screenshot(w, "results-diff-fail");
+        w.document()->setModified(false);
+    }
+
+    void syntaxErrorShowsAtTheLine()
+    {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        KernelEditor* editor = w.kernelEditor();
+        // Let the compile that opening started finish first.
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        QVERIFY(!editor->hasErrorMarker(4));
+
+        // Type one character: "b[i]" becomes "bb[i]" on line 4.
+        const int line = 4;
+        const int column = static_cast<int>(editor->text(line - 1).indexOf(QStringLiteral("b[i]"))) + 1;
+        QVERIFY(column > 0);
+        editor->setFocus();
+        editor->setCursorPosition(line - 1, column - 1);
+        StallDetector stall;
+        stall.start();
+        QElapsedTimer typed;
+        typed.start();
+        QTest::keyClicks(editor, QStringLiteral("b"));
+        QVERIFY(editor->text(line - 1).contains(QStringLiteral("bb[i]")));
+        QTRY_VERIFY_WITH_TIMEOUT(editor->hasErrorMarker(line), 1000);
+        const double latency = static_cast<double>(typed.nsecsElapsed()) / 1e6;
+        stall.stop();
+        qInfo("syntax error → marker and annotation after %.0f ms (debounce %d ms included)", latency, 350);
+        qInfo("GUI thread during live compiles: longest gap %.1f ms (GUI thread busy %.1f ms of it), most GUI CPU "
+              "between ticks %.1f ms (target <= 50 ms: %s; load average %s)", stall.maxGapMs(), stall.cpuInMaxGapMs(),
+              stall.maxBusyMs(), stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData());
+        QVERIFY(editor->annotationText(line).contains(QStringLiteral("identifier \"bb\" is undefined")));
+        for (int other = 1; other <= editor->lines(); ++other)
+            if (other != line) QVERIFY(!editor->hasErrorMarker(other));
+        screenshot(w, "editor-diagnostics");
+
+        // The Problems list jumps to the line.
+        editor->setCursorPosition(0, 0);
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Problems);
+        QTableView* problems = w.resultsPanel()->problemsView();
+        QTRY_VERIFY(problems->model()->rowCount() >= 1);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(problems->model()->index(0, 2)).center());
+        int l = 0, i = 0;
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, line);
+        QCOMPARE(i + 1, column);
+
+        // Fixing it clears the marker.
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->hasErrorMarker(line), 5000);
+        QVERIFY(editor->annotationText(line).isEmpty());
+        w.document()->setModified(false);
+    }
+
+    void referenceErrorsShowInTheirTab()
+    {
+        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the reference cannot be compiled here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        KernelEditor* reference = w.referenceEditor();
+        QVERIFY(reference->text().contains(QStringLiteral("void reference(")));
+        const int line = 4; // "    for (int i = 0; i < n; ++i) dest[i] = a[i] * b[i];"
+        QVERIFY(reference->text(line - 1).contains(QStringLiteral("dest[i]")));
+        w.editorTabs()->setCurrentWidget(reference);
+        reference->setFocus();
+        reference->setCursorPosition(line - 1, static_cast<int>(reference->text(line - 1).indexOf(QStringLiteral("b[i]"))));
+        QTest::keyClicks(reference, QStringLiteral("c"));
+        QTRY_VERIFY_WITH_TIMEOUT(reference->hasErrorMarker(line), 60000);
+        QVERIFY(reference->annotationText(line).contains(QStringLiteral("cb")));
+        QVERIFY(!w.kernelEditor()->hasErrorMarker(line)); // the kernel tab is not touched
+        w.document()->setModified(false);
+    }
+
+    void templateKernelsAreInstantiated()
+    {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no kernel discovery");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("template_scale")));
+        QComboBox* chooser = w.launchPanel()->kernelChooser();
+        QTRY_VERIFY_WITH_TIMEOUT(chooser->findText(QStringLiteral("scale<float, 3>")) >= 0, 30000);
+        QTRY_COMPARE(w.launchPanel()->bindingModel()->rowCount(), 3);
+        // A new instance from the instantiation box: compiled, chosen, bound.
+        auto* box = w.launchPanel()->findChild<QLineEdit*>(QStringLiteral("instantiateBox"));
+        QVERIFY(box);
+        QTest::keyClicks(box, QStringLiteral("scale<float, 7>"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(w.document()->session().launch.kernel, std::string("scale<float, 7>"));
+        QTRY_VERIFY_WITH_TIMEOUT(chooser->findText(QStringLiteral("scale<float, 7>")) >= 0, 30000);
+        QCOMPARE(chooser->currentText(), QStringLiteral("scale<float, 7>"));
+        QTRY_VERIFY(w.launchPanel()->bindingModel()->allValid());
+        w.document()->setModified(false);
+    }
+
+    void occupancyFollowsBlockSize()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        if (m_hasNvrtc)
+            QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        LaunchPanel* launch = w.launchPanel();
+        const QString before = launch->occupancyText();
+        const Occupancy o400 = launch->occupancy();
+        QVERIFY(before.contains(u'%'));
+        QLineEdit* blockX = launch->blockField(0);
+        blockX->selectAll();
+        QTest::keyClicks(blockX, QStringLiteral("96"));
+        QCOMPARE(w.document()->session().launch.block, std::vector<std::string>{"96"});
+        const QString after = launch->occupancyText();
+        QVERIFY(after != before);
+        // Same formula, same inputs: the readout is the calculator's answer for 96 threads.
+        const auto last = w.kernelCompiler()->lastResult();
+        QString arch = last ? QString::fromStdString(last->target) : QString();
+        if (w.environment().backend == BackendKind::Cuda) arch = QString::fromStdString(w.environment().device.arch);
+        if (arch.isEmpty() || arch.startsWith(u'h')) arch = QStringLiteral("sm_90");
+        int registers = 0;
+        if (last) if (const KernelInfo* k = last->findKernel("multiply_them"); k && k->resources.known) registers = k->resources.registers;
+        const Occupancy expected = Occupancy::compute(*SmLimits::forArch(arch), 96, registers, 0);
+        QCOMPARE(launch->occupancy().activeBlocksPerSm, expected.activeBlocksPerSm);
+        QCOMPARE(launch->occupancy().occupancy, expected.occupancy);
+        QVERIFY(launch->occupancy().activeBlocksPerSm != o400.activeBlocksPerSm);
+        // An impossible block is named as such.
+        blockX->selectAll();
+        QTest::keyClicks(blockX, QStringLiteral("2048"));
+        QVERIFY(launch->occupancyText().contains(QStringLiteral("exceed")));
+        // Shared memory counts too.
+        blockX->selectAll();
+        QTest::keyClicks(blockX, QStringLiteral("128"));
+        launch->sharedField()->selectAll();
+        QTest::keyClicks(launch->sharedField(), QStringLiteral("48*1024"));
+        QCOMPARE(launch->occupancy().limitedBy, Occupancy::Limit::SharedMemory);
+        w.document()->setModified(false);
+    }
+
+    void twoDimensionalBufferOpensAsImage()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("image_blur")));
+        QSignalSpy shown(&w, &MainWindow::bufferShown);
+        w.showBuffer(QStringLiteral("image"));
+        QVERIFY(shown.wait(60000));
+        BufferViewer* viewer = w.bufferViewer();
+        QCOMPARE(viewer->bufferName(), QStringLiteral("image"));
+        QCOMPARE(viewer->currentPage(), BufferViewer::Page::Image);
+        QCOMPARE(viewer->imageView()->imageWidth(), 96);
+        QCOMPARE(viewer->imageView()->imageHeight(), 64);
+        QVERIFY(!viewer->imageView()->image().isNull());
+        QVERIFY(w.viewerDock()->isVisible());
+        QSignalSpy summary(viewer, &BufferViewer::summaryComputed);
+        if (!viewer->summaryReady()) QVERIFY(summary.wait(10000));
+        QVERIFY(viewer->summary().max > viewer->summary().min); // a real picture, not a flat fill
+        screenshot(w, "buffer-image-viewer");
+
+        // Run it: input / output / reference / difference side by side.
+        if (m_hasHostCompiler) {
+            selectBackend(w, "cpu");
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QVERIFY(finished.wait(300000));
+            const auto outcome = w.runController()->lastOutcome();
+            QVERIFY2(outcome->report.status == session::RunReport::Status::Passed, outcome->report.message.c_str());
+            DiffView* diff = w.resultsPanel()->diffView();
+            QVERIFY(diff->hasImageComparison());
+            QTRY_VERIFY_WITH_TIMEOUT(!diff->errorHeatmap()->array().isNull(), 10000); // 2-D: error heatmap
+            w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+            screenshot(w, "results-image-diff");
+        }
+        w.document()->setModified(false);
+    }
+
+    void saveAndReopenGiveTheSameSession()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("copy/hello.wbproj"));
+        QDir().mkpath(dir.filePath(QStringLiteral("copy")));
+        session::Session saved;
+        QString kernel;
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openProject(example("hello_gpu")));
+            // Edit through the widgets: block size, iterations, kernel text.
+            QLineEdit* blockX = w.launchPanel()->blockField(0);
+            blockX->selectAll();
+            QTest::keyClicks(blockX, QStringLiteral("256"));
+            w.launchPanel()->iterationsBox()->setValue(25);
+            w.kernelEditor()->append(QStringLiteral("\n// edited in the GUI test\n"));
+            QVERIFY(w.document()->isModified());
+            QVERIFY(w.saveAs(path));
+            QVERIFY(!w.document()->isModified());
+            saved = w.document()->session();
+            kernel = w.kernelEditor()->text();
+        }
+        // The example's own files were not touched; the copy has its own kernel file.
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("copy/hello_gpu.cu"))));
+        MainWindow again;
+        QVERIFY(again.openProject(path));
+        QVERIFY(again.document()->session() == saved);
+        QCOMPARE(again.document()->session().launch.block, std::vector<std::string>{"256"});
+        QCOMPARE(again.document()->session().iterations, 25);
+        QCOMPARE(again.kernelEditor()->text(), kernel);
+        QVERIFY(!again.document()->isModified());
+    }
+
+    void followsADarkPalette()
+    {
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b2d30));
+        dark.setColor(QPalette::WindowText, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Base, QColor(0x1e1f22));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26282b));
+        dark.setColor(QPalette::Text, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Button, QColor(0x3c3f41));
+        dark.setColor(QPalette::ButtonText, QColor(0xdfe1e5));
+        dark.setColor(QPalette::Highlight, QColor(0x2f65ca));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(0x8c8f94));
+        dark.setColor(QPalette::Mid, QColor(0x4e5157));
+        dark.setColor(QPalette::ToolTipBase, QColor(0x3c3f41));
+        dark.setColor(QPalette::ToolTipText, QColor(0xdfe1e5));
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            dark.setColor(QPalette::Disabled, role, QColor(0x6f737a));
+        QApplication::setPalette(dark);
+        {
+            MainWindow w;
+            w.resize(1400, 900);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openProject(example("hello_gpu")));
+            auto* lexer = w.kernelEditor()->lexer();
+            QVERIFY(lexer->defaultPaper().lightness() < 128);
+            QVERIFY(lexer->defaultColor().lightness() > 128);
+            if (m_hasHostCompiler) {
+                selectBackend(w, "cpu");
+                QSignalSpy finished(w.runController(), &RunController::runFinished);
+                QVERIFY(w.run());
+                QVERIFY(finished.wait(300000));
+                w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+            }
+            screenshot(w, "dark-palette");
+            w.document()->setModified(false);
+        }
+        // Back to light: an open editor follows the change.
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setPalette(dark);
+        QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() < 128);
+        QApplication::setPalette(light);
+        QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() >= 128);
+    }
+
+private:
+    QTemporaryDir m_autosave;
+    bool m_hasHostCompiler = false;
+    bool m_hasNvrtc = false;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ui/ArrayView.h"
+#include "ui/Colormap.h"
+
+#include <QImage>
+#include <QWidget>
+
+namespace wb::ui {
+
+/// A 2-D buffer drawn as an image: a heatmap through a colormap and a value range, or true
+/// colour for RGB(A) planes ([3|4, H, W]) and interleaved pixels ([H, W, 3|4]). Large arrays
+/// are sampled to at most maxSide() pixels a side (nearest element). Hovering or clicking
+/// reports the element under the mouse.
+class ImageView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImageView(QWidget* parent = nullptr);
+
+    void setArray(ArrayView array);
+    const ArrayView& array() const noexcept { return m_array; }
+    void setColormap(Colormap::Kind kind);
+    /// Values mapped to the ends of the colormap.
+    void setRange(double lo, double hi);
+    double rangeLow() const noexcept { return m_lo; }
+    double rangeHigh() const noexcept { return m_hi; }
+    void setTitle(const QString& title);
+    /// Show RGB(A) arrays as colour (default) or as a heatmap of all planes.
+    void setTrueColour(bool on);
+    bool isTrueColour() const noexcept;
+
+    /// The rendered image (sampled), for tests and screenshots.
+    const QImage& image() const noexcept { return m_image; }
+    int imageWidth() const noexcept;  ///< in elements
+    int imageHeight() const noexcept; ///< in elements
+
+    /// Renders `array` to an image of at most maxSide × maxSide pixels.
+    static QImage render(const ArrayView& array, const Colormap& map, double lo, double hi,
+                         bool trueColour, int maxSide = 2048);
+
+    QSize sizeHint() const override { return {360, 300}; }
+    QSize minimumSizeHint() const override { return {120, 100}; }
+
+Q_SIGNALS:
+    void elementHovered(qint64 index);
+    void elementClicked(qint64 index);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    void rerender();
+    QRect imageRect() const;
+    qint64 elementAtPos(QPointF pos) const;
+
+    ArrayView m_array;
+    Colormap m_map;
+    double m_lo = 0, m_hi = 1;
+    bool m_trueColour = true;
+    QString m_title;
+    QImage m_image;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/Diagnostic.h"
+
+#include "ui/detail/Qsci.h"
+
+#include <vector>
+
+class QsciStyle;
+
+namespace wb::ui {
+
+class CudaLexer;
+
+/// The source editor of one tab (kernel.cu or reference.cpp): QScintilla with CUDA (or C++)
+/// highlighting, line numbers, folding, brace matching, auto-indent and autocompletion of
+/// CUDA built-ins and intrinsics. Compiler diagnostics are shown where the eye is: a margin
+/// marker, a squiggle from the caret column to the end of the word, and an annotation under
+/// the line.
+class KernelEditor : public QsciScintilla {
+    Q_OBJECT
+public:
+    enum class Language { Cuda, Cpp };
+    explicit KernelEditor(Language language, QWidget* parent = nullptr);
+    ~KernelEditor() override;
+
+    /// The name diagnostics carry for this editor ("kernel.cu"); others are ignored.
+    void setSourceName(const QString& name) { m_sourceName = name; }
+    const QString& sourceName() const noexcept { return m_sourceName; }
+
+    /// Replaces all markers, squiggles and annotations with `diagnostics` (those whose file
+    /// matches sourceName(), or that have no file).
+    void setDiagnostics(const std::vector<Diagnostic>& diagnostics);
+    void clearDiagnostics();
+    const std::vector<Diagnostic>& diagnostics() const noexcept { return m_diagnostics; }
+
+    /// 1-based line that carries an error (or warning) marker; for tests and navigation.
+    bool hasErrorMarker(int line) const;
+    bool hasWarningMarker(int line) const;
+    /// The annotation under 1-based `line` ("" when none).
+    QString annotationText(int line) const;
+
+    /// Moves the cursor to 1-based line/column and makes it visible.
+    void goToLine(int line, int column = 1);
+    /// Next / previous diagnostic after / before the cursor (wraps); false when none.
+    bool goToNextDiagnostic(bool backwards);
+
+    /// Re-applies colours after a palette change (light/dark follows the system).
+    void applyPalette();
+
+    /// Offers the CUDA words and the document's identifiers that start with the word before
+    /// the cursor (automatically after three characters; `force` for Ctrl+Space).
+    void showCompletions(bool force);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void updateLineNumberWidth();
+
+    Language m_language;
+    QString m_sourceName;
+    CudaLexer* m_lexer = nullptr;
+    QStringList m_words; ///< the language's fixed completion words
+    QsciStyle* m_errorStyle = nullptr;
+    QsciStyle* m_warningStyle = nullptr;
+    QsciStyle* m_noteStyle = nullptr;
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/LaunchPanel.h"
+
+#include "ui/ParamBindingModel.h"
+#include "ui/SessionDocument.h"
+#include "ui/SessionEval.h"
+#include "ui/ValidatingDelegate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+
+namespace wb::ui {
+
+namespace {
+
+QLineEdit* exprField(QWidget* parent, const QString& tip)
+{
+    auto* e = new QLineEdit(parent);
+    e->setToolTip(tip);
+    e->setMinimumWidth(40);
+    return e;
+}
+
+void markField(QLineEdit* field, const QString& error)
+{
+    field->setStyleSheet(error.isEmpty() ? QString()
+                                         : QStringLiteral("QLineEdit { border: 1px solid #d0342c; }"));
+    field->setToolTip(error.isEmpty() ? field->property("wbTip").toString() : error);
+}
+
+std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields)
+{
+    // Trailing "1" extents are dropped so a 1-D launch stays {"N"}.
+    std::vector<std::string> out;
+    for (QLineEdit* f : fields) out.push_back(f->text().trimmed().isEmpty() ? "1" : f->text().trimmed().toStdString());
+    while (out.size() > 1 && out.back() == "1") out.pop_back();
+    return out;
+}
+
+} // namespace
+
+LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
+    : QWidget(parent), m_doc(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    // Kernel and bindings
+    auto* kernelBox = new QGroupBox(tr("Kernel"), this);
+    auto* kl = new QVBoxLayout(kernelBox);
+    auto* chooseRow = new QHBoxLayout;
+    m_kernel = new QComboBox(kernelBox);
+    m_kernel->setEditable(true);
+    m_kernel->setInsertPolicy(QComboBox::NoInsert);
+    m_kernel->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kernel->setMinimumContentsLength(14);
+    m_kernel->setToolTip(tr("Kernels found by the last compile; a template kernel is named with its "
+                            "arguments, e.g. scale<float, 128>"));
+    m_instantiate = new QLineEdit(kernelBox);
+    m_instantiate->setObjectName(QStringLiteral("instantiateBox"));
+    m_instantiate->setPlaceholderText(tr("Instantiate template: scale<float, 128> ⏎"));
+    chooseRow->addWidget(m_kernel, 1);
+    chooseRow->addWidget(m_instantiate, 1);
+    kl->addLayout(chooseRow);
+    m_bindings = new ParamBindingModel(m_doc, this);
+    m_bindingView = new QTableView(kernelBox);
+    m_bindingView->setModel(m_bindings);
+    m_bindingView->verticalHeader()->hide();
+    m_bindingView->verticalHeader()->setDefaultSectionSize(m_bindingView->fontMetrics().height() + 8);
+    m_bindingView->horizontalHeader()->setStretchLastSection(true);
+    m_bindingView->setEditTriggers(QAbstractItemView::AllEditTriggers);
+    m_bindingView->setMinimumHeight(90);
+    auto* delegate = new ValidatingDelegate({}, this);
+    m_bindingView->setItemDelegate(delegate);
+    kl->addWidget(m_bindingView, 1);
+    layout->addWidget(kernelBox, 2);
+
+    // Geometry
+    auto* launchBox = new QGroupBox(tr("Launch"), this);
+    auto* form = new QFormLayout(launchBox);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    const QString exprTip = tr("An expression over scalars: N, ceil(N/256), N*N");
+    auto makeRow = [&](std::array<QLineEdit*, 3>& fields) {
+        auto* row = new QHBoxLayout;
+        for (std::size_t i = 0; i < 3; ++i) {
+            fields[i] = exprField(launchBox, exprTip);
+            fields[i]->setProperty("wbTip", exprTip);
+            fields[i]->setPlaceholderText(QStringLiteral("1"));
+            row->addWidget(fields[i], 1);
+        }
+        return row;
+    };
+    form->addRow(tr("Grid"), makeRow(m_grid));
+    form->addRow(tr("Block"), makeRow(m_block));
+    m_shared = exprField(launchBox, tr("Dynamic shared memory per block, bytes (expression)"));
+    m_shared->setProperty("wbTip", m_shared->toolTip());
+    form->addRow(tr("Shared"), m_shared);
+    m_evaluated = new QLabel(launchBox);
+    m_evaluated->setWordWrap(true);
+    form->addRow(QString(), m_evaluated);
+    auto* coverRow = new QHBoxLayout;
+    m_coverN = new QLineEdit(launchBox);
+    m_coverN->setPlaceholderText(QStringLiteral("N"));
+    m_coverN->setToolTip(tr("Elements to cover (expression)"));
+    m_coverB = new QSpinBox(launchBox);
+    m_coverB->setRange(1, 1024);
+    m_coverB->setValue(256);
+    m_coverB->setPrefix(tr("block "));
+    auto* cover = new QPushButton(tr("Fit"), launchBox);
+    cover->setToolTip(tr("Grid = ceil(N / block), block = the chosen size (1-D)"));
+    coverRow->addWidget(new QLabel(tr("Cover"), launchBox));
+    coverRow->addWidget(m_coverN, 1);
+    coverRow->addWidget(m_coverB);
+    coverRow->addWidget(cover);
+    form->addRow(QString(), coverRow);
+    m_occupancyLabel = new QLabel(launchBox);
+    m_occupancyLabel->setWordWrap(true);
+    m_occupancyLabel->setMinimumHeight(m_occupancyLabel->fontMetrics().height() * 3 + 4);
+    m_occupancyLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_occupancyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("Occupancy"), m_occupancyLabel);
+    layout->addWidget(launchBox);
+
+    // Backend and compile options
+    auto* runBox = new QGroupBox(tr("Backend and compile"), this);
+    auto* rf = new QFormLayout(runBox);
+    auto* backendRow = new QHBoxLayout;
+    m_backend = new QComboBox(runBox);
+    m_backend->addItem(tr("auto"), QStringLiteral("auto"));
+    m_backend->addItem(tr("CUDA (GPU)"), QStringLiteral("cuda"));
+    m_backend->addItem(tr("CPU emulator"), QStringLiteral("cpu"));
+    m_device = new QSpinBox(runBox);
+    m_device->setRange(0, 63);
+    m_device->setPrefix(tr("device "));
+    backendRow->addWidget(m_backend, 1);
+    backendRow->addWidget(m_device);
+    rf->addRow(tr("Backend"), backendRow);
+    auto* optRow = new QHBoxLayout;
+    m_arch = new QComboBox(runBox);
+    m_arch->setEditable(true);
+    m_arch->addItem(tr("device's own"), QString());
+    for (const char* a : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120", "compute_90"})
+        m_arch->addItem(QString::fromLatin1(a), QString::fromLatin1(a));
+    m_opt = new QComboBox(runBox);
+    for (int o = 0; o <= 3; ++o) m_opt->addItem(QStringLiteral("-O%1").arg(o), o);
+    m_fastMath = new QCheckBox(tr("fast math"), runBox);
+    m_lineInfo = new QCheckBox(tr("line info"), runBox);
+    optRow->addWidget(m_arch, 1);
+    optRow->addWidget(m_opt);
+    optRow->addWidget(m_fastMath);
+    optRow->addWidget(m_lineInfo);
+    rf->addRow(tr("Options"), optRow);
+    m_defines = new QLineEdit(runBox);
+    m_defines->setPlaceholderText(tr("TILE=16 USE_SHFL"));
+    m_defines->setToolTip(tr("Preprocessor defines, separated by spaces: NAME or NAME=value"));
+    rf->addRow(tr("Defines"), m_defines);
+    auto* iterRow = new QHBoxLayout;
+    m_warmup = new QSpinBox(runBox);
+    m_warmup->setRange(0, 1000);
+    m_warmup->setPrefix(tr("warm-up "));
+    m_iterations = new QSpinBox(runBox);
+    m_iterations->setRange(1, 100000);
+    m_iterations->setPrefix(tr("iterations "));
+    iterRow->addWidget(m_warmup);
+    iterRow->addWidget(m_iterations);
+    rf->addRow(tr("Timing"), iterRow);
+    layout->addWidget(runBox);
+
+    // Wiring
+    connect(m_doc, &SessionDocument::sessionReplaced, this, &LaunchPanel::loadFromSession);
+    connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
+        if (part == SessionDocument::Part::Scalars || part == SessionDocument::Part::Buffers)
+            evaluateFields();
+    });
+    for (QLineEdit* f : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2], m_shared})
+        connect(f, &QLineEdit::textEdited, this, &LaunchPanel::writeLaunch);
+    connect(m_kernel, &QComboBox::currentTextChanged, this, [this]() {
+        if (m_loading) return;
+        writeLaunch();
+        m_bindings->setKernel(currentKernel());
+        updateOccupancy();
+    });
+    connect(m_instantiate, &QLineEdit::returnPressed, this, [this]() {
+        const std::string expr = m_instantiate->text().trimmed().toStdString();
+        if (expr.empty()) return;
+        m_doc->edit(SessionDocument::Part::CompileOptions, [&](session::Session& s) {
+            auto& list = s.compileOptions.nameExpressions;
+            if (std::find(list.begin(), list.end(), expr) == list.end()) list.push_back(expr);
+            s.launch.kernel = expr;
+        });
+        {
+            QSignalBlocker block(m_kernel);
+            m_kernel->setEditText(QString::fromStdString(expr));
+        }
+        m_instantiate->clear();
+        Q_EMIT compileOptionsChanged();
+    });
+    connect(cover, &QPushButton::clicked, this, [this]() {
+        const QString n = m_coverN->text().trimmed();
+        if (n.isEmpty()) return;
+        const int b = m_coverB->value();
+        m_grid[0]->setText(QStringLiteral("ceil((%1)/%2)").arg(n).arg(b));
+        m_grid[1]->setText(QStringLiteral("1"));
+        m_grid[2]->setText(QStringLiteral("1"));
+        m_block[0]->setText(QString::number(b));
+        m_block[1]->setText(QStringLiteral("1"));
+        m_block[2]->setText(QStringLiteral("1"));
+        writeLaunch();
+    });
+    connect(m_backend, &QComboBox::currentIndexChanged, this, [this]() {
+        if (m_loading) return;
+        const auto kind = parseBackendKind(m_backend->currentData().toString().toStdString());
+        m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.backend = kind.value_or(BackendKind::Auto); });
+    });
+    connect(m_device, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.device = v; });
+    });
+    connect(m_warmup, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.warmup = v; });
+    });
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.iterations = v; });
+    });
+    connect(m_arch, &QComboBox::currentTextChanged, this, &LaunchPanel::writeOptions);
+    connect(m_opt, &QComboBox::currentIndexChanged, this, &LaunchPanel::writeOptions);
+    connect(m_fastMath, &QCheckBox::toggled, this, &LaunchPanel::writeOptions);
+    connect(m_lineInfo, &QCheckBox::toggled, this, &LaunchPanel::writeOptions);
+    connect(m_defines, &QLineEdit::editingFinished, this, &LaunchPanel::writeOptions);
+    connect(m_bindingView, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.column() == ParamBindingModel::BoundColumn) m_bindingView->edit(index);
+    });
+    // The "Bound to" editor offers the names that fit the parameter.
+    connect(m_bindings, &QAbstractItemModel::modelReset, this, [this, delegate]() {
+        QStringList all;
+        for (const auto& b : m_doc->session().buffers) all << QString::fromStdString(b.name);
+        for (const auto& s : m_doc->session().scalars) all << QString::fromStdString(s.name);
+        delegate->setChoices(ParamBindingModel::BoundColumn, all, true);
+    });
+    loadFromSession();
+}
+
+const KernelInfo* LaunchPanel::currentKernel() const
+{
+    if (!m_compiled) return nullptr;
+    return m_compiled->findKernel(m_kernel->currentText().trimmed().toStdString());
+}
+
+void LaunchPanel::loadFromSession()
+{
+    m_loading = true;
+    const session::Session& s = m_doc->session();
+    m_kernel->setEditText(QString::fromStdString(s.launch.kernel));
+    auto fill = [](std::array<QLineEdit*, 3>& fields, const std::vector<std::string>& v) {
+        for (std::size_t i = 0; i < 3; ++i)
+            fields[i]->setText(i < v.size() ? QString::fromStdString(v[i]) : QStringLiteral("1"));
+    };
+    fill(m_grid, s.launch.grid);
+    fill(m_block, s.launch.block);
+    m_shared->setText(QString::fromStdString(s.launch.sharedBytes));
+    m_backend->setCurrentIndex(std::max(0, m_backend->findData(QString::fromUtf8(backendName(s.backend)))));
+    m_device->setValue(s.device);
+    const QString arch = QString::fromStdString(s.compileOptions.arch);
+    const int archIndex = m_arch->findData(arch);
+    if (archIndex >= 0) m_arch->setCurrentIndex(archIndex);
+    else m_arch->setEditText(arch);
+    m_opt->setCurrentIndex(std::clamp(s.compileOptions.optLevel, 0, 3));
+    m_fastMath->setChecked(s.compileOptions.fastMath);
+    m_lineInfo->setChecked(s.compileOptions.lineInfo);
+    QStringList defines;
+    for (const auto& [name, value] : s.compileOptions.defines)
+        defines << (value.empty() ? QString::fromStdString(name)
+                                  : QStringLiteral("%1=%2").arg(QString::fromStdString(name), QString::fromStdString(value)));
+    m_defines->setText(defines.join(u' '));
+    m_warmup->setValue(s.warmup);
+    m_iterations->setValue(s.iterations);
+    // The helper starts from the first output's element count.
+    for (const auto& b : s.buffers)
+        if (b.isOutput() && !b.shape.empty()) {
+            QStringList dims;
+            for (const auto& d : b.shape) dims << QStringLiteral("(%1)").arg(QString::fromStdString(d));
+            m_coverN->setText(dims.size() == 1 ? QString::fromStdString(b.shape.front()) : dims.join(u'*'));
+            break;
+        }
+    m_loading = false;
+    m_bindings->setKernel(currentKernel());
+    evaluateFields();
+}
+
+void LaunchPanel::writeLaunch()
+{
+    if (m_loading) return;
+    const std::string kernel = m_kernel->currentText().trimmed().toStdString();
+    const auto grid = axes(m_grid);
+    const auto block = axes(m_block);
+    const std::string shared = m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString();
+    const session::LaunchSpec& cur = m_doc->session().launch;
+    if (cur.kernel != kernel || cur.grid != grid || cur.block != block || cur.sharedBytes != shared)
+        m_doc->edit(SessionDocument::Part::Launch, [&](session::Session& s) {
+            s.launch.kernel = kernel;
+            s.launch.grid = grid;
+            s.launch.block = block;
+            s.launch.sharedBytes = shared;
+        });
+    evaluateFields();
+}
+
+void LaunchPanel::writeOptions()
+{
+    if (m_loading) return;
+    CompileOptions o = m_doc->session().compileOptions;
+    const int archIndex = m_arch->findText(m_arch->currentText());
+    o.arch = archIndex >= 0 ? m_arch->itemData(archIndex).toString().toStdString()
+                            : m_arch->currentText().trimmed().toStdString();
+    o.optLevel = m_opt->currentIndex();
+    o.fastMath = m_fastMath->isChecked();
+    o.lineInfo = m_lineInfo->isChecked();
+    o.defines.clear();
+    for (const QString& d : m_defines->text().split(u' ', Qt::SkipEmptyParts)) {
+        const qsizetype eq = d.indexOf(u'=');
+        if (eq < 0) o.defines.emplace_back(d.toStdString(), std::string());
+        else o.defines.emplace_back(d.left(eq).toStdString(), d.mid(eq + 1).toStdString());
+    }
+    if (o == m_doc->session().compileOptions) return;
+    m_doc->edit(SessionDocument::Part::CompileOptions, [&](session::Session& s) { s.compileOptions = o; });
+    Q_EMIT compileOptionsChanged();
+}
+
+void LaunchPanel::evaluateFields()
+{
+    const SessionEval eval(m_doc->session());
+    QStringList parts;
+    auto evalAxis = [&](std::array<QLineEdit*, 3>& fields, const char* what) {
+        QStringList v;
+        for (std::size_t i = 0; i < 3; ++i) {
+            QString error;
+            const std::string text = fields[i]->text().trimmed().isEmpty() ? "1" : fields[i]->text().trimmed().toStdString();
+            const auto value = eval.count(text, std::string(what) + "[" + std::to_string(i) + "]", &error);
+            markField(fields[i], error);
+            v << (value ? QString::number(*value) : QStringLiteral("?"));
+        }
+        return v.join(QStringLiteral(" × "));
+    };
+    parts << tr("grid %1").arg(evalAxis(m_grid, "launch.grid"));
+    parts << tr("block %1").arg(evalAxis(m_block, "launch.block"));
+    QString error;
+    const auto shared = eval.count(m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
+                                   "launch.sharedBytes", &error, 0);
+    markField(m_shared, error);
+    parts << tr("shared %1 B").arg(shared ? QString::number(*shared) : QStringLiteral("?"));
+    m_evaluated->setText(QStringLiteral("= ") + parts.join(QStringLiteral(" · ")));
+    updateOccupancy();
+}
+
+void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
+{
+    // A failed compile keeps the last good kernel list: the bindings stay visible while typing.
+    if (result && !result->ok && m_compiled && m_compiled->ok) return;
+    m_compiled = std::move(result);
+    if (m_compiled && m_compiled->ok) {
+        m_loading = true;
+        const QString current = m_kernel->currentText();
+        m_kernel->clear();
+        for (const KernelInfo& k : m_compiled->kernels)
+            m_kernel->addItem(QString::fromStdString(k.name), QString::fromStdString(k.signature));
+        for (int i = 0; i < m_kernel->count(); ++i)
+            m_kernel->setItemData(i, m_kernel->itemData(i), Qt::ToolTipRole);
+        m_kernel->setEditText(current.isEmpty() && m_kernel->count() ? m_kernel->itemText(0) : current);
+        m_loading = false;
+        if (current.isEmpty()) writeLaunch();
+    }
+    m_bindings->setKernel(currentKernel());
+    updateOccupancy();
+}
+
+void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors)
+{
+    m_deviceArch = arch;
+    m_multiprocessors = multiprocessors;
+    updateOccupancy();
+}
+
+void LaunchPanel::setCudaUnavailableReason(const QString& reason)
+{
+    m_backend->setItemData(1, reason.isEmpty() ? tr("Run on the GPU") : reason, Qt::ToolTipRole);
+    m_backend->setItemText(1, reason.isEmpty() ? tr("CUDA (GPU)") : tr("CUDA (GPU) — not available"));
+}
+
+void LaunchPanel::updateOccupancy()
+{
+    QString arch = m_deviceArch;
+    if (arch.isEmpty() && m_compiled) arch = QString::fromStdString(m_compiled->target);
+    if (arch.isEmpty() || arch.startsWith(u'h')) arch = QStringLiteral("sm_90"); // CPU backend: show a GPU
+    const auto sm = SmLimits::forArch(arch);
+    const SessionEval eval(m_doc->session());
+    std::uint64_t threads = 1;
+    bool ok = true;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::string text = m_block[i]->text().trimmed().isEmpty() ? "1" : m_block[i]->text().trimmed().toStdString();
+        const auto v = eval.count(text, "block", nullptr);
+        if (!v) ok = false;
+        else threads *= *v;
+    }
+    const auto dynamicShared = eval.count(m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
+                                          "shared", nullptr, 0);
+    if (!sm || !ok || !dynamicShared) {
+        m_occupancy = {};
+        m_occupancyLabel->setText(!sm ? tr("unknown architecture %1").arg(arch)
+                                      : tr("— (fix the block/shared expressions)"));
+        return;
+    }
+    const KernelInfo* k = currentKernel();
+    const int registers = k && k->resources.known ? k->resources.registers : 0;
+    const int staticShared = k && k->resources.known ? k->resources.sharedBytes : 0;
+    m_occupancy = Occupancy::compute(*sm, static_cast<int>(std::min<std::uint64_t>(threads, 1u << 20)), registers,
+                                     staticShared + static_cast<int>(std::min<std::uint64_t>(*dynamicShared, 1u << 30)));
+    QString text = m_occupancy.summary();
+    QString detail = tr("for %1 · %2 threads/block · %3 warps/SM").arg(arch).arg(threads).arg(m_occupancy.activeWarpsPerSm);
+    if (k && k->resources.known)
+        detail += tr(" · %1 registers/thread · %2 B static shared").arg(registers).arg(staticShared);
+    else
+        detail += tr(" · registers unknown (compile for an sm_XX target)");
+    m_occupancyLabel->setText(QStringLiteral("<b>%1</b><br><small>%2</small>").arg(text.toHtmlEscaped(), detail.toHtmlEscaped()));
+    m_occupancyLabel->setToolTip(
+        tr("Theoretical occupancy: active warps per SM over the maximum (%1). Blocks/SM by "
+           "warps %2, by the block cap %3, by registers %4, by shared memory %5.")
+            .arg(sm->maxWarpsPerSm)
+            .arg(m_occupancy.blocksByWarps)
+            .arg(m_occupancy.blocksByCap)
+            .arg(m_occupancy.blocksByRegisters == INT_MAX ? tr("∞") : QString::number(m_occupancy.blocksByRegisters))
+            .arg(m_occupancy.blocksByShared == INT_MAX ? tr("∞") : QString::number(m_occupancy.blocksByShared)));
+}
+
+QString LaunchPanel::occupancyText() const { return m_occupancyLabel->text(); }
+
+} // namespace wb::ui

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/CompileResult.h"
+#include "ui/Occupancy.h"
+
+#include <QWidget>
+
+#include <array>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableView;
+
+namespace wb::ui {
+
+class ParamBindingModel;
+class SessionDocument;
+
+/// How the kernel is launched: which kernel (discovered by the last compile, or a template
+/// instantiation), what feeds each parameter (checked live), grid/block/shared memory as
+/// expressions, a "cover N elements" helper, backend and device, compile options, warm-up and
+/// iteration counts — and the theoretical occupancy, which follows the block size and shared
+/// memory as they are typed.
+class LaunchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LaunchPanel(SessionDocument* document, QWidget* parent = nullptr);
+
+    /// The newest kernel compile: its kernels fill the chooser, its resources feed occupancy.
+    void setCompileResult(std::shared_ptr<const CompileResult> result);
+    /// The device the occupancy is computed for ("sm_90"); empty = the compile target.
+    void setDeviceArch(const QString& arch, int multiprocessors);
+    /// Lists the backends that can run here ("cuda" disabled with a reason when no GPU).
+    void setCudaUnavailableReason(const QString& reason);
+
+    QString occupancyText() const;
+    const Occupancy& occupancy() const noexcept { return m_occupancy; }
+    ParamBindingModel* bindingModel() const noexcept { return m_bindings; }
+    QLineEdit* blockField(int axis) const { return m_block[static_cast<std::size_t>(axis)]; }
+    QLineEdit* gridField(int axis) const { return m_grid[static_cast<std::size_t>(axis)]; }
+    QLineEdit* sharedField() const noexcept { return m_shared; }
+    QComboBox* kernelChooser() const noexcept { return m_kernel; }
+    QComboBox* backendChooser() const noexcept { return m_backend; }
+    QSpinBox* iterationsBox() const noexcept { return m_iterations; }
+
+Q_SIGNALS:
+    /// Compile options changed: the live compile should run again.
+    void compileOptionsChanged();
+
+private:
+    void loadFromSession();
+    void writeLaunch();
+    void writeOptions();
+    void evaluateFields();
+    void updateOccupancy();
+    const KernelInfo* currentKernel() const;
+
+    SessionDocument* m_doc;
+    std::shared_ptr<const CompileResult> m_compiled;
+    QString m_deviceArch;
+    int m_multiprocessors = 0;
+    bool m_loading = false;
+    Occupancy m_occupancy;
+
+    QComboBox* m_kernel = nullptr;
+    QLineEdit* m_instantiate = nullptr;
+    ParamBindingModel* m_bindings = nullptr;
+    QTableView* m_bindingView = nullptr;
+    std::array<QLineEdit*, 3> m_grid{};
+    std::array<QLineEdit*, 3> m_block{};
+    QLineEdit* m_shared = nullptr;
+    QLabel* m_evaluated = nullptr;
+    QLineEdit* m_coverN = nullptr;
+    QSpinBox* m_coverB = nullptr;
+    QComboBox* m_backend = nullptr;
+    QSpinBox* m_device = nullptr;
+    QComboBox* m_arch = nullptr;
+    QComboBox* m_opt = nullptr;
+    QCheckBox* m_fastMath = nullptr;
+    QCheckBox* m_lineInfo = nullptr;
+    QLineEdit* m_defines = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_iterations = nullptr;
+    QLabel* m_occupancyLabel = nullptr;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,848 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/MainWindow.h"
+
+#include "core/common/Error.h"
+#include "core/common/Paths.h"
+#include "core/cuda/Compiler.h"
+#include "core/host/HostCompiler.h"
+#include "core/session/CppReference.h"
+#include "core/session/ProjectFile.h"
+#include "ui/Autosave.h"
+#include "ui/BufferPanel.h"
+#include "ui/BufferViewer.h"
+#include "ui/DiagnosticsModel.h"
+#include "ui/DiffView.h"
+#include "ui/FindReplaceBar.h"
+#include "ui/InspectPanel.h"
+#include "ui/KernelEditor.h"
+#include "ui/LaunchPanel.h"
+#include "ui/LiveCompiler.h"
+#include "ui/ResultsPanel.h"
+#include "ui/RunController.h"
+#include "ui/SessionDocument.h"
+#include "ui/StatusBanner.h"
+#include "ui/Worker.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QShowEvent>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyleHints>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace wb::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+
+QIcon icon(const char* name)
+{
+    return QIcon(QStringLiteral(":/warpbench/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+CompileResult referenceBuildToResult(const session::CppReference::Build& b)
+{
+    CompileResult r;
+    r.ok = b.ok;
+    r.sourceName = "reference.cpp";
+    r.diagnostics = b.diagnostics;
+    r.log = b.log;
+    r.compilerVersion = b.compilerVersion;
+    r.compileMs = b.compileMs;
+    r.target = "host";
+    return r;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("warpbenchMainWindow"));
+    setWindowIcon(icon("app"));
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+
+    m_doc = new SessionDocument(this);
+    m_compileWorker = new Worker(QStringLiteral("wb-compile"), this);
+    m_runWorker = new Worker(QStringLiteral("wb-run"), this);
+    m_liveKernel = new LiveCompiler(m_compileWorker, 350, this);
+    m_liveReference = new LiveCompiler(m_compileWorker, 700, this);
+    m_runner = new RunController(m_doc, m_runWorker, this);
+    m_autosave = new Autosave(autosaveDir, this);
+    m_autosave->setSnapshotProvider([this]() { return snapshot(); });
+    m_diagnostics = new DiagnosticsModel(this);
+
+    // Centre: banner, recovery offer, editor tabs, find bar.
+    auto* centre = new QWidget(this);
+    auto* cl = new QVBoxLayout(centre);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->setSpacing(2);
+    m_banner = new StatusBanner(centre);
+    m_recoveryBar = new QFrame(centre);
+    m_recoveryBar->setObjectName(QStringLiteral("recoveryBar"));
+    m_recoveryBar->setStyleSheet(QStringLiteral("#recoveryBar { background: #d9ecff; border: 1px solid #0b3558; "
+                                                "border-radius: 3px; } #recoveryBar QLabel { color: #0b3558; }"));
+    auto* rl = new QHBoxLayout(m_recoveryBar);
+    rl->setContentsMargins(8, 4, 4, 4);
+    m_recoveryLabel = new QLabel(m_recoveryBar);
+    m_recoveryLabel->setWordWrap(true);
+    auto* restore = new QPushButton(tr("Restore"), m_recoveryBar);
+    auto* discard = new QPushButton(tr("Discard"), m_recoveryBar);
+    rl->addWidget(m_recoveryLabel, 1);
+    rl->addWidget(restore);
+    rl->addWidget(discard);
+    m_recoveryBar->hide();
+    m_editorTabs = new QTabWidget(centre);
+    m_editorTabs->setDocumentMode(true);
+    m_kernelEditor = new KernelEditor(KernelEditor::Language::Cuda, m_editorTabs);
+    m_referenceEditor = new KernelEditor(KernelEditor::Language::Cpp, m_editorTabs);
+    m_editorTabs->addTab(m_kernelEditor, tr("kernel.cu"));
+    m_editorTabs->addTab(m_referenceEditor, tr("reference.cpp"));
+    m_findBar = new FindReplaceBar(centre);
+    m_findBar->setEditor(m_kernelEditor);
+    cl->addWidget(m_banner);
+    cl->addWidget(m_recoveryBar);
+    cl->addWidget(m_editorTabs, 1);
+    cl->addWidget(m_findBar);
+    setCentralWidget(centre);
+
+    buildDocks();
+    buildActions();
+    buildMenus();
+
+    // Status bar: device · backend · versions, compile state, progress of long work.
+    m_deviceLabel = new QLabel(tr("probing devices…"), this);
+    m_versionsLabel = new QLabel(this);
+    m_compileState = new QLabel(this);
+    m_lastRunLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0);
+    m_progress->setMaximumWidth(140);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addWidget(m_deviceLabel);
+    statusBar()->addWidget(m_versionsLabel);
+    statusBar()->addPermanentWidget(m_compileState);
+    statusBar()->addPermanentWidget(m_lastRunLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    m_elapsedTimer = new QTimer(this);
+    m_elapsedTimer->setInterval(100);
+    connect(m_elapsedTimer, &QTimer::timeout, this, [this]() {
+        m_results->setRunning(true, tr("Running… %1 s (Shift+Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_buffers->updateMemory();
+    });
+
+    // Editors ↔ document
+    connect(m_kernelEditor, &QsciScintilla::textChanged, this, [this]() {
+        if (m_loadingEditors) return;
+        m_doc->setKernelText(m_kernelEditor->text());
+        scheduleKernelCompile(false);
+    });
+    connect(m_referenceEditor, &QsciScintilla::textChanged, this, [this]() {
+        if (m_loadingEditors) return;
+        m_doc->setReferenceText(m_referenceEditor->text());
+        scheduleReferenceCompile(false);
+    });
+    connect(m_editorTabs, &QTabWidget::currentChanged, this, [this](int i) {
+        m_findBar->setEditor(i == 1 ? m_referenceEditor : m_kernelEditor);
+    });
+    connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
+        loadEditorsFromDocument();
+        m_results->diffView()->clear();
+        scheduleKernelCompile(true);
+        scheduleReferenceCompile(true);
+        updateTitle();
+    });
+    connect(m_doc, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
+        m_autosave->noteModified();
+        // A template instance typed into the kernel chooser needs a compile that instantiates it.
+        if (part == SessionDocument::Part::Launch) {
+            const std::string& k = m_doc->session().launch.kernel;
+            const auto last = m_liveKernel->lastResult();
+            if (k.find('<') != std::string::npos && (!last || !last->findKernel(k))) scheduleKernelCompile(false);
+        }
+    });
+    connect(m_launch, &LaunchPanel::compileOptionsChanged, this, [this]() { scheduleKernelCompile(true); });
+
+    // Compiles → editors, problems, launch panel, inspect.
+    connect(m_liveKernel, &LiveCompiler::compileStarted, this, [this]() { m_compileState->setText(tr("compiling…")); });
+    connect(m_liveKernel, &LiveCompiler::compiled, this, [this](std::shared_ptr<const CompileResult> r) {
+        m_kernelEditor->setDiagnostics(r->diagnostics);
+        m_diagnostics->setDiagnostics(QStringLiteral("kernel"), r->diagnostics);
+        m_launch->setCompileResult(r);
+        m_results->inspectPanel()->setCompileResult(r);
+        const int errors = static_cast<int>(std::count_if(r->diagnostics.begin(), r->diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Error || d.severity == Severity::Fatal; }));
+        m_compileState->setText(r->ok ? tr("✔ %1 · %2 ms%3").arg(QString::fromStdString(r->target))
+                                            .arg(r->compileMs, 0, 'f', 0)
+                                            .arg(r->cache == CompileResult::Cache::Miss || r->cache == CompileResult::Cache::Disabled ? QString() : tr(" · cache hit"))
+                                      : tr("✘ %n error(s)", nullptr, std::max(1, errors)));
+        if (!r->ok && !r->log.empty()) m_results->appendLog(tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
+    });
+    connect(m_liveReference, &LiveCompiler::compiled, this, [this](std::shared_ptr<const CompileResult> r) {
+        m_referenceEditor->setDiagnostics(r->diagnostics);
+        m_diagnostics->setDiagnostics(QStringLiteral("reference"), r->diagnostics);
+    });
+    connect(m_results, &ResultsPanel::diagnosticActivated, this, [this](int row) {
+        const Diagnostic& d = m_diagnostics->diagnostic(row);
+        const bool reference = m_diagnostics->source(row) == u"reference";
+        KernelEditor* editor = reference ? m_referenceEditor : m_kernelEditor;
+        m_editorTabs->setCurrentWidget(editor);
+        if (d.line > 0) editor->goToLine(d.line, std::max(1, d.column));
+    });
+
+    // Runs
+    connect(m_runner, &RunController::runStarted, this, [this]() {
+        m_runAction->setEnabled(false);
+        m_cancelAction->setEnabled(true);
+        m_progress->show();
+        m_elapsedTimer->start();
+        m_results->setRunning(true, tr("Running…"));
+        m_results->appendLog(tr("run started"));
+    });
+    connect(m_runner, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runner, &RunController::runCancelled, this, [this]() {
+        m_runAction->setEnabled(true);
+        m_cancelAction->setEnabled(false);
+        m_progress->hide();
+        m_elapsedTimer->stop();
+        m_results->setRunning(true, tr("Cancelled — the window is free; the abandoned run's result will be dropped."));
+        m_results->appendLog(tr("run cancelled"));
+    });
+
+    // Buffers → viewer
+    connect(m_buffers, &BufferPanel::bufferActivated, this, [this](const QString& name) { showBuffer(name); });
+
+    // Recovery
+    connect(restore, &QPushButton::clicked, this, [this]() {
+        if (m_pendingRecovery.isEmpty()) return;
+        const QByteArray content = m_pendingRecovery.takeFirst();
+        const QString path = m_pendingRecoveryPaths.takeFirst();
+        if (restoreSnapshot(content)) QFile::remove(path), QFile::remove(QFileInfo(path).absolutePath() + u'/' + QFileInfo(path).completeBaseName() + QStringLiteral(".lock"));
+        m_recoveryBar->setVisible(!m_pendingRecovery.isEmpty());
+    });
+    connect(discard, &QPushButton::clicked, this, [this]() {
+        for (const QString& path : m_pendingRecoveryPaths)
+            Autosave::discard({path, {}, {}});
+        m_pendingRecovery.clear();
+        m_pendingRecoveryPaths.clear();
+        m_recoveryBar->hide();
+    });
+
+    // Layout remembered between sessions.
+    QSettings settings;
+    resize(1400, 900);
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+
+    loadEditorsFromDocument();
+    updateTitle();
+    rebuildRecentMenu();
+    QTimer::singleShot(0, this, &MainWindow::probeEnvironment);
+    scheduleKernelCompile(false);
+    scheduleReferenceCompile(false);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
+{
+    m_launch = new LaunchPanel(m_doc, this);
+    m_buffers = new BufferPanel(m_doc, this);
+    m_results = new ResultsPanel(m_diagnostics, this);
+    m_viewer = new BufferViewer(this);
+
+    auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_launchDock = dock(tr("Launch"), "launchDock", m_launch, Qt::RightDockWidgetArea);
+    m_buffersDock = dock(tr("Buffers"), "buffersDock", m_buffers, Qt::RightDockWidgetArea);
+    m_resultsDock = dock(tr("Results"), "resultsDock", m_results, Qt::BottomDockWidgetArea);
+    m_viewerDock = dock(tr("Buffer viewer"), "viewerDock", m_viewer, Qt::BottomDockWidgetArea);
+    splitDockWidget(m_launchDock, m_buffersDock, Qt::Vertical);
+    tabifyDockWidget(m_resultsDock, m_viewerDock);
+    m_resultsDock->raise();
+    resizeDocks({m_launchDock}, {520}, Qt::Horizontal);
+    resizeDocks({m_launchDock, m_buffersDock}, {540, 360}, Qt::Vertical);
+    resizeDocks({m_resultsDock}, {330}, Qt::Vertical);
+}
+
+void MainWindow::buildActions()
+{
+    m_runAction = new QAction(icon("run"), tr("&Run"), this);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setToolTip(tr("Compile if needed, launch, time and compare with the reference (Ctrl+R)"));
+    connect(m_runAction, &QAction::triggered, this, [this]() { run(); });
+    m_compileAction = new QAction(icon("compile"), tr("&Compile"), this);
+    m_compileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_compileAction->setToolTip(tr("Compile the kernel and the reference now (Ctrl+B)"));
+    connect(m_compileAction, &QAction::triggered, this, &MainWindow::compileNow);
+    m_cancelAction = new QAction(icon("cancel"), tr("C&ancel"), this);
+    m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
+    m_cancelAction->setToolTip(tr("Abandon the running job; the window is free at once (Shift+Esc)"));
+    m_cancelAction->setEnabled(false);
+    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancel);
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_runAction);
+    bar->addAction(m_compileAction);
+    bar->addAction(m_cancelAction);
+    bar->addSeparator();
+    auto* iterations = new QSpinBox(bar);
+    iterations->setRange(1, 100000);
+    iterations->setPrefix(tr("Iterations: "));
+    iterations->setToolTip(tr("Timed iterations per run"));
+    bar->addWidget(iterations);
+    auto sync = [this, iterations]() {
+        QSignalBlocker block(iterations);
+        iterations->setValue(m_doc->session().iterations);
+    };
+    connect(m_doc, &SessionDocument::sessionReplaced, iterations, sync);
+    connect(m_doc, &SessionDocument::edited, iterations, sync);
+    connect(iterations, &QSpinBox::valueChanged, this, [this](int v) {
+        if (v != m_doc->session().iterations)
+            m_doc->edit(SessionDocument::Part::Run, [v](session::Session& s) { s.iterations = v; });
+    });
+    sync();
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() { if (maybeSave()) newProject(); });
+    file->addAction(icon("open"), tr("&Open…"), QKeySequence::Open, this, [this]() {
+        if (!maybeSave()) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
+                                                          tr("Warpbench projects (*.wbproj);;All files (*)"));
+        if (!path.isEmpty()) openProject(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(icon("save"), tr("&Save"), QKeySequence::Save, this, [this]() { save(); });
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this]() {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), m_doc->filePath(),
+                                                          tr("Warpbench projects (*.wbproj)"));
+        if (!path.isEmpty()) saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path : path + QStringLiteral(".wbproj"));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    auto current = [this]() { return m_editorTabs->currentIndex() == 1 ? m_referenceEditor : m_kernelEditor; };
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, [current]() { current()->undo(); });
+    edit->addAction(tr("&Redo"), QKeySequence::Redo, this, [current]() { current()->redo(); });
+    edit->addSeparator();
+    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this]() { m_findBar->showFind(); });
+    edit->addAction(tr("Find and &Replace…"), QKeySequence::Replace, this, [this]() { m_findBar->showReplace(); });
+    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this]() { m_findBar->findNext(); });
+    edit->addAction(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this]() { m_findBar->showGoToLine(); });
+    edit->addSeparator();
+    edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this, [current]() { current()->showCompletions(true); });
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(m_runAction);
+    runMenu->addAction(m_compileAction);
+    runMenu->addAction(m_cancelAction);
+    runMenu->addSeparator();
+    runMenu->addAction(tr("Next Mismatch / Problem"), QKeySequence(Qt::Key_F8), this, [this]() { goToNext(false); });
+    runMenu->addAction(tr("Previous Mismatch / Problem"), QKeySequence(Qt::SHIFT | Qt::Key_F8), this, [this]() { goToNext(true); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock}) view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("Reset Layout"), this, [this]() {
+        for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock}) {
+            d->setFloating(false);
+            d->show();
+        }
+        addDockWidget(Qt::RightDockWidgetArea, m_launchDock);
+        addDockWidget(Qt::RightDockWidgetArea, m_buffersDock);
+        splitDockWidget(m_launchDock, m_buffersDock, Qt::Vertical);
+        addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
+        tabifyDockWidget(m_resultsDock, m_viewerDock);
+        m_resultsDock->raise();
+    });
+
+    QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
+    const auto list = examples();
+    if (list.isEmpty()) {
+        examplesMenu->addAction(tr("(no examples found in %1)").arg(QString::fromStdString((wb::dataDir() / "examples").string())))->setEnabled(false);
+    }
+    for (const auto& [title, path] : list)
+        examplesMenu->addAction(title, this, [this, path]() { if (maybeSave()) openProject(path); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Warpbench"), this, [this]() {
+        QMessageBox::about(this, tr("About Warpbench"),
+                           tr("<b>Warpbench %1</b><br>A desktop workbench for CUDA kernels.<br>"
+                              "GPL-3.0-or-later. Uses Qt, QScintilla and Qt Charts.").arg(QStringLiteral(WB_VERSION)));
+    });
+}
+
+QList<QPair<QString, QString>> MainWindow::examples()
+{
+    QList<QPair<QString, QString>> list;
+    const QString dir = QString::fromStdString((wb::dataDir() / "examples").string());
+    QDirIterator it(dir, {QStringLiteral("*.wbproj")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        list.append({QFileInfo(path).completeBaseName(), path});
+    }
+    std::sort(list.begin(), list.end());
+    return list;
+}
+
+void MainWindow::probeEnvironment()
+{
+    m_compileWorker->post<Environment>(
+        this,
+        [](const CancelToken&) {
+            Environment env;
+            env.probed = true;
+            env.cudaProblem = cudaUnavailableReason();
+            cuda::Compiler& compiler = cuda::Compiler::instance();
+            env.nvrtc = compiler.available();
+            env.nvrtcProblem = compiler.unavailableReason();
+            if (env.nvrtc) env.nvrtcVersion = compiler.version();
+            if (auto host = HostCompiler::find()) {
+                env.hostCompiler = true;
+                env.hostCompilerVersion = host->version();
+            } else {
+                env.hostCompilerProblem = HostCompiler::unavailableReason();
+            }
+            try {
+                auto backend = createBackend(BackendKind::Auto, 0);
+                env.backend = backend->kind();
+                env.device = backend->device();
+            } catch (const std::exception& e) {
+                env.backendProblem = e.what();
+            }
+            return env;
+        },
+        [this](Environment env) {
+            m_env = std::move(env);
+            applyEnvironment();
+            Q_EMIT environmentProbed();
+        });
+}
+
+void MainWindow::applyEnvironment()
+{
+    const DeviceDescription& d = m_env.device;
+    QString device = m_env.backendProblem.empty()
+                         ? QStringLiteral("%1 · %2").arg(QString::fromStdString(d.name), QString::fromUtf8(backendName(m_env.backend)))
+                         : tr("no backend: %1").arg(QString::fromStdString(m_env.backendProblem));
+    m_deviceLabel->setText(device);
+    QStringList versions;
+    if (!d.driverVersion.empty()) versions << tr("driver %1").arg(QString::fromStdString(d.driverVersion));
+    if (m_env.nvrtc) versions << QString::fromStdString(m_env.nvrtcVersion);
+    if (m_env.hostCompiler) versions << QString::fromStdString(m_env.hostCompilerVersion);
+    m_versionsLabel->setText(versions.join(QStringLiteral(" · ")));
+    m_launch->setCudaUnavailableReason(m_env.cudaProblem ? QString::fromStdString(*m_env.cudaProblem) : QString());
+    if (m_env.backend == BackendKind::Cuda) m_launch->setDeviceArch(QString::fromStdString(d.arch), d.multiprocessors);
+    updateBanner();
+    scheduleKernelCompile(true); // now with the device's architecture
+}
+
+void MainWindow::updateBanner()
+{
+    QList<QPair<StatusBanner::Level, QString>> messages;
+    if (!m_env.probed) return;
+    if (m_env.cudaProblem)
+        messages.append({StatusBanner::Level::Warning,
+                         tr("<b>No usable GPU — running on the CPU emulator.</b> Kernels run for real but "
+                            "slowly and timings are not GPU timings. (%1) To use a GPU install the NVIDIA "
+                            "driver (libcuda.so.1, 580 or newer).").arg(QString::fromStdString(*m_env.cudaProblem).toHtmlEscaped())});
+    if (!m_env.nvrtc)
+        messages.append({StatusBanner::Level::Error,
+                         tr("<b>NVRTC not found</b> — no live diagnostics or PTX. %1 Install the CUDA toolkit "
+                            "(package cuda-nvrtc-13-0) or set LD_LIBRARY_PATH to its lib64.")
+                             .arg(QString::fromStdString(m_env.nvrtcProblem).toHtmlEscaped())});
+    if (!m_env.hostCompiler)
+        messages.append({StatusBanner::Level::Error,
+                         tr("<b>No host C++ compiler</b> — C++ references and the CPU emulator cannot build. %1 "
+                            "Install g++ (apt install g++) or clang++, or set WARPBENCH_CXX.")
+                             .arg(QString::fromStdString(m_env.hostCompilerProblem).toHtmlEscaped())});
+    if (!m_env.backendProblem.empty())
+        messages.append({StatusBanner::Level::Error,
+                         tr("<b>Nothing can run kernels here:</b> %1").arg(QString::fromStdString(m_env.backendProblem).toHtmlEscaped())});
+    m_banner->setMessages(messages);
+}
+
+void MainWindow::loadEditorsFromDocument()
+{
+    m_loadingEditors = true;
+    m_kernelEditor->setText(m_doc->kernelText());
+    m_referenceEditor->setText(m_doc->referenceText());
+    m_kernelEditor->clearDiagnostics();
+    m_referenceEditor->clearDiagnostics();
+    const session::Session runnable = m_doc->runnableSession();
+    m_kernelEditor->setSourceName(QString::fromStdString(runnable.kernelSourceName()));
+    const session::Session& s = m_doc->session();
+    m_editorTabs->setTabText(0, s.kernelFile.empty() ? tr("kernel.cu") : QFileInfo(QString::fromStdString(s.kernelFile)).fileName());
+    const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
+    m_editorTabs->setTabText(1, cpp ? (s.reference.file.empty() ? tr("reference.cpp")
+                                                                : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
+                                    : tr("reference (%1)").arg(QString::fromUtf8(session::referenceKindName(s.reference.kind))));
+    m_referenceEditor->setReadOnly(!cpp);
+    m_loadingEditors = false;
+}
+
+void MainWindow::scheduleKernelCompile(bool now)
+{
+    const session::Session s = m_doc->runnableSession();
+    const std::string source = s.kernelSource;
+    const std::string name = s.kernelSourceName();
+    // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
+    CompileOptions options = s.compileOptions;
+    for (const std::string& k : {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
+                                                      ? s.reference.launch.kernel : std::string()})
+        if (k.find('<') != std::string::npos &&
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) == options.nameExpressions.end())
+            options.nameExpressions.push_back(k);
+    const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem ? m_env.device.arch : std::string();
+    LiveCompiler::Job job = [source, name, options, arch](const CancelToken&) {
+        return cuda::Compiler::instance().compile(source, name, options, arch);
+    };
+    if (now) m_liveKernel->runNow(std::move(job));
+    else m_liveKernel->schedule(std::move(job));
+}
+
+void MainWindow::scheduleReferenceCompile(bool now)
+{
+    const session::Session s = m_doc->runnableSession();
+    if (s.reference.kind != session::ReferenceSpec::Kind::Cpp) {
+        m_referenceEditor->clearDiagnostics();
+        m_diagnostics->setDiagnostics(QStringLiteral("reference"), {});
+        return;
+    }
+    const std::string source = s.reference.source;
+    const std::string function = s.reference.function;
+    const std::vector<std::string> flags = s.reference.flags;
+    LiveCompiler::Job job = [source, function, flags](const CancelToken&) {
+        try {
+            session::CppReference reference;
+            return referenceBuildToResult(reference.compile(source, "reference.cpp", function, flags));
+        } catch (const std::exception& e) {
+            CompileResult r;
+            r.sourceName = "reference.cpp";
+            r.log = e.what();
+            r.diagnostics.push_back(Diagnostic{"reference.cpp", 0, 0, Severity::Error, {}, e.what(), {}});
+            return r;
+        }
+    };
+    if (now) m_liveReference->runNow(std::move(job));
+    else m_liveReference->schedule(std::move(job));
+}
+
+void MainWindow::compileNow()
+{
+    scheduleKernelCompile(true);
+    scheduleReferenceCompile(true);
+}
+
+bool MainWindow::run()
+{
+    m_autosave->flush();
+    if (!m_runner->run()) return false;
+    m_lastRunLabel->setText(tr("running…"));
+    return true;
+}
+
+void MainWindow::cancel() { m_runner->cancel(); }
+
+void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
+{
+    m_runAction->setEnabled(true);
+    m_cancelAction->setEnabled(false);
+    m_progress->hide();
+    m_elapsedTimer->stop();
+    const session::RunReport& r = outcome->report;
+    // A compile error from the run lands in the editor like a live one.
+    if (r.status == session::RunReport::Status::CompileError) {
+        m_kernelEditor->setDiagnostics(r.diagnostics);
+        m_diagnostics->setDiagnostics(QStringLiteral("kernel"), r.diagnostics);
+        if (!r.referenceDiagnostics.empty()) {
+            m_referenceEditor->setDiagnostics(r.referenceDiagnostics);
+            m_diagnostics->setDiagnostics(QStringLiteral("reference"), r.referenceDiagnostics);
+        }
+    }
+    m_results->setOutcome(outcome, m_doc->runnableSession());
+    m_resultsDock->raise();
+    m_lastRunLabel->setText(tr("last run %1 · %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                                       QString::fromUtf8(r.statusName())));
+    m_buffers->updateMemory();
+    // An open viewer follows the new data.
+    if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
+}
+
+void MainWindow::goToNext(bool backwards)
+{
+    const auto last = m_liveKernel->lastResult();
+    if ((last && !last->ok) || m_diagnostics->errorCount() > 0) {
+        KernelEditor* editor = m_kernelEditor->diagnostics().empty() ? m_referenceEditor : m_kernelEditor;
+        m_editorTabs->setCurrentWidget(editor);
+        editor->goToNextDiagnostic(backwards);
+        return;
+    }
+    m_resultsDock->raise();
+    m_results->showTab(ResultsPanel::Tab::Diff);
+    m_results->diffView()->goToMismatch(backwards);
+}
+
+void MainWindow::showBuffer(const QString& name, bool raise)
+{
+    const std::string n = name.toStdString();
+    const auto outcome = m_runner->lastOutcome();
+    auto show = [this, name, raise](ArrayView view) {
+        m_viewer->setBuffer(name, std::move(view));
+        if (raise) {
+            m_viewerDock->show();
+            m_viewerDock->raise();
+        }
+        Q_EMIT bufferShown(name);
+    };
+    if (outcome) {
+        if (auto it = outcome->report.results.find(n); it != outcome->report.results.end())
+            return show(viewOf(outcome, it->second));
+        if (auto it = outcome->inputs.find(n); it != outcome->inputs.end())
+            return show(viewOf(outcome, it->second));
+    }
+    // Not run yet: fill it like a run would, on the worker.
+    const session::Session s = m_doc->runnableSession();
+    statusBar()->showMessage(tr("Preparing %1…").arg(name));
+    m_runWorker->post<std::shared_ptr<RunOutcome>>(
+        this,
+        [s, n](const CancelToken&) {
+            auto holder = std::make_shared<RunOutcome>();
+            try {
+                session::Session one = s;
+                auto inputs = RunController::makeInputs(one);
+                if (auto it = inputs.find(n); it != inputs.end()) holder->inputs.emplace(n, std::move(it->second));
+            } catch (const std::exception& e) {
+                holder->transferNote = QString::fromUtf8(e.what());
+            }
+            return holder;
+        },
+        [this, name, n, show](std::shared_ptr<RunOutcome> holder) {
+            statusBar()->clearMessage();
+            auto it = holder->inputs.find(n);
+            if (it == holder->inputs.end()) {
+                m_results->appendLog(tr("cannot show %1: %2").arg(name, holder->transferNote));
+                statusBar()->showMessage(tr("Cannot show %1: %2").arg(name, holder->transferNote), 8000);
+                return;
+            }
+            show(viewOf(holder, it->second));
+        });
+}
+
+// ---- files -------------------------------------------------------------------------------
+
+void MainWindow::newProject()
+{
+    m_doc->newSession();
+    m_autosave->clear();
+}
+
+bool MainWindow::openProject(const QString& path)
+{
+    try {
+        m_doc->load(path);
+    } catch (const std::exception& e) {
+        const QString why = QString::fromUtf8(e.what());
+        m_results->appendLog(tr("cannot open %1: %2").arg(path, why));
+        m_banner->setMessages({{StatusBanner::Level::Error, tr("<b>Cannot open %1</b>: %2").arg(path.toHtmlEscaped(), why.toHtmlEscaped())}});
+        return false;
+    }
+    addRecentFile(m_doc->filePath());
+    m_autosave->clear();
+    m_results->appendLog(tr("opened %1").arg(m_doc->filePath()));
+    updateBanner();
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_doc->filePath().isEmpty()) {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(), tr("Warpbench projects (*.wbproj)"));
+        if (path.isEmpty()) return false;
+        return saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path : path + QStringLiteral(".wbproj"));
+    }
+    return saveAs(m_doc->filePath());
+}
+
+bool MainWindow::saveAs(const QString& path)
+{
+    try {
+        m_doc->save(path);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1:\n%2").arg(path, QString::fromUtf8(e.what())));
+        return false;
+    }
+    addRecentFile(m_doc->filePath());
+    m_autosave->clear();
+    statusBar()->showMessage(tr("Saved %1").arg(m_doc->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_doc->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(m_doc->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) return save();
+    return true;
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path]() { if (maybeSave()) openProject(path); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(QStringLiteral("%1[*] — Warpbench").arg(m_doc->displayName()));
+    setWindowModified(m_doc->isModified());
+}
+
+// ---- autosave and recovery -----------------------------------------------------------------
+
+QByteArray MainWindow::snapshot() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), QStringLiteral("warpbench-autosave"));
+    o.insert(QStringLiteral("version"), 1);
+    o.insert(QStringLiteral("savedAt"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("projectPath"), m_doc->filePath());
+    o.insert(QStringLiteral("baseDir"), QString::fromStdString(m_doc->session().baseDir.string()));
+    o.insert(QStringLiteral("project"), QString::fromStdString(m_doc->snapshotJson()));
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+int MainWindow::offerRecovery()
+{
+    const QList<Autosave::Recovered> found = m_autosave->findRecoverable();
+    m_pendingRecovery.clear();
+    m_pendingRecoveryPaths.clear();
+    for (const Autosave::Recovered& r : found) {
+        m_pendingRecovery.append(r.content);
+        m_pendingRecoveryPaths.append(r.snapshotPath);
+    }
+    if (found.isEmpty()) return 0;
+    const QJsonObject o = QJsonDocument::fromJson(found.first().content).object();
+    const QString project = o.value(QStringLiteral("projectPath")).toString();
+    m_recoveryLabel->setText(tr("<b>Recovered work</b> from a session that ended unexpectedly (%1, saved %2). "
+                                "Restore it?")
+                                 .arg(project.isEmpty() ? tr("untitled project") : QFileInfo(project).fileName(),
+                                      found.first().savedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+    m_recoveryBar->show();
+    return static_cast<int>(found.size());
+}
+
+QString MainWindow::recoveryText() const { return m_recoveryBar->isVisible() ? m_recoveryLabel->text() : QString(); }
+
+bool MainWindow::restoreSnapshot(const QByteArray& content)
+{
+    const QJsonObject o = QJsonDocument::fromJson(content).object();
+    if (o.value(QStringLiteral("format")).toString() != u"warpbench-autosave") return false;
+    const QString path = o.value(QStringLiteral("projectPath")).toString();
+    const std::filesystem::path base = o.value(QStringLiteral("baseDir")).toString().toStdString();
+    try {
+        session::Session s = session::ProjectFile::fromJson(o.value(QStringLiteral("project")).toString().toStdString(),
+                                                            base.empty() ? std::filesystem::current_path() : base, "autosave");
+        const QString kernel = QString::fromStdString(s.kernelSource);
+        const QString reference = QString::fromStdString(s.reference.source);
+        m_doc->setSession(std::move(s), path, kernel, reference);
+        m_doc->setModified(true);
+        m_autosave->noteModified();
+        m_results->appendLog(tr("restored autosaved work%1").arg(path.isEmpty() ? QString() : tr(" of %1").arg(path)));
+        return true;
+    } catch (const std::exception& e) {
+        m_results->appendLog(tr("cannot restore autosave: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+// ---- window --------------------------------------------------------------------------------
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_runner->cancel();
+    m_autosave->clear();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shownOnce) return;
+    m_shownOnce = true;
+    if (m_layoutRestored) return;
+    // First start: the editor gets half the width, results a good third of the height.
+    resizeDocks({m_launchDock}, {std::max(460, width() * 2 / 5)}, Qt::Horizontal);
+    resizeDocks({m_resultsDock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
+    resizeDocks({m_launchDock, m_buffersDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+        m_kernelEditor->applyPalette();
+        m_referenceEditor->applyPalette();
+    }
+}
+
+} // namespace wb::ui

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "ui/RunOutcome.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+
+namespace wb::ui {
+
+class Autosave;
+class BufferPanel;
+class BufferViewer;
+class DiagnosticsModel;
+class FindReplaceBar;
+class KernelEditor;
+class LaunchPanel;
+class LiveCompiler;
+class ResultsPanel;
+class RunController;
+class SessionDocument;
+class StatusBanner;
+class Worker;
+
+/// What the machine offers, probed off the GUI thread at start-up.
+struct Environment {
+    bool probed = false;
+    std::optional<std::string> cudaProblem;   ///< nullopt: a GPU is usable
+    bool nvrtc = false;
+    std::string nvrtcProblem, nvrtcVersion;
+    bool hostCompiler = false;
+    std::string hostCompilerProblem, hostCompilerVersion;
+    DeviceDescription device;                  ///< of the backend "auto" picks
+    BackendKind backend = BackendKind::Cpu;
+    std::string backendProblem;                ///< no backend at all
+};
+
+/// The kernel workbench: editor tabs (kernel.cu, reference.cpp) in the middle, Launch and
+/// Buffers docks on the right, Results (with the diff, timing, PTX/SASS, problems and log) at
+/// the bottom, and the buffer viewer on demand. Compiles and runs happen on workers; results
+/// come back as signals, so the window never waits.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// `autosaveDir` empty: the default folder (see Autosave).
+    explicit MainWindow(const QString& autosaveDir = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Files
+    void newProject();
+    /// Opens a project; on failure shows why (in the banner and log) and returns false.
+    bool openProject(const QString& path);
+    bool save();
+    bool saveAs(const QString& path);
+    /// Asks about unsaved changes; false when the user cancelled.
+    bool maybeSave();
+
+    // Work
+    void compileNow();
+    bool run();
+    void cancel();
+    /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
+    void goToNext(bool backwards);
+    /// Shows buffer `name` (its latest data) in the viewer; `raise` brings the viewer forward.
+    void showBuffer(const QString& name, bool raise = true);
+
+    /// Snapshots left by a process that died; restore() loads one into the window.
+    int offerRecovery();
+    bool restoreSnapshot(const QByteArray& content);
+
+    // For tests and automation
+    SessionDocument* document() const noexcept { return m_doc; }
+    KernelEditor* kernelEditor() const noexcept { return m_kernelEditor; }
+    KernelEditor* referenceEditor() const noexcept { return m_referenceEditor; }
+    LaunchPanel* launchPanel() const noexcept { return m_launch; }
+    BufferPanel* bufferPanel() const noexcept { return m_buffers; }
+    ResultsPanel* resultsPanel() const noexcept { return m_results; }
+    BufferViewer* bufferViewer() const noexcept { return m_viewer; }
+    RunController* runController() const noexcept { return m_runner; }
+    LiveCompiler* kernelCompiler() const noexcept { return m_liveKernel; }
+    LiveCompiler* referenceCompiler() const noexcept { return m_liveReference; }
+    Autosave* autosave() const noexcept { return m_autosave; }
+    StatusBanner* banner() const noexcept { return m_banner; }
+    const Environment& environment() const noexcept { return m_env; }
+    QString recoveryText() const;
+    QTabWidget* editorTabs() const noexcept { return m_editorTabs; }
+    QDockWidget* viewerDock() const noexcept { return m_viewerDock; }
+
+    /// Examples shipped under dataDir()/examples: (title, path).
+    static QList<QPair<QString, QString>> examples();
+
+Q_SIGNALS:
+    void environmentProbed();
+    void bufferShown(const QString& name);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildDocks();
+    void probeEnvironment();
+    void applyEnvironment();
+    void updateTitle();
+    void updateBanner();
+    void scheduleKernelCompile(bool now);
+    void scheduleReferenceCompile(bool now);
+    void loadEditorsFromDocument();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
+    QByteArray snapshot() const;
+
+    SessionDocument* m_doc = nullptr;
+    Worker* m_compileWorker = nullptr;
+    Worker* m_runWorker = nullptr;
+    LiveCompiler* m_liveKernel = nullptr;
+    LiveCompiler* m_liveReference = nullptr;
+    RunController* m_runner = nullptr;
+    Autosave* m_autosave = nullptr;
+    DiagnosticsModel* m_diagnostics = nullptr;
+    Environment m_env;
+    bool m_loadingEditors = false;
+    bool m_layoutRestored = false; ///< a saved dock layout was restored (else size docks on first show)
+    bool m_shownOnce = false;
+
+    StatusBanner* m_banner = nullptr;
+    QWidget* m_recoveryBar = nullptr;
+    QLabel* m_recoveryLabel = nullptr;
+    QTabWidget* m_editorTabs = nullptr;
+    KernelEditor* m_kernelEditor = nullptr;
+    KernelEditor* m_referenceEditor = nullptr;
+    FindReplaceBar* m_findBar = nullptr;
+    LaunchPanel* m_launch = nullptr;
+    BufferPanel* m_buffers = nullptr;
+    ResultsPanel* m_results = nullptr;
+    BufferViewer* m_viewer = nullptr;
+    QDockWidget* m_launchDock = nullptr;
+    QDockWidget* m_buffersDock = nullptr;
+    QDockWidget* m_resultsDock = nullptr;
+    QDockWidget* m_viewerDock = nullptr;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_compileAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_versionsLabel = nullptr;
+    QLabel* m_lastRunLabel = nullptr;
+    QLabel* m_compileState = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QTimer* m_elapsedTimer = nullptr;
+    QList<QByteArray> m_pendingRecovery;
+    QStringList m_pendingRecoveryPaths;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ui/RunOutcome.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QTableView;
+
+namespace wb::ui {
+
+class DiagnosticsModel;
+class DiffView;
+class InspectPanel;
+class TimingCharts;
+
+/// The answer to "is it right and how fast": a one-line verdict with the median time always in
+/// view, then tabs — Summary (timing statistics, histogram, H2D/kernel/D2H bar, bandwidth and
+/// GFLOP/s against the device's peak), Diff, Inspect (PTX, SASS, resources), Problems
+/// (compiler messages; activating one jumps to the line) and the run log.
+class ResultsPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum class Tab { Summary, Diff, Inspect, Problems, Log };
+
+    explicit ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent = nullptr);
+
+    void setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session);
+    void setRunning(bool running, const QString& what = {});
+    void appendLog(const QString& line);
+    void showTab(Tab tab);
+
+    QString verdictText() const;
+    DiffView* diffView() const noexcept { return m_diff; }
+    InspectPanel* inspectPanel() const noexcept { return m_inspect; }
+    TimingCharts* timingCharts() const noexcept { return m_charts; }
+    QTableView* problemsView() const noexcept { return m_problems; }
+    QPlainTextEdit* logView() const noexcept { return m_log; }
+
+Q_SIGNALS:
+    /// A problem row was activated: jump to it.
+    void diagnosticActivated(int row);
+
+private:
+    QLabel* m_verdict = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QLabel* m_timing = nullptr;
+    QLabel* m_throughput = nullptr;
+    TimingCharts* m_charts = nullptr;
+    DiffView* m_diff = nullptr;
+    InspectPanel* m_inspect = nullptr;
+    QTableView* m_problems = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+};
+
+} // namespace wb::ui

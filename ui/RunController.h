@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "ui/RunOutcome.h"
+#include "ui/Worker.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+#include <memory>
+
+namespace wb::ui {
+
+class SessionDocument;
+
+/// Runs the document's session on the run worker (SessionRunner, the same code path as the
+/// CLI) and hands the outcome back on the GUI thread. A run cannot be interrupted inside a
+/// kernel; Cancel abandons it: the window is free at once and the late result is dropped.
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    RunController(SessionDocument* document, Worker* worker, QObject* parent = nullptr);
+
+    /// Starts a run of the session as it is now (unsaved edits included). False while one runs.
+    bool run();
+    void cancel();
+    bool isRunning() const noexcept { return m_running; }
+    qint64 elapsedMs() const { return m_running ? m_clock.elapsed() : 0; }
+    std::shared_ptr<const RunOutcome> lastOutcome() const { return m_last; }
+
+    /// Fills the in/inout buffers of `session` like a run does (for viewing before a run).
+    static std::map<std::string, session::HostArray> makeInputs(const session::Session& session);
+
+Q_SIGNALS:
+    void runStarted();
+    void runFinished(std::shared_ptr<const wb::ui::RunOutcome> outcome);
+    void runCancelled();
+
+private:
+    SessionDocument* m_doc;
+    Worker* m_worker;
+    bool m_running = false;
+    quint64 m_generation = 0;
+    QElapsedTimer m_clock;
+    CancelToken m_token;
+    std::shared_ptr<const RunOutcome> m_last;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/session/HostArray.h"
+#include "core/session/RunReport.h"
+#include "ui/ArrayView.h"
+
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace wb::ui {
+
+/// One finished run as the window shows it: the session runner's report, the input buffers
+/// as they were filled, and host↔device copy times measured for the same bytes.
+struct RunOutcome {
+    session::RunReport report;
+    std::map<std::string, session::HostArray> inputs; ///< in/inout buffers before the launch
+    double h2dMs = -1;       ///< copying every in/inout buffer to the device once; -1 unknown
+    double d2hMs = -1;       ///< copying every out/inout buffer back once
+    QString transferNote;    ///< why the copies were not measured, when they were not
+    double wallMs = 0;       ///< the whole run, as the user waited for it
+};
+
+/// A typed view of `array`, kept alive by `owner` (which must own the array).
+ArrayView viewOf(std::shared_ptr<const void> owner, const session::HostArray& array);
+ElementKind elementKindOf(session::ElementType type) noexcept;
+
+} // namespace wb::ui

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/StatusBanner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+namespace wb::ui {
+
+StatusBanner::StatusBanner(QWidget* parent) : QFrame(parent)
+{
+    setObjectName(QStringLiteral("statusBanner"));
+    setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    m_label = new QLabel(this);
+    m_label->setWordWrap(true);
+    m_label->setTextFormat(Qt::RichText);
+    m_label->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_label->setOpenExternalLinks(true);
+    auto* close = new QToolButton(this);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    close->setToolTip(tr("Hide"));
+    layout->addWidget(m_label, 1);
+    layout->addWidget(close, 0, Qt::AlignTop);
+    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    hide();
+}
+
+void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
+{
+    if (messages.isEmpty()) {
+        m_label->clear();
+        hide();
+        return;
+    }
+    Level worst = Level::Info;
+    QStringList lines;
+    for (const auto& [level, text] : messages) {
+        worst = std::max(worst, level);
+        const char* mark = level == Level::Error ? "⛔" : level == Level::Warning ? "⚠" : "ℹ";
+        lines << QStringLiteral("%1 %2").arg(QString::fromUtf8(mark), text);
+    }
+    m_label->setText(lines.join(QStringLiteral("<br>")));
+    // Fixed, readable colours on both light and dark palettes.
+    const char* bg = worst == Level::Error ? "#f8d7da" : worst == Level::Warning ? "#fff3cd" : "#d9ecff";
+    const char* fg = worst == Level::Error ? "#58151c" : worst == Level::Warning ? "#4d3800" : "#0b3558";
+    setStyleSheet(QStringLiteral("#statusBanner { background: %1; border: 1px solid %2; border-radius: 3px; }"
+                                 "#statusBanner QLabel, #statusBanner QToolButton { color: %2; }")
+                      .arg(QLatin1String(bg), QLatin1String(fg)));
+    show();
+}
+
+QString StatusBanner::text() const { return m_label->text(); }
+
+} // namespace wb::ui

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/TimingCharts.h"
+
+#include "ui/ChartTheme.h"
+
+#include <QHBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+QString formatMs(double ms)
+{
+    if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
+    if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'g', 3);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'g', 4);
+}
+
+QChart* makeChart(const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setBackgroundRoundness(0);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+} // namespace
+
+TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_histogram = new QChartView(makeChart(tr("Iteration times")), this);
+    m_stages = new QChartView(makeChart(tr("Where the time goes")), this);
+    for (QChartView* v : {m_histogram, m_stages}) {
+        v->setRenderHint(QPainter::Antialiasing);
+        v->setMinimumHeight(180);
+    }
+    layout->addWidget(m_histogram, 3);
+    layout->addWidget(m_stages, 2);
+}
+
+std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo, double* width)
+{
+    if (samples.empty()) return {};
+    std::vector<double> s = samples;
+    std::sort(s.begin(), s.end());
+    const double mn = s.front(), mx = s.back();
+    const double q1 = s[s.size() / 4], q3 = s[(3 * s.size()) / 4];
+    double w = 2.0 * (q3 - q1) / std::cbrt(static_cast<double>(s.size()));
+    int bins = w > 0 ? static_cast<int>(std::ceil((mx - mn) / w)) : 1;
+    bins = std::clamp(bins, mx > mn ? 5 : 1, 30);
+    w = mx > mn ? (mx - mn) / bins : 1.0;
+    std::vector<int> counts(static_cast<std::size_t>(bins), 0);
+    for (double v : s) {
+        const auto b = std::min(bins - 1, static_cast<int>((v - mn) / w));
+        ++counts[static_cast<std::size_t>(b)];
+    }
+    *lo = mn;
+    *width = w;
+    return counts;
+}
+
+void TimingCharts::clear() { setTimes({}, -1, -1, -1); }
+
+void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel, double d2h)
+{
+    QChart* hist = m_histogram->chart();
+    hist->removeAllSeries();
+    applyChartTheme(hist, palette());
+    for (QAbstractAxis* a : hist->axes()) hist->removeAxis(a);
+    double lo = 0, width = 0;
+    const std::vector<int> counts = histogram(samples, &lo, &width);
+    m_bins = static_cast<int>(counts.size());
+    if (!counts.empty()) {
+        auto* set = new QBarSet(tr("iterations"));
+        QStringList labels;
+        int maxCount = 0;
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+            *set << counts[i];
+            maxCount = std::max(maxCount, counts[i]);
+            labels << formatMs(lo + (static_cast<double>(i) + 0.5) * width);
+        }
+        set->setColor(QColor(0x3574c4));
+        auto* series = new QBarSeries;
+        series->setBarWidth(0.95);
+        series->append(set);
+        hist->addSeries(series);
+        auto* x = new QBarCategoryAxis;
+        x->append(labels);
+        x->setLabelsAngle(-60);
+        auto* y = new QValueAxis;
+        y->setRange(0, maxCount);
+        y->setLabelFormat(QStringLiteral("%d"));
+        y->setTickCount(std::min(maxCount + 1, 6));
+        hist->addAxis(x, Qt::AlignBottom);
+        hist->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        hist->legend()->hide();
+        hist->setTitle(tr("Iteration times (%n runs)", nullptr, static_cast<int>(samples.size())));
+    } else {
+        hist->setTitle(tr("Iteration times — run to measure"));
+    }
+
+    QChart* stages = m_stages->chart();
+    stages->removeAllSeries();
+    applyChartTheme(stages, palette());
+    for (QAbstractAxis* a : stages->axes()) stages->removeAxis(a);
+    if (kernel >= 0) {
+        auto* series = new QHorizontalStackedBarSeries;
+        struct Stage { QString name; double ms; QColor colour; };
+        const Stage list[] = {{tr("H2D copy"), h2d, QColor(0x8fa8c8)},
+                              {tr("kernel"), kernel, QColor(0x2e9e44)},
+                              {tr("D2H copy"), d2h, QColor(0xc89f5a)}};
+        double total = 0;
+        for (const Stage& s : list) {
+            if (s.ms < 0) continue;
+            auto* set = new QBarSet(QStringLiteral("%1 %2").arg(s.name, formatMs(s.ms)));
+            *set << s.ms * 1000.0; // µs
+            set->setColor(s.colour);
+            series->append(set);
+            total += s.ms;
+        }
+        stages->addSeries(series);
+        auto* axis = new QValueAxis;
+        axis->setTitleText(tr("µs"));
+        axis->setRange(0, std::max(total * 1000.0, 1e-3));
+        axis->setLabelFormat(QStringLiteral("%.3g"));
+        stages->addAxis(axis, Qt::AlignBottom);
+        series->attachAxis(axis);
+        stages->legend()->show();
+        stages->setTitle(tr("Where the time goes (total %1)").arg(formatMs(total)));
+    } else {
+        stages->setTitle(tr("Where the time goes — run to measure"));
+    }
+}
+
+} // namespace wb::ui

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+class QChartView;
+
+namespace wb::ui {
+
+/// The run's timing as pictures: a histogram of the timed iterations and one stacked bar of
+/// host→device copy, kernel and device→host copy (Qt Charts).
+class TimingCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingCharts(QWidget* parent = nullptr);
+
+    /// `samplesMs`: one entry per timed iteration. Stage times in ms; a negative value means
+    /// "not measured" and leaves that segment out.
+    void setTimes(const std::vector<double>& samplesMs, double h2dMs, double kernelMs, double d2hMs);
+    void clear();
+    /// Histogram bins shown (for tests).
+    int histogramBins() const noexcept { return m_bins; }
+
+    /// Bins for `samples`: equal width between min and max (Freedman–Diaconis width, 5–30 bins).
+    static std::vector<int> histogram(const std::vector<double>& samples, double* lo, double* width);
+
+private:
+    QChartView* m_histogram = nullptr;
+    QChartView* m_stages = nullptr;
+    int m_bins = 0;
+};
+
+} // namespace wb::ui
