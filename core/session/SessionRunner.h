@@ -20,6 +20,9 @@ public:
         std::optional<int> device;
         std::optional<int> iterations;
         std::filesystem::path outputDir;     ///< when set: <buffer>.npy per output + exports
+        /// CPU emulator trace mode: record who wrote each element of every output buffer in
+        /// the result launch (RunReport::traces). Needs the CPU backend.
+        bool trace = false;
     };
 
     static RunReport run(const Session& session, const Options& options);
