@@ -17,6 +17,7 @@ namespace {
 QString n(std::uint64_t v) { return QString::fromStdString(session::withThousands(v)); }
 constexpr int kHeader = 44; // text lines above the drawing
 constexpr int kMargin = 8;
+constexpr int kLegend = 22; // legend line below the drawing
 } // namespace
 
 LaunchGeometryView::LaunchGeometryView(QWidget* parent) : QWidget(parent)
@@ -78,7 +79,7 @@ double LaunchGeometryView::unitsHigh() const
 QRectF LaunchGeometryView::plotRect() const
 {
     const QRectF area(kMargin, kHeader, std::max(10, width() - 2 * kMargin),
-                      std::max(10, height() - kHeader - kMargin));
+                      std::max(10, height() - kHeader - kMargin - kLegend));
     if (!m_geometry.twoD) {
         // 1-D: one strip, at most 60 px high.
         const double h = std::min(60.0, area.height());
@@ -184,8 +185,8 @@ void LaunchGeometryView::paintEvent(QPaintEvent*)
     p.drawRect(data);
 
     // Legend.
-    const int ly = static_cast<int>(std::min(r.bottom() + 6, static_cast<double>(height() - 14)));
-    if (ly + 12 <= height() && r.bottom() + 18 < height()) {
+    const int ly = static_cast<int>(r.bottom()) + 8;
+    if (ly + 12 <= height()) {
         int x = kMargin;
         const auto item = [&](const QBrush& b, const QString& text) {
             p.fillRect(QRect(x, ly, 12, 12), b);

@@ -44,23 +44,31 @@ QPalette highContrast()
 }
 
 /// Editors keep their own fonts (lexers): zoom them through their slot where they have one.
+/// QPlainTextEdit's zoom sets an explicit font on it; QScintilla's changes a zoom level.
 void zoomEditors(QMainWindow* w, bool in)
 {
-    QList<QWidget*> zoomed;
+    const char* kOwnFont = "wbPresentationOwnFont";
     if (in) {
+        QVariantList zoomed;
         for (QWidget* child : w->findChildren<QWidget*>()) {
-            const QMetaObject* mo = child->metaObject();
-            if (mo->indexOfMethod("zoomIn(int)") < 0) continue;
-            if (QMetaObject::invokeMethod(child, "zoomIn", Q_ARG(int, PresentationMode::kEditorZoom)))
-                zoomed << child;
+            if (child->metaObject()->indexOfMethod("zoomIn(int)") < 0) continue;
+            const bool ownFont = child->testAttribute(Qt::WA_SetFont);
+            if (QMetaObject::invokeMethod(child, "zoomIn", Q_ARG(int, PresentationMode::kEditorZoom))) {
+                child->setProperty(kOwnFont, ownFont);
+                zoomed << QVariant::fromValue(static_cast<QObject*>(child));
+            }
         }
-        QVariantList list;
-        for (QWidget* z : zoomed) list << QVariant::fromValue(static_cast<QObject*>(z));
-        w->setProperty(kZoomed, list);
+        w->setProperty(kZoomed, zoomed);
     } else {
-        for (const QVariant& v : w->property(kZoomed).toList())
-            if (QObject* o = v.value<QObject*>())
-                QMetaObject::invokeMethod(o, "zoomOut", Q_ARG(int, PresentationMode::kEditorZoom));
+        for (const QVariant& v : w->property(kZoomed).toList()) {
+            auto* child = qobject_cast<QWidget*>(v.value<QObject*>());
+            if (!child) continue;
+            QMetaObject::invokeMethod(child, "zoomOut", Q_ARG(int, PresentationMode::kEditorZoom));
+            // The zoom gave it a font of its own: let it inherit the window's again.
+            if (!child->property(kOwnFont).toBool() && child->testAttribute(Qt::WA_SetFont))
+                child->setFont(QFont());
+            child->setProperty(kOwnFont, QVariant());
+        }
         w->setProperty(kZoomed, QVariant());
     }
 }
@@ -97,8 +105,8 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         zoomEditors(w, true);
         w->setProperty(kActive, true);
     } else {
-        zoomEditors(w, false);
         w->setFont(w->property(kFont).value<QFont>());
+        zoomEditors(w, false);
         w->setPalette(w->property(kPalette).value<QPalette>());
         w->setIconSize(w->property(kIcons).toSize());
         w->restoreState(w->property(kState).toByteArray());
