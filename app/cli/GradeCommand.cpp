@@ -24,7 +24,10 @@ namespace wb::cli {
 
 namespace {
 
-void err(const QString& s) { std::cerr << "warpbench-cli: grade: " << s.toStdString() << "\n" << std::flush; }
+void err(const QString& s)
+{
+    std::cerr << "warpbench-cli: grade: " << s.toStdString() << "\n" << std::flush;
+}
 
 double jsonNumber(const QJsonValue& v)
 {
@@ -43,7 +46,8 @@ QString oneLine(QString s)
 
 QString csvField(const QString& s)
 {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
+        !s.contains(QLatin1Char('\n')))
         return s;
     QString q = s;
     q.replace(QLatin1String("\""), QLatin1String("\"\""));
@@ -65,7 +69,10 @@ void readReport(const QJsonObject& rep, GradeRow& row)
     QStringList why;
     const QString message = rep.value(QLatin1String("message")).toString();
     if (row.result == QLatin1String("compile-error")) {
-        const QJsonArray diags = rep.value(QLatin1String("compile")).toObject().value(QLatin1String("diagnostics")).toArray();
+        const QJsonArray diags = rep.value(QLatin1String("compile"))
+                                     .toObject()
+                                     .value(QLatin1String("diagnostics"))
+                                     .toArray();
         for (const QJsonValue& d : diags) {
             const QJsonObject o = d.toObject();
             if (o.value(QLatin1String("severity")).toString() == QLatin1String("warning")) continue;
@@ -82,11 +89,26 @@ void readReport(const QJsonObject& rep, GradeRow& row)
     for (const QJsonValue& v : outs) {
         const QJsonObject o = v.toObject();
         if (o.value(QLatin1String("compared")).toBool()) {
-            const double m = jsonNumber(o.value(QLatin1String("maxAbs")));
-            if (std::isnan(m) || m > maxAbs) maxAbs = std::isnan(maxAbs) ? maxAbs : m;
+            double m = jsonNumber(o.value(QLatin1String("maxAbs")));
+            // The diff's error statistics cover finite pairs only: a NaN or Inf the reference
+            // does not have (an unwritten element, a division by zero) makes the error unknown.
+            const auto side = [&](const char* key, const char* which) {
+                return o.value(QLatin1String(key))
+                    .toObject()
+                    .value(QLatin1String(which))
+                    .toDouble();
+            };
+            if (side("nan", "result") != side("nan", "reference") ||
+                side("inf", "result") != side("inf", "reference"))
+                m = std::numeric_limits<double>::quiet_NaN();
+            if (std::isnan(m) || std::isnan(maxAbs))
+                maxAbs = std::numeric_limits<double>::quiet_NaN();
+            else
+                maxAbs = std::max(maxAbs, m);
             if (o.value(QLatin1String("result")).toString() == QLatin1String("FAIL")) {
                 const double mism = o.value(QLatin1String("mismatches")).toDouble();
-                why << QStringLiteral("%1: %2 mismatches").arg(o.value(QLatin1String("buffer")).toString())
+                why << QStringLiteral("%1: %2 mismatches")
+                           .arg(o.value(QLatin1String("buffer")).toString())
                            .arg(static_cast<qint64>(mism));
             }
         }
@@ -100,22 +122,24 @@ void readReport(const QJsonObject& rep, GradeRow& row)
     }
     row.maxAbs = maxAbs;
     const QJsonObject timing = rep.value(QLatin1String("timing")).toObject();
-    if (timing.contains(QLatin1String("medianMs"))) row.kernelMs = timing.value(QLatin1String("medianMs")).toDouble();
+    if (timing.contains(QLatin1String("medianMs")))
+        row.kernelMs = timing.value(QLatin1String("medianMs")).toDouble();
     row.message = oneLine(why.join(QLatin1String("; ")));
 }
 
 } // namespace
 
-GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project, const QString& submission,
-                                const QStringList& extraArgs, double timeoutS)
+GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
+                                const QString& submission, const QStringList& extraArgs,
+                                double timeoutS)
 {
     GradeRow row;
     row.file = QFileInfo(submission).fileName();
     row.maxAbs = std::numeric_limits<double>::quiet_NaN();
     QProcess p;
     p.setProgram(cli);
-    p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"), submission,
-                               QStringLiteral("--json")} +
+    p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"),
+                               submission, QStringLiteral("--json")} +
                    extraArgs);
     QElapsedTimer timer;
     timer.start();
@@ -140,7 +164,8 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project, cons
     if (p.exitStatus() != QProcess::NormalExit) {
         row.result = QStringLiteral("crashed");
         row.message = QStringLiteral("the run crashed (%1)%2")
-                          .arg(p.errorString(), errText.isEmpty() ? QString() : QStringLiteral(": ") + errText);
+                          .arg(p.errorString(),
+                               errText.isEmpty() ? QString() : QStringLiteral(": ") + errText);
         return row;
     }
     QJsonParseError pe;
@@ -158,10 +183,13 @@ QString GradeCommand::toCsv(const std::vector<GradeRow>& rows)
 {
     QString s = QStringLiteral("file,result,max_abs_error,unwritten,kernel_ms,wall_s,message\n");
     for (const GradeRow& r : rows)
-        s += QStringList{csvField(r.file), r.result, numberText(r.maxAbs),
+        s += QStringList{csvField(r.file),
+                         r.result,
+                         numberText(r.maxAbs),
                          r.unwritten < 0 ? QString() : QString::number(r.unwritten),
                          r.kernelMs < 0 ? QString() : numberText(r.kernelMs),
-                         QString::number(r.wallS, 'f', 3), csvField(r.message)}
+                         QString::number(r.wallS, 'f', 3),
+                         csvField(r.message)}
                  .join(QLatin1Char(',')) +
              QLatin1Char('\n');
     return s;
@@ -173,10 +201,15 @@ QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeR
     int passed = 0;
     for (const GradeRow& r : rows) {
         passed += r.passed() ? 1 : 0;
-        QJsonObject o{{"file", r.file},       {"result", r.result},   {"passed", r.passed()},
-                      {"wallS", r.wallS},      {"message", r.message}};
-        o["maxAbsError"] = std::isfinite(r.maxAbs) ? QJsonValue(r.maxAbs) : QJsonValue(numberText(r.maxAbs));
-        o["unwritten"] = r.unwritten < 0 ? QJsonValue() : QJsonValue(static_cast<double>(r.unwritten));
+        QJsonObject o{{"file", r.file},
+                      {"result", r.result},
+                      {"passed", r.passed()},
+                      {"wallS", r.wallS},
+                      {"message", r.message}};
+        o["maxAbsError"] =
+            std::isfinite(r.maxAbs) ? QJsonValue(r.maxAbs) : QJsonValue(numberText(r.maxAbs));
+        o["unwritten"] =
+            r.unwritten < 0 ? QJsonValue() : QJsonValue(static_cast<double>(r.unwritten));
         o["kernelMs"] = r.kernelMs < 0 ? QJsonValue() : QJsonValue(r.kernelMs);
         a.append(o);
     }
@@ -190,7 +223,8 @@ QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeR
 QString GradeCommand::toText(const std::vector<GradeRow>& rows)
 {
     int width = 10;
-    for (const GradeRow& r : rows) width = std::max(width, static_cast<int>(r.file.size()));
+    for (const GradeRow& r : rows)
+        width = std::max(width, static_cast<int>(r.file.size()));
     QString s = QStringLiteral("%1  %2  %3  %4  %5  %6\n")
                     .arg(QStringLiteral("file"), -width)
                     .arg(QStringLiteral("result"), -13)
@@ -241,7 +275,8 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
     }
     QStringList extra;
     for (const char* o : {"backend", "device", "iterations"})
-        if (p.isSet(QLatin1String(o))) extra << QStringLiteral("--") + QLatin1String(o) << p.value(QLatin1String(o));
+        if (p.isSet(QLatin1String(o)))
+            extra << QStringLiteral("--") + QLatin1String(o) << p.value(QLatin1String(o));
     const QStringList files = dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name);
     if (files.isEmpty()) {
         err(QStringLiteral("no .cu files in %1").arg(dir.path()));
@@ -257,14 +292,15 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
     std::vector<GradeRow> rows;
     for (const QString& f : files) {
         std::cerr << "grading " << f.toStdString() << " ..." << std::endl;
-        rows.push_back(gradeOne(QCoreApplication::applicationFilePath(), project, dir.absoluteFilePath(f),
-                                extra, timeoutS));
+        rows.push_back(gradeOne(QCoreApplication::applicationFilePath(), project,
+                                dir.absoluteFilePath(f), extra, timeoutS));
     }
     if (p.isSet(QStringLiteral("csv"))) {
         QSaveFile csv(p.value(QStringLiteral("csv")));
         const QByteArray bytes = toCsv(rows).toUtf8();
         if (!csv.open(QIODevice::WriteOnly) || csv.write(bytes) != bytes.size() || !csv.commit()) {
-            err(QStringLiteral("cannot write %1: %2").arg(p.value(QStringLiteral("csv")), csv.errorString()));
+            err(QStringLiteral("cannot write %1: %2")
+                    .arg(p.value(QStringLiteral("csv")), csv.errorString()));
             return RuntimeError;
         }
     }

@@ -11,13 +11,13 @@ namespace wb::cli {
 
 /// One graded submission: a row of the CSV/JSON table.
 struct GradeRow {
-    QString file;            ///< the submission's file name
-    QString result;          ///< pass, fail, compile-error, runtime-error, invalid, timeout, crashed
-    double maxAbs = 0;       ///< largest |result - reference| over the outputs (NaN if unknown)
-    qint64 unwritten = -1;   ///< output elements never written; -1 when not measured
-    double kernelMs = -1;    ///< median kernel time; -1 when it did not run
-    double wallS = 0;        ///< wall-clock seconds of the whole child run
-    QString message;         ///< why, in one line
+    QString file;          ///< the submission's file name
+    QString result;        ///< pass, fail, compile-error, runtime-error, invalid, timeout, crashed
+    double maxAbs = 0;     ///< largest |result - reference| over the outputs (NaN if unknown)
+    qint64 unwritten = -1; ///< output elements never written; -1 when not measured
+    double kernelMs = -1;  ///< median kernel time; -1 when it did not run
+    double wallS = 0;      ///< wall-clock seconds of the whole child run
+    QString message;       ///< why, in one line
     bool passed() const { return result == QLatin1String("pass"); }
 };
 

@@ -19,10 +19,10 @@ struct WriteTrace {
     std::string buffer;
     std::vector<std::size_t> shape;
     std::size_t elementSize = 0;
-    Dim3 grid, block;                       ///< of the traced launch
+    Dim3 grid, block; ///< of the traced launch
     /// (linear block index << 32) | linear thread index of the last store; kNoWriter if none.
     std::vector<std::uint64_t> lastWriter;
-    std::vector<std::uint32_t> writes;      ///< stores, atomics included
+    std::vector<std::uint32_t> writes; ///< stores, atomics included
     std::vector<std::uint32_t> atomicWrites;
     std::vector<std::uint8_t> multipleWriters; ///< 1: stores came from more than one thread
     /// Elements whose bytes changed although no traced store reached them (the kernel wrote
@@ -38,7 +38,10 @@ struct WriteTrace {
         return multipleWriters[i] != 0 && writes[i] > atomicWrites[i];
     }
     /// Every store here was atomic.
-    bool isAtomic(std::size_t i) const noexcept { return writes[i] != 0 && writes[i] == atomicWrites[i]; }
+    bool isAtomic(std::size_t i) const noexcept
+    {
+        return writes[i] != 0 && writes[i] == atomicWrites[i];
+    }
     /// blockIdx and threadIdx of the last writer (meaningful when writes[i] > 0).
     Dim3 lastBlock(std::size_t i) const noexcept;
     Dim3 lastThread(std::size_t i) const noexcept;

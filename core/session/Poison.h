@@ -12,16 +12,16 @@ namespace wb::session {
 
 /// What the poison check found in one output buffer.
 struct CoverageStats {
-    bool checked = false;            ///< false: the buffer was not poisoned (inout, or turned off)
-    std::size_t total = 0;           ///< elements in the buffer
-    std::size_t unwritten = 0;       ///< elements still holding the poison after the launch
+    bool checked = false;      ///< false: the buffer was not poisoned (inout, or turned off)
+    std::size_t total = 0;     ///< elements in the buffer
+    std::size_t unwritten = 0; ///< elements still holding the poison after the launch
     /// Elements holding the poison where the reference holds the same bits: a kernel may have
     /// written that value, so they are not counted as unwritten (integers only, in practice).
     std::size_t ambiguous = 0;
-    std::size_t firstUnwritten = 0;  ///< flat index of the first unwritten element
+    std::size_t firstUnwritten = 0; ///< flat index of the first unwritten element
     std::size_t lastUnwritten = 0;
-    bool tailOnly = false;           ///< the unwritten elements are exactly the last `unwritten`
-    std::string hint;                ///< "last block does not cover the tail?" …
+    bool tailOnly = false; ///< the unwritten elements are exactly the last `unwritten`
+    std::string hint;      ///< "last block does not cover the tail?" …
 
     /// "1,024 of 1,000,000 elements of 'dest' were never written — last block does not cover
     /// the tail?"; empty when everything was written or nothing was checked.

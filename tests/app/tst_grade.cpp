@@ -33,10 +33,12 @@ const char* kProject = R"json({
     "tolerance": {"atol": 0, "rtol": 0}
 })json";
 
-const char* kPass = "__global__ void twice(const float* a, float* c, int n)\n"
-                    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = 2 * a[i]; }\n";
-const char* kFail = "__global__ void twice(const float* a, float* c, int n)\n"
-                    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n - 1) c[i] = 2 * a[i]; }\n";
+const char* kPass =
+    "__global__ void twice(const float* a, float* c, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = 2 * a[i]; }\n";
+const char* kFail =
+    "__global__ void twice(const float* a, float* c, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n - 1) c[i] = 2 * a[i]; }\n";
 const char* kBroken = "__global__ void twice(const float* a, float* c, int n)\n"
                       "{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n  c[i] = 2 * b[i]; }\n";
 const char* kHang = "__global__ void twice(const float* a, float* c, int n)\n"
@@ -60,9 +62,10 @@ private Q_SLOTS:
         write(dir.filePath("subs/dave.cu"), kHang);
         write(dir.filePath("subs/notes.txt"), "not a submission");
         const QString csv = dir.filePath("grades.csv");
-        const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"), "--json",
-                                 "--csv", csv, "--timeout", "8"});
-        QVERIFY2(r.exitCode == 0, qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"),
+                                 "--json", "--csv", csv, "--timeout", "8"});
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
         const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(doc["submissions"].toInt(), 4);
         QCOMPARE(doc["passed"].toInt(), 1);
@@ -79,12 +82,15 @@ private Q_SLOTS:
         QCOMPARE(row(1)["file"].toString(), QStringLiteral("bob.cu"));
         QCOMPARE(row(1)["result"].toString(), QStringLiteral("fail"));
         QCOMPARE(row(1)["unwritten"].toInt(), 1);
-        QVERIFY2(row(1)["message"].toString().contains("1 of 1,000 elements of 'c' was never written"),
-                 qPrintable(row(1)["message"].toString()));
+        QCOMPARE(row(1)["maxAbsError"].toString(), QStringLiteral("nan")); // unwritten: error unknown
+        QVERIFY2(
+            row(1)["message"].toString().contains("1 of 1,000 elements of 'c' was never written"),
+            qPrintable(row(1)["message"].toString()));
 
         QCOMPARE(row(2)["file"].toString(), QStringLiteral("carol.cu"));
         QCOMPARE(row(2)["result"].toString(), QStringLiteral("compile-error"));
-        QVERIFY2(row(2)["message"].toString().contains("carol.cu:3"), qPrintable(row(2)["message"].toString()));
+        QVERIFY2(row(2)["message"].toString().contains("carol.cu:3"),
+                 qPrintable(row(2)["message"].toString()));
         QVERIFY(row(2)["unwritten"].isNull());
 
         QCOMPARE(row(3)["file"].toString(), QStringLiteral("dave.cu"));
@@ -95,7 +101,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
-        QVERIFY(lines[0].startsWith("file,result,max_abs_error,unwritten,kernel_ms,wall_s,message"));
+        QVERIFY(
+            lines[0].startsWith("file,result,max_abs_error,unwritten,kernel_ms,wall_s,message"));
         QVERIFY(lines[1].startsWith("alice.cu,pass,0,0,"));
         QVERIFY(lines[2].startsWith("bob.cu,fail,"));
         QVERIFY(lines[3].startsWith("carol.cu,compile-error,nan,,"));
@@ -113,7 +120,8 @@ private Q_SLOTS:
         write(dir.filePath("subs/alice.cu"), kPass);
         const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs")});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("alice.cu") && r.out.contains("1 of 1 submissions pass"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("alice.cu") && r.out.contains("1 of 1 submissions pass"),
+                 qPrintable(r.out));
     }
 
     void invalidArguments()
@@ -121,12 +129,16 @@ private Q_SLOTS:
         QTemporaryDir dir;
         write(dir.filePath("lab1.wbproj"), kProject);
         QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj")}).exitCode, 4);
-        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("missing")}).exitCode, 4);
+        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("missing")}).exitCode,
+                 4);
         QCOMPARE(runCli({"grade", dir.filePath("nope.wbproj"), dir.path()}).exitCode, 4);
         QDir().mkpath(dir.filePath("empty"));
         QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty")}).exitCode, 4);
         write(dir.filePath("empty/x.cu"), kPass);
-        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty"), "--timeout", "0"}).exitCode, 4);
+        QCOMPARE(
+            runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty"), "--timeout", "0"})
+                .exitCode,
+            4);
         write(dir.filePath("bad.wbproj"), "{\"schemaVersion\": 1}");
         const CliRun bad = runCli({"grade", dir.filePath("bad.wbproj"), dir.filePath("empty")});
         QCOMPARE(bad.exitCode, 4);

@@ -111,9 +111,10 @@ class TestTrace : public QObject {
 private Q_SLOTS:
     void rewritesMutablePointerParameters()
     {
-        const std::string src = "__global__ void k(const float* in, float* __restrict__ out,\n"
-                                "                  int n, unsigned int *bins)\n{ out[0] = in[0]; }\n"
-                                "__device__ void helper(float* p) {}\n";
+        const std::string src =
+            "__global__ void k(const float* in, float* __restrict__ out,\n"
+            "                  int n, unsigned int *bins)\n{ out[0] = in[0]; }\n"
+            "__device__ void helper(float* p) {}\n";
         const std::string t = wb::cpu::detail::KernelSource::withTracedPointers(src);
         QVERIFY2(t.find("const float* in") != std::string::npos, t.c_str());
         QVERIFY2(t.find("::wbcpu::traced_ptr<float> out") != std::string::npos, t.c_str());
@@ -134,7 +135,8 @@ private Q_SLOTS:
         QVERIFY(k->params[0].isPointer);
 
         std::vector<float> in(16);
-        for (int i = 0; i < 16; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>(i) + 0.5f;
+        for (int i = 0; i < 16; ++i)
+            in[static_cast<std::size_t>(i)] = static_cast<float>(i) + 0.5f;
         auto inBuf = f.backend.allocate(in.size() * 4, "in");
         f.backend.upload(*inBuf, in.data(), in.size() * 4);
         const std::uint64_t inAddr = inBuf->address();
@@ -145,12 +147,13 @@ private Q_SLOTS:
         QCOMPARE(t.count(), std::size_t{16});
         QCOMPARE(t.writes[5], 1u);
         QCOMPARE(t.lastThread(5).x, 5u);
-        QCOMPARE(t.writes[6], 2u);          // thread 5, then thread 6 (threads run in order)
+        QCOMPARE(t.writes[6], 2u); // thread 5, then thread 6 (threads run in order)
         QVERIFY(t.isRace(6));
         QCOMPARE(t.lastThread(6).x, 6u);
         QCOMPARE(t.races(), std::size_t{1});
         QCOMPARE(t.unwritten(), std::size_t{4});
-        for (std::size_t i = 12; i < 16; ++i) QVERIFY(!t.written(i));
+        for (std::size_t i = 12; i < 16; ++i)
+            QVERIFY(!t.written(i));
         QCOMPARE(t.untraced, std::size_t{0});
         float v6 = 0;
         std::memcpy(&v6, bytes.data() + 6 * 4, 4);
@@ -240,7 +243,8 @@ private Q_SLOTS:
         QVERIFY(rep.traces.at("out").isRace(6));
         const QString text = QString::fromStdString(rep.toText());
         QVERIFY2(text.contains("1 by several threads non-atomically (race)"), qPrintable(text));
-        const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(rep.toJson())).object();
+        const QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(rep.toJson())).object();
         QCOMPARE(j["trace"].toObject()["out"].toObject()["races"].toInt(), 1);
         // The coverage check and the trace agree on the unwritten tail.
         QCOMPARE(rep.outputs[0].coverage.unwritten, std::size_t{4});

@@ -54,8 +54,10 @@ Session makeSession(const std::string& grid, ElementType type = ElementType::F32
     s.backend = wb::BackendKind::Cpu;
     s.reference.kind = ReferenceSpec::Kind::Cpp;
     s.reference.source = type == ElementType::F32
-                             ? "void reference(const float* in, float* dest, int n) { for (int i = 0; i < n; ++i) dest[i] = in[i]; }"
-                             : "void reference(const int* in, int* dest, int n) { for (int i = 0; i < n; ++i) dest[i] = in[i]; }";
+                             ? "void reference(const float* in, float* dest, int n) { for (int i = "
+                               "0; i < n; ++i) dest[i] = in[i]; }"
+                             : "void reference(const int* in, int* dest, int n) { for (int i = 0; "
+                               "i < n; ++i) dest[i] = in[i]; }";
     return s;
 }
 
@@ -106,8 +108,10 @@ private Q_SLOTS:
         HostArray r(ElementType::I32, {2, 5});
         Poison::fill(r);
         HostArray e(ElementType::I32, {2, 5});
-        for (std::size_t i = 0; i < 10; ++i) e.as<std::int32_t>()[i] = static_cast<std::int32_t>(i);
-        for (std::size_t i = 0; i < 7; ++i) r.as<std::int32_t>()[i] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; i < 10; ++i)
+            e.as<std::int32_t>()[i] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; i < 7; ++i)
+            r.as<std::int32_t>()[i] = static_cast<std::int32_t>(i);
         // Element 8: the reference itself holds the marked value, so it is not "unwritten".
         std::memcpy(&e.as<std::int32_t>()[8], "\xef\xbe\xad\xde", 4);
         const CoverageStats c = Poison::check(r, &e);
@@ -119,7 +123,8 @@ private Q_SLOTS:
         const auto mask = Poison::unwrittenMask(r, &e);
         QCOMPARE(mask, (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 0, 1, 0, 1}));
         QCOMPARE(Poison::unwrittenIndices(r, &e), (std::vector<std::size_t>{7, 9}));
-        QVERIFY(QString::fromStdString(c.message("m")).startsWith("2 of 10 elements of 'm' were never written"));
+        QVERIFY(QString::fromStdString(c.message("m"))
+                    .startsWith("2 of 10 elements of 'm' were never written"));
     }
 
     void offByOneGridLeavesTheTailUnwritten()
@@ -137,19 +142,25 @@ private Q_SLOTS:
         QCOMPARE(c.firstUnwritten, std::size_t{768});
         QVERIFY(c.tailOnly);
         const std::string msg = c.message("dest");
-        QVERIFY2(msg.rfind("232 of 1,000 elements of 'dest' were never written — last block does not cover the tail?", 0) == 0,
+        QVERIFY2(msg.rfind("232 of 1,000 elements of 'dest' were never written — last block does "
+                           "not cover the tail?",
+                           0) == 0,
                  msg.c_str());
         QVERIFY2(msg.find("768 threads for 1,000 elements") != std::string::npos, msg.c_str());
         // The text report and the JSON carry it; the mask marks exactly the tail.
         QVERIFY(QString::fromStdString(rep.toText()).contains("were never written"));
         const QJsonObject cov = QJsonDocument::fromJson(QByteArray::fromStdString(rep.toJson()))
-                                    .object()["outputs"].toArray()[0].toObject()["coverage"].toObject();
+                                    .object()["outputs"]
+                                    .toArray()[0]
+                                    .toObject()["coverage"]
+                                    .toObject();
         QCOMPARE(cov["unwritten"].toInt(), 232);
         QCOMPARE(cov["firstIndex"].toInt(), 768);
         QCOMPARE(cov["tailOnly"].toBool(), true);
         const auto mask = rep.unwrittenMask("dest");
         QCOMPARE(mask.size(), std::size_t{1000});
-        for (std::size_t i = 0; i < 1000; ++i) QCOMPARE(mask[i], std::uint8_t(i >= 768 ? 1 : 0));
+        for (std::size_t i = 0; i < 1000; ++i)
+            QCOMPARE(mask[i], std::uint8_t(i >= 768 ? 1 : 0));
     }
 
     void fullGridWritesEverything()

@@ -5,7 +5,8 @@
 
 namespace wb::ui {
 
-LaunchGeometry LaunchGeometry::compute(const LaunchConfig& launch, const std::vector<std::size_t>& shape)
+LaunchGeometry LaunchGeometry::compute(const LaunchConfig& launch,
+                                       const std::vector<std::size_t>& shape)
 {
     LaunchGeometry g;
     g.twoD = shape.size() >= 2;
@@ -23,9 +24,9 @@ LaunchGeometry LaunchGeometry::compute(const LaunchConfig& launch, const std::ve
     g.uncoveredRows = static_cast<unsigned>(g.rows - coveredRows);
     // Threads mapping into the data: one per covered element for the (x, y) plane; in 1-D the
     // y and z dimensions of grid and block repeat the same x indices.
-    const std::uint64_t repeats = g.twoD ? std::uint64_t{launch.grid.z} * launch.block.z
-                                         : std::uint64_t{launch.grid.y} * launch.grid.z *
-                                               launch.block.y * launch.block.z;
+    const std::uint64_t repeats =
+        g.twoD ? std::uint64_t{launch.grid.z} * launch.block.z
+               : std::uint64_t{launch.grid.y} * launch.grid.z * launch.block.y * launch.block.z;
     g.idleThreads = g.threads - std::min(g.threads, g.covered * repeats);
     return g;
 }

@@ -14,13 +14,17 @@
 namespace wb::ui {
 
 namespace {
-QString n(std::uint64_t v) { return QString::fromStdString(session::withThousands(v)); }
+QString n(std::uint64_t v)
+{
+    return QString::fromStdString(session::withThousands(v));
+}
 constexpr int kHeader = 44; // text lines above the drawing
 constexpr int kMargin = 8;
 constexpr int kLegend = 22; // legend line below the drawing
 } // namespace
 
-LaunchGeometryView::LaunchGeometryView(QWidget* parent) : QWidget(parent)
+LaunchGeometryView::LaunchGeometryView(QWidget* parent)
+    : QWidget(parent)
 {
     setMouseTracking(true);
     setAccessibleName(tr("Launch geometry"));
@@ -62,7 +66,8 @@ QString LaunchGeometryView::summary() const
                          m_buffer.isEmpty() ? QString() : QStringLiteral(" ('%1')").arg(m_buffer),
                          n(g.covered), n(g.elements));
     if (g.uncovered) s += tr(", %1 never reached").arg(n(g.uncovered));
-    if (g.idleThreads) s += tr(", %1 of %2 threads outside the data").arg(n(g.idleThreads), n(g.threads));
+    if (g.idleThreads)
+        s += tr(", %1 of %2 threads outside the data").arg(n(g.idleThreads), n(g.threads));
     return s;
 }
 
@@ -112,8 +117,8 @@ void LaunchGeometryView::paintEvent(QPaintEvent*)
 
     // Header: what is drawn, in words.
     p.setPen(pal.color(QPalette::Text));
-    p.drawText(QRect(kMargin, 4, width() - 2 * kMargin, kHeader - 6), Qt::AlignLeft | Qt::TextWordWrap,
-               summary());
+    p.drawText(QRect(kMargin, 4, width() - 2 * kMargin, kHeader - 6),
+               Qt::AlignLeft | Qt::TextWordWrap, summary());
 
     const QRectF r = plotRect();
     const double sx = r.width() / unitsWide();
@@ -134,8 +139,8 @@ void LaunchGeometryView::paintEvent(QPaintEvent*)
     const unsigned gy = g.twoD ? m_launch.grid.y : 1;
     const double bw = m_launch.block.x * sx;
     const double bh = g.twoD ? m_launch.block.y * sy : r.height();
-    const bool drawEachBlock = bw >= 2.0 && bh >= 2.0 &&
-                               static_cast<double>(m_launch.grid.x) * gy <= 250000.0;
+    const bool drawEachBlock =
+        bw >= 2.0 && bh >= 2.0 && static_cast<double>(m_launch.grid.x) * gy <= 250000.0;
     if (drawEachBlock) {
         for (unsigned by = 0; by < gy; ++by) {
             for (unsigned bx = 0; bx < m_launch.grid.x; ++bx) {
@@ -144,14 +149,18 @@ void LaunchGeometryView::paintEvent(QPaintEvent*)
                 const bool inside = t.endCol > t.firstCol && t.endRow > t.firstRow;
                 QRectF covered;
                 if (inside) {
-                    covered = g.twoD ? toWidget(static_cast<double>(t.firstCol), static_cast<double>(t.firstRow),
-                                                static_cast<double>(t.endCol - t.firstCol),
-                                                static_cast<double>(t.endRow - t.firstRow))
-                                     : QRectF(r.left() + static_cast<double>(t.firstCol) * sx, r.top(),
-                                              static_cast<double>(t.endCol - t.firstCol) * sx, r.height());
+                    covered =
+                        g.twoD
+                            ? toWidget(static_cast<double>(t.firstCol),
+                                       static_cast<double>(t.firstRow),
+                                       static_cast<double>(t.endCol - t.firstCol),
+                                       static_cast<double>(t.endRow - t.firstRow))
+                            : QRectF(r.left() + static_cast<double>(t.firstCol) * sx, r.top(),
+                                     static_cast<double>(t.endCol - t.firstCol) * sx, r.height());
                     p.fillRect(covered, ((bx + by) % 2) ? tintA : tintB);
                 }
-                if (!inside || covered.width() < whole.width() - 0.5 || covered.height() < whole.height() - 0.5) {
+                if (!inside || covered.width() < whole.width() - 0.5 ||
+                    covered.height() < whole.height() - 0.5) {
                     // Over-coverage: the part of the block outside the data.
                     QPainterPath outside;
                     outside.addRect(whole);
@@ -207,12 +216,15 @@ bool LaunchGeometryView::event(QEvent* e)
         unsigned bx = 0, by = 0;
         if (blockAt(help->pos(), bx, by)) {
             const LaunchGeometry::Tile t = LaunchGeometry::tileOf(m_launch, m_geometry, bx, by);
-            QString text = m_geometry.twoD ? tr("blockIdx (%1, %2)").arg(bx).arg(by) : tr("blockIdx.x %1").arg(bx);
+            QString text = m_geometry.twoD ? tr("blockIdx (%1, %2)").arg(bx).arg(by)
+                                           : tr("blockIdx.x %1").arg(bx);
             if (t.endCol > t.firstCol && t.endRow > t.firstRow)
-                text += m_geometry.twoD
-                            ? tr("\nrows %1–%2, columns %3–%4")
-                                  .arg(t.firstRow).arg(t.endRow - 1).arg(t.firstCol).arg(t.endCol - 1)
-                            : tr("\nelements %1–%2").arg(t.firstCol).arg(t.endCol - 1);
+                text += m_geometry.twoD ? tr("\nrows %1–%2, columns %3–%4")
+                                              .arg(t.firstRow)
+                                              .arg(t.endRow - 1)
+                                              .arg(t.firstCol)
+                                              .arg(t.endCol - 1)
+                                        : tr("\nelements %1–%2").arg(t.firstCol).arg(t.endCol - 1);
             else
                 text += tr("\nentirely outside the data: every thread must return early");
             QToolTip::showText(help->globalPos(), text, this);

@@ -53,7 +53,8 @@ void zoomEditors(QMainWindow* w, bool in)
         for (QWidget* child : w->findChildren<QWidget*>()) {
             if (child->metaObject()->indexOfMethod("zoomIn(int)") < 0) continue;
             const bool ownFont = child->testAttribute(Qt::WA_SetFont);
-            if (QMetaObject::invokeMethod(child, "zoomIn", Q_ARG(int, PresentationMode::kEditorZoom))) {
+            if (QMetaObject::invokeMethod(child, "zoomIn",
+                                          Q_ARG(int, PresentationMode::kEditorZoom))) {
                 child->setProperty(kOwnFont, ownFont);
                 zoomed << QVariant::fromValue(static_cast<QObject*>(child));
             }

@@ -57,7 +57,8 @@ private Q_SLOTS:
         const LaunchGeometry up = LaunchGeometry::compute(launchOf({4, 1, 1}, {256, 1, 1}), {1000});
         QCOMPARE(up.uncovered, 0u);
         QCOMPARE(up.idleThreads, 24u);
-        const LaunchGeometry::Tile last = LaunchGeometry::tileOf(launchOf({4, 1, 1}, {256, 1, 1}), up, 3, 0);
+        const LaunchGeometry::Tile last =
+            LaunchGeometry::tileOf(launchOf({4, 1, 1}, {256, 1, 1}), up, 3, 0);
         QCOMPARE(last.firstCol, 768u);
         QCOMPARE(last.endCol, 1000u);
     }
@@ -85,14 +86,16 @@ private Q_SLOTS:
         view.setLaunch(launchOf({9, 9, 1}, {16, 16, 1}));
         QCOMPARE(view.geometry().uncovered, 0u);
         QCOMPARE(view.geometry().idleThreads, 144u * 144u - 130u * 130u);
-        const LaunchGeometry::Tile corner = LaunchGeometry::tileOf(view.launch(), view.geometry(), 8, 8);
+        const LaunchGeometry::Tile corner =
+            LaunchGeometry::tileOf(view.launch(), view.geometry(), 8, 8);
         QCOMPARE(corner.firstRow, 128u);
         QCOMPARE(corner.endRow, 130u);
         QCOMPARE(corner.firstCol, 128u);
         QCOMPARE(corner.endCol, 130u);
 
         // A 2-D buffer with a 1-D-shaped launch (a common mistake): only the first row is reached.
-        const LaunchGeometry row = LaunchGeometry::compute(launchOf({9, 1, 1}, {16, 1, 1}), {130, 130});
+        const LaunchGeometry row =
+            LaunchGeometry::compute(launchOf({9, 1, 1}, {16, 1, 1}), {130, 130});
         QCOMPARE(row.covered, 130u);
         QCOMPARE(row.uncoveredRows, 129u);
 
@@ -138,7 +141,8 @@ private Q_SLOTS:
         t.atomicWrites[3] = 5;
         t.multipleWriters[3] = 1;
         wb::session::HostArray values(wb::session::ElementType::F32, {2, 4});
-        for (std::size_t i = 0; i < 8; ++i) values.set(i, 1.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 8; ++i)
+            values.set(i, 1.5 * static_cast<double>(i));
 
         TraceOverlayView view;
         view.resize(400, 240);
@@ -203,12 +207,13 @@ private Q_SLOTS:
         QVERIFY(PresentationMode::isActive(&w));
         QVERIFY(w.font().pointSize() >= PresentationMode::kPointSize);
         QVERIFY(results->widget()->font().pointSize() >= PresentationMode::kPointSize); // inherited
-        QVERIFY(editor->font().pointSize() > editorPoints);                            // zoomed
+        QVERIFY(editor->font().pointSize() > editorPoints);                             // zoomed
         QCOMPARE(w.palette().color(QPalette::Window), QColor(0, 0, 0));
         QCOMPARE(w.palette().color(QPalette::WindowText), QColor(255, 255, 255));
         QCOMPARE(w.iconSize(), QSize(40, 40));
         QTest::qWait(50);
-        QVERIFY2(results->height() > dockHeight, qPrintable(QString("%1 -> %2").arg(dockHeight).arg(results->height())));
+        QVERIFY2(results->height() > dockHeight,
+                 qPrintable(QString("%1 -> %2").arg(dockHeight).arg(results->height())));
         PresentationMode::apply(&w, true); // idempotent
         keepScreenshot(w, QStringLiteral("presentation.png"));
 
