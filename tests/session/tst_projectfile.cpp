@@ -108,10 +108,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const char* json = R"({"schemaVersion": 1, "kernel": {"source": "k"}, "poisonOutputs": false,
-            "buffers": [{"name": "a", "shape": [4], "role": "out", "poison": true},
-                        {"name": "b", "shape": [4], "role": "out"},
-                        {"name": "c", "shape": [4], "role": "inout"}],
-            "launch": {"kernel": "k"}})";
+            "buffers": [{"name": "a", "type": "f32", "shape": [4], "role": "out", "poison": true},
+                        {"name": "b", "type": "f32", "shape": [4], "role": "out"},
+                        {"name": "c", "type": "f32", "shape": [4], "role": "inout"}],
+            "launch": {"kernel": "k", "grid": [1], "block": [4]}})";
         const Session a = ProjectFile::fromJson(json, dir.path().toStdString());
         QCOMPARE(a.poisonOutputs, false);
         QVERIFY(a.poisons(a.buffers[0]));
@@ -122,8 +122,8 @@ private Q_SLOTS:
         QVERIFY(ProjectFile::load(path) == a);
         try {
             ProjectFile::fromJson(R"({"schemaVersion": 1, "kernel": {"source": "k"},
-                "buffers": [{"name": "c", "shape": [4], "role": "inout", "poison": true}],
-                "launch": {"kernel": "k"}})", dir.path().toStdString());
+                "buffers": [{"name": "c", "type": "f32", "shape": [4], "role": "inout", "poison": true}],
+                "launch": {"kernel": "k", "grid": [1], "block": [4]}})", dir.path().toStdString());
             QFAIL("poison on an inout buffer was accepted");
         } catch (const wb::Error& e) {
             QVERIFY2(QString(e.what()).contains("buffers[0].poison"), e.what());
