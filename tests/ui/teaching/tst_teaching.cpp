@@ -2,6 +2,7 @@
 // The teaching widgets offscreen: launch geometry for 1-D and 2-D launches (computed coverage,
 // hover text, a screenshot), the trace overlay's marks and tooltips, presentation mode on a
 // plain QMainWindow with docks. Set WB_SCREENSHOT_DIR to keep the screenshots.
+#include "ui/teaching/GuidePanel.h"
 #include "ui/teaching/LaunchGeometry.h"
 #include "ui/teaching/LaunchGeometryView.h"
 #include "ui/teaching/PresentationMode.h"
@@ -14,6 +15,7 @@
 #include <QMainWindow>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 
@@ -176,6 +178,19 @@ private Q_SLOTS:
         QVERIFY(hit.has_value());
         QCOMPARE(*hit, std::size_t{0});
         keepScreenshot(view, QStringLiteral("trace-overlay.png"));
+    }
+
+    void guidePanelShowsTheExampleGuide()
+    {
+        wb::ui::GuidePanel panel;
+        QVERIFY(panel.showGuideFor(
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/matmul_tiled/matmul_tiled.wbproj")));
+        QVERIFY(panel.hasGuide());
+        QVERIFY2(panel.toPlainText().contains("Change TILE to 32"), qPrintable(panel.toPlainText()));
+        QVERIFY(!panel.toPlainText().contains("**")); // rendered, not raw Markdown
+        QTemporaryDir dir;
+        QVERIFY(!panel.showGuideFor(dir.filePath("nothing.wbproj")));
+        QVERIFY(panel.toPlainText().contains("no guide"));
     }
 
     void presentationModeToggles()
