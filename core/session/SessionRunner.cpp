@@ -373,11 +373,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             o.compared = true;
             allPass = allPass && o.stats.passed();
         }
-        if (s.poisons(b))
-            o.coverage = Poison::check(rep.results.at(b.name),
-                                       exp != rep.expected.end() ? &exp->second : nullptr, &rep.launch);
         rep.outputs.push_back(std::move(o));
     }
+    SessionRunner::checkCoverage(s, rep);
     if (!opt.outputDir.empty()) writeOutputs(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
@@ -401,6 +399,21 @@ TimingStats TimingStats::of(std::vector<double> samples)
     for (double v : samples) sq += (v - t.meanMs) * (v - t.meanMs);
     t.stdevMs = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
     return t;
+}
+
+void SessionRunner::checkCoverage(const Session& session, RunReport& report)
+{
+    for (OutputResult& o : report.outputs) {
+        const BufferSpec* b = session.findBuffer(o.buffer);
+        const auto res = report.results.find(o.buffer);
+        if (!b || !session.poisons(*b) || res == report.results.end()) {
+            o.coverage = CoverageStats{};
+            continue;
+        }
+        const auto exp = report.expected.find(o.buffer);
+        o.coverage = Poison::check(res->second, exp != report.expected.end() ? &exp->second : nullptr,
+                                   &report.launch);
+    }
 }
 
 RunReport SessionRunner::run(const Session& session, const Options& options)

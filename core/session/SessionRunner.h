@@ -26,6 +26,11 @@ public:
     };
 
     static RunReport run(const Session& session, const Options& options);
+
+    /// Fills OutputResult::coverage of every poisoned output from `report.results` (and
+    /// `expected`). run() calls it; a client that gets the report and the buffers from another
+    /// process (the isolated runner) can call it again on its side.
+    static void checkCoverage(const Session& session, RunReport& report);
 };
 
 } // namespace wb::session
