@@ -154,5 +154,7 @@ void InspectPanel::disassemble()
 
 QString InspectPanel::ptxText() const { return m_ptx->toPlainText(); }
 QString InspectPanel::sassText() const { return m_sass->toPlainText(); }
+QString InspectPanel::sassNote() const { return m_sassNote->text(); }
+void InspectPanel::showSass() { m_tabs->setCurrentIndex(1); }
 
 } // namespace wb::ui

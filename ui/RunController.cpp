@@ -28,7 +28,6 @@ void measureTransfers(RunOutcome& outcome, const session::Session& s)
     }
     try {
         auto backend = createBackend(outcome.report.backend, s.device);
-        std::vector<std::unique_ptr<BackendBuffer>> device;
         std::vector<const session::HostArray*> ins, outs;
         for (const auto& b : s.buffers) {
             if (b.role != session::BufferRole::Out)
@@ -40,8 +39,13 @@ void measureTransfers(RunOutcome& outcome, const session::Session& s)
         std::vector<std::unique_ptr<BackendBuffer>> inBuffers, outBuffers;
         for (const auto* a : ins) inBuffers.push_back(backend->allocate(a->bytes(), "h2d probe"));
         for (const auto* a : outs) outBuffers.push_back(backend->allocate(a->bytes(), "d2h probe"));
-        // One untimed round first so first-touch costs do not count.
+        // One untimed round first so first-touch costs (page faults, lazy mappings) do not count.
         std::vector<std::uint8_t> sink;
+        for (std::size_t i = 0; i < ins.size(); ++i) backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
+        for (std::size_t i = 0; i < outs.size(); ++i) {
+            sink.resize(outs[i]->bytes());
+            backend->download(*outBuffers[i], sink.data(), sink.size());
+        }
         auto start = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < ins.size(); ++i) backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
         outcome.h2dMs = msSince(start);

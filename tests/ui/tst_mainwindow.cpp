@@ -12,6 +12,7 @@
 #include "ui/BufferViewer.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
+#include "ui/InspectPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/LaunchPanel.h"
 #include "ui/LiveCompiler.h"
@@ -34,6 +35,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -152,6 +154,47 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    void helloGpuPassesOnTheGpu()
+    {
+        if (const auto why = cudaUnavailableReason()) QSKIP(qPrintable(QStringLiteral("no usable GPU: %1").arg(QString::fromStdString(*why))));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy probed(&w, &MainWindow::environmentProbed);
+        QVERIFY(probed.wait(60000));
+        QCOMPARE(w.environment().backend, BackendKind::Cuda);
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cuda");
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        QCOMPARE(QString::fromStdString(w.kernelCompiler()->lastResult()->target), QString::fromStdString(w.environment().device.arch));
+        // Occupancy on the device's own architecture, with the kernel's real registers.
+        QVERIFY(w.launchPanel()->occupancyText().contains(QString::fromStdString(w.environment().device.arch)));
+        StallDetector stall;
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        stall.start();
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        stall.stop();
+        qInfo("GUI thread during a GPU run: longest gap %.1f ms (GUI thread busy %.1f ms of it; load average %s)",
+              stall.maxGapMs(), stall.cpuInMaxGapMs(), loadAverage().constData());
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed, outcome->report.message.c_str());
+        QCOMPARE(outcome->report.backend, BackendKind::Cuda);
+        QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
+        qInfo("GPU: kernel median %.4f ms, H2D %.4f ms, D2H %.4f ms, %s", outcome->report.timing.medianMs,
+              outcome->h2dMs, outcome->d2hMs, outcome->report.device.name.c_str());
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+        screenshot(w, "gpu-results-summary");
+        w.resultsPanel()->inspectPanel()->showSass();
+        QSignalSpy sass(w.resultsPanel()->inspectPanel(), &InspectPanel::sassReady);
+        if (!InspectPanel::findDisassembler().isEmpty()) {
+            QVERIFY(sass.wait(30000));
+            QVERIFY(w.resultsPanel()->inspectPanel()->sassText().contains(QStringLiteral("multiply_them")));
+        }
+        w.document()->setModified(false);
+    }
+
     void mismatchesAreFoundAndStepped()
     {
         if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
@@ -169,7 +212,9 @@ private Q_SLOTS:
         QVERIFY(w.run());
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
-        QCOMPARE(int(outcome->report.status), int(session::RunReport::Status::Mismatch));
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Mismatch,
+                 (outcome->report.message + "\n" + outcome->report.compileLog +
+                  (outcome->report.diagnostics.empty() ? std::string() : outcome->report.diagnostics.front().message)).c_str());
         DiffView* diff = w.resultsPanel()->diffView();
         QCOMPARE(diff->badgeText(), QStringLiteral("FAIL"));
         QVERIFY(diff->statsText().contains(QStringLiteral("mismatches 10/400")));
@@ -279,6 +324,30 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(chooser->findText(QStringLiteral("scale<float, 7>")) >= 0, 30000);
         QCOMPARE(chooser->currentText(), QStringLiteral("scale<float, 7>"));
         QTRY_VERIFY(w.launchPanel()->bindingModel()->allValid());
+        w.document()->setModified(false);
+    }
+
+    void inspectShowsPtxAndSass()
+    {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no PTX");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        InspectPanel* inspect = w.resultsPanel()->inspectPanel();
+        QVERIFY(inspect->ptxText().contains(QStringLiteral(".entry")));
+        QVERIFY(inspect->ptxText().contains(QStringLiteral("multiply_them")));
+        QSignalSpy sass(inspect, &InspectPanel::sassReady);
+        inspect->showSass();
+        if (InspectPanel::findDisassembler().isEmpty()) {
+            // No toolkit binaries here: a clear note, no empty pane without a reason.
+            QVERIFY(inspect->sassNote().contains(QStringLiteral("nvdisasm")));
+            QVERIFY(inspect->sassNote().contains(QStringLiteral("install")));
+        } else {
+            QVERIFY(sass.wait(30000));
+            QVERIFY2(inspect->sassText().contains(QStringLiteral("multiply_them")), qPrintable(inspect->sassNote()));
+        }
         w.document()->setModified(false);
     }
 
