@@ -137,7 +137,11 @@ int ScalarTableModel::addScalar()
 {
     std::string name;
     for (int k = 0;; ++k) {
-        name = k == 0 ? "N" : "N" + std::to_string(k);
+        // Built rather than assigned from a one-character literal: GCC 12 -O3 reports a false
+        // -Wrestrict on that assignment.
+        name.clear();
+        name.push_back('N');
+        if (k > 0) name.append(std::to_string(k));
         if (!m_doc->session().findScalar(name) && !m_doc->session().findBuffer(name)) break;
     }
     const int row = rowCount();
