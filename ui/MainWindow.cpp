@@ -199,7 +199,10 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
                                             .arg(r->compileMs, 0, 'f', 0)
                                             .arg(r->cache == CompileResult::Cache::Miss || r->cache == CompileResult::Cache::Disabled ? QString() : tr(" · cache hit"))
                                       : tr("✘ %n error(s)", nullptr, std::max(1, errors)));
-        if (!r->ok && !r->log.empty()) m_results->appendLog(tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
+        // The log keeps each distinct failure once (typing repeats the same one many times).
+        if (!r->ok && !r->log.empty() && r->log != m_lastCompileLog)
+            m_results->appendLog(tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
+        m_lastCompileLog = r->ok ? std::string() : r->log;
     });
     connect(m_liveReference, &LiveCompiler::compiled, this, [this](std::shared_ptr<const CompileResult> r) {
         m_referenceEditor->setDiagnostics(r->diagnostics);
@@ -211,6 +214,13 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
         KernelEditor* editor = reference ? m_referenceEditor : m_kernelEditor;
         m_editorTabs->setCurrentWidget(editor);
         if (d.line > 0) editor->goToLine(d.line, std::max(1, d.column));
+    });
+
+    connect(m_results, &ResultsPanel::locationActivated, this, [this](const QString& file, int line, int column) {
+        KernelEditor* editor = file == m_referenceEditor->sourceName() || file.endsWith(QStringLiteral(".cpp"))
+                                   ? m_referenceEditor : m_kernelEditor;
+        m_editorTabs->setCurrentWidget(editor);
+        editor->goToLine(line, std::max(1, column));
     });
 
     // Runs

@@ -133,6 +133,7 @@ private:
     DiagnosticsModel* m_diagnostics = nullptr;
     Environment m_env;
     bool m_loadingEditors = false;
+    std::string m_lastCompileLog;
     bool m_layoutRestored = false; ///< a saved dock layout was restored (else size docks on first show)
     bool m_shownOnce = false;
 

@@ -9,6 +9,9 @@
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QMouseEvent>
+#include <QRegularExpression>
+#include <QTextBlock>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTabWidget>
@@ -94,6 +97,8 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWi
     m_tabs->addTab(m_log, tr("Log"));
     layout->addWidget(m_tabs, 1);
 
+    m_log->viewport()->installEventFilter(this);
+    m_log->setToolTip(tr("Click a file(line) or file:line:col location to jump to it"));
     connect(m_problems, &QTableView::activated, this, [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
     connect(m_problems, &QTableView::clicked, this, [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
     connect(diagnostics, &QAbstractItemModel::modelReset, this, [this, diagnostics]() {
@@ -102,6 +107,23 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWi
     });
     m_charts->clear();
     m_charts->hide(); // calm until there is something to show
+}
+
+bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
+        // NVRTC: kernel.cu(4): error …   gcc: reference.cpp:4:12: error …
+        static const QRegularExpression location(
+            QStringLiteral("([\\w.+-]+\\.(?:cu|cuh|cpp|cc|cxx|h|hpp))(?:\\((\\d+)\\)|:(\\d+)(?::(\\d+))?)"));
+        const auto m = location.match(line);
+        if (m.hasMatch()) {
+            const int lineNo = (m.captured(2).isEmpty() ? m.captured(3) : m.captured(2)).toInt();
+            Q_EMIT locationActivated(m.captured(1), lineNo, m.captured(4).toInt());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ResultsPanel::showTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }

@@ -32,7 +32,9 @@
 #include <QFile>
 #include <QThread>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTextBlock>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -277,7 +279,21 @@ private Q_SLOTS:
         QCOMPARE(l + 1, line);
         QCOMPARE(i + 1, column);
 
+        // So does a location in the run log.
+        editor->setCursorPosition(0, 0);
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Log);
+        QPlainTextEdit* log = w.resultsPanel()->logView();
+        const QTextBlock block = log->document()->find(QStringLiteral("kernel.cu(%1)").arg(line)).block();
+        QVERIFY(block.isValid());
+        QTextCursor at(block);
+        log->setTextCursor(at);
+        log->ensureCursorVisible();
+        QTest::mouseClick(log->viewport(), Qt::LeftButton, {}, log->cursorRect(at).center() + QPoint(4, 0));
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, line);
+
         // Fixing it clears the marker.
+        editor->setCursorPosition(line - 1, column - 1);
         QTest::keyClick(editor, Qt::Key_Delete);
         QTRY_VERIFY_WITH_TIMEOUT(!editor->hasErrorMarker(line), 5000);
         QVERIFY(editor->annotationText(line).isEmpty());
