@@ -22,6 +22,7 @@
 #include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
+#include "ui/StatusBanner.h"
 #include "ui/TimingCharts.h"
 
 #include <QApplication>
@@ -33,6 +34,8 @@
 #include <QThread>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTextBlock>
 #include <QSpinBox>
@@ -107,6 +110,19 @@ private Q_SLOTS:
         QSignalSpy probed(&w, &MainWindow::environmentProbed);
         QVERIFY(probed.wait(60000));
         QVERIFY(w.environment().probed);
+        // The banner says plainly what is missing and what to install.
+        if (w.environment().cudaProblem) {
+            QVERIFY(w.banner()->isVisible());
+            QVERIFY(w.banner()->text().contains(QStringLiteral("running on the CPU emulator")));
+            QVERIFY(w.banner()->text().contains(QStringLiteral("install")));
+        }
+        if (!w.environment().nvrtc) QVERIFY(w.banner()->text().contains(QStringLiteral("NVRTC")));
+        if (!w.environment().hostCompiler) QVERIFY(w.banner()->text().contains(QStringLiteral("g++")));
+        // Every shipped example is in the Examples menu.
+        const auto examples = MainWindow::examples();
+        QVERIFY(examples.size() >= 10);
+        QVERIFY(std::any_of(examples.begin(), examples.end(),
+                            [](const auto& e) { return e.first == QStringLiteral("hello_gpu"); }));
     }
 
     void helloGpuPassesOnTheCpuBackend()
@@ -476,6 +492,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("copy/hello_gpu.cu"))));
         MainWindow again;
         QVERIFY(again.openProject(path));
+        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());
         QVERIFY(again.document()->session() == saved);
         QCOMPARE(again.document()->session().launch.block, std::vector<std::string>{"256"});
         QCOMPARE(again.document()->session().iterations, 25);
