@@ -148,7 +148,7 @@ void InspectPanel::disassemble()
     }
     const bool nvdisasm = QFileInfo(tool).fileName() == u"nvdisasm";
     m_sassNote->setText(tr("Disassembling with %1 …").arg(tool));
-    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), QStringLiteral("-g"), cubin}
+    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), cubin}
                                     : QStringList{QStringLiteral("-sass"), cubin});
 }
 
