@@ -227,8 +227,12 @@ void DiffView::showOutput(int i)
         x->append(labels);
         x->setTitleText(tr("|result − reference| (bin lower edge)"));
         auto* y = new QValueAxis;
-        y->setRange(0, maxCount);
+        const double step = std::max(1.0, std::ceil(maxCount / 5.0));
+        y->setRange(0, std::ceil(maxCount / step) * step);
         y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(step);
         y->setTitleText(tr("elements"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);

@@ -84,10 +84,11 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_bindingView->horizontalHeader()->setStretchLastSection(true);
     m_bindingView->setEditTriggers(QAbstractItemView::AllEditTriggers);
     m_bindingView->setMinimumHeight(90);
+    m_bindingView->setMaximumHeight(m_bindingView->verticalHeader()->defaultSectionSize() * 6 + 4);
     auto* delegate = new ValidatingDelegate({}, this);
     m_bindingView->setItemDelegate(delegate);
     kl->addWidget(m_bindingView, 1);
-    layout->addWidget(kernelBox, 2);
+    layout->addWidget(kernelBox);
 
     // Geometry
     auto* launchBox = new QGroupBox(tr("Launch"), this);
@@ -179,6 +180,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     iterRow->addWidget(m_iterations);
     rf->addRow(tr("Timing"), iterRow);
     layout->addWidget(runBox);
+    layout->addStretch(1);
 
     // Wiring
     connect(m_doc, &SessionDocument::sessionReplaced, this, &LaunchPanel::loadFromSession);

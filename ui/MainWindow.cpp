@@ -40,6 +40,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSpinBox>
@@ -81,6 +82,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     setObjectName(QStringLiteral("warpbenchMainWindow"));
     setWindowIcon(icon("app"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    // Launch and Buffers run the full height on the right; Results sit under the editor.
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     m_doc = new SessionDocument(this);
     m_compileWorker = new Worker(QStringLiteral("wb-compile"), this);
@@ -291,7 +295,13 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
-    m_launchDock = dock(tr("Launch"), "launchDock", m_launch, Qt::RightDockWidgetArea);
+    // The launch form is tall: it scrolls rather than forcing the window's minimum height.
+    auto* launchScroll = new QScrollArea(this);
+    launchScroll->setWidget(m_launch);
+    launchScroll->setWidgetResizable(true);
+    launchScroll->setFrameShape(QFrame::NoFrame);
+    launchScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_launchDock = dock(tr("Launch"), "launchDock", launchScroll, Qt::RightDockWidgetArea);
     m_buffersDock = dock(tr("Buffers"), "buffersDock", m_buffers, Qt::RightDockWidgetArea);
     m_resultsDock = dock(tr("Results"), "resultsDock", m_results, Qt::BottomDockWidgetArea);
     m_viewerDock = dock(tr("Buffer viewer"), "viewerDock", m_viewer, Qt::BottomDockWidgetArea);
@@ -840,10 +850,13 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shownOnce) return;
     m_shownOnce = true;
     if (m_layoutRestored) return;
-    // First start: the editor gets half the width, results a good third of the height.
-    resizeDocks({m_launchDock}, {std::max(460, width() * 2 / 5)}, Qt::Horizontal);
-    resizeDocks({m_resultsDock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
-    resizeDocks({m_launchDock, m_buffersDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
+    // First start: the editor gets most of the width, results a good third of the height.
+    // Once the window is laid out (resizeDocks needs the final geometry).
+    QTimer::singleShot(0, this, [this]() {
+        resizeDocks({m_launchDock}, {std::max(440, width() * 36 / 100)}, Qt::Horizontal);
+        resizeDocks({m_resultsDock}, {std::max(340, height() * 44 / 100)}, Qt::Vertical);
+        resizeDocks({m_launchDock, m_buffersDock}, {height() * 64 / 100, height() * 36 / 100}, Qt::Vertical);
+    });
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -189,18 +189,19 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome, const s
         std::uint64_t outElements = 0;
         for (const auto& [name, array] : r.results) outElements += array.count();
         if (outElements > 0 && t.medianMs > 0)
-            lines << tr("≥ %1 GFLOP/s at one operation per output element (%2 elements)")
+            lines.last() += tr(" · ≥ %1 GFLOP/s at one operation per output element (%2 elements)")
                          .arg(static_cast<double>(outElements) / (t.medianMs * 1e6), 0, 'f', 2)
                          .arg(outElements);
     }
+    QString last = tr("Compiled by %1 for %2 in %3 · whole run %4")
+                       .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
+                       .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
     if (outcome->h2dMs >= 0)
-        lines << tr("Copies of the same bytes: H2D %1 · D2H %2 (measured once each after the run)")
-                     .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));
+        last += tr(" · copies of the same bytes, once each after the run: H2D %1, D2H %2")
+                    .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));
     else if (!outcome->transferNote.isEmpty())
-        lines << outcome->transferNote.toHtmlEscaped();
-    lines << tr("Compiled by %1 for %2 in %3 · whole run %4")
-                 .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
-                 .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
+        last += QStringLiteral(" · ") + outcome->transferNote.toHtmlEscaped();
+    lines << last;
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
     m_charts->setTimes(t.samplesMs, outcome->h2dMs, timed ? t.medianMs : -1, outcome->d2hMs);
     m_charts->setVisible(timed);

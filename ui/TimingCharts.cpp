@@ -46,8 +46,8 @@ TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumHeight(180);
     }
-    layout->addWidget(m_histogram, 3);
-    layout->addWidget(m_stages, 2);
+    layout->addWidget(m_histogram, 1);
+    layout->addWidget(m_stages, 1);
 }
 
 std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo, double* width)
@@ -86,10 +86,13 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         auto* set = new QBarSet(tr("iterations"));
         QStringList labels;
         int maxCount = 0;
+        // At most ~6 labels; the others are blank (but distinct: categories must differ).
+        const std::size_t every = std::max<std::size_t>(1, (counts.size() + 5) / 6);
         for (std::size_t i = 0; i < counts.size(); ++i) {
             *set << counts[i];
             maxCount = std::max(maxCount, counts[i]);
-            labels << formatMs(lo + (static_cast<double>(i) + 0.5) * width);
+            labels << (i % every == 0 ? formatMs(lo + (static_cast<double>(i) + 0.5) * width)
+                                      : QString(static_cast<qsizetype>(i), u' '));
         }
         set->setColor(QColor(0x3574c4));
         auto* series = new QBarSeries;
@@ -98,11 +101,14 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         hist->addSeries(series);
         auto* x = new QBarCategoryAxis;
         x->append(labels);
-        x->setLabelsAngle(-60);
         auto* y = new QValueAxis;
-        y->setRange(0, maxCount);
+        // Whole-number ticks: counts are integers.
+        const int step = std::max(1, (maxCount + 4) / 5);
+        y->setRange(0, ((maxCount + step - 1) / step) * step);
         y->setLabelFormat(QStringLiteral("%d"));
-        y->setTickCount(std::min(maxCount + 1, 6));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(step);
         hist->addAxis(x, Qt::AlignBottom);
         hist->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
@@ -134,13 +140,14 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         }
         stages->addSeries(series);
         auto* axis = new QValueAxis;
-        axis->setTitleText(tr("µs"));
         axis->setRange(0, std::max(total * 1000.0, 1e-3));
-        axis->setLabelFormat(QStringLiteral("%.3g"));
+        axis->setLabelFormat(QStringLiteral("%.2g"));
+        axis->setTickCount(3);
         stages->addAxis(axis, Qt::AlignBottom);
         series->attachAxis(axis);
         stages->legend()->show();
-        stages->setTitle(tr("Where the time goes (total %1)").arg(formatMs(total)));
+        stages->legend()->setAlignment(Qt::AlignBottom);
+        stages->setTitle(tr("Where the time goes (total %1; axis in µs)").arg(formatMs(total)));
     } else {
         stages->setTitle(tr("Where the time goes — run to measure"));
     }
