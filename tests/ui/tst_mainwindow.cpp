@@ -445,6 +445,8 @@ private Q_SLOTS:
         QSignalSpy summary(viewer, &BufferViewer::summaryComputed);
         if (!viewer->summaryReady()) QVERIFY(summary.wait(10000));
         QVERIFY(viewer->summary().max > viewer->summary().min); // a real picture, not a flat fill
+        if (m_hasNvrtc) // the screenshot shows the bindings and occupancy of the compiled kernel
+            QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
         screenshot(w, "buffer-image-viewer");
 
         // Run it: input / output / reference / difference side by side.
