@@ -8,8 +8,8 @@
 #include "ui/SessionDocument.h"
 
 #include <QApplication>
-#include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -22,28 +22,33 @@ namespace {
 
 struct Options {
     QCommandLineOption autosaveDir{QStringLiteral("autosave-dir"),
-                                   QStringLiteral("Folder for crash-recovery snapshots"), QStringLiteral("dir")};
-    QCommandLineOption testType{QStringLiteral("test-type"),
-                                QStringLiteral("Type TEXT at the end of the kernel once the window is shown"),
-                                QStringLiteral("text")};
-    QCommandLineOption testRestore{QStringLiteral("test-restore"), QStringLiteral("Accept a recovery offer")};
-    QCommandLineOption testReport{QStringLiteral("test-report"),
-                                  QStringLiteral("Write start-up and recovery state as JSON to FILE"),
-                                  QStringLiteral("file")};
-    QCommandLineOption testQuit{QStringLiteral("test-quit"), QStringLiteral("Quit after --test-report")};
+                                   QStringLiteral("Folder for crash-recovery snapshots"),
+                                   QStringLiteral("dir")};
+    QCommandLineOption testType{
+        QStringLiteral("test-type"),
+        QStringLiteral("Type TEXT at the end of the kernel once the window is shown"),
+        QStringLiteral("text")};
+    QCommandLineOption testRestore{QStringLiteral("test-restore"),
+                                   QStringLiteral("Accept a recovery offer")};
+    QCommandLineOption testReport{
+        QStringLiteral("test-report"),
+        QStringLiteral("Write start-up and recovery state as JSON to FILE"),
+        QStringLiteral("file")};
+    QCommandLineOption testQuit{QStringLiteral("test-quit"),
+                                QStringLiteral("Quit after --test-report")};
 
-    void addTo(QCommandLineParser& parser) const
-    {
-        parser.setApplicationDescription(QStringLiteral("Warpbench: a desktop workbench for CUDA kernels"));
+    void addTo(QCommandLineParser& parser) const {
+        parser.setApplicationDescription(
+            QStringLiteral("Warpbench: a desktop workbench for CUDA kernels"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A .wbproj project to open"));
+        parser.addPositionalArgument(QStringLiteral("project"),
+                                     QStringLiteral("A .wbproj project to open"));
         parser.addOptions({autosaveDir, testType, testRestore, testReport, testQuit});
     }
 };
 
-void setIdentity()
-{
+void setIdentity() {
     QCoreApplication::setOrganizationName(QStringLiteral("Warpbench"));
     QCoreApplication::setApplicationName(QStringLiteral("warpbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(WB_VERSION));
@@ -51,8 +56,7 @@ void setIdentity()
 
 } // namespace
 
-int runApplication(int argc, char** argv)
-{
+int runApplication(int argc, char** argv) {
     QElapsedTimer startup;
     startup.start();
     // --help and --version work without a display.
@@ -84,7 +88,8 @@ int runApplication(int argc, char** argv)
     const QCommandLineOption& testQuit = options.testQuit;
 
     MainWindow window(parser.value(autosaveDir));
-    if (!parser.positionalArguments().isEmpty()) window.openProject(parser.positionalArguments().first());
+    if (!parser.positionalArguments().isEmpty())
+        window.openProject(parser.positionalArguments().first());
     window.show();
     const qint64 shownMs = startup.elapsed();
     const int recoverable = window.offerRecovery();

@@ -18,15 +18,13 @@
 namespace wb::ui {
 
 namespace {
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'g', 3);
     return QStringLiteral("%1 ms").arg(ms, 0, 'g', 4);
 }
 
-QChart* makeChart(const QString& title)
-{
+QChart* makeChart(const QString& title) {
     auto* chart = new QChart;
     chart->setTitle(title);
     chart->setMargins(QMargins(2, 2, 2, 2));
@@ -36,8 +34,8 @@ QChart* makeChart(const QString& title)
 }
 } // namespace
 
-TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
-{
+TimingCharts::TimingCharts(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_histogram = new QChartView(makeChart(tr("Iteration times")), this);
@@ -50,8 +48,8 @@ TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_stages, 1);
 }
 
-std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo, double* width)
-{
+std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo,
+                                         double* width) {
     if (samples.empty()) return {};
     std::vector<double> s = samples;
     std::sort(s.begin(), s.end());
@@ -71,14 +69,17 @@ std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, dou
     return counts;
 }
 
-void TimingCharts::clear() { setTimes({}, -1, -1, -1); }
+void TimingCharts::clear() {
+    setTimes({}, -1, -1, -1);
+}
 
-void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel, double d2h)
-{
+void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel,
+                            double d2h) {
     QChart* hist = m_histogram->chart();
     hist->removeAllSeries();
     applyChartTheme(hist, palette());
-    for (QAbstractAxis* a : hist->axes()) hist->removeAxis(a);
+    for (QAbstractAxis* a : hist->axes())
+        hist->removeAxis(a);
     double lo = 0, width = 0;
     const std::vector<int> counts = histogram(samples, &lo, &width);
     m_bins = static_cast<int>(counts.size());
@@ -122,10 +123,15 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
     QChart* stages = m_stages->chart();
     stages->removeAllSeries();
     applyChartTheme(stages, palette());
-    for (QAbstractAxis* a : stages->axes()) stages->removeAxis(a);
+    for (QAbstractAxis* a : stages->axes())
+        stages->removeAxis(a);
     if (kernel >= 0) {
         auto* series = new QHorizontalStackedBarSeries;
-        struct Stage { QString name; double ms; QColor colour; };
+        struct Stage {
+            QString name;
+            double ms;
+            QColor colour;
+        };
         const Stage list[] = {{tr("H2D copy"), h2d, QColor(0x8fa8c8)},
                               {tr("kernel"), kernel, QColor(0x2e9e44)},
                               {tr("D2H copy"), d2h, QColor(0xc89f5a)}};
