@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -17,38 +18,78 @@
 
 namespace wb::ui {
 
-int runApplication(int argc, char** argv)
-{
+namespace {
+
+struct Options {
+    QCommandLineOption autosaveDir{QStringLiteral("autosave-dir"),
+                                   QStringLiteral("Folder for crash-recovery snapshots"),
+                                   QStringLiteral("dir")};
+    QCommandLineOption testType{
+        QStringLiteral("test-type"),
+        QStringLiteral("Type TEXT at the end of the kernel once the window is shown"),
+        QStringLiteral("text")};
+    QCommandLineOption testRestore{QStringLiteral("test-restore"),
+                                   QStringLiteral("Accept a recovery offer")};
+    QCommandLineOption testReport{
+        QStringLiteral("test-report"),
+        QStringLiteral("Write start-up and recovery state as JSON to FILE"),
+        QStringLiteral("file")};
+    QCommandLineOption testQuit{QStringLiteral("test-quit"),
+                                QStringLiteral("Quit after --test-report")};
+
+    void addTo(QCommandLineParser& parser) const {
+        parser.setApplicationDescription(
+            QStringLiteral("Warpbench: a desktop workbench for CUDA kernels"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("project"),
+                                     QStringLiteral("A .wbproj project to open"));
+        parser.addOptions({autosaveDir, testType, testRestore, testReport, testQuit});
+    }
+};
+
+void setIdentity() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Warpbench"));
+    QCoreApplication::setApplicationName(QStringLiteral("warpbench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(WB_VERSION));
+}
+
+} // namespace
+
+int runApplication(int argc, char** argv) {
     QElapsedTimer startup;
     startup.start();
+    // --help and --version work without a display.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "-h" || a == "--help" || a == "-v" || a == "--version" || a == "--help-all") {
+            QCoreApplication app(argc, argv);
+            setIdentity();
+            QCommandLineParser parser;
+            Options().addTo(parser);
+            parser.process(app); // prints and exits
+            return 0;
+        }
+    }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Warpbench"));
-    QApplication::setApplicationName(QStringLiteral("warpbench"));
+    setIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("Warpbench"));
-    QApplication::setApplicationVersion(QStringLiteral(WB_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/warpbench/icons/app.svg")));
     session::installQtImageCodec();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Warpbench: a desktop workbench for CUDA kernels"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A .wbproj project to open"));
-    const QCommandLineOption autosaveDir(QStringLiteral("autosave-dir"),
-                                         QStringLiteral("Folder for crash-recovery snapshots"), QStringLiteral("dir"));
-    const QCommandLineOption testType(QStringLiteral("test-type"),
-                                      QStringLiteral("Type TEXT at the end of the kernel once the window is shown"),
-                                      QStringLiteral("text"));
-    const QCommandLineOption testRestore(QStringLiteral("test-restore"), QStringLiteral("Accept a recovery offer"));
-    const QCommandLineOption testReport(QStringLiteral("test-report"),
-                                        QStringLiteral("Write start-up and recovery state as JSON to FILE"),
-                                        QStringLiteral("file"));
-    const QCommandLineOption testQuit(QStringLiteral("test-quit"), QStringLiteral("Quit after --test-report"));
-    parser.addOptions({autosaveDir, testType, testRestore, testReport, testQuit});
+    const Options options;
+    options.addTo(parser);
     parser.process(app);
+    const QCommandLineOption& autosaveDir = options.autosaveDir;
+    const QCommandLineOption& testType = options.testType;
+    const QCommandLineOption& testRestore = options.testRestore;
+    const QCommandLineOption& testReport = options.testReport;
+    const QCommandLineOption& testQuit = options.testQuit;
 
     MainWindow window(parser.value(autosaveDir));
-    if (!parser.positionalArguments().isEmpty()) window.openProject(parser.positionalArguments().first());
+    if (!parser.positionalArguments().isEmpty())
+        window.openProject(parser.positionalArguments().first());
     window.show();
     const qint64 shownMs = startup.elapsed();
     const int recoverable = window.offerRecovery();

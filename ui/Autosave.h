@@ -24,7 +24,7 @@ class Worker;
 class Autosave : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kQuietMs = 750;    ///< written this long after the last edit …
+    static constexpr int kQuietMs = 750;     ///< written this long after the last edit …
     static constexpr int kMaxDelayMs = 2500; ///< … but never later than this after the first
 
     /// A snapshot left behind by a process that is gone.
@@ -43,7 +43,9 @@ public:
     QString snapshotPath() const { return m_path; }
 
     /// What to write: called on the GUI thread when a snapshot is due.
-    void setSnapshotProvider(std::function<QByteArray()> provider) { m_provider = std::move(provider); }
+    void setSnapshotProvider(std::function<QByteArray()> provider) {
+        m_provider = std::move(provider);
+    }
     /// Call after each edit.
     void noteModified();
     /// Starts the write now if an edit is pending (it completes on the worker).

@@ -21,8 +21,7 @@ namespace wb::ui {
 
 namespace {
 
-QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
-{
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
     auto* b = new QToolButton(parent);
     b->setText(text);
     b->setToolTip(tip);
@@ -30,8 +29,7 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     return b;
 }
 
-QTableView* makeTable(QWidget* parent)
-{
+QTableView* makeTable(QWidget* parent) {
     auto* view = new QTableView(parent);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -44,18 +42,18 @@ QTableView* makeTable(QWidget* parent)
     return view;
 }
 
-QStringList elementTypes()
-{
-    return {QStringLiteral("f16"), QStringLiteral("bf16"), QStringLiteral("f32"), QStringLiteral("f64"),
-            QStringLiteral("i8"),  QStringLiteral("i16"),  QStringLiteral("i32"), QStringLiteral("i64"),
-            QStringLiteral("u8"),  QStringLiteral("u16"),  QStringLiteral("u32"), QStringLiteral("u64")};
+QStringList elementTypes() {
+    return {QStringLiteral("f16"), QStringLiteral("bf16"), QStringLiteral("f32"),
+            QStringLiteral("f64"), QStringLiteral("i8"),   QStringLiteral("i16"),
+            QStringLiteral("i32"), QStringLiteral("i64"),  QStringLiteral("u8"),
+            QStringLiteral("u16"), QStringLiteral("u32"),  QStringLiteral("u64")};
 }
 
 } // namespace
 
 BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
-    : QWidget(parent), m_doc(document)
-{
+    : QWidget(parent)
+    , m_doc(document) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -66,7 +64,8 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     auto* add = toolButton(QStringLiteral("+"), tr("Add a buffer"), this);
     auto* dup = toolButton(tr("Duplicate"), tr("Duplicate the selected buffer"), this);
     auto* remove = toolButton(QStringLiteral("−"), tr("Remove the selected buffer"), this);
-    auto* view = toolButton(tr("View"), tr("Open the selected buffer in the viewer (double-click)"), this);
+    auto* view =
+        toolButton(tr("View"), tr("Open the selected buffer in the viewer (double-click)"), this);
     bufferBar->addWidget(title);
     bufferBar->addWidget(add);
     bufferBar->addWidget(dup);
@@ -80,11 +79,14 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     m_bufferView = makeTable(this);
     m_bufferView->setModel(m_buffers);
     auto* bufferDelegate = new ValidatingDelegate(
-        [this](int row, int column, const QString& text) { return m_buffers->validate(row, column, text); },
+        [this](int row, int column, const QString& text) {
+            return m_buffers->validate(row, column, text);
+        },
         this);
     bufferDelegate->setChoices(BufferTableModel::TypeColumn, elementTypes());
-    bufferDelegate->setChoices(BufferTableModel::RoleColumn,
-                               {QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
+    bufferDelegate->setChoices(
+        BufferTableModel::RoleColumn,
+        {QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
     m_bufferView->setItemDelegate(bufferDelegate);
     QHeaderView* header = m_bufferView->horizontalHeader();
     header->setStretchLastSection(false);
@@ -106,7 +108,9 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     m_scalarView = makeTable(this);
     m_scalarView->setModel(m_scalars);
     auto* scalarDelegate = new ValidatingDelegate(
-        [this](int row, int column, const QString& text) { return m_scalars->validate(row, column, text); },
+        [this](int row, int column, const QString& text) {
+            return m_scalars->validate(row, column, text);
+        },
         this);
     scalarDelegate->setChoices(ScalarTableModel::TypeColumn, elementTypes());
     m_scalarView->setItemDelegate(scalarDelegate);
@@ -149,13 +153,14 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     updateMemory();
 }
 
-void BufferPanel::updateMemory()
-{
+void BufferPanel::updateMemory() {
     int unknown = 0;
     const std::uint64_t bytes = SessionEval(m_doc->session()).totalBufferBytes(&unknown);
     const QLocale locale;
-    QString text = tr("%n buffer(s) · %1", nullptr, static_cast<int>(m_doc->session().buffers.size()))
-                       .arg(locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat));
+    QString text =
+        tr("%n buffer(s) · %1", nullptr, static_cast<int>(m_doc->session().buffers.size()))
+            .arg(
+                locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat));
     if (unknown) text += tr(" (+%n unknown)", nullptr, unknown);
     // What Warpbench holds on the GPU right now, from the CUDA layer's handle registry.
     const auto held = cuda::HandleRegistry::instance().usage(cuda::HandleKind::DeviceBuffer);
@@ -163,8 +168,9 @@ void BufferPanel::updateMemory()
         text += tr(" · device: %1 in %n allocation(s)", nullptr, static_cast<int>(held.count))
                     .arg(locale.formattedDataSize(held.bytes, 1, QLocale::DataSizeSIFormat));
     m_memory->setText(text);
-    m_memory->setToolTip(tr("Memory the buffers need (from their evaluated shapes); while a run holds "
-                            "GPU memory, the device bytes in use (handle registry)"));
+    m_memory->setToolTip(
+        tr("Memory the buffers need (from their evaluated shapes); while a run holds "
+           "GPU memory, the device bytes in use (handle registry)"));
 }
 
 } // namespace wb::ui

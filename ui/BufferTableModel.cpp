@@ -14,14 +14,12 @@ namespace wb::ui {
 
 namespace {
 
-const QRegularExpression& identifier()
-{
+const QRegularExpression& identifier() {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     return re;
 }
 
-std::vector<std::string> splitShape(const QString& text)
-{
+std::vector<std::string> splitShape(const QString& text) {
     std::vector<std::string> out;
     for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
         const QString t = part.trimmed();
@@ -30,15 +28,14 @@ std::vector<std::string> splitShape(const QString& text)
     return out;
 }
 
-QString joinShape(const std::vector<std::string>& shape)
-{
+QString joinShape(const std::vector<std::string>& shape) {
     QStringList parts;
-    for (const std::string& s : shape) parts << QString::fromStdString(s);
+    for (const std::string& s : shape)
+        parts << QString::fromStdString(s);
     return parts.join(QStringLiteral(", "));
 }
 
-std::optional<session::BufferRole> parseRole(const QString& text)
-{
+std::optional<session::BufferRole> parseRole(const QString& text) {
     if (text == u"in") return session::BufferRole::In;
     if (text == u"out") return session::BufferRole::Out;
     if (text == u"inout") return session::BufferRole::InOut;
@@ -48,8 +45,8 @@ std::optional<session::BufferRole> parseRole(const QString& text)
 } // namespace
 
 BufferTableModel::BufferTableModel(SessionDocument* document, QObject* parent)
-    : QAbstractTableModel(parent), m_doc(document)
-{
+    : QAbstractTableModel(parent)
+    , m_doc(document) {
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         beginResetModel();
         endResetModel();
@@ -61,18 +58,15 @@ BufferTableModel::BufferTableModel(SessionDocument* document, QObject* parent)
     });
 }
 
-int BufferTableModel::rowCount(const QModelIndex& parent) const
-{
+int BufferTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_doc->session().buffers.size());
 }
 
-int BufferTableModel::columnCount(const QModelIndex& parent) const
-{
+int BufferTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString BufferTableModel::validate(int row, int column, const QString& text) const
-{
+QString BufferTableModel::validate(int row, int column, const QString& text) const {
     const auto& buffers = m_doc->session().buffers;
     switch (column) {
     case NameColumn: {
@@ -86,30 +80,33 @@ QString BufferTableModel::validate(int row, int column, const QString& text) con
         return {};
     }
     case TypeColumn:
-        return session::parseElementType(text.toStdString()) ? QString()
-                                                             : tr("unknown element type %1").arg(text);
+        return session::parseElementType(text.toStdString())
+                   ? QString()
+                   : tr("unknown element type %1").arg(text);
     case ShapeColumn: {
         session::BufferSpec probe;
         probe.name = row >= 0 && row < static_cast<int>(buffers.size())
-                         ? buffers[static_cast<std::size_t>(row)].name : std::string("buffer");
+                         ? buffers[static_cast<std::size_t>(row)].name
+                         : std::string("buffer");
         probe.shape = splitShape(text);
         QString error;
         SessionEval eval(m_doc->session());
         if (!eval.shape(probe, &error)) return error;
         return {};
     }
-    case RoleColumn: return parseRole(text) ? QString() : tr("role is in, out or inout");
+    case RoleColumn:
+        return parseRole(text) ? QString() : tr("role is in, out or inout");
     case InitColumn: {
         QString error;
         if (!InitialiserText::parse(text, &error)) return error;
         return {};
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
-QString BufferTableModel::cellError(int row, int column) const
-{
+QString BufferTableModel::cellError(int row, int column) const {
     const auto& b = m_doc->session().buffers[static_cast<std::size_t>(row)];
     if (column == ShapeColumn || column == SizeColumn) {
         QString error;
@@ -118,16 +115,19 @@ QString BufferTableModel::cellError(int row, int column) const
     return {};
 }
 
-QVariant BufferTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const auto& b = m_doc->session().buffers[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case NameColumn: return QString::fromStdString(b.name);
-        case TypeColumn: return QString::fromUtf8(session::elementTypeName(b.type));
-        case ShapeColumn: return joinShape(b.shape);
-        case RoleColumn: return QString::fromUtf8(session::bufferRoleName(b.role));
+        case NameColumn:
+            return QString::fromStdString(b.name);
+        case TypeColumn:
+            return QString::fromUtf8(session::elementTypeName(b.type));
+        case ShapeColumn:
+            return joinShape(b.shape);
+        case RoleColumn:
+            return QString::fromUtf8(session::bufferRoleName(b.role));
         case InitColumn:
             return b.role == session::BufferRole::Out && role == Qt::DisplayRole &&
                            b.init.kind == session::Initialiser::Kind::Zeros
@@ -137,10 +137,13 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const
             const auto shape = SessionEval(m_doc->session()).shape(b, nullptr);
             if (!shape) return QStringLiteral("?");
             std::uint64_t n = session::elementSize(b.type);
-            for (std::size_t e : *shape) n *= e;
-            return QLocale().formattedDataSize(static_cast<qint64>(n), 1, QLocale::DataSizeSIFormat);
+            for (std::size_t e : *shape)
+                n *= e;
+            return QLocale().formattedDataSize(static_cast<qint64>(n), 1,
+                                               QLocale::DataSizeSIFormat);
         }
-        default: return {};
+        default:
+            return {};
         }
     }
     if (role == Qt::ForegroundRole && !cellError(index.row(), index.column()).isEmpty())
@@ -158,8 +161,7 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
-{
+bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (!index.isValid() || role != Qt::EditRole) return false;
     const QString text = value.toString().trimmed();
     if (!validate(index.row(), index.column(), text).isEmpty()) return false;
@@ -175,47 +177,58 @@ bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, 
                 if (target == oldName) target = b.name;
             break;
         }
-        case TypeColumn: b.type = *session::parseElementType(text.toStdString()); break;
-        case ShapeColumn: b.shape = splitShape(text); break;
-        case RoleColumn: b.role = *parseRole(text); break;
+        case TypeColumn:
+            b.type = *session::parseElementType(text.toStdString());
+            break;
+        case ShapeColumn:
+            b.shape = splitShape(text);
+            break;
+        case RoleColumn:
+            b.role = *parseRole(text);
+            break;
         case InitColumn: {
             QString error;
             b.init = *InitialiserText::parse(text, &error);
             break;
         }
-        default: break;
+        default:
+            break;
         }
     });
     Q_EMIT dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
     return true;
 }
 
-Qt::ItemFlags BufferTableModel::flags(const QModelIndex& index) const
-{
+Qt::ItemFlags BufferTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && index.column() != SizeColumn) f |= Qt::ItemIsEditable;
     return f;
 }
 
-QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case NameColumn: return tr("Name");
-    case TypeColumn: return tr("Type");
-    case ShapeColumn: return tr("Shape");
-    case RoleColumn: return tr("Role");
-    case InitColumn: return tr("Initialiser");
-    case SizeColumn: return tr("Size");
-    default: return {};
+    case NameColumn:
+        return tr("Name");
+    case TypeColumn:
+        return tr("Type");
+    case ShapeColumn:
+        return tr("Shape");
+    case RoleColumn:
+        return tr("Role");
+    case InitColumn:
+        return tr("Initialiser");
+    case SizeColumn:
+        return tr("Size");
+    default:
+        return {};
     }
 }
 
-int BufferTableModel::addBuffer()
-{
+int BufferTableModel::addBuffer() {
     const auto& buffers = m_doc->session().buffers;
     std::string name;
-    for (int k = static_cast<int>(buffers.size()); ; ++k) {
+    for (int k = static_cast<int>(buffers.size());; ++k) {
         name = "buf" + std::to_string(k);
         if (!m_doc->session().findBuffer(name) && !m_doc->session().findScalar(name)) break;
     }
@@ -231,29 +244,26 @@ int BufferTableModel::addBuffer()
     return row;
 }
 
-int BufferTableModel::duplicateBuffer(int row)
-{
+int BufferTableModel::duplicateBuffer(int row) {
     if (row < 0 || row >= rowCount()) return -1;
     session::BufferSpec copy = m_doc->session().buffers[static_cast<std::size_t>(row)];
     std::string base = copy.name + "_copy";
     copy.name = base;
-    for (int k = 2; m_doc->session().findBuffer(copy.name); ++k) copy.name = base + std::to_string(k);
+    for (int k = 2; m_doc->session().findBuffer(copy.name); ++k)
+        copy.name = base + std::to_string(k);
     const int at = row + 1;
     beginInsertRows({}, at, at);
-    m_doc->edit(SessionDocument::Part::Buffers, [&](session::Session& s) {
-        s.buffers.insert(s.buffers.begin() + at, copy);
-    });
+    m_doc->edit(SessionDocument::Part::Buffers,
+                [&](session::Session& s) { s.buffers.insert(s.buffers.begin() + at, copy); });
     endInsertRows();
     return at;
 }
 
-void BufferTableModel::removeBuffer(int row)
-{
+void BufferTableModel::removeBuffer(int row) {
     if (row < 0 || row >= rowCount()) return;
     beginRemoveRows({}, row, row);
-    m_doc->edit(SessionDocument::Part::Buffers, [&](session::Session& s) {
-        s.buffers.erase(s.buffers.begin() + row);
-    });
+    m_doc->edit(SessionDocument::Part::Buffers,
+                [&](session::Session& s) { s.buffers.erase(s.buffers.begin() + row); });
     endRemoveRows();
 }
 

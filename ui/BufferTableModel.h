@@ -13,7 +13,15 @@ class SessionDocument;
 class BufferTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, TypeColumn, ShapeColumn, RoleColumn, InitColumn, SizeColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        TypeColumn,
+        ShapeColumn,
+        RoleColumn,
+        InitColumn,
+        SizeColumn,
+        ColumnCount
+    };
 
     explicit BufferTableModel(SessionDocument* document, QObject* parent = nullptr);
 

@@ -25,8 +25,7 @@
 namespace wb::ui {
 
 namespace {
-QString humanBytes(double bytes)
-{
+QString humanBytes(double bytes) {
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};
     int u = 0;
     while (bytes >= 1000 && u < 4) {
@@ -37,8 +36,8 @@ QString humanBytes(double bytes)
 }
 } // namespace
 
-BufferViewer::BufferViewer(QWidget* parent) : QWidget(parent)
-{
+BufferViewer::BufferViewer(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -130,23 +129,23 @@ BufferViewer::BufferViewer(QWidget* parent) : QWidget(parent)
     connect(m_hi, &QLineEdit::editingFinished, this, &BufferViewer::applyRange);
 }
 
-BufferViewer::~BufferViewer()
-{
+BufferViewer::~BufferViewer() {
     m_watcher->disconnect(this);
     m_watcher->waitForFinished();
 }
 
-void BufferViewer::setBuffer(const QString& name, ArrayView array)
-{
+void BufferViewer::setBuffer(const QString& name, ArrayView array) {
     m_name = name;
     m_array = std::move(array);
     m_summaryReady = false;
     QStringList dims;
-    for (std::size_t d : m_array.shape()) dims << QString::number(d);
-    m_header->setText(QStringLiteral("<b>%1</b> · %2 · [%3] · %4")
-                          .arg(name.toHtmlEscaped(), QString::fromUtf8(elementKindName(m_array.kind())),
-                               dims.join(QStringLiteral(", ")),
-                               humanBytes(static_cast<double>(m_array.size() * elementBytes(m_array.kind())))));
+    for (std::size_t d : m_array.shape())
+        dims << QString::number(d);
+    m_header->setText(
+        QStringLiteral("<b>%1</b> · %2 · [%3] · %4")
+            .arg(name.toHtmlEscaped(), QString::fromUtf8(elementKindName(m_array.kind())),
+                 dims.join(QStringLiteral(", ")),
+                 humanBytes(static_cast<double>(m_array.size() * elementBytes(m_array.kind())))));
     m_model->setArray(m_array);
     m_grid->setEnabled(m_model->canShowGrid());
     m_grid->setChecked(m_model->canShowGrid() && m_array.width() <= 64);
@@ -163,43 +162,40 @@ void BufferViewer::setBuffer(const QString& name, ArrayView array)
     m_watcher->setFuture(QtConcurrent::run([copy]() { return ArraySummary::compute(copy); }));
 }
 
-void BufferViewer::applySummary()
-{
+void BufferViewer::applySummary() {
     const QString stats = tr("min %1 · max %2 · mean %3")
                               .arg(m_summary.min, 0, 'g', 6)
                               .arg(m_summary.max, 0, 'g', 6)
                               .arg(m_summary.mean, 0, 'g', 6);
-    m_header->setToolTip(m_summary.nonFinite
-                             ? stats + tr(" · %1 NaN/Inf").arg(m_summary.nonFinite)
-                             : stats);
+    m_header->setToolTip(m_summary.nonFinite ? stats + tr(" · %1 NaN/Inf").arg(m_summary.nonFinite)
+                                             : stats);
     m_lo->setText(QString::number(m_summary.min, 'g', 6));
     m_hi->setText(QString::number(m_summary.max, 'g', 6));
     applyRange();
     updatePlot();
 }
 
-void BufferViewer::applyRange()
-{
+void BufferViewer::applyRange() {
     double lo = m_summary.min, hi = m_summary.max;
     if (!m_autoRange->isChecked()) {
         lo = m_lo->text().toDouble();
         hi = m_hi->text().toDouble();
     }
     // 8-bit data keeps its natural range so images look as they are.
-    if (m_autoRange->isChecked() &&
-        (m_array.kind() == ElementKind::U8) && m_image->isTrueColour()) {
+    if (m_autoRange->isChecked() && (m_array.kind() == ElementKind::U8) &&
+        m_image->isTrueColour()) {
         lo = 0;
         hi = 255;
     }
     m_image->setRange(lo, hi);
 }
 
-void BufferViewer::updatePlot()
-{
+void BufferViewer::updatePlot() {
     QChart* chart = m_plot->chart();
     chart->removeAllSeries();
     applyChartTheme(chart, palette());
-    for (QAbstractAxis* axis : chart->axes()) chart->removeAxis(axis);
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
     auto* series = new QLineSeries;
     series->replace(m_summary.outline);
     series->setName(m_name);
@@ -209,7 +205,8 @@ void BufferViewer::updatePlot()
     x->setLabelFormat(QStringLiteral("%.0f"));
     x->setTitleText(tr("index"));
     auto* y = new QValueAxis;
-    const double pad = (m_summary.max - m_summary.min) * 0.05 + (m_summary.max == m_summary.min ? 1 : 0);
+    const double pad =
+        (m_summary.max - m_summary.min) * 0.05 + (m_summary.max == m_summary.min ? 1 : 0);
     y->setRange(m_summary.min - pad, m_summary.max + pad);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -217,21 +214,24 @@ void BufferViewer::updatePlot()
     series->attachAxis(y);
     chart->legend()->hide();
     const bool decimated = static_cast<std::size_t>(m_summary.outline.size()) < m_array.size();
-    chart->setTitle(decimated ? tr("%1 (min/max envelope of %2 elements)").arg(m_name).arg(m_array.size())
-                              : m_name);
+    chart->setTitle(decimated
+                        ? tr("%1 (min/max envelope of %2 elements)").arg(m_name).arg(m_array.size())
+                        : m_name);
 }
 
-void BufferViewer::showPage(Page page) { m_tabs->setCurrentIndex(static_cast<int>(page)); }
+void BufferViewer::showPage(Page page) {
+    m_tabs->setCurrentIndex(static_cast<int>(page));
+}
 
-BufferViewer::Page BufferViewer::currentPage() const
-{
+BufferViewer::Page BufferViewer::currentPage() const {
     return static_cast<Page>(m_tabs->currentIndex());
 }
 
-QString BufferViewer::pickerText() const { return m_picker->text(); }
+QString BufferViewer::pickerText() const {
+    return m_picker->text();
+}
 
-void BufferViewer::pick(qint64 index)
-{
+void BufferViewer::pick(qint64 index) {
     if (index < 0 || static_cast<std::size_t>(index) >= m_array.size()) return;
     const auto i = static_cast<std::size_t>(index);
     m_picker->setText(tr("%1 %2 = %3  (flat index %4)")
@@ -239,8 +239,7 @@ void BufferViewer::pick(qint64 index)
                           .arg(index));
 }
 
-bool BufferViewer::goToElement(const QString& text)
-{
+bool BufferViewer::goToElement(const QString& text) {
     const QStringList parts = text.split(u',', Qt::SkipEmptyParts);
     if (parts.isEmpty()) return false;
     std::size_t flat = 0;

@@ -9,8 +9,9 @@
 
 namespace wb::ui {
 
-CudaLexer::CudaLexer(bool cuda, QObject* parent) : QsciLexerCPP(parent), m_cuda(cuda)
-{
+CudaLexer::CudaLexer(bool cuda, QObject* parent)
+    : QsciLexerCPP(parent)
+    , m_cuda(cuda) {
     m_keywords = QsciLexerCPP::keywords(1);
     if (m_cuda) {
         const CudaWords& words = CudaWords::instance();
@@ -29,20 +30,24 @@ CudaLexer::CudaLexer(bool cuda, QObject* parent) : QsciLexerCPP(parent), m_cuda(
     setFont(mono);
 }
 
-const char* CudaLexer::keywords(int set) const
-{
+const char* CudaLexer::keywords(int set) const {
     switch (set) {
-    case 1: return m_keywords.constData();
-    case 2: return m_secondary.isEmpty() ? nullptr : m_secondary.constData();
-    case 4: return m_classes.constData();
-    default: return QsciLexerCPP::keywords(set);
+    case 1:
+        return m_keywords.constData();
+    case 2:
+        return m_secondary.isEmpty() ? nullptr : m_secondary.constData();
+    case 4:
+        return m_classes.constData();
+    default:
+        return QsciLexerCPP::keywords(set);
     }
 }
 
-const char* CudaLexer::language() const { return m_cuda ? "CUDA" : "C++"; }
+const char* CudaLexer::language() const {
+    return m_cuda ? "CUDA" : "C++";
+}
 
-void CudaLexer::applyPalette(const QPalette& palette)
-{
+void CudaLexer::applyPalette(const QPalette& palette) {
     const bool dark = palette.color(QPalette::Window).lightness() < 128;
     const QColor paper = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
@@ -50,7 +55,11 @@ void CudaLexer::applyPalette(const QPalette& palette)
     setDefaultColor(text);
     setPaper(paper);
     setColor(text);
-    struct Entry { int style; QColor light, darkColor; bool bold; };
+    struct Entry {
+        int style;
+        QColor light, darkColor;
+        bool bold;
+    };
     const Entry entries[] = {
         {Comment, QColor(0x6a737d), QColor(0x8b949e), false},
         {CommentLine, QColor(0x6a737d), QColor(0x8b949e), false},

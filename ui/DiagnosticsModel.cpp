@@ -7,14 +7,15 @@
 
 namespace wb::ui {
 
-DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
+DiagnosticsModel::DiagnosticsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
 
 void DiagnosticsModel::setDiagnostics(const QString& source,
-                                      const std::vector<Diagnostic>& diagnostics)
-{
+                                      const std::vector<Diagnostic>& diagnostics) {
     beginResetModel();
     std::erase_if(m_rows, [&](const Row& r) { return r.source == source; });
-    for (const Diagnostic& d : diagnostics) m_rows.push_back({source, d});
+    for (const Diagnostic& d : diagnostics)
+        m_rows.push_back({source, d});
     std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row& a, const Row& b) {
         if (a.source != b.source) return a.source < b.source;
         return a.diagnostic.line < b.diagnostic.line;
@@ -22,39 +23,35 @@ void DiagnosticsModel::setDiagnostics(const QString& source,
     endResetModel();
 }
 
-int DiagnosticsModel::errorCount() const
-{
+int DiagnosticsModel::errorCount() const {
     return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
         return r.diagnostic.severity == Severity::Error || r.diagnostic.severity == Severity::Fatal;
     }));
 }
 
-int DiagnosticsModel::warningCount() const
-{
+int DiagnosticsModel::warningCount() const {
     return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
         return r.diagnostic.severity == Severity::Warning;
     }));
 }
 
-int DiagnosticsModel::rowCount(const QModelIndex& parent) const
-{
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int DiagnosticsModel::columnCount(const QModelIndex& parent) const
-{
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
-{
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     const Diagnostic& d = row.diagnostic;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return QString::fromUtf8(severityName(d.severity));
+        case SeverityColumn:
+            return QString::fromUtf8(severityName(d.severity));
         case LocationColumn: {
             QString file = d.file.empty() ? row.source : QString::fromStdString(d.file);
             if (d.line <= 0) return file;
@@ -63,10 +60,12 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
         }
         case MessageColumn: {
             QString text = QString::fromStdString(d.message);
-            if (!d.code.empty()) text += QStringLiteral(" [%1]").arg(QString::fromStdString(d.code));
+            if (!d.code.empty())
+                text += QStringLiteral(" [%1]").arg(QString::fromStdString(d.code));
             return text;
         }
-        default: return {};
+        default:
+            return {};
         }
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn) return {};
@@ -77,21 +76,26 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole: {
         QString tip = QString::fromStdString(d.message);
-        for (const std::string& c : d.context) tip += u'\n' + QString::fromStdString(c);
+        for (const std::string& c : d.context)
+            tip += u'\n' + QString::fromStdString(c);
         return tip;
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
-QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case LocationColumn: return tr("Location");
-    case MessageColumn: return tr("Message");
-    default: return {};
+    case SeverityColumn:
+        return tr("Severity");
+    case LocationColumn:
+        return tr("Location");
+    case MessageColumn:
+        return tr("Message");
+    default:
+        return {};
     }
 }
 

@@ -20,7 +20,9 @@ public:
 
     /// Replaces the messages that came from `source` ("kernel.cu" or "reference.cpp").
     void setDiagnostics(const QString& source, const std::vector<Diagnostic>& diagnostics);
-    const Diagnostic& diagnostic(int row) const { return m_rows.at(static_cast<std::size_t>(row)).diagnostic; }
+    const Diagnostic& diagnostic(int row) const {
+        return m_rows.at(static_cast<std::size_t>(row)).diagnostic;
+    }
     QString source(int row) const { return m_rows.at(static_cast<std::size_t>(row)).source; }
     int errorCount() const;
     int warningCount() const;

@@ -13,8 +13,7 @@ namespace wb::ui {
 
 namespace {
 
-std::uint64_t orderedBits(double v, ElementKind kind)
-{
+std::uint64_t orderedBits(double v, ElementKind kind) {
     // Maps floats onto integers in value order so that their difference counts ULPs.
     if (kind == ElementKind::F64) {
         const auto b = std::bit_cast<std::int64_t>(v);
@@ -26,8 +25,7 @@ std::uint64_t orderedBits(double v, ElementKind kind)
     return static_cast<std::uint64_t>(ordered >> shift);
 }
 
-std::uint64_t ulpDistance(double a, double b, ElementKind kind)
-{
+std::uint64_t ulpDistance(double a, double b, ElementKind kind) {
     if (!isFloatKind(kind)) return static_cast<std::uint64_t>(std::fabs(a - b));
     const std::uint64_t x = orderedBits(a, kind), y = orderedBits(b, kind);
     return x > y ? x - y : y - x;
@@ -35,18 +33,18 @@ std::uint64_t ulpDistance(double a, double b, ElementKind kind)
 
 } // namespace
 
-DiffTableModel::DiffTableModel(QObject* parent) : WindowedTableModel(parent) {}
+DiffTableModel::DiffTableModel(QObject* parent)
+    : WindowedTableModel(parent) {}
 
-void DiffTableModel::setArrays(ArrayView result, ArrayView reference, const session::Tolerance& tolerance)
-{
+void DiffTableModel::setArrays(ArrayView result, ArrayView reference,
+                               const session::Tolerance& tolerance) {
     m_result = std::move(result);
     m_reference = std::move(reference);
     m_tolerance = tolerance;
     tableReset();
 }
 
-bool DiffTableModel::isMismatch(std::size_t i) const noexcept
-{
+bool DiffTableModel::isMismatch(std::size_t i) const noexcept {
     const double a = m_result.value(i);
     const double b = m_reference.value(i);
     if (!std::isfinite(a) || !std::isfinite(b)) {
@@ -58,8 +56,7 @@ bool DiffTableModel::isMismatch(std::size_t i) const noexcept
     return std::fabs(a - b) > m_tolerance.atol + m_tolerance.rtol * std::fabs(b);
 }
 
-std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) const
-{
+std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) const {
     const auto n = static_cast<std::int64_t>(std::min(m_result.size(), m_reference.size()));
     if (n == 0) return -1;
     std::int64_t i = from;
@@ -71,57 +68,64 @@ std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) con
     return -1;
 }
 
-std::int64_t DiffTableModel::totalRows() const
-{
+std::int64_t DiffTableModel::totalRows() const {
     return static_cast<std::int64_t>(std::min(m_result.size(), m_reference.size()));
 }
 
-QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const
-{
+QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const {
     const auto i = static_cast<std::size_t>(row);
     if (i >= static_cast<std::size_t>(totalRows())) return {};
     switch (role) {
     case Qt::DisplayRole: {
         const double a = m_result.value(i), b = m_reference.value(i);
         switch (column) {
-        case ResultColumn: return m_result.text(i);
-        case ReferenceColumn: return m_reference.text(i);
-        case AbsErrorColumn: return QString::number(std::fabs(a - b), 'g', 4);
+        case ResultColumn:
+            return m_result.text(i);
+        case ReferenceColumn:
+            return m_reference.text(i);
+        case AbsErrorColumn:
+            return QString::number(std::fabs(a - b), 'g', 4);
         case RelErrorColumn:
             if (b == 0) return a == 0 ? QStringLiteral("0") : QStringLiteral("∞");
             return QString::number(std::fabs(a - b) / std::fabs(b), 'g', 4);
-        default: return {};
+        default:
+            return {};
         }
     }
     case Qt::BackgroundRole:
         if (isMismatch(i)) return QBrush(QColor(240, 80, 70, 70));
         return {};
-    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::FontRole: return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    default: return {};
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole:
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    default:
+        return {};
     }
 }
 
-QVariant DiffTableModel::rowHeader(std::int64_t row, int role) const
-{
+QVariant DiffTableModel::rowHeader(std::int64_t row, int role) const {
     if (role != Qt::DisplayRole) return {};
     return m_result.coordinates(static_cast<std::size_t>(row));
 }
 
-int DiffTableModel::columnCount(const QModelIndex& parent) const
-{
+int DiffTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole) {
         switch (section) {
-        case ResultColumn: return tr("result");
-        case ReferenceColumn: return tr("reference");
-        case AbsErrorColumn: return tr("abs err");
-        case RelErrorColumn: return tr("rel err");
-        default: return {};
+        case ResultColumn:
+            return tr("result");
+        case ReferenceColumn:
+            return tr("reference");
+        case AbsErrorColumn:
+            return tr("abs err");
+        case RelErrorColumn:
+            return tr("rel err");
+        default:
+            return {};
         }
     }
     return WindowedTableModel::headerData(section, orientation, role);

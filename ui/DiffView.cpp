@@ -11,9 +11,9 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QTableView>
 #include <QLabel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
@@ -30,20 +30,21 @@ namespace wb::ui {
 
 namespace {
 
-QString badgeHtml(bool pass)
-{
+QString badgeHtml(bool pass) {
     return pass ? QStringLiteral("<span style='background:#2e9e44;color:white;font-weight:bold;"
                                  "padding:2px 8px;border-radius:3px'>&nbsp;PASS&nbsp;</span>")
                 : QStringLiteral("<span style='background:#d0342c;color:white;font-weight:bold;"
                                  "padding:2px 8px;border-radius:3px'>&nbsp;FAIL&nbsp;</span>");
 }
 
-QString g(double v) { return QString::number(v, 'g', 4); }
+QString g(double v) {
+    return QString::number(v, 'g', 4);
+}
 
 } // namespace
 
-DiffView::DiffView(QWidget* parent) : QWidget(parent)
-{
+DiffView::DiffView(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -96,35 +97,34 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent)
         Q_EMIT mismatchShown(found);
     });
     m_errors = new QFutureWatcher<std::shared_ptr<std::vector<float>>>(this);
-    connect(m_errors, &QFutureWatcher<std::shared_ptr<std::vector<float>>>::finished, this, [this]() {
-        auto errors = m_errors->result();
-        if (!errors) return;
-        const ArrayView& r = m_model->result();
-        ArrayView view(errors, reinterpret_cast<const std::byte*>(errors->data()), errors->size(),
-                       ElementKind::F32, r.shape());
-        double mx = 0;
-        for (float e : *errors)
-            if (std::isfinite(e)) mx = std::max(mx, static_cast<double>(e));
-        m_heatmap->setColormap(Colormap::Inferno);
-        m_heatmap->setTrueColour(false);
-        m_heatmap->setArray(view);
-        m_heatmap->setRange(0, mx > 0 ? mx : 1);
-        m_heatmap->setTitle(tr("|result − reference| (magenta: NaN/Inf)"));
-    });
+    connect(m_errors, &QFutureWatcher<std::shared_ptr<std::vector<float>>>::finished, this,
+            [this]() {
+                auto errors = m_errors->result();
+                if (!errors) return;
+                const ArrayView& r = m_model->result();
+                ArrayView view(errors, reinterpret_cast<const std::byte*>(errors->data()),
+                               errors->size(), ElementKind::F32, r.shape());
+                double mx = 0;
+                for (float e : *errors)
+                    if (std::isfinite(e)) mx = std::max(mx, static_cast<double>(e));
+                m_heatmap->setColormap(Colormap::Inferno);
+                m_heatmap->setTrueColour(false);
+                m_heatmap->setArray(view);
+                m_heatmap->setRange(0, mx > 0 ? mx : 1);
+                m_heatmap->setTitle(tr("|result − reference| (magenta: NaN/Inf)"));
+            });
     connect(next, &QToolButton::clicked, this, [this]() { goToMismatch(false); });
     connect(prev, &QToolButton::clicked, this, [this]() { goToMismatch(true); });
     connect(m_output, &QComboBox::currentIndexChanged, this, &DiffView::showOutput);
     clear();
 }
 
-DiffView::~DiffView()
-{
+DiffView::~DiffView() {
     m_search->waitForFinished();
     m_errors->waitForFinished();
 }
 
-void DiffView::clear()
-{
+void DiffView::clear() {
     m_outcome.reset();
     m_outputs.clear();
     m_output->clear();
@@ -137,8 +137,8 @@ void DiffView::clear()
     m_tabs->setTabEnabled(3, false);
 }
 
-void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session)
-{
+void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome,
+                          const session::Session& session) {
     m_search->waitForFinished();
     m_errors->waitForFinished();
     clear();
@@ -151,20 +151,21 @@ void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome, const sessi
         if (!o.compared)
             m_output->addItem(tr("%1 — not compared").arg(name));
         else
-            m_output->addItem(QIcon(o.stats.passed() ? QStringLiteral(":/warpbench/icons/pass.svg")
-                                                     : QStringLiteral(":/warpbench/icons/error.svg")),
-                              QStringLiteral("%1  %2").arg(name, o.stats.passed() ? tr("PASS") : tr("FAIL")));
+            m_output->addItem(
+                QIcon(o.stats.passed() ? QStringLiteral(":/warpbench/icons/pass.svg")
+                                       : QStringLiteral(":/warpbench/icons/error.svg")),
+                QStringLiteral("%1  %2").arg(name, o.stats.passed() ? tr("PASS") : tr("FAIL")));
     }
     if (r.outputs.empty())
-        m_stats->setText(QString::fromStdString(r.message.empty() ? std::string("no outputs compared") : r.message));
+        m_stats->setText(QString::fromStdString(
+            r.message.empty() ? std::string("no outputs compared") : r.message));
     buildImages(session);
     if (!m_outputs.empty()) showOutput(0);
     // Image examples open on the pictures; the numbers are one tab away.
     if (m_hasImages) m_tabs->setCurrentWidget(m_images);
 }
 
-bool DiffView::selectOutput(const QString& name)
-{
+bool DiffView::selectOutput(const QString& name) {
     for (std::size_t i = 0; i < m_outputs.size(); ++i)
         if (QString::fromStdString(m_outputs[i]) == name) {
             m_output->setCurrentIndex(static_cast<int>(i));
@@ -173,8 +174,7 @@ bool DiffView::selectOutput(const QString& name)
     return false;
 }
 
-void DiffView::showOutput(int i)
-{
+void DiffView::showOutput(int i) {
     if (!m_outcome || i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return;
     m_search->waitForFinished();
     m_errors->waitForFinished();
@@ -185,7 +185,8 @@ void DiffView::showOutput(int i)
     const auto exp = r.expected.find(o.buffer);
     if (!o.compared || res == r.results.end() || exp == r.expected.end()) {
         m_badge->clear();
-        m_stats->setText(tr("%1 has no reference to compare with").arg(QString::fromStdString(o.buffer)));
+        m_stats->setText(
+            tr("%1 has no reference to compare with").arg(QString::fromStdString(o.buffer)));
         m_model->setArrays({}, {}, o.tolerance);
         return;
     }
@@ -200,7 +201,8 @@ void DiffView::showOutput(int i)
     QChart* chart = m_histogram->chart();
     chart->removeAllSeries();
     applyChartTheme(chart, palette());
-    for (QAbstractAxis* a : chart->axes()) chart->removeAxis(a);
+    for (QAbstractAxis* a : chart->axes())
+        chart->removeAxis(a);
     const auto& h = o.stats.histogram;
     int first = -1, last = -1;
     for (std::size_t b = 0; b < h.size(); ++b)
@@ -217,7 +219,9 @@ void DiffView::showOutput(int i)
             const double c = static_cast<double>(h[static_cast<std::size_t>(b)]);
             *set << c;
             maxCount = std::max(maxCount, c);
-            labels << (b == 0 ? tr("exact") : QStringLiteral("2^%1").arg(b - 1 + session::DiffStats::kHistogramMinExp));
+            labels << (b == 0 ? tr("exact")
+                              : QStringLiteral("2^%1").arg(b - 1 +
+                                                           session::DiffStats::kHistogramMinExp));
         }
         set->setColor(QColor(0xc0504d));
         auto* series = new QBarSeries;
@@ -227,8 +231,12 @@ void DiffView::showOutput(int i)
         x->append(labels);
         x->setTitleText(tr("|result − reference| (bin lower edge)"));
         auto* y = new QValueAxis;
-        y->setRange(0, maxCount);
+        const double step = std::max(1.0, std::ceil(maxCount / 5.0));
+        y->setRange(0, std::ceil(maxCount / step) * step);
         y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(step);
         y->setTitleText(tr("elements"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
@@ -259,8 +267,7 @@ void DiffView::showOutput(int i)
     }
 }
 
-QString DiffView::badgeText() const
-{
+QString DiffView::badgeText() const {
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
     if (i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return {};
@@ -269,8 +276,7 @@ QString DiffView::badgeText() const
     return o.stats.passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL");
 }
 
-QString DiffView::statsText() const
-{
+QString DiffView::statsText() const {
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
     if (i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return {};
@@ -279,7 +285,8 @@ QString DiffView::statsText() const
     QString tol = o.tolerance.mode == session::Tolerance::Mode::Ulp
                       ? tr("≤ %1 ULP").arg(o.tolerance.maxUlp)
                       : tr("atol %1, rtol %2").arg(g(o.tolerance.atol), g(o.tolerance.rtol));
-    QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches %6/%7 (%8 %) · %9")
+    QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches "
+                      "%6/%7 (%8 %) · %9")
                        .arg(g(s.maxAbs), g(s.maxRel))
                        .arg(s.maxUlp)
                        .arg(g(s.meanAbs), g(s.rms))
@@ -289,12 +296,14 @@ QString DiffView::statsText() const
                        .arg(tol);
     if (s.nanActual || s.nanExpected || s.infActual || s.infExpected)
         text += tr(" · NaN %1/%2 · Inf %3/%4 (result/reference)")
-                    .arg(s.nanActual).arg(s.nanExpected).arg(s.infActual).arg(s.infExpected);
+                    .arg(s.nanActual)
+                    .arg(s.nanExpected)
+                    .arg(s.infActual)
+                    .arg(s.infExpected);
     return text;
 }
 
-bool DiffView::goToMismatch(bool backwards)
-{
+bool DiffView::goToMismatch(bool backwards) {
     if (!m_outcome || m_model->totalRows() == 0) return false;
     m_search->waitForFinished();
     std::int64_t from = m_table->currentRow();
@@ -310,12 +319,12 @@ bool DiffView::goToMismatch(bool backwards)
         Q_EMIT mismatchShown(found);
         return true;
     }
-    m_search->setFuture(QtConcurrent::run([model, from, backwards]() { return model->findMismatch(from, backwards); }));
+    m_search->setFuture(QtConcurrent::run(
+        [model, from, backwards]() { return model->findMismatch(from, backwards); }));
     return true;
 }
 
-void DiffView::buildImages(const session::Session& session)
-{
+void DiffView::buildImages(const session::Session& session) {
     auto* grid = static_cast<QGridLayout*>(m_images->layout());
     while (QLayoutItem* item = grid->takeAt(0)) {
         delete item->widget();
@@ -324,7 +333,8 @@ void DiffView::buildImages(const session::Session& session)
     m_hasImages = false;
     const session::BufferSpec* input = nullptr;
     for (const auto& b : session.buffers)
-        if (b.init.kind == session::Initialiser::Kind::Image && b.role != session::BufferRole::Out) {
+        if (b.init.kind == session::Initialiser::Kind::Image &&
+            b.role != session::BufferRole::Out) {
             input = &b;
             break;
         }
@@ -344,14 +354,15 @@ void DiffView::buildImages(const session::Session& session)
     };
     auto range = [](session::ElementType t) { return session::isFloatingPoint(t) ? 1.0 : 255.0; };
     if (auto it = m_outcome->inputs.find(input->name); it != m_outcome->inputs.end())
-        add(tr("input %1").arg(QString::fromStdString(input->name)), viewOf(m_outcome, it->second), 0,
-            range(it->second.type()));
+        add(tr("input %1").arg(QString::fromStdString(input->name)), viewOf(m_outcome, it->second),
+            0, range(it->second.type()));
     for (const auto& o : r.outputs) {
         auto res = r.results.find(o.buffer);
         auto exp = r.expected.find(o.buffer);
         if (res == r.results.end()) continue;
         const double hi = range(res->second.type());
-        add(tr("output %1").arg(QString::fromStdString(o.buffer)), viewOf(m_outcome, res->second), 0, hi);
+        add(tr("output %1").arg(QString::fromStdString(o.buffer)), viewOf(m_outcome, res->second),
+            0, hi);
         if (exp != r.expected.end()) {
             add(tr("reference"), viewOf(m_outcome, exp->second), 0, hi);
             const auto& a = res->second;

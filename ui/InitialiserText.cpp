@@ -9,25 +9,32 @@ namespace wb::ui {
 
 using Kind = session::Initialiser::Kind;
 
-QString InitialiserText::format(const session::Initialiser& i)
-{
+QString InitialiserText::format(const session::Initialiser& i) {
     auto q = [](const std::string& s) { return QString::fromStdString(s); };
     switch (i.kind) {
-    case Kind::Zeros: return QStringLiteral("zeros");
-    case Kind::Constant: return QStringLiteral("constant %1").arg(q(i.value));
-    case Kind::Iota: return QStringLiteral("iota %1 %2").arg(q(i.start), q(i.step));
-    case Kind::Linspace: return QStringLiteral("linspace %1 %2").arg(q(i.start), q(i.stop));
-    case Kind::Uniform: return QStringLiteral("uniform %1 %2 seed=%3").arg(q(i.low), q(i.high)).arg(i.seed);
-    case Kind::Normal: return QStringLiteral("normal %1 %2 seed=%3").arg(q(i.mean), q(i.stddev)).arg(i.seed);
-    case Kind::Npy: return QStringLiteral("npy %1").arg(q(i.path));
-    case Kind::Bin: return QStringLiteral("bin %1").arg(q(i.path));
-    case Kind::Image: return QStringLiteral("image %1 %2").arg(q(i.path), q(i.channels));
+    case Kind::Zeros:
+        return QStringLiteral("zeros");
+    case Kind::Constant:
+        return QStringLiteral("constant %1").arg(q(i.value));
+    case Kind::Iota:
+        return QStringLiteral("iota %1 %2").arg(q(i.start), q(i.step));
+    case Kind::Linspace:
+        return QStringLiteral("linspace %1 %2").arg(q(i.start), q(i.stop));
+    case Kind::Uniform:
+        return QStringLiteral("uniform %1 %2 seed=%3").arg(q(i.low), q(i.high)).arg(i.seed);
+    case Kind::Normal:
+        return QStringLiteral("normal %1 %2 seed=%3").arg(q(i.mean), q(i.stddev)).arg(i.seed);
+    case Kind::Npy:
+        return QStringLiteral("npy %1").arg(q(i.path));
+    case Kind::Bin:
+        return QStringLiteral("bin %1").arg(q(i.path));
+    case Kind::Image:
+        return QStringLiteral("image %1 %2").arg(q(i.path), q(i.channels));
     }
     return QStringLiteral("zeros");
 }
 
-std::optional<session::Initialiser> InitialiserText::parse(const QString& text, QString* error)
-{
+std::optional<session::Initialiser> InitialiserText::parse(const QString& text, QString* error) {
     QStringList words = text.simplified().split(u' ', Qt::SkipEmptyParts);
     session::Initialiser init;
     if (words.isEmpty()) {
@@ -49,7 +56,8 @@ std::optional<session::Initialiser> InitialiserText::parse(const QString& text, 
     const QString kind = words.takeFirst().toLower();
     auto need = [&](qsizetype n, const QString& usage) {
         if (words.size() == n) return true;
-        *error = QObject::tr("%1 takes %n value(s): %2", nullptr, static_cast<int>(n)).arg(kind, usage);
+        *error =
+            QObject::tr("%1 takes %n value(s): %2", nullptr, static_cast<int>(n)).arg(kind, usage);
         return false;
     };
     auto s = [&](qsizetype i) { return words[i].toStdString(); };
@@ -100,8 +108,10 @@ std::optional<session::Initialiser> InitialiserText::parse(const QString& text, 
         init.path = s(0);
         init.channels = s(1);
     } else {
-        *error = QObject::tr("unknown initialiser \"%1\": zeros, constant, iota, linspace, uniform, "
-                             "normal, npy, bin or image").arg(kind);
+        *error =
+            QObject::tr("unknown initialiser \"%1\": zeros, constant, iota, linspace, uniform, "
+                        "normal, npy, bin or image")
+                .arg(kind);
         return std::nullopt;
     }
     if (seed && init.kind != Kind::Uniform && init.kind != Kind::Normal) {

@@ -19,8 +19,7 @@
 namespace wb::ui {
 
 namespace {
-QPlainTextEdit* codeView(QWidget* parent)
-{
+QPlainTextEdit* codeView(QWidget* parent) {
     auto* v = new QPlainTextEdit(parent);
     v->setReadOnly(true);
     v->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -29,8 +28,8 @@ QPlainTextEdit* codeView(QWidget* parent)
 }
 } // namespace
 
-InspectPanel::InspectPanel(QWidget* parent) : QWidget(parent)
-{
+InspectPanel::InspectPanel(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_tabs = new QTabWidget(this);
@@ -67,7 +66,8 @@ InspectPanel::InspectPanel(QWidget* parent) : QWidget(parent)
         Q_EMIT sassReady();
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError) {
-        m_sassNote->setText(tr("Could not run %1: %2").arg(m_process->program(), m_process->errorString()));
+        m_sassNote->setText(
+            tr("Could not run %1: %2").arg(m_process->program(), m_process->errorString()));
         Q_EMIT sassReady();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
@@ -76,27 +76,25 @@ InspectPanel::InspectPanel(QWidget* parent) : QWidget(parent)
     setCompileResult(nullptr);
 }
 
-InspectPanel::~InspectPanel()
-{
+InspectPanel::~InspectPanel() {
     if (m_process->state() != QProcess::NotRunning) {
         m_process->kill();
         m_process->waitForFinished(1000);
     }
 }
 
-QString InspectPanel::findDisassembler()
-{
+QString InspectPanel::findDisassembler() {
     const QStringList toolkit = {QStringLiteral("/usr/local/cuda/bin")};
     for (const char* name : {"nvdisasm", "cuobjdump"}) {
         QString path = QStandardPaths::findExecutable(QString::fromLatin1(name));
-        if (path.isEmpty()) path = QStandardPaths::findExecutable(QString::fromLatin1(name), toolkit);
+        if (path.isEmpty())
+            path = QStandardPaths::findExecutable(QString::fromLatin1(name), toolkit);
         if (!path.isEmpty()) return path;
     }
     return {};
 }
 
-void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
-{
+void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result) {
     m_result = std::move(result);
     if (!m_result) {
         m_ptx->setPlainText(tr("// Compile the kernel (Ctrl+B) to see its PTX."));
@@ -106,30 +104,33 @@ void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
         return;
     }
     m_ptx->setPlainText(m_result->ptx.empty()
-                            ? tr("// No PTX: %1").arg(m_result->ok ? tr("this backend compiles to host code (%1)")
-                                                                         .arg(QString::fromStdString(m_result->target))
-                                                                   : tr("the compile failed"))
+                            ? tr("// No PTX: %1")
+                                  .arg(m_result->ok
+                                           ? tr("this backend compiles to host code (%1)")
+                                                 .arg(QString::fromStdString(m_result->target))
+                                           : tr("the compile failed"))
                             : QString::fromStdString(m_result->ptx));
     m_resources->setKernels(m_result->kernels);
     m_sassStale = true;
     if (m_tabs->currentIndex() == 1) disassemble();
 }
 
-void InspectPanel::disassemble()
-{
+void InspectPanel::disassemble() {
     m_sassStale = false;
     if (!m_result || !m_result->ok) return;
     if (m_result->binary.empty()) {
         m_sass->clear();
-        m_sassNote->setText(tr("No CUBIN for %1: SASS exists only for sm_XX targets (compute_XX stops at PTX).")
-                                .arg(QString::fromStdString(m_result->target)));
+        m_sassNote->setText(
+            tr("No CUBIN for %1: SASS exists only for sm_XX targets (compute_XX stops at PTX).")
+                .arg(QString::fromStdString(m_result->target)));
         return;
     }
     const QString tool = findDisassembler();
     if (tool.isEmpty()) {
         m_sass->clear();
-        m_sassNote->setText(tr("No disassembler found: install the CUDA toolkit's nvdisasm or cuobjdump "
-                               "(package cuda-nvdisasm / cuda-cuobjdump) or put /usr/local/cuda/bin on PATH."));
+        m_sassNote->setText(
+            tr("No disassembler found: install the CUDA toolkit's nvdisasm or cuobjdump "
+               "(package cuda-nvdisasm / cuda-cuobjdump) or put /usr/local/cuda/bin on PATH."));
         return;
     }
     m_tmp = std::make_unique<QTemporaryDir>();
@@ -148,11 +149,21 @@ void InspectPanel::disassemble()
     }
     const bool nvdisasm = QFileInfo(tool).fileName() == u"nvdisasm";
     m_sassNote->setText(tr("Disassembling with %1 …").arg(tool));
-    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), QStringLiteral("-g"), cubin}
+    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), cubin}
                                     : QStringList{QStringLiteral("-sass"), cubin});
 }
 
-QString InspectPanel::ptxText() const { return m_ptx->toPlainText(); }
-QString InspectPanel::sassText() const { return m_sass->toPlainText(); }
+QString InspectPanel::ptxText() const {
+    return m_ptx->toPlainText();
+}
+QString InspectPanel::sassText() const {
+    return m_sass->toPlainText();
+}
+QString InspectPanel::sassNote() const {
+    return m_sassNote->text();
+}
+void InspectPanel::showSass() {
+    m_tabs->setCurrentIndex(1);
+}
 
 } // namespace wb::ui

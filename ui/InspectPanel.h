@@ -29,6 +29,9 @@ public:
     void setCompileResult(std::shared_ptr<const CompileResult> result);
     QString ptxText() const;
     QString sassText() const;
+    /// The line above the SASS: which tool disassembled it, or why there is none.
+    QString sassNote() const;
+    void showSass();
     /// nvdisasm or cuobjdump found on PATH or in the CUDA toolkit; empty when none.
     static QString findDisassembler();
 

@@ -4,7 +4,6 @@
 #include "ui/CudaLexer.h"
 #include "ui/CudaWords.h"
 
-
 #include <QEvent>
 #include <QFontDatabase>
 
@@ -24,22 +23,25 @@ constexpr int kErrorIndicator = 8;
 constexpr int kWarningIndicator = 9;
 constexpr int kMarkerMargin = 1;
 
-bool isErrorSeverity(Severity s) { return s == Severity::Error || s == Severity::Fatal; }
+bool isErrorSeverity(Severity s) {
+    return s == Severity::Error || s == Severity::Fatal;
+}
 
 } // namespace
 
 KernelEditor::KernelEditor(Language language, QWidget* parent)
-    : QsciScintilla(parent), m_language(language)
-{
-    m_sourceName = language == Language::Cuda ? QStringLiteral("kernel.cu")
-                                               : QStringLiteral("reference.cpp");
+    : QsciScintilla(parent)
+    , m_language(language) {
+    m_sourceName =
+        language == Language::Cuda ? QStringLiteral("kernel.cu") : QStringLiteral("reference.cpp");
     m_lexer = new CudaLexer(language == Language::Cuda, this);
     setLexer(m_lexer);
 
     // Completion without QsciAPIs: its preparation runs on a thread that must not outlive the
     // editor. The lists are small; filtering them per keystroke costs microseconds.
-    m_words = language == Language::Cuda ? CudaWords::instance().all()
-                                         : QString::fromUtf8(m_lexer->keywords(1)).split(u' ', Qt::SkipEmptyParts);
+    m_words = language == Language::Cuda
+                  ? CudaWords::instance().all()
+                  : QString::fromUtf8(m_lexer->keywords(1)).split(u' ', Qt::SkipEmptyParts);
     setAutoCompletionSource(AcsNone);
     setAutoCompletionCaseSensitivity(true);
     connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this](int ch) {
@@ -95,21 +97,18 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     updateLineNumberWidth();
 }
 
-KernelEditor::~KernelEditor()
-{
+KernelEditor::~KernelEditor() {
     delete m_errorStyle;
     delete m_warningStyle;
     delete m_noteStyle;
 }
 
-void KernelEditor::updateLineNumberWidth()
-{
+void KernelEditor::updateLineNumberWidth() {
     const auto digits = static_cast<int>(QString::number(std::max(lines(), 99)).size());
     setMarginWidth(0, QString(digits + 1, u'9'));
 }
 
-void KernelEditor::applyPalette()
-{
+void KernelEditor::applyPalette() {
     const QPalette pal = palette();
     const bool dark = pal.color(QPalette::Window).lightness() < 128;
     m_lexer->applyPalette(pal);
@@ -136,21 +135,21 @@ void KernelEditor::applyPalette()
     m_warningStyle = new QsciStyle(-1, QStringLiteral("diagnostic warning"),
                                    dark ? QColor(0xffd58a) : QColor(0x6b4a00),
                                    dark ? QColor(0x433517) : QColor(0xfff4d6), small);
-    m_noteStyle = new QsciStyle(-1, QStringLiteral("diagnostic note"),
-                                pal.color(QPalette::Text), pal.color(QPalette::AlternateBase), small);
+    m_noteStyle = new QsciStyle(-1, QStringLiteral("diagnostic note"), pal.color(QPalette::Text),
+                                pal.color(QPalette::AlternateBase), small);
     setDiagnostics(std::vector<Diagnostic>(m_diagnostics));
 }
 
-void KernelEditor::changeEvent(QEvent* event)
-{
+void KernelEditor::changeEvent(QEvent* event) {
     QsciScintilla::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) applyPalette();
 }
 
-void KernelEditor::clearDiagnostics() { setDiagnostics({}); }
+void KernelEditor::clearDiagnostics() {
+    setDiagnostics({});
+}
 
-void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
-{
+void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
     markerDeleteAll(kErrorMarker);
     markerDeleteAll(kWarningMarker);
     clearAnnotations();
@@ -170,20 +169,22 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
         if (d.line <= 0 || d.line > lines()) continue;
         const int line = d.line - 1;
         const bool error = isErrorSeverity(d.severity);
-        if (d.severity != Severity::Note)
-            markerAdd(line, error ? kErrorMarker : kWarningMarker);
+        if (d.severity != Severity::Note) markerAdd(line, error ? kErrorMarker : kWarningMarker);
 
         const QString text = this->text(line);
         int from = 0;
         int to = static_cast<int>(text.size());
-        while (to > 0 && (text[to - 1] == u'\n' || text[to - 1] == u'\r')) --to;
+        while (to > 0 && (text[to - 1] == u'\n' || text[to - 1] == u'\r'))
+            --to;
         if (d.column > 0 && d.column <= to) {
             from = d.column - 1;
             int end = from;
-            while (end < to && (text[end].isLetterOrNumber() || text[end] == u'_')) ++end;
+            while (end < to && (text[end].isLetterOrNumber() || text[end] == u'_'))
+                ++end;
             to = end > from ? end : std::min(to, from + 1);
         } else {
-            while (from < to && text[from].isSpace()) ++from;
+            while (from < to && text[from].isSpace())
+                ++from;
         }
         if (d.severity != Severity::Note && to > from)
             fillIndicatorRange(line, from, line, to, error ? kErrorIndicator : kWarningIndicator);
@@ -202,45 +203,42 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
         });
         QStringList parts;
         for (const Diagnostic* d : list) {
-            QString part = QStringLiteral("%1: %2").arg(QString::fromUtf8(severityName(d->severity)),
-                                                        QString::fromStdString(d->message));
-            for (const std::string& c : d->context) part += u'\n' + QString::fromStdString(c);
+            QString part = QStringLiteral("%1: %2").arg(
+                QString::fromUtf8(severityName(d->severity)), QString::fromStdString(d->message));
+            for (const std::string& c : d->context)
+                part += u'\n' + QString::fromStdString(c);
             parts << part;
         }
         const Severity top = list.front()->severity;
-        const QsciStyle* style = isErrorSeverity(top)         ? m_errorStyle
+        const QsciStyle* style = isErrorSeverity(top)       ? m_errorStyle
                                  : top == Severity::Warning ? m_warningStyle
                                                             : m_noteStyle;
         if (style) annotate(line, parts.join(u'\n'), *style);
     }
 }
 
-bool KernelEditor::hasErrorMarker(int line) const
-{
-    return line >= 1 && (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kErrorMarker));
+bool KernelEditor::hasErrorMarker(int line) const {
+    return line >= 1 &&
+           (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kErrorMarker));
 }
 
-bool KernelEditor::hasWarningMarker(int line) const
-{
+bool KernelEditor::hasWarningMarker(int line) const {
     return line >= 1 &&
            (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kWarningMarker));
 }
 
-QString KernelEditor::annotationText(int line) const
-{
+QString KernelEditor::annotationText(int line) const {
     return line >= 1 ? annotation(line - 1) : QString();
 }
 
-void KernelEditor::goToLine(int line, int column)
-{
+void KernelEditor::goToLine(int line, int column) {
     const int l = std::clamp(line, 1, std::max(1, lines())) - 1;
     setCursorPosition(l, std::max(0, column - 1));
     ensureLineVisible(l);
     setFocus();
 }
 
-bool KernelEditor::goToNextDiagnostic(bool backwards)
-{
+bool KernelEditor::goToNextDiagnostic(bool backwards) {
     std::vector<int> located;
     for (const Diagnostic& d : m_diagnostics)
         if (d.line > 0) located.push_back(d.line);
@@ -270,13 +268,13 @@ bool KernelEditor::goToNextDiagnostic(bool backwards)
 
 namespace wb::ui {
 
-void KernelEditor::showCompletions(bool force)
-{
+void KernelEditor::showCompletions(bool force) {
     int line = 0, index = 0;
     getCursorPosition(&line, &index);
     const QString before = text(line).left(index);
     qsizetype start = before.size();
-    while (start > 0 && (before[start - 1].isLetterOrNumber() || before[start - 1] == u'_')) --start;
+    while (start > 0 && (before[start - 1].isLetterOrNumber() || before[start - 1] == u'_'))
+        --start;
     const QString prefix = before.mid(start);
     if (prefix.isEmpty() || (!force && prefix.size() < 3)) return;
     QSet<QString> seen;
@@ -298,7 +296,8 @@ void KernelEditor::showCompletions(bool force)
     if (matches.isEmpty()) return;
     matches.sort(); // Scintilla searches the list in sorted order
     const QByteArray list = matches.join(u' ').toUtf8();
-    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), list.constData());
+    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()),
+                  list.constData());
 }
 
 } // namespace wb::ui

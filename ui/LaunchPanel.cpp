@@ -27,35 +27,34 @@ namespace wb::ui {
 
 namespace {
 
-QLineEdit* exprField(QWidget* parent, const QString& tip)
-{
+QLineEdit* exprField(QWidget* parent, const QString& tip) {
     auto* e = new QLineEdit(parent);
     e->setToolTip(tip);
     e->setMinimumWidth(40);
     return e;
 }
 
-void markField(QLineEdit* field, const QString& error)
-{
-    field->setStyleSheet(error.isEmpty() ? QString()
-                                         : QStringLiteral("QLineEdit { border: 1px solid #d0342c; }"));
+void markField(QLineEdit* field, const QString& error) {
+    field->setStyleSheet(
+        error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d0342c; }"));
     field->setToolTip(error.isEmpty() ? field->property("wbTip").toString() : error);
 }
 
-std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields)
-{
+std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields) {
     // Trailing "1" extents are dropped so a 1-D launch stays {"N"}.
     std::vector<std::string> out;
-    for (QLineEdit* f : fields) out.push_back(f->text().trimmed().isEmpty() ? "1" : f->text().trimmed().toStdString());
-    while (out.size() > 1 && out.back() == "1") out.pop_back();
+    for (QLineEdit* f : fields)
+        out.push_back(f->text().trimmed().isEmpty() ? "1" : f->text().trimmed().toStdString());
+    while (out.size() > 1 && out.back() == "1")
+        out.pop_back();
     return out;
 }
 
 } // namespace
 
 LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
-    : QWidget(parent), m_doc(document)
-{
+    : QWidget(parent)
+    , m_doc(document) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -68,8 +67,9 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_kernel->setInsertPolicy(QComboBox::NoInsert);
     m_kernel->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kernel->setMinimumContentsLength(14);
-    m_kernel->setToolTip(tr("Kernels found by the last compile; a template kernel is named with its "
-                            "arguments, e.g. scale<float, 128>"));
+    m_kernel->setToolTip(
+        tr("Kernels found by the last compile; a template kernel is named with its "
+           "arguments, e.g. scale<float, 128>"));
     m_instantiate = new QLineEdit(kernelBox);
     m_instantiate->setObjectName(QStringLiteral("instantiateBox"));
     m_instantiate->setPlaceholderText(tr("Instantiate template: scale<float, 128> ⏎"));
@@ -80,14 +80,16 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_bindingView = new QTableView(kernelBox);
     m_bindingView->setModel(m_bindings);
     m_bindingView->verticalHeader()->hide();
-    m_bindingView->verticalHeader()->setDefaultSectionSize(m_bindingView->fontMetrics().height() + 8);
+    m_bindingView->verticalHeader()->setDefaultSectionSize(m_bindingView->fontMetrics().height() +
+                                                           8);
     m_bindingView->horizontalHeader()->setStretchLastSection(true);
     m_bindingView->setEditTriggers(QAbstractItemView::AllEditTriggers);
     m_bindingView->setMinimumHeight(90);
+    m_bindingView->setMaximumHeight(m_bindingView->verticalHeader()->defaultSectionSize() * 6 + 4);
     auto* delegate = new ValidatingDelegate({}, this);
     m_bindingView->setItemDelegate(delegate);
     kl->addWidget(m_bindingView, 1);
-    layout->addWidget(kernelBox, 2);
+    layout->addWidget(kernelBox);
 
     // Geometry
     auto* launchBox = new QGroupBox(tr("Launch"), this);
@@ -153,10 +155,12 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_arch = new QComboBox(runBox);
     m_arch->setEditable(true);
     m_arch->addItem(tr("device's own"), QString());
-    for (const char* a : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120", "compute_90"})
+    for (const char* a :
+         {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120", "compute_90"})
         m_arch->addItem(QString::fromLatin1(a), QString::fromLatin1(a));
     m_opt = new QComboBox(runBox);
-    for (int o = 0; o <= 3; ++o) m_opt->addItem(QStringLiteral("-O%1").arg(o), o);
+    for (int o = 0; o <= 3; ++o)
+        m_opt->addItem(QStringLiteral("-O%1").arg(o), o);
     m_fastMath = new QCheckBox(tr("fast math"), runBox);
     m_lineInfo = new QCheckBox(tr("line info"), runBox);
     optRow->addWidget(m_arch, 1);
@@ -179,6 +183,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     iterRow->addWidget(m_iterations);
     rf->addRow(tr("Timing"), iterRow);
     layout->addWidget(runBox);
+    layout->addStretch(1);
 
     // Wiring
     connect(m_doc, &SessionDocument::sessionReplaced, this, &LaunchPanel::loadFromSession);
@@ -186,7 +191,8 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
         if (part == SessionDocument::Part::Scalars || part == SessionDocument::Part::Buffers)
             evaluateFields();
     });
-    for (QLineEdit* f : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2], m_shared})
+    for (QLineEdit* f :
+         {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2], m_shared})
         connect(f, &QLineEdit::textEdited, this, &LaunchPanel::writeLaunch);
     connect(m_kernel, &QComboBox::currentTextChanged, this, [this]() {
         if (m_loading) return;
@@ -224,16 +230,20 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     connect(m_backend, &QComboBox::currentIndexChanged, this, [this]() {
         if (m_loading) return;
         const auto kind = parseBackendKind(m_backend->currentData().toString().toStdString());
-        m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.backend = kind.value_or(BackendKind::Auto); });
+        m_doc->edit(SessionDocument::Part::Run,
+                    [&](session::Session& s) { s.backend = kind.value_or(BackendKind::Auto); });
     });
     connect(m_device, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.device = v; });
+        if (!m_loading)
+            m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.device = v; });
     });
     connect(m_warmup, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.warmup = v; });
+        if (!m_loading)
+            m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.warmup = v; });
     });
     connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_loading) m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.iterations = v; });
+        if (!m_loading)
+            m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.iterations = v; });
     });
     connect(m_arch, &QComboBox::currentTextChanged, this, &LaunchPanel::writeOptions);
     connect(m_opt, &QComboBox::currentIndexChanged, this, &LaunchPanel::writeOptions);
@@ -246,21 +256,21 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     // The "Bound to" editor offers the names that fit the parameter.
     connect(m_bindings, &QAbstractItemModel::modelReset, this, [this, delegate]() {
         QStringList all;
-        for (const auto& b : m_doc->session().buffers) all << QString::fromStdString(b.name);
-        for (const auto& s : m_doc->session().scalars) all << QString::fromStdString(s.name);
+        for (const auto& b : m_doc->session().buffers)
+            all << QString::fromStdString(b.name);
+        for (const auto& s : m_doc->session().scalars)
+            all << QString::fromStdString(s.name);
         delegate->setChoices(ParamBindingModel::BoundColumn, all, true);
     });
     loadFromSession();
 }
 
-const KernelInfo* LaunchPanel::currentKernel() const
-{
+const KernelInfo* LaunchPanel::currentKernel() const {
     if (!m_compiled) return nullptr;
     return m_compiled->findKernel(m_kernel->currentText().trimmed().toStdString());
 }
 
-void LaunchPanel::loadFromSession()
-{
+void LaunchPanel::loadFromSession() {
     m_loading = true;
     const session::Session& s = m_doc->session();
     m_kernel->setEditText(QString::fromStdString(s.launch.kernel));
@@ -271,19 +281,23 @@ void LaunchPanel::loadFromSession()
     fill(m_grid, s.launch.grid);
     fill(m_block, s.launch.block);
     m_shared->setText(QString::fromStdString(s.launch.sharedBytes));
-    m_backend->setCurrentIndex(std::max(0, m_backend->findData(QString::fromUtf8(backendName(s.backend)))));
+    m_backend->setCurrentIndex(
+        std::max(0, m_backend->findData(QString::fromUtf8(backendName(s.backend)))));
     m_device->setValue(s.device);
     const QString arch = QString::fromStdString(s.compileOptions.arch);
     const int archIndex = m_arch->findData(arch);
-    if (archIndex >= 0) m_arch->setCurrentIndex(archIndex);
-    else m_arch->setEditText(arch);
+    if (archIndex >= 0)
+        m_arch->setCurrentIndex(archIndex);
+    else
+        m_arch->setEditText(arch);
     m_opt->setCurrentIndex(std::clamp(s.compileOptions.optLevel, 0, 3));
     m_fastMath->setChecked(s.compileOptions.fastMath);
     m_lineInfo->setChecked(s.compileOptions.lineInfo);
     QStringList defines;
     for (const auto& [name, value] : s.compileOptions.defines)
         defines << (value.empty() ? QString::fromStdString(name)
-                                  : QStringLiteral("%1=%2").arg(QString::fromStdString(name), QString::fromStdString(value)));
+                                  : QStringLiteral("%1=%2").arg(QString::fromStdString(name),
+                                                                QString::fromStdString(value)));
     m_defines->setText(defines.join(u' '));
     m_warmup->setValue(s.warmup);
     m_iterations->setValue(s.iterations);
@@ -291,8 +305,10 @@ void LaunchPanel::loadFromSession()
     for (const auto& b : s.buffers)
         if (b.isOutput() && !b.shape.empty()) {
             QStringList dims;
-            for (const auto& d : b.shape) dims << QStringLiteral("(%1)").arg(QString::fromStdString(d));
-            m_coverN->setText(dims.size() == 1 ? QString::fromStdString(b.shape.front()) : dims.join(u'*'));
+            for (const auto& d : b.shape)
+                dims << QStringLiteral("(%1)").arg(QString::fromStdString(d));
+            m_coverN->setText(dims.size() == 1 ? QString::fromStdString(b.shape.front())
+                                               : dims.join(u'*'));
             break;
         }
     m_loading = false;
@@ -300,13 +316,13 @@ void LaunchPanel::loadFromSession()
     evaluateFields();
 }
 
-void LaunchPanel::writeLaunch()
-{
+void LaunchPanel::writeLaunch() {
     if (m_loading) return;
     const std::string kernel = m_kernel->currentText().trimmed().toStdString();
     const auto grid = axes(m_grid);
     const auto block = axes(m_block);
-    const std::string shared = m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString();
+    const std::string shared =
+        m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString();
     const session::LaunchSpec& cur = m_doc->session().launch;
     if (cur.kernel != kernel || cur.grid != grid || cur.block != block || cur.sharedBytes != shared)
         m_doc->edit(SessionDocument::Part::Launch, [&](session::Session& s) {
@@ -318,8 +334,7 @@ void LaunchPanel::writeLaunch()
     evaluateFields();
 }
 
-void LaunchPanel::writeOptions()
-{
+void LaunchPanel::writeOptions() {
     if (m_loading) return;
     CompileOptions o = m_doc->session().compileOptions;
     const int archIndex = m_arch->findText(m_arch->currentText());
@@ -331,24 +346,29 @@ void LaunchPanel::writeOptions()
     o.defines.clear();
     for (const QString& d : m_defines->text().split(u' ', Qt::SkipEmptyParts)) {
         const qsizetype eq = d.indexOf(u'=');
-        if (eq < 0) o.defines.emplace_back(d.toStdString(), std::string());
-        else o.defines.emplace_back(d.left(eq).toStdString(), d.mid(eq + 1).toStdString());
+        if (eq < 0)
+            o.defines.emplace_back(d.toStdString(), std::string());
+        else
+            o.defines.emplace_back(d.left(eq).toStdString(), d.mid(eq + 1).toStdString());
     }
     if (o == m_doc->session().compileOptions) return;
-    m_doc->edit(SessionDocument::Part::CompileOptions, [&](session::Session& s) { s.compileOptions = o; });
+    m_doc->edit(SessionDocument::Part::CompileOptions,
+                [&](session::Session& s) { s.compileOptions = o; });
     Q_EMIT compileOptionsChanged();
 }
 
-void LaunchPanel::evaluateFields()
-{
+void LaunchPanel::evaluateFields() {
     const SessionEval eval(m_doc->session());
     QStringList parts;
     auto evalAxis = [&](std::array<QLineEdit*, 3>& fields, const char* what) {
         QStringList v;
         for (std::size_t i = 0; i < 3; ++i) {
             QString error;
-            const std::string text = fields[i]->text().trimmed().isEmpty() ? "1" : fields[i]->text().trimmed().toStdString();
-            const auto value = eval.count(text, std::string(what) + "[" + std::to_string(i) + "]", &error);
+            const std::string text = fields[i]->text().trimmed().isEmpty()
+                                         ? "1"
+                                         : fields[i]->text().trimmed().toStdString();
+            const auto value =
+                eval.count(text, std::string(what) + "[" + std::to_string(i) + "]", &error);
             markField(fields[i], error);
             v << (value ? QString::number(*value) : QStringLiteral("?"));
         }
@@ -357,16 +377,16 @@ void LaunchPanel::evaluateFields()
     parts << tr("grid %1").arg(evalAxis(m_grid, "launch.grid"));
     parts << tr("block %1").arg(evalAxis(m_block, "launch.block"));
     QString error;
-    const auto shared = eval.count(m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
-                                   "launch.sharedBytes", &error, 0);
+    const auto shared = eval.count(
+        m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
+        "launch.sharedBytes", &error, 0);
     markField(m_shared, error);
     parts << tr("shared %1 B").arg(shared ? QString::number(*shared) : QStringLiteral("?"));
     m_evaluated->setText(QStringLiteral("= ") + parts.join(QStringLiteral(" · ")));
     updateOccupancy();
 }
 
-void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
-{
+void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result) {
     // A failed compile keeps the last good kernel list: the bindings stay visible while typing.
     if (result && !result->ok && m_compiled && m_compiled->ok) return;
     m_compiled = std::move(result);
@@ -378,7 +398,8 @@ void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
             m_kernel->addItem(QString::fromStdString(k.name), QString::fromStdString(k.signature));
         for (int i = 0; i < m_kernel->count(); ++i)
             m_kernel->setItemData(i, m_kernel->itemData(i), Qt::ToolTipRole);
-        m_kernel->setEditText(current.isEmpty() && m_kernel->count() ? m_kernel->itemText(0) : current);
+        m_kernel->setEditText(current.isEmpty() && m_kernel->count() ? m_kernel->itemText(0)
+                                                                     : current);
         m_loading = false;
         if (current.isEmpty()) writeLaunch();
     }
@@ -386,36 +407,40 @@ void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
     updateOccupancy();
 }
 
-void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors)
-{
+void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors) {
     m_deviceArch = arch;
     m_multiprocessors = multiprocessors;
     updateOccupancy();
 }
 
-void LaunchPanel::setCudaUnavailableReason(const QString& reason)
-{
+void LaunchPanel::setCudaUnavailableReason(const QString& reason) {
     m_backend->setItemData(1, reason.isEmpty() ? tr("Run on the GPU") : reason, Qt::ToolTipRole);
-    m_backend->setItemText(1, reason.isEmpty() ? tr("CUDA (GPU)") : tr("CUDA (GPU) — not available"));
+    m_backend->setItemText(1,
+                           reason.isEmpty() ? tr("CUDA (GPU)") : tr("CUDA (GPU) — not available"));
 }
 
-void LaunchPanel::updateOccupancy()
-{
+void LaunchPanel::updateOccupancy() {
     QString arch = m_deviceArch;
     if (arch.isEmpty() && m_compiled) arch = QString::fromStdString(m_compiled->target);
-    if (arch.isEmpty() || arch.startsWith(u'h')) arch = QStringLiteral("sm_90"); // CPU backend: show a GPU
+    if (arch.isEmpty() || arch.startsWith(u'h'))
+        arch = QStringLiteral("sm_90"); // CPU backend: show a GPU
     const auto sm = SmLimits::forArch(arch);
     const SessionEval eval(m_doc->session());
     std::uint64_t threads = 1;
     bool ok = true;
     for (std::size_t i = 0; i < 3; ++i) {
-        const std::string text = m_block[i]->text().trimmed().isEmpty() ? "1" : m_block[i]->text().trimmed().toStdString();
+        const std::string text = m_block[i]->text().trimmed().isEmpty()
+                                     ? "1"
+                                     : m_block[i]->text().trimmed().toStdString();
         const auto v = eval.count(text, "block", nullptr);
-        if (!v) ok = false;
-        else threads *= *v;
+        if (!v)
+            ok = false;
+        else
+            threads *= *v;
     }
-    const auto dynamicShared = eval.count(m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
-                                          "shared", nullptr, 0);
+    const auto dynamicShared = eval.count(
+        m_shared->text().trimmed().isEmpty() ? "0" : m_shared->text().trimmed().toStdString(),
+        "shared", nullptr, 0);
     if (!sm || !ok || !dynamicShared) {
         m_occupancy = {};
         m_occupancyLabel->setText(!sm ? tr("unknown architecture %1").arg(arch)
@@ -425,25 +450,37 @@ void LaunchPanel::updateOccupancy()
     const KernelInfo* k = currentKernel();
     const int registers = k && k->resources.known ? k->resources.registers : 0;
     const int staticShared = k && k->resources.known ? k->resources.sharedBytes : 0;
-    m_occupancy = Occupancy::compute(*sm, static_cast<int>(std::min<std::uint64_t>(threads, 1u << 20)), registers,
-                                     staticShared + static_cast<int>(std::min<std::uint64_t>(*dynamicShared, 1u << 30)));
+    m_occupancy = Occupancy::compute(
+        *sm, static_cast<int>(std::min<std::uint64_t>(threads, 1u << 20)), registers,
+        staticShared + static_cast<int>(std::min<std::uint64_t>(*dynamicShared, 1u << 30)));
     QString text = m_occupancy.summary();
-    QString detail = tr("for %1 · %2 threads/block · %3 warps/SM").arg(arch).arg(threads).arg(m_occupancy.activeWarpsPerSm);
+    QString detail = tr("for %1 · %2 threads/block · %3 warps/SM")
+                         .arg(arch)
+                         .arg(threads)
+                         .arg(m_occupancy.activeWarpsPerSm);
     if (k && k->resources.known)
-        detail += tr(" · %1 registers/thread · %2 B static shared").arg(registers).arg(staticShared);
+        detail +=
+            tr(" · %1 registers/thread · %2 B static shared").arg(registers).arg(staticShared);
     else
         detail += tr(" · registers unknown (compile for an sm_XX target)");
-    m_occupancyLabel->setText(QStringLiteral("<b>%1</b><br><small>%2</small>").arg(text.toHtmlEscaped(), detail.toHtmlEscaped()));
+    m_occupancyLabel->setText(QStringLiteral("<b>%1</b><br><small>%2</small>")
+                                  .arg(text.toHtmlEscaped(), detail.toHtmlEscaped()));
     m_occupancyLabel->setToolTip(
         tr("Theoretical occupancy: active warps per SM over the maximum (%1). Blocks/SM by "
            "warps %2, by the block cap %3, by registers %4, by shared memory %5.")
             .arg(sm->maxWarpsPerSm)
             .arg(m_occupancy.blocksByWarps)
             .arg(m_occupancy.blocksByCap)
-            .arg(m_occupancy.blocksByRegisters == INT_MAX ? tr("∞") : QString::number(m_occupancy.blocksByRegisters))
-            .arg(m_occupancy.blocksByShared == INT_MAX ? tr("∞") : QString::number(m_occupancy.blocksByShared)));
+            .arg(m_occupancy.blocksByRegisters == INT_MAX
+                     ? tr("∞")
+                     : QString::number(m_occupancy.blocksByRegisters))
+            .arg(m_occupancy.blocksByShared == INT_MAX
+                     ? tr("∞")
+                     : QString::number(m_occupancy.blocksByShared)));
 }
 
-QString LaunchPanel::occupancyText() const { return m_occupancyLabel->text(); }
+QString LaunchPanel::occupancyText() const {
+    return m_occupancyLabel->text();
+}
 
 } // namespace wb::ui

@@ -40,6 +40,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSpinBox>
@@ -56,13 +57,11 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 
-QIcon icon(const char* name)
-{
+QIcon icon(const char* name) {
     return QIcon(QStringLiteral(":/warpbench/icons/%1.svg").arg(QLatin1String(name)));
 }
 
-CompileResult referenceBuildToResult(const session::CppReference::Build& b)
-{
+CompileResult referenceBuildToResult(const session::CppReference::Build& b) {
     CompileResult r;
     r.ok = b.ok;
     r.sourceName = "reference.cpp";
@@ -76,11 +75,14 @@ CompileResult referenceBuildToResult(const session::CppReference::Build& b)
 
 } // namespace
 
-MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindow(parent)
-{
+MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
+    : QMainWindow(parent) {
     setObjectName(QStringLiteral("warpbenchMainWindow"));
     setWindowIcon(icon("app"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    // Launch and Buffers run the full height on the right; Results sit under the editor.
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     m_doc = new SessionDocument(this);
     m_compileWorker = new Worker(QStringLiteral("wb-compile"), this);
@@ -100,8 +102,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     m_banner = new StatusBanner(centre);
     m_recoveryBar = new QFrame(centre);
     m_recoveryBar->setObjectName(QStringLiteral("recoveryBar"));
-    m_recoveryBar->setStyleSheet(QStringLiteral("#recoveryBar { background: #d9ecff; border: 1px solid #0b3558; "
-                                                "border-radius: 3px; } #recoveryBar QLabel { color: #0b3558; }"));
+    m_recoveryBar->setStyleSheet(
+        QStringLiteral("#recoveryBar { background: #d9ecff; border: 1px solid #0b3558; "
+                       "border-radius: 3px; } #recoveryBar QLabel { color: #0b3558; }"));
     auto* rl = new QHBoxLayout(m_recoveryBar);
     rl->setContentsMargins(8, 4, 4, 4);
     m_recoveryLabel = new QLabel(m_recoveryBar);
@@ -148,7 +151,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
     m_elapsedTimer = new QTimer(this);
     m_elapsedTimer->setInterval(100);
     connect(m_elapsedTimer, &QTimer::timeout, this, [this]() {
-        m_results->setRunning(true, tr("Running… %1 s (Shift+Esc cancels)").arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+        m_results->setRunning(
+            true, tr("Running… %1 s (Shift+Esc cancels)")
+                      .arg(static_cast<double>(m_runner->elapsedMs()) / 1000.0, 0, 'f', 1));
         m_buffers->updateMemory();
     });
 
@@ -163,9 +168,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
         m_doc->setReferenceText(m_referenceEditor->text());
         scheduleReferenceCompile(false);
     });
-    connect(m_editorTabs, &QTabWidget::currentChanged, this, [this](int i) {
-        m_findBar->setEditor(i == 1 ? m_referenceEditor : m_kernelEditor);
-    });
+    connect(m_editorTabs, &QTabWidget::currentChanged, this,
+            [this](int i) { m_findBar->setEditor(i == 1 ? m_referenceEditor : m_kernelEditor); });
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         loadEditorsFromDocument();
         m_results->diffView()->clear();
@@ -181,30 +185,47 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
         if (part == SessionDocument::Part::Launch) {
             const std::string& k = m_doc->session().launch.kernel;
             const auto last = m_liveKernel->lastResult();
-            if (k.find('<') != std::string::npos && (!last || !last->findKernel(k))) scheduleKernelCompile(false);
+            if (k.find('<') != std::string::npos && (!last || !last->findKernel(k)))
+                scheduleKernelCompile(false);
         }
     });
-    connect(m_launch, &LaunchPanel::compileOptionsChanged, this, [this]() { scheduleKernelCompile(true); });
+    connect(m_launch, &LaunchPanel::compileOptionsChanged, this,
+            [this]() { scheduleKernelCompile(true); });
 
     // Compiles → editors, problems, launch panel, inspect.
-    connect(m_liveKernel, &LiveCompiler::compileStarted, this, [this]() { m_compileState->setText(tr("compiling…")); });
-    connect(m_liveKernel, &LiveCompiler::compiled, this, [this](std::shared_ptr<const CompileResult> r) {
-        m_kernelEditor->setDiagnostics(r->diagnostics);
-        m_diagnostics->setDiagnostics(QStringLiteral("kernel"), r->diagnostics);
-        m_launch->setCompileResult(r);
-        m_results->inspectPanel()->setCompileResult(r);
-        const int errors = static_cast<int>(std::count_if(r->diagnostics.begin(), r->diagnostics.end(), [](const Diagnostic& d) {
-            return d.severity == Severity::Error || d.severity == Severity::Fatal; }));
-        m_compileState->setText(r->ok ? tr("✔ %1 · %2 ms%3").arg(QString::fromStdString(r->target))
-                                            .arg(r->compileMs, 0, 'f', 0)
-                                            .arg(r->cache == CompileResult::Cache::Miss || r->cache == CompileResult::Cache::Disabled ? QString() : tr(" · cache hit"))
-                                      : tr("✘ %n error(s)", nullptr, std::max(1, errors)));
-        if (!r->ok && !r->log.empty()) m_results->appendLog(tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
-    });
-    connect(m_liveReference, &LiveCompiler::compiled, this, [this](std::shared_ptr<const CompileResult> r) {
-        m_referenceEditor->setDiagnostics(r->diagnostics);
-        m_diagnostics->setDiagnostics(QStringLiteral("reference"), r->diagnostics);
-    });
+    connect(m_liveKernel, &LiveCompiler::compileStarted, this,
+            [this]() { m_compileState->setText(tr("compiling…")); });
+    connect(m_liveKernel, &LiveCompiler::compiled, this,
+            [this](std::shared_ptr<const CompileResult> r) {
+                m_kernelEditor->setDiagnostics(r->diagnostics);
+                m_diagnostics->setDiagnostics(QStringLiteral("kernel"), r->diagnostics);
+                m_launch->setCompileResult(r);
+                m_results->inspectPanel()->setCompileResult(r);
+                const int errors = static_cast<int>(std::count_if(
+                    r->diagnostics.begin(), r->diagnostics.end(), [](const Diagnostic& d) {
+                        return d.severity == Severity::Error || d.severity == Severity::Fatal;
+                    }));
+                m_compileState->setText(
+                    r->ok ? tr("✔ %1 · %2 ms%3")
+                                .arg(QString::fromStdString(r->target))
+                                .arg(r->compileMs, 0, 'f', 0)
+                                .arg(r->cache == CompileResult::Cache::Miss ||
+                                             r->cache == CompileResult::Cache::Disabled
+                                         ? QString()
+                                         : tr(" · cache hit"))
+                          : tr("✘ %n error(s)", nullptr, std::max(1, errors)));
+                // The log keeps each distinct failure once (typing repeats the same one many
+                // times).
+                if (!r->ok && !r->log.empty() && r->log != m_lastCompileLog)
+                    m_results->appendLog(
+                        tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
+                m_lastCompileLog = r->ok ? std::string() : r->log;
+            });
+    connect(m_liveReference, &LiveCompiler::compiled, this,
+            [this](std::shared_ptr<const CompileResult> r) {
+                m_referenceEditor->setDiagnostics(r->diagnostics);
+                m_diagnostics->setDiagnostics(QStringLiteral("reference"), r->diagnostics);
+            });
     connect(m_results, &ResultsPanel::diagnosticActivated, this, [this](int row) {
         const Diagnostic& d = m_diagnostics->diagnostic(row);
         const bool reference = m_diagnostics->source(row) == u"reference";
@@ -212,6 +233,16 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
         m_editorTabs->setCurrentWidget(editor);
         if (d.line > 0) editor->goToLine(d.line, std::max(1, d.column));
     });
+
+    connect(m_results, &ResultsPanel::locationActivated, this,
+            [this](const QString& file, int line, int column) {
+                KernelEditor* editor =
+                    file == m_referenceEditor->sourceName() || file.endsWith(QStringLiteral(".cpp"))
+                        ? m_referenceEditor
+                        : m_kernelEditor;
+                m_editorTabs->setCurrentWidget(editor);
+                editor->goToLine(line, std::max(1, column));
+            });
 
     // Runs
     connect(m_runner, &RunController::runStarted, this, [this]() {
@@ -228,19 +259,25 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
         m_cancelAction->setEnabled(false);
         m_progress->hide();
         m_elapsedTimer->stop();
-        m_results->setRunning(true, tr("Cancelled — the window is free; the abandoned run's result will be dropped."));
+        m_results->setRunning(
+            true,
+            tr("Cancelled — the window is free; the abandoned run's result will be dropped."));
         m_results->appendLog(tr("run cancelled"));
     });
 
     // Buffers → viewer
-    connect(m_buffers, &BufferPanel::bufferActivated, this, [this](const QString& name) { showBuffer(name); });
+    connect(m_buffers, &BufferPanel::bufferActivated, this,
+            [this](const QString& name) { showBuffer(name); });
 
     // Recovery
     connect(restore, &QPushButton::clicked, this, [this]() {
         if (m_pendingRecovery.isEmpty()) return;
         const QByteArray content = m_pendingRecovery.takeFirst();
         const QString path = m_pendingRecoveryPaths.takeFirst();
-        if (restoreSnapshot(content)) QFile::remove(path), QFile::remove(QFileInfo(path).absolutePath() + u'/' + QFileInfo(path).completeBaseName() + QStringLiteral(".lock"));
+        if (restoreSnapshot(content))
+            QFile::remove(path),
+                QFile::remove(QFileInfo(path).absolutePath() + u'/' +
+                              QFileInfo(path).completeBaseName() + QStringLiteral(".lock"));
         m_recoveryBar->setVisible(!m_pendingRecovery.isEmpty());
     });
     connect(discard, &QPushButton::clicked, this, [this]() {
@@ -267,21 +304,27 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent) : QMainWindo
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildDocks()
-{
+void MainWindow::buildDocks() {
     m_launch = new LaunchPanel(m_doc, this);
     m_buffers = new BufferPanel(m_doc, this);
     m_results = new ResultsPanel(m_diagnostics, this);
     m_viewer = new BufferViewer(this);
 
-    auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+    auto dock = [this](const QString& title, const char* name, QWidget* w,
+                       Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QLatin1String(name));
         d->setWidget(w);
         addDockWidget(area, d);
         return d;
     };
-    m_launchDock = dock(tr("Launch"), "launchDock", m_launch, Qt::RightDockWidgetArea);
+    // The launch form is tall: it scrolls rather than forcing the window's minimum height.
+    auto* launchScroll = new QScrollArea(this);
+    launchScroll->setWidget(m_launch);
+    launchScroll->setWidgetResizable(true);
+    launchScroll->setFrameShape(QFrame::NoFrame);
+    launchScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_launchDock = dock(tr("Launch"), "launchDock", launchScroll, Qt::RightDockWidgetArea);
     m_buffersDock = dock(tr("Buffers"), "buffersDock", m_buffers, Qt::RightDockWidgetArea);
     m_resultsDock = dock(tr("Results"), "resultsDock", m_results, Qt::BottomDockWidgetArea);
     m_viewerDock = dock(tr("Buffer viewer"), "viewerDock", m_viewer, Qt::BottomDockWidgetArea);
@@ -293,11 +336,11 @@ void MainWindow::buildDocks()
     resizeDocks({m_resultsDock}, {330}, Qt::Vertical);
 }
 
-void MainWindow::buildActions()
-{
+void MainWindow::buildActions() {
     m_runAction = new QAction(icon("run"), tr("&Run"), this);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_runAction->setToolTip(tr("Compile if needed, launch, time and compare with the reference (Ctrl+R)"));
+    m_runAction->setToolTip(
+        tr("Compile if needed, launch, time and compare with the reference (Ctrl+R)"));
     connect(m_runAction, &QAction::triggered, this, [this]() { run(); });
     m_compileAction = new QAction(icon("compile"), tr("&Compile"), this);
     m_compileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -305,7 +348,8 @@ void MainWindow::buildActions()
     connect(m_compileAction, &QAction::triggered, this, &MainWindow::compileNow);
     m_cancelAction = new QAction(icon("cancel"), tr("C&ancel"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
-    m_cancelAction->setToolTip(tr("Abandon the running job; the window is free at once (Shift+Esc)"));
+    m_cancelAction->setToolTip(
+        tr("Abandon the running job; the window is free at once (Shift+Esc)"));
     m_cancelAction->setEnabled(false);
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancel);
 
@@ -334,48 +378,61 @@ void MainWindow::buildActions()
     sync();
 }
 
-void MainWindow::buildMenus()
-{
+void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() { if (maybeSave()) newProject(); });
+    file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() {
+        if (maybeSave()) newProject();
+    });
     file->addAction(icon("open"), tr("&Open…"), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
-                                                          tr("Warpbench projects (*.wbproj);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
+                                         tr("Warpbench projects (*.wbproj);;All files (*)"));
         if (!path.isEmpty()) openProject(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(icon("save"), tr("&Save"), QKeySequence::Save, this, [this]() { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this]() {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), m_doc->filePath(),
-                                                          tr("Warpbench projects (*.wbproj)"));
-        if (!path.isEmpty()) saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path : path + QStringLiteral(".wbproj"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save project as"), m_doc->filePath(), tr("Warpbench projects (*.wbproj)"));
+        if (!path.isEmpty())
+            saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path
+                                                            : path + QStringLiteral(".wbproj"));
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    auto current = [this]() { return m_editorTabs->currentIndex() == 1 ? m_referenceEditor : m_kernelEditor; };
+    auto current = [this]() {
+        return m_editorTabs->currentIndex() == 1 ? m_referenceEditor : m_kernelEditor;
+    };
     edit->addAction(tr("&Undo"), QKeySequence::Undo, this, [current]() { current()->undo(); });
     edit->addAction(tr("&Redo"), QKeySequence::Redo, this, [current]() { current()->redo(); });
     edit->addSeparator();
     edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this]() { m_findBar->showFind(); });
-    edit->addAction(tr("Find and &Replace…"), QKeySequence::Replace, this, [this]() { m_findBar->showReplace(); });
-    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, [this]() { m_findBar->findNext(); });
-    edit->addAction(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this]() { m_findBar->showGoToLine(); });
+    edit->addAction(tr("Find and &Replace…"), QKeySequence::Replace, this,
+                    [this]() { m_findBar->showReplace(); });
+    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this,
+                    [this]() { m_findBar->findNext(); });
+    edit->addAction(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                    [this]() { m_findBar->showGoToLine(); });
     edit->addSeparator();
-    edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this, [current]() { current()->showCompletions(true); });
+    edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this,
+                    [current]() { current()->showCompletions(true); });
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_compileAction);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
-    runMenu->addAction(tr("Next Mismatch / Problem"), QKeySequence(Qt::Key_F8), this, [this]() { goToNext(false); });
-    runMenu->addAction(tr("Previous Mismatch / Problem"), QKeySequence(Qt::SHIFT | Qt::Key_F8), this, [this]() { goToNext(true); });
+    runMenu->addAction(tr("Next Mismatch / Problem"), QKeySequence(Qt::Key_F8), this,
+                       [this]() { goToNext(false); });
+    runMenu->addAction(tr("Previous Mismatch / Problem"), QKeySequence(Qt::SHIFT | Qt::Key_F8),
+                       this, [this]() { goToNext(true); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock}) view->addAction(d->toggleViewAction());
+    for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock})
+        view->addAction(d->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("Reset Layout"), this, [this]() {
         for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock}) {
@@ -393,21 +450,26 @@ void MainWindow::buildMenus()
     QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
     const auto list = examples();
     if (list.isEmpty()) {
-        examplesMenu->addAction(tr("(no examples found in %1)").arg(QString::fromStdString((wb::dataDir() / "examples").string())))->setEnabled(false);
+        examplesMenu
+            ->addAction(tr("(no examples found in %1)")
+                            .arg(QString::fromStdString((wb::dataDir() / "examples").string())))
+            ->setEnabled(false);
     }
     for (const auto& [title, path] : list)
-        examplesMenu->addAction(title, this, [this, path]() { if (maybeSave()) openProject(path); });
+        examplesMenu->addAction(title, this, [this, path]() {
+            if (maybeSave()) openProject(path);
+        });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Warpbench"), this, [this]() {
         QMessageBox::about(this, tr("About Warpbench"),
                            tr("<b>Warpbench %1</b><br>A desktop workbench for CUDA kernels.<br>"
-                              "GPL-3.0-or-later. Uses Qt, QScintilla and Qt Charts.").arg(QStringLiteral(WB_VERSION)));
+                              "GPL-3.0-or-later. Uses Qt, QScintilla and Qt Charts.")
+                               .arg(QStringLiteral(WB_VERSION)));
     });
 }
 
-QList<QPair<QString, QString>> MainWindow::examples()
-{
+QList<QPair<QString, QString>> MainWindow::examples() {
     QList<QPair<QString, QString>> list;
     const QString dir = QString::fromStdString((wb::dataDir() / "examples").string());
     QDirIterator it(dir, {QStringLiteral("*.wbproj")}, QDir::Files, QDirIterator::Subdirectories);
@@ -419,8 +481,7 @@ QList<QPair<QString, QString>> MainWindow::examples()
     return list;
 }
 
-void MainWindow::probeEnvironment()
-{
+void MainWindow::probeEnvironment() {
     m_compileWorker->post<Environment>(
         this,
         [](const CancelToken&) {
@@ -453,51 +514,59 @@ void MainWindow::probeEnvironment()
         });
 }
 
-void MainWindow::applyEnvironment()
-{
+void MainWindow::applyEnvironment() {
     const DeviceDescription& d = m_env.device;
-    QString device = m_env.backendProblem.empty()
-                         ? QStringLiteral("%1 · %2").arg(QString::fromStdString(d.name), QString::fromUtf8(backendName(m_env.backend)))
-                         : tr("no backend: %1").arg(QString::fromStdString(m_env.backendProblem));
+    QString device =
+        m_env.backendProblem.empty()
+            ? QStringLiteral("%1 · %2").arg(QString::fromStdString(d.name),
+                                            QString::fromUtf8(backendName(m_env.backend)))
+            : tr("no backend: %1").arg(QString::fromStdString(m_env.backendProblem));
     m_deviceLabel->setText(device);
     QStringList versions;
-    if (!d.driverVersion.empty()) versions << tr("driver %1").arg(QString::fromStdString(d.driverVersion));
+    if (!d.driverVersion.empty())
+        versions << tr("driver %1").arg(QString::fromStdString(d.driverVersion));
     if (m_env.nvrtc) versions << QString::fromStdString(m_env.nvrtcVersion);
     if (m_env.hostCompiler) versions << QString::fromStdString(m_env.hostCompilerVersion);
     m_versionsLabel->setText(versions.join(QStringLiteral(" · ")));
-    m_launch->setCudaUnavailableReason(m_env.cudaProblem ? QString::fromStdString(*m_env.cudaProblem) : QString());
-    if (m_env.backend == BackendKind::Cuda) m_launch->setDeviceArch(QString::fromStdString(d.arch), d.multiprocessors);
+    m_launch->setCudaUnavailableReason(
+        m_env.cudaProblem ? QString::fromStdString(*m_env.cudaProblem) : QString());
+    if (m_env.backend == BackendKind::Cuda)
+        m_launch->setDeviceArch(QString::fromStdString(d.arch), d.multiprocessors);
     updateBanner();
     scheduleKernelCompile(true); // now with the device's architecture
 }
 
-void MainWindow::updateBanner()
-{
+void MainWindow::updateBanner() {
     QList<QPair<StatusBanner::Level, QString>> messages;
     if (!m_env.probed) return;
     if (m_env.cudaProblem)
-        messages.append({StatusBanner::Level::Warning,
-                         tr("<b>No usable GPU — running on the CPU emulator.</b> Kernels run for real but "
-                            "slowly and timings are not GPU timings. (%1) To use a GPU install the NVIDIA "
-                            "driver (libcuda.so.1, 580 or newer).").arg(QString::fromStdString(*m_env.cudaProblem).toHtmlEscaped())});
+        messages.append(
+            {StatusBanner::Level::Warning,
+             tr("<b>No usable GPU — running on the CPU emulator.</b> Kernels run for real but "
+                "slowly and timings are not GPU timings. (%1) To use a GPU install the NVIDIA "
+                "driver (libcuda.so.1, 580 or newer).")
+                 .arg(QString::fromStdString(*m_env.cudaProblem).toHtmlEscaped())});
     if (!m_env.nvrtc)
-        messages.append({StatusBanner::Level::Error,
-                         tr("<b>NVRTC not found</b> — no live diagnostics or PTX. %1 Install the CUDA toolkit "
-                            "(package cuda-nvrtc-13-0) or set LD_LIBRARY_PATH to its lib64.")
-                             .arg(QString::fromStdString(m_env.nvrtcProblem).toHtmlEscaped())});
+        messages.append(
+            {StatusBanner::Level::Error,
+             tr("<b>NVRTC not found</b> — no live diagnostics or PTX. %1 Install the CUDA toolkit "
+                "(package cuda-nvrtc-13-0) or set LD_LIBRARY_PATH to its lib64.")
+                 .arg(QString::fromStdString(m_env.nvrtcProblem).toHtmlEscaped())});
     if (!m_env.hostCompiler)
-        messages.append({StatusBanner::Level::Error,
-                         tr("<b>No host C++ compiler</b> — C++ references and the CPU emulator cannot build. %1 "
-                            "Install g++ (apt install g++) or clang++, or set WARPBENCH_CXX.")
-                             .arg(QString::fromStdString(m_env.hostCompilerProblem).toHtmlEscaped())});
+        messages.append(
+            {StatusBanner::Level::Error,
+             tr("<b>No host C++ compiler</b> — C++ references and the CPU emulator cannot build. "
+                "%1 "
+                "Install g++ (apt install g++) or clang++, or set WARPBENCH_CXX.")
+                 .arg(QString::fromStdString(m_env.hostCompilerProblem).toHtmlEscaped())});
     if (!m_env.backendProblem.empty())
         messages.append({StatusBanner::Level::Error,
-                         tr("<b>Nothing can run kernels here:</b> %1").arg(QString::fromStdString(m_env.backendProblem).toHtmlEscaped())});
+                         tr("<b>Nothing can run kernels here:</b> %1")
+                             .arg(QString::fromStdString(m_env.backendProblem).toHtmlEscaped())});
     m_banner->setMessages(messages);
 }
 
-void MainWindow::loadEditorsFromDocument()
-{
+void MainWindow::loadEditorsFromDocument() {
     m_loadingEditors = true;
     m_kernelEditor->setText(m_doc->kernelText());
     m_referenceEditor->setText(m_doc->referenceText());
@@ -506,37 +575,47 @@ void MainWindow::loadEditorsFromDocument()
     const session::Session runnable = m_doc->runnableSession();
     m_kernelEditor->setSourceName(QString::fromStdString(runnable.kernelSourceName()));
     const session::Session& s = m_doc->session();
-    m_editorTabs->setTabText(0, s.kernelFile.empty() ? tr("kernel.cu") : QFileInfo(QString::fromStdString(s.kernelFile)).fileName());
+    m_editorTabs->setTabText(0, s.kernelFile.empty()
+                                    ? tr("kernel.cu")
+                                    : QFileInfo(QString::fromStdString(s.kernelFile)).fileName());
     const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
-    m_editorTabs->setTabText(1, cpp ? (s.reference.file.empty() ? tr("reference.cpp")
-                                                                : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
-                                    : tr("reference (%1)").arg(QString::fromUtf8(session::referenceKindName(s.reference.kind))));
+    m_editorTabs->setTabText(
+        1, cpp ? (s.reference.file.empty()
+                      ? tr("reference.cpp")
+                      : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
+               : tr("reference (%1)")
+                     .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind))));
     m_referenceEditor->setReadOnly(!cpp);
     m_loadingEditors = false;
 }
 
-void MainWindow::scheduleKernelCompile(bool now)
-{
+void MainWindow::scheduleKernelCompile(bool now) {
     const session::Session s = m_doc->runnableSession();
     const std::string source = s.kernelSource;
     const std::string name = s.kernelSourceName();
     // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
     CompileOptions options = s.compileOptions;
-    for (const std::string& k : {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
-                                                      ? s.reference.launch.kernel : std::string()})
+    for (const std::string& k :
+         {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
+                               ? s.reference.launch.kernel
+                               : std::string()})
         if (k.find('<') != std::string::npos &&
-            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) == options.nameExpressions.end())
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
+                options.nameExpressions.end())
             options.nameExpressions.push_back(k);
-    const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem ? m_env.device.arch : std::string();
+    const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem
+                                 ? m_env.device.arch
+                                 : std::string();
     LiveCompiler::Job job = [source, name, options, arch](const CancelToken&) {
         return cuda::Compiler::instance().compile(source, name, options, arch);
     };
-    if (now) m_liveKernel->runNow(std::move(job));
-    else m_liveKernel->schedule(std::move(job));
+    if (now)
+        m_liveKernel->runNow(std::move(job));
+    else
+        m_liveKernel->schedule(std::move(job));
 }
 
-void MainWindow::scheduleReferenceCompile(bool now)
-{
+void MainWindow::scheduleReferenceCompile(bool now) {
     const session::Session s = m_doc->runnableSession();
     if (s.reference.kind != session::ReferenceSpec::Kind::Cpp) {
         m_referenceEditor->clearDiagnostics();
@@ -549,37 +628,40 @@ void MainWindow::scheduleReferenceCompile(bool now)
     LiveCompiler::Job job = [source, function, flags](const CancelToken&) {
         try {
             session::CppReference reference;
-            return referenceBuildToResult(reference.compile(source, "reference.cpp", function, flags));
+            return referenceBuildToResult(
+                reference.compile(source, "reference.cpp", function, flags));
         } catch (const std::exception& e) {
             CompileResult r;
             r.sourceName = "reference.cpp";
             r.log = e.what();
-            r.diagnostics.push_back(Diagnostic{"reference.cpp", 0, 0, Severity::Error, {}, e.what(), {}});
+            r.diagnostics.push_back(
+                Diagnostic{"reference.cpp", 0, 0, Severity::Error, {}, e.what(), {}});
             return r;
         }
     };
-    if (now) m_liveReference->runNow(std::move(job));
-    else m_liveReference->schedule(std::move(job));
+    if (now)
+        m_liveReference->runNow(std::move(job));
+    else
+        m_liveReference->schedule(std::move(job));
 }
 
-void MainWindow::compileNow()
-{
+void MainWindow::compileNow() {
     scheduleKernelCompile(true);
     scheduleReferenceCompile(true);
 }
 
-bool MainWindow::run()
-{
+bool MainWindow::run() {
     m_autosave->flush();
     if (!m_runner->run()) return false;
     m_lastRunLabel->setText(tr("running…"));
     return true;
 }
 
-void MainWindow::cancel() { m_runner->cancel(); }
+void MainWindow::cancel() {
+    m_runner->cancel();
+}
 
-void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
-{
+void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome) {
     m_runAction->setEnabled(true);
     m_cancelAction->setEnabled(false);
     m_progress->hide();
@@ -596,18 +678,19 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     }
     m_results->setOutcome(outcome, m_doc->runnableSession());
     m_resultsDock->raise();
-    m_lastRunLabel->setText(tr("last run %1 · %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
-                                                       QString::fromUtf8(r.statusName())));
+    m_lastRunLabel->setText(tr("last run %1 · %2")
+                                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                     QString::fromUtf8(r.statusName())));
     m_buffers->updateMemory();
     // An open viewer follows the new data.
     if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
 }
 
-void MainWindow::goToNext(bool backwards)
-{
+void MainWindow::goToNext(bool backwards) {
     const auto last = m_liveKernel->lastResult();
     if ((last && !last->ok) || m_diagnostics->errorCount() > 0) {
-        KernelEditor* editor = m_kernelEditor->diagnostics().empty() ? m_referenceEditor : m_kernelEditor;
+        KernelEditor* editor =
+            m_kernelEditor->diagnostics().empty() ? m_referenceEditor : m_kernelEditor;
         m_editorTabs->setCurrentWidget(editor);
         editor->goToNextDiagnostic(backwards);
         return;
@@ -617,8 +700,7 @@ void MainWindow::goToNext(bool backwards)
     m_results->diffView()->goToMismatch(backwards);
 }
 
-void MainWindow::showBuffer(const QString& name, bool raise)
-{
+void MainWindow::showBuffer(const QString& name, bool raise) {
     const std::string n = name.toStdString();
     const auto outcome = m_runner->lastOutcome();
     auto show = [this, name, raise](ArrayView view) {
@@ -645,7 +727,8 @@ void MainWindow::showBuffer(const QString& name, bool raise)
             try {
                 session::Session one = s;
                 auto inputs = RunController::makeInputs(one);
-                if (auto it = inputs.find(n); it != inputs.end()) holder->inputs.emplace(n, std::move(it->second));
+                if (auto it = inputs.find(n); it != inputs.end())
+                    holder->inputs.emplace(n, std::move(it->second));
             } catch (const std::exception& e) {
                 holder->transferNote = QString::fromUtf8(e.what());
             }
@@ -656,7 +739,8 @@ void MainWindow::showBuffer(const QString& name, bool raise)
             auto it = holder->inputs.find(n);
             if (it == holder->inputs.end()) {
                 m_results->appendLog(tr("cannot show %1: %2").arg(name, holder->transferNote));
-                statusBar()->showMessage(tr("Cannot show %1: %2").arg(name, holder->transferNote), 8000);
+                statusBar()->showMessage(tr("Cannot show %1: %2").arg(name, holder->transferNote),
+                                         8000);
                 return;
             }
             show(viewOf(holder, it->second));
@@ -665,20 +749,20 @@ void MainWindow::showBuffer(const QString& name, bool raise)
 
 // ---- files -------------------------------------------------------------------------------
 
-void MainWindow::newProject()
-{
+void MainWindow::newProject() {
     m_doc->newSession();
     m_autosave->clear();
 }
 
-bool MainWindow::openProject(const QString& path)
-{
+bool MainWindow::openProject(const QString& path) {
     try {
         m_doc->load(path);
     } catch (const std::exception& e) {
         const QString why = QString::fromUtf8(e.what());
         m_results->appendLog(tr("cannot open %1: %2").arg(path, why));
-        m_banner->setMessages({{StatusBanner::Level::Error, tr("<b>Cannot open %1</b>: %2").arg(path.toHtmlEscaped(), why.toHtmlEscaped())}});
+        m_banner->setMessages(
+            {{StatusBanner::Level::Error,
+              tr("<b>Cannot open %1</b>: %2").arg(path.toHtmlEscaped(), why.toHtmlEscaped())}});
         return false;
     }
     addRecentFile(m_doc->filePath());
@@ -688,22 +772,23 @@ bool MainWindow::openProject(const QString& path)
     return true;
 }
 
-bool MainWindow::save()
-{
+bool MainWindow::save() {
     if (m_doc->filePath().isEmpty()) {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(), tr("Warpbench projects (*.wbproj)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(),
+                                                          tr("Warpbench projects (*.wbproj)"));
         if (path.isEmpty()) return false;
-        return saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path : path + QStringLiteral(".wbproj"));
+        return saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path
+                                                               : path + QStringLiteral(".wbproj"));
     }
     return saveAs(m_doc->filePath());
 }
 
-bool MainWindow::saveAs(const QString& path)
-{
+bool MainWindow::saveAs(const QString& path) {
     try {
         m_doc->save(path);
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1:\n%2").arg(path, QString::fromUtf8(e.what())));
+        QMessageBox::warning(this, tr("Save failed"),
+                             tr("Cannot save %1:\n%2").arg(path, QString::fromUtf8(e.what())));
         return false;
     }
     addRecentFile(m_doc->filePath());
@@ -712,60 +797,61 @@ bool MainWindow::saveAs(const QString& path)
     return true;
 }
 
-bool MainWindow::maybeSave()
-{
+bool MainWindow::maybeSave() {
     if (!m_doc->isModified()) return true;
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(m_doc->displayName()),
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_doc->displayName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) return save();
     return true;
 }
 
-void MainWindow::addRecentFile(const QString& path)
-{
+void MainWindow::addRecentFile(const QString& path) {
     QSettings settings;
     QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
     recent.removeAll(path);
     recent.prepend(path);
-    while (recent.size() > kMaxRecent) recent.removeLast();
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
     settings.setValue(QStringLiteral("recentFiles"), recent);
     rebuildRecentMenu();
 }
 
-void MainWindow::rebuildRecentMenu()
-{
+void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path]() { if (maybeSave()) openProject(path); })
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path]() {
+                            if (maybeSave()) openProject(path);
+                        })
             ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::updateTitle()
-{
+void MainWindow::updateTitle() {
     setWindowTitle(QStringLiteral("%1[*] — Warpbench").arg(m_doc->displayName()));
     setWindowModified(m_doc->isModified());
 }
 
 // ---- autosave and recovery -----------------------------------------------------------------
 
-QByteArray MainWindow::snapshot() const
-{
+QByteArray MainWindow::snapshot() const {
     QJsonObject o;
     o.insert(QStringLiteral("format"), QStringLiteral("warpbench-autosave"));
     o.insert(QStringLiteral("version"), 1);
-    o.insert(QStringLiteral("savedAt"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("savedAt"),
+             QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("projectPath"), m_doc->filePath());
     o.insert(QStringLiteral("baseDir"), QString::fromStdString(m_doc->session().baseDir.string()));
     o.insert(QStringLiteral("project"), QString::fromStdString(m_doc->snapshotJson()));
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-int MainWindow::offerRecovery()
-{
+int MainWindow::offerRecovery() {
     const QList<Autosave::Recovered> found = m_autosave->findRecoverable();
     m_pendingRecovery.clear();
     m_pendingRecoveryPaths.clear();
@@ -776,31 +862,35 @@ int MainWindow::offerRecovery()
     if (found.isEmpty()) return 0;
     const QJsonObject o = QJsonDocument::fromJson(found.first().content).object();
     const QString project = o.value(QStringLiteral("projectPath")).toString();
-    m_recoveryLabel->setText(tr("<b>Recovered work</b> from a session that ended unexpectedly (%1, saved %2). "
-                                "Restore it?")
-                                 .arg(project.isEmpty() ? tr("untitled project") : QFileInfo(project).fileName(),
-                                      found.first().savedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+    m_recoveryLabel->setText(
+        tr("<b>Recovered work</b> from a session that ended unexpectedly (%1, saved %2). "
+           "Restore it?")
+            .arg(project.isEmpty() ? tr("untitled project") : QFileInfo(project).fileName(),
+                 found.first().savedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
     m_recoveryBar->show();
     return static_cast<int>(found.size());
 }
 
-QString MainWindow::recoveryText() const { return m_recoveryBar->isVisible() ? m_recoveryLabel->text() : QString(); }
+QString MainWindow::recoveryText() const {
+    return m_recoveryBar->isVisible() ? m_recoveryLabel->text() : QString();
+}
 
-bool MainWindow::restoreSnapshot(const QByteArray& content)
-{
+bool MainWindow::restoreSnapshot(const QByteArray& content) {
     const QJsonObject o = QJsonDocument::fromJson(content).object();
     if (o.value(QStringLiteral("format")).toString() != u"warpbench-autosave") return false;
     const QString path = o.value(QStringLiteral("projectPath")).toString();
     const std::filesystem::path base = o.value(QStringLiteral("baseDir")).toString().toStdString();
     try {
-        session::Session s = session::ProjectFile::fromJson(o.value(QStringLiteral("project")).toString().toStdString(),
-                                                            base.empty() ? std::filesystem::current_path() : base, "autosave");
+        session::Session s = session::ProjectFile::fromJson(
+            o.value(QStringLiteral("project")).toString().toStdString(),
+            base.empty() ? std::filesystem::current_path() : base, "autosave");
         const QString kernel = QString::fromStdString(s.kernelSource);
         const QString reference = QString::fromStdString(s.reference.source);
         m_doc->setSession(std::move(s), path, kernel, reference);
         m_doc->setModified(true);
         m_autosave->noteModified();
-        m_results->appendLog(tr("restored autosaved work%1").arg(path.isEmpty() ? QString() : tr(" of %1").arg(path)));
+        m_results->appendLog(tr("restored autosaved work%1")
+                                 .arg(path.isEmpty() ? QString() : tr(" of %1").arg(path)));
         return true;
     } catch (const std::exception& e) {
         m_results->appendLog(tr("cannot restore autosave: %1").arg(QString::fromUtf8(e.what())));
@@ -810,8 +900,7 @@ bool MainWindow::restoreSnapshot(const QByteArray& content)
 
 // ---- window --------------------------------------------------------------------------------
 
-void MainWindow::closeEvent(QCloseEvent* event)
-{
+void MainWindow::closeEvent(QCloseEvent* event) {
     if (!maybeSave()) {
         event->ignore();
         return;
@@ -824,22 +913,25 @@ void MainWindow::closeEvent(QCloseEvent* event)
     event->accept();
 }
 
-void MainWindow::showEvent(QShowEvent* event)
-{
+void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_shownOnce) return;
     m_shownOnce = true;
     if (m_layoutRestored) return;
-    // First start: the editor gets half the width, results a good third of the height.
-    resizeDocks({m_launchDock}, {std::max(460, width() * 2 / 5)}, Qt::Horizontal);
-    resizeDocks({m_resultsDock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
-    resizeDocks({m_launchDock, m_buffersDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
+    // First start: the editor gets most of the width, results a good third of the height.
+    // Once the window is laid out (resizeDocks needs the final geometry).
+    QTimer::singleShot(0, this, [this]() {
+        resizeDocks({m_launchDock}, {std::max(440, width() * 36 / 100)}, Qt::Horizontal);
+        resizeDocks({m_resultsDock}, {std::max(340, height() * 44 / 100)}, Qt::Vertical);
+        resizeDocks({m_launchDock, m_buffersDock}, {height() * 64 / 100, height() * 36 / 100},
+                    Qt::Vertical);
+    });
 }
 
-void MainWindow::changeEvent(QEvent* event)
-{
+void MainWindow::changeEvent(QEvent* event) {
     QMainWindow::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+    if (event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::ApplicationPaletteChange) {
         m_kernelEditor->applyPalette();
         m_referenceEditor->applyPalette();
     }

@@ -34,14 +34,14 @@ class Worker;
 /// What the machine offers, probed off the GUI thread at start-up.
 struct Environment {
     bool probed = false;
-    std::optional<std::string> cudaProblem;   ///< nullopt: a GPU is usable
+    std::optional<std::string> cudaProblem; ///< nullopt: a GPU is usable
     bool nvrtc = false;
     std::string nvrtcProblem, nvrtcVersion;
     bool hostCompiler = false;
     std::string hostCompilerProblem, hostCompilerVersion;
-    DeviceDescription device;                  ///< of the backend "auto" picks
+    DeviceDescription device; ///< of the backend "auto" picks
     BackendKind backend = BackendKind::Cpu;
-    std::string backendProblem;                ///< no backend at all
+    std::string backendProblem; ///< no backend at all
 };
 
 /// The kernel workbench: editor tabs (kernel.cu, reference.cpp) in the middle, Launch and
@@ -133,7 +133,9 @@ private:
     DiagnosticsModel* m_diagnostics = nullptr;
     Environment m_env;
     bool m_loadingEditors = false;
-    bool m_layoutRestored = false; ///< a saved dock layout was restored (else size docks on first show)
+    std::string m_lastCompileLog;
+    bool m_layoutRestored =
+        false; ///< a saved dock layout was restored (else size docks on first show)
     bool m_shownOnce = false;
 
     StatusBanner* m_banner = nullptr;

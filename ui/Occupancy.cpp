@@ -10,11 +10,12 @@
 namespace wb::ui {
 
 namespace {
-int ceilTo(int value, int unit) { return unit <= 0 ? value : (value + unit - 1) / unit * unit; }
+int ceilTo(int value, int unit) {
+    return unit <= 0 ? value : (value + unit - 1) / unit * unit;
+}
 } // namespace
 
-std::optional<SmLimits> SmLimits::forArch(const QString& arch)
-{
+std::optional<SmLimits> SmLimits::forArch(const QString& arch) {
     static const QRegularExpression re(QStringLiteral("^(?:sm_|compute_)?(\\d{2,3})[af]?$"));
     const auto m = re.match(arch);
     if (!m.hasMatch()) return std::nullopt;
@@ -25,46 +26,61 @@ std::optional<SmLimits> SmLimits::forArch(const QString& arch)
     const int kib = 1024;
     switch (cc) {
     case 75:
-        s.maxWarpsPerSm = 32; s.maxBlocksPerSm = 16;
-        s.sharedPerSm = 64 * kib; s.maxSharedPerBlock = 64 * kib; s.reservedSharedPerBlock = 0;
+        s.maxWarpsPerSm = 32;
+        s.maxBlocksPerSm = 16;
+        s.sharedPerSm = 64 * kib;
+        s.maxSharedPerBlock = 64 * kib;
+        s.reservedSharedPerBlock = 0;
         s.sharedAllocationUnit = 256;
         break;
     case 80:
-        s.maxWarpsPerSm = 64; s.maxBlocksPerSm = 32;
-        s.sharedPerSm = 164 * kib; s.maxSharedPerBlock = 163 * kib;
+        s.maxWarpsPerSm = 64;
+        s.maxBlocksPerSm = 32;
+        s.sharedPerSm = 164 * kib;
+        s.maxSharedPerBlock = 163 * kib;
         break;
     case 86:
     case 88:
-        s.maxWarpsPerSm = 48; s.maxBlocksPerSm = 16;
-        s.sharedPerSm = 100 * kib; s.maxSharedPerBlock = 99 * kib;
+        s.maxWarpsPerSm = 48;
+        s.maxBlocksPerSm = 16;
+        s.sharedPerSm = 100 * kib;
+        s.maxSharedPerBlock = 99 * kib;
         break;
     case 87:
-        s.maxWarpsPerSm = 48; s.maxBlocksPerSm = 16;
-        s.sharedPerSm = 164 * kib; s.maxSharedPerBlock = 163 * kib;
+        s.maxWarpsPerSm = 48;
+        s.maxBlocksPerSm = 16;
+        s.sharedPerSm = 164 * kib;
+        s.maxSharedPerBlock = 163 * kib;
         break;
     case 89:
-        s.maxWarpsPerSm = 48; s.maxBlocksPerSm = 24;
-        s.sharedPerSm = 100 * kib; s.maxSharedPerBlock = 99 * kib;
+        s.maxWarpsPerSm = 48;
+        s.maxBlocksPerSm = 24;
+        s.sharedPerSm = 100 * kib;
+        s.maxSharedPerBlock = 99 * kib;
         break;
     case 90:
     case 100:
     case 103:
     case 110:
-        s.maxWarpsPerSm = 64; s.maxBlocksPerSm = 32;
-        s.sharedPerSm = 228 * kib; s.maxSharedPerBlock = 227 * kib;
+        s.maxWarpsPerSm = 64;
+        s.maxBlocksPerSm = 32;
+        s.sharedPerSm = 228 * kib;
+        s.maxSharedPerBlock = 227 * kib;
         break;
     case 120:
     case 121:
-        s.maxWarpsPerSm = 48; s.maxBlocksPerSm = 24;
-        s.sharedPerSm = 100 * kib; s.maxSharedPerBlock = 99 * kib;
+        s.maxWarpsPerSm = 48;
+        s.maxBlocksPerSm = 24;
+        s.sharedPerSm = 100 * kib;
+        s.maxSharedPerBlock = 99 * kib;
         break;
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
     return s;
 }
 
-Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int shared)
-{
+Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int shared) {
     Occupancy o;
     if (threads <= 0) {
         o.limitedBy = Limit::Invalid;
@@ -74,19 +90,22 @@ Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int
     if (threads > sm.maxThreadsPerBlock) {
         o.limitedBy = Limit::Invalid;
         o.problem = QObject::tr("%1 threads per block exceed the limit of %2")
-                        .arg(threads).arg(sm.maxThreadsPerBlock);
+                        .arg(threads)
+                        .arg(sm.maxThreadsPerBlock);
         return o;
     }
     if (registers > sm.maxRegistersPerThread) {
         o.limitedBy = Limit::Invalid;
         o.problem = QObject::tr("%1 registers per thread exceed the limit of %2")
-                        .arg(registers).arg(sm.maxRegistersPerThread);
+                        .arg(registers)
+                        .arg(sm.maxRegistersPerThread);
         return o;
     }
     if (shared > sm.maxSharedPerBlock) {
         o.limitedBy = Limit::Invalid;
         o.problem = QObject::tr("%1 bytes of shared memory per block exceed the limit of %2")
-                        .arg(shared).arg(sm.maxSharedPerBlock);
+                        .arg(shared)
+                        .arg(sm.maxSharedPerBlock);
         return o;
     }
     const int warpsPerBlock = (threads + 31) / 32;
@@ -120,25 +139,30 @@ Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int
     else
         o.limitedBy = Limit::SharedMemory;
     if (o.activeBlocksPerSm == 0 && o.problem.isEmpty())
-        o.problem = QObject::tr("not a single block fits on an SM (%1)").arg(limitName(o.limitedBy));
+        o.problem =
+            QObject::tr("not a single block fits on an SM (%1)").arg(limitName(o.limitedBy));
     return o;
 }
 
-QString Occupancy::limitName(Limit limit)
-{
+QString Occupancy::limitName(Limit limit) {
     switch (limit) {
-    case Limit::Threads: return QObject::tr("threads");
-    case Limit::Blocks: return QObject::tr("blocks per SM");
-    case Limit::Registers: return QObject::tr("registers");
-    case Limit::SharedMemory: return QObject::tr("shared memory");
-    case Limit::Invalid: return QObject::tr("invalid launch");
-    case Limit::None: break;
+    case Limit::Threads:
+        return QObject::tr("threads");
+    case Limit::Blocks:
+        return QObject::tr("blocks per SM");
+    case Limit::Registers:
+        return QObject::tr("registers");
+    case Limit::SharedMemory:
+        return QObject::tr("shared memory");
+    case Limit::Invalid:
+        return QObject::tr("invalid launch");
+    case Limit::None:
+        break;
     }
     return QObject::tr("nothing");
 }
 
-QString Occupancy::summary() const
-{
+QString Occupancy::summary() const {
     if (limitedBy == Limit::Invalid) return problem;
     return QObject::tr("%1 % · %2 blocks/SM · limited by %3")
         .arg(occupancy * 100.0, 0, 'f', 0)

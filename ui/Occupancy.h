@@ -15,11 +15,11 @@ struct SmLimits {
     int maxBlocksPerSm = 32;
     int registersPerSm = 65536;
     int maxRegistersPerThread = 255;
-    int registerAllocationUnit = 256;   ///< registers, allocated per warp
-    int sharedPerSm = 233472;           ///< bytes, largest carve-out
-    int maxSharedPerBlock = 232448;     ///< bytes, opt-in maximum
-    int sharedAllocationUnit = 128;     ///< bytes
-    int reservedSharedPerBlock = 1024;  ///< bytes the system keeps per block (cc ≥ 8.0)
+    int registerAllocationUnit = 256;  ///< registers, allocated per warp
+    int sharedPerSm = 233472;          ///< bytes, largest carve-out
+    int maxSharedPerBlock = 232448;    ///< bytes, opt-in maximum
+    int sharedAllocationUnit = 128;    ///< bytes
+    int reservedSharedPerBlock = 1024; ///< bytes the system keeps per block (cc ≥ 8.0)
 
     /// Limits for "sm_90", "compute_86", "90", ...; nullopt for unknown architectures.
     static std::optional<SmLimits> forArch(const QString& arch);
@@ -33,10 +33,10 @@ struct Occupancy {
 
     int activeBlocksPerSm = 0;
     int activeWarpsPerSm = 0;
-    double occupancy = 0;              ///< active warps / max warps, 0..1
+    double occupancy = 0; ///< active warps / max warps, 0..1
     Limit limitedBy = Limit::None;
     int blocksByWarps = 0, blocksByRegisters = 0, blocksByShared = 0, blocksByCap = 0;
-    QString problem;                   ///< why the launch cannot run at all (Limit::Invalid)
+    QString problem; ///< why the launch cannot run at all (Limit::Invalid)
 
     /// registers: per thread (0 = unknown, ignored); shared: static + dynamic bytes per block.
     static Occupancy compute(const SmLimits& sm, int threadsPerBlock, int registersPerThread,

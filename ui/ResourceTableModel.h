@@ -13,8 +13,17 @@ namespace wb::ui {
 class ResourceTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { KernelColumn, RegistersColumn, SpillStoresColumn, SpillLoadsColumn, StackColumn,
-                  SharedColumn, ConstColumn, BarriersColumn, ColumnCount };
+    enum Column {
+        KernelColumn,
+        RegistersColumn,
+        SpillStoresColumn,
+        SpillLoadsColumn,
+        StackColumn,
+        SharedColumn,
+        ConstColumn,
+        BarriersColumn,
+        ColumnCount
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
     void setKernels(std::vector<KernelInfo> kernels);

@@ -10,53 +10,62 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBlock>
 #include <QVBoxLayout>
 
 namespace wb::ui {
 
 namespace {
 
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
     return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
 }
 
-QString statusWord(session::RunReport::Status s)
-{
+QString statusWord(session::RunReport::Status s) {
     switch (s) {
-    case session::RunReport::Status::Passed: return QObject::tr("✔ PASS");
-    case session::RunReport::Status::Mismatch: return QObject::tr("✘ FAIL — mismatch");
-    case session::RunReport::Status::CompileError: return QObject::tr("✘ compile error");
-    case session::RunReport::Status::RuntimeError: return QObject::tr("✘ runtime error");
-    case session::RunReport::Status::Invalid: return QObject::tr("✘ invalid session");
+    case session::RunReport::Status::Passed:
+        return QObject::tr("✔ PASS");
+    case session::RunReport::Status::Mismatch:
+        return QObject::tr("✘ FAIL — mismatch");
+    case session::RunReport::Status::CompileError:
+        return QObject::tr("✘ compile error");
+    case session::RunReport::Status::RuntimeError:
+        return QObject::tr("✘ runtime error");
+    case session::RunReport::Status::Invalid:
+        return QObject::tr("✘ invalid session");
     }
     return {};
 }
 
-QString statusColour(session::RunReport::Status s)
-{
+QString statusColour(session::RunReport::Status s) {
     switch (s) {
-    case session::RunReport::Status::Passed: return QStringLiteral("#2e9e44");
-    case session::RunReport::Status::Mismatch: return QStringLiteral("#d0342c");
-    default: return QStringLiteral("#b26b00");
+    case session::RunReport::Status::Passed:
+        return QStringLiteral("#2e9e44");
+    case session::RunReport::Status::Mismatch:
+        return QStringLiteral("#d0342c");
+    default:
+        return QStringLiteral("#b26b00");
     }
 }
 
 } // namespace
 
-ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWidget(parent)
-{
+ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     m_verdict = new QLabel(this);
     m_verdict->setTextFormat(Qt::RichText);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_verdict->setText(tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    m_verdict->setText(
+        tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
     layout->addWidget(m_verdict);
 
     m_tabs = new QTabWidget(this);
@@ -94,8 +103,12 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWi
     m_tabs->addTab(m_log, tr("Log"));
     layout->addWidget(m_tabs, 1);
 
-    connect(m_problems, &QTableView::activated, this, [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
-    connect(m_problems, &QTableView::clicked, this, [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
+    m_log->viewport()->installEventFilter(this);
+    m_log->setToolTip(tr("Click a file(line) or file:line:col location to jump to it"));
+    connect(m_problems, &QTableView::activated, this,
+            [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
+    connect(m_problems, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
     connect(diagnostics, &QAbstractItemModel::modelReset, this, [this, diagnostics]() {
         const int e = diagnostics->errorCount(), w = diagnostics->warningCount();
         m_tabs->setTabText(3, e + w ? tr("Problems (%1)").arg(e + w) : tr("Problems"));
@@ -104,22 +117,41 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent) : QWi
     m_charts->hide(); // calm until there is something to show
 }
 
-void ResultsPanel::showTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
+bool ResultsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
+        // NVRTC: kernel.cu(4): error …   gcc: reference.cpp:4:12: error …
+        static const QRegularExpression location(QStringLiteral(
+            "([\\w.+-]+\\.(?:cu|cuh|cpp|cc|cxx|h|hpp))(?:\\((\\d+)\\)|:(\\d+)(?::(\\d+))?)"));
+        const auto m = location.match(line);
+        if (m.hasMatch()) {
+            const int lineNo = (m.captured(2).isEmpty() ? m.captured(3) : m.captured(2)).toInt();
+            Q_EMIT locationActivated(m.captured(1), lineNo, m.captured(4).toInt());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
-QString ResultsPanel::verdictText() const { return m_verdict->text(); }
+void ResultsPanel::showTab(Tab tab) {
+    m_tabs->setCurrentIndex(static_cast<int>(tab));
+}
 
-void ResultsPanel::setRunning(bool running, const QString& what)
-{
+QString ResultsPanel::verdictText() const {
+    return m_verdict->text();
+}
+
+void ResultsPanel::setRunning(bool running, const QString& what) {
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
 }
 
-void ResultsPanel::appendLog(const QString& line)
-{
-    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
+void ResultsPanel::appendLog(const QString& line) {
+    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(
+        QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
 }
 
-void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session)
-{
+void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
+                              const session::Session& session) {
     if (!outcome) return;
     const session::RunReport& r = outcome->report;
     const session::TimingStats& t = r.timing;
@@ -131,54 +163,74 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome, const s
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
                        .arg(t.samplesMs.size());
     if (r.bandwidthGBs > 0)
-        verdict += r.peakPercent > 0 ? tr(" · %1 GB/s = %2 % of peak").arg(r.bandwidthGBs, 0, 'f', 1).arg(r.peakPercent, 0, 'f', 1)
+        verdict += r.peakPercent > 0 ? tr(" · %1 GB/s = %2 % of peak")
+                                           .arg(r.bandwidthGBs, 0, 'f', 1)
+                                           .arg(r.peakPercent, 0, 'f', 1)
                                      : tr(" · %1 GB/s").arg(r.bandwidthGBs, 0, 'f', 1);
     verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
     if (!r.message.empty() && r.status != session::RunReport::Status::Passed)
-        verdict += QStringLiteral("<br><span style='color:%1'>%2</span>")
-                       .arg(statusColour(r.status), QString::fromStdString(r.message).toHtmlEscaped());
+        verdict +=
+            QStringLiteral("<br><span style='color:%1'>%2</span>")
+                .arg(statusColour(r.status), QString::fromStdString(r.message).toHtmlEscaped());
     m_verdict->setText(verdict);
 
     if (timed)
-        m_timing->setText(tr("<table cellspacing=6><tr><th align=left>median</th><th align=left>min</th>"
-                             "<th align=left>mean</th><th align=left>stdev</th><th align=left>iterations</th>"
-                             "<th align=left>warm-up</th><th align=left>launch</th></tr>"
-                             "<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td>"
-                             "<td>grid %7×%8×%9 · block %10×%11×%12 · %13 B shared</td></tr></table>")
-                              .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs), formatMs(t.stdevMs))
-                              .arg(r.iterations).arg(r.warmup)
-                              .arg(r.launch.grid.x).arg(r.launch.grid.y).arg(r.launch.grid.z)
-                              .arg(r.launch.block.x).arg(r.launch.block.y).arg(r.launch.block.z)
-                              .arg(r.launch.sharedBytes));
+        m_timing->setText(
+            tr("<table cellspacing=6><tr><th align=left>median</th><th align=left>min</th>"
+               "<th align=left>mean</th><th align=left>stdev</th><th align=left>iterations</th>"
+               "<th align=left>warm-up</th><th align=left>launch</th></tr>"
+               "<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td>"
+               "<td>grid %7×%8×%9 · block %10×%11×%12 · %13 B shared</td></tr></table>")
+                .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs),
+                     formatMs(t.stdevMs))
+                .arg(r.iterations)
+                .arg(r.warmup)
+                .arg(r.launch.grid.x)
+                .arg(r.launch.grid.y)
+                .arg(r.launch.grid.z)
+                .arg(r.launch.block.x)
+                .arg(r.launch.block.y)
+                .arg(r.launch.block.z)
+                .arg(r.launch.sharedBytes));
     else
-        m_timing->setText(tr("Not timed: %1").arg(QString::fromStdString(r.message).toHtmlEscaped()));
+        m_timing->setText(
+            tr("Not timed: %1").arg(QString::fromStdString(r.message).toHtmlEscaped()));
 
     QStringList lines;
     if (timed && r.bytesMoved > 0) {
-        QString bw = tr("Effective bandwidth <b>%1 GB/s</b> (%2 moved per launch: inputs read once, outputs written once)")
+        QString bw = tr("Effective bandwidth <b>%1 GB/s</b> (%2 moved per launch: inputs read "
+                        "once, outputs written once)")
                          .arg(r.bandwidthGBs, 0, 'f', 2)
-                         .arg(QLocale().formattedDataSize(static_cast<qint64>(r.bytesMoved), 1, QLocale::DataSizeSIFormat));
+                         .arg(QLocale().formattedDataSize(static_cast<qint64>(r.bytesMoved), 1,
+                                                          QLocale::DataSizeSIFormat));
         if (r.device.peakBandwidthGBs > 0)
-            bw += tr(" — %1 % of the device's %2 GB/s peak").arg(r.peakPercent, 0, 'f', 1).arg(r.device.peakBandwidthGBs, 0, 'f', 0);
+            bw += tr(" — %1 % of the device's %2 GB/s peak")
+                      .arg(r.peakPercent, 0, 'f', 1)
+                      .arg(r.device.peakBandwidthGBs, 0, 'f', 0);
         else
-            bw += tr(" — device peak unknown (%1)").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
+            bw += tr(" — device peak unknown (%1)")
+                      .arg(QString::fromStdString(r.device.name).toHtmlEscaped());
         lines << bw;
         // One operation per output element is the least a kernel does; a lower bound on GFLOP/s.
         std::uint64_t outElements = 0;
-        for (const auto& [name, array] : r.results) outElements += array.count();
+        for (const auto& [name, array] : r.results)
+            outElements += array.count();
         if (outElements > 0 && t.medianMs > 0)
-            lines << tr("≥ %1 GFLOP/s at one operation per output element (%2 elements)")
-                         .arg(static_cast<double>(outElements) / (t.medianMs * 1e6), 0, 'f', 2)
-                         .arg(outElements);
+            lines.last() +=
+                tr(" · ≥ %1 GFLOP/s at one operation per output element (%2 elements)")
+                    .arg(static_cast<double>(outElements) / (t.medianMs * 1e6), 0, 'f', 2)
+                    .arg(outElements);
     }
+    QString last =
+        tr("Compiled by %1 for %2 in %3 · whole run %4")
+            .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
+            .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
     if (outcome->h2dMs >= 0)
-        lines << tr("Copies of the same bytes: H2D %1 · D2H %2 (measured once each after the run)")
-                     .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));
+        last += tr(" · copies of the same bytes, once each after the run: H2D %1, D2H %2")
+                    .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));
     else if (!outcome->transferNote.isEmpty())
-        lines << outcome->transferNote.toHtmlEscaped();
-    lines << tr("Compiled by %1 for %2 in %3 · whole run %4")
-                 .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
-                 .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
+        last += QStringLiteral(" · ") + outcome->transferNote.toHtmlEscaped();
+    lines << last;
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
     m_charts->setTimes(t.samplesMs, outcome->h2dMs, timed ? t.medianMs : -1, outcome->d2hMs);
     m_charts->setVisible(timed);

@@ -45,6 +45,11 @@ public:
 Q_SIGNALS:
     /// A problem row was activated: jump to it.
     void diagnosticActivated(int row);
+    /// A "file(line)" or "file:line:col" location was clicked in the run log.
+    void locationActivated(const QString& file, int line, int column);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QLabel* m_verdict = nullptr;

@@ -14,36 +14,45 @@ namespace wb::ui {
 
 namespace {
 
-double msSince(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 /// Copies the same bytes a run moves once each way on the backend that ran, and times them.
-void measureTransfers(RunOutcome& outcome, const session::Session& s)
-{
+void measureTransfers(RunOutcome& outcome, const session::Session& s) {
     if (!outcome.report.compiled) {
         outcome.transferNote = QObject::tr("not measured: the kernel did not run");
         return;
     }
     try {
         auto backend = createBackend(outcome.report.backend, s.device);
-        std::vector<std::unique_ptr<BackendBuffer>> device;
         std::vector<const session::HostArray*> ins, outs;
         for (const auto& b : s.buffers) {
             if (b.role != session::BufferRole::Out)
-                if (auto it = outcome.inputs.find(b.name); it != outcome.inputs.end()) ins.push_back(&it->second);
+                if (auto it = outcome.inputs.find(b.name); it != outcome.inputs.end())
+                    ins.push_back(&it->second);
             if (b.isOutput())
-                if (auto it = outcome.report.results.find(b.name); it != outcome.report.results.end())
+                if (auto it = outcome.report.results.find(b.name);
+                    it != outcome.report.results.end())
                     outs.push_back(&it->second);
         }
         std::vector<std::unique_ptr<BackendBuffer>> inBuffers, outBuffers;
-        for (const auto* a : ins) inBuffers.push_back(backend->allocate(a->bytes(), "h2d probe"));
-        for (const auto* a : outs) outBuffers.push_back(backend->allocate(a->bytes(), "d2h probe"));
-        // One untimed round first so first-touch costs do not count.
+        for (const auto* a : ins)
+            inBuffers.push_back(backend->allocate(a->bytes(), "h2d probe"));
+        for (const auto* a : outs)
+            outBuffers.push_back(backend->allocate(a->bytes(), "d2h probe"));
+        // One untimed round first so first-touch costs (page faults, lazy mappings) do not count.
         std::vector<std::uint8_t> sink;
+        for (std::size_t i = 0; i < ins.size(); ++i)
+            backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
+        for (std::size_t i = 0; i < outs.size(); ++i) {
+            sink.resize(outs[i]->bytes());
+            backend->download(*outBuffers[i], sink.data(), sink.size());
+        }
         auto start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < ins.size(); ++i) backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
+        for (std::size_t i = 0; i < ins.size(); ++i)
+            backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
         outcome.h2dMs = msSince(start);
         start = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < outs.size(); ++i) {
@@ -53,38 +62,39 @@ void measureTransfers(RunOutcome& outcome, const session::Session& s)
         outcome.d2hMs = msSince(start);
     } catch (const std::exception& e) {
         outcome.h2dMs = outcome.d2hMs = -1;
-        outcome.transferNote = QObject::tr("copies not measured: %1").arg(QString::fromUtf8(e.what()));
+        outcome.transferNote =
+            QObject::tr("copies not measured: %1").arg(QString::fromUtf8(e.what()));
     }
 }
 
 } // namespace
 
 RunController::RunController(SessionDocument* document, Worker* worker, QObject* parent)
-    : QObject(parent), m_doc(document), m_worker(worker)
-{
-}
+    : QObject(parent)
+    , m_doc(document)
+    , m_worker(worker) {}
 
-std::map<std::string, session::HostArray> RunController::makeInputs(const session::Session& s)
-{
+std::map<std::string, session::HostArray> RunController::makeInputs(const session::Session& s) {
     session::Expression expr;
     for (std::size_t i = 0; i < s.scalars.size(); ++i)
-        expr.setVariable(s.scalars[i].name,
-                         expr.evaluate(s.scalars[i].value, "scalars[" + std::to_string(i) + "].value"));
+        expr.setVariable(
+            s.scalars[i].name,
+            expr.evaluate(s.scalars[i].value, "scalars[" + std::to_string(i) + "].value"));
     std::map<std::string, session::HostArray> inputs;
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
         const auto& b = s.buffers[i];
         std::vector<std::size_t> shape;
         for (std::size_t d = 0; d < b.shape.size(); ++d)
-            shape.push_back(static_cast<std::size_t>(expr.evaluateCount(
-                b.shape[d], "buffers[" + std::to_string(i) + "].shape[" + std::to_string(d) + "]")));
-        inputs.emplace(b.name, session::Initialisers::make(b, shape, expr, s,
-                                                           "buffers[" + std::to_string(i) + "].init"));
+            shape.push_back(static_cast<std::size_t>(
+                expr.evaluateCount(b.shape[d], "buffers[" + std::to_string(i) + "].shape[" +
+                                                   std::to_string(d) + "]")));
+        inputs.emplace(b.name, session::Initialisers::make(
+                                   b, shape, expr, s, "buffers[" + std::to_string(i) + "].init"));
     }
     return inputs;
 }
 
-bool RunController::run()
-{
+bool RunController::run() {
     if (m_running) return false;
     m_running = true;
     m_clock.start();
@@ -102,7 +112,8 @@ bool RunController::run()
             try {
                 auto inputs = makeInputs(s);
                 for (const auto& b : s.buffers)
-                    if (b.role != session::BufferRole::Out) outcome->inputs.emplace(b.name, std::move(inputs[b.name]));
+                    if (b.role != session::BufferRole::Out)
+                        outcome->inputs.emplace(b.name, std::move(inputs[b.name]));
             } catch (const std::exception&) {
                 // The report already says why the inputs could not be made.
             }
@@ -118,8 +129,7 @@ bool RunController::run()
     return true;
 }
 
-void RunController::cancel()
-{
+void RunController::cancel() {
     if (!m_running) return;
     ++m_generation;
     m_token.cancel();

@@ -18,10 +18,10 @@ namespace wb::ui {
 struct RunOutcome {
     session::RunReport report;
     std::map<std::string, session::HostArray> inputs; ///< in/inout buffers before the launch
-    double h2dMs = -1;       ///< copying every in/inout buffer to the device once; -1 unknown
-    double d2hMs = -1;       ///< copying every out/inout buffer back once
-    QString transferNote;    ///< why the copies were not measured, when they were not
-    double wallMs = 0;       ///< the whole run, as the user waited for it
+    double h2dMs = -1;    ///< copying every in/inout buffer to the device once; -1 unknown
+    double d2hMs = -1;    ///< copying every out/inout buffer back once
+    QString transferNote; ///< why the copies were not measured, when they were not
+    double wallMs = 0;    ///< the whole run, as the user waited for it
 };
 
 /// A typed view of `array`, kept alive by `owner` (which must own the array).

@@ -12,26 +12,23 @@
 namespace wb::ui {
 
 ScalarTableModel::ScalarTableModel(SessionDocument* document, QObject* parent)
-    : QAbstractTableModel(parent), m_doc(document)
-{
+    : QAbstractTableModel(parent)
+    , m_doc(document) {
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         beginResetModel();
         endResetModel();
     });
 }
 
-int ScalarTableModel::rowCount(const QModelIndex& parent) const
-{
+int ScalarTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_doc->session().scalars.size());
 }
 
-int ScalarTableModel::columnCount(const QModelIndex& parent) const
-{
+int ScalarTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ScalarTableModel::validate(int row, int column, const QString& text) const
-{
+QString ScalarTableModel::validate(int row, int column, const QString& text) const {
     const auto& scalars = m_doc->session().scalars;
     switch (column) {
     case NameColumn: {
@@ -45,8 +42,9 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
         return {};
     }
     case TypeColumn:
-        return session::parseElementType(text.toStdString()) ? QString()
-                                                             : tr("unknown element type %1").arg(text);
+        return session::parseElementType(text.toStdString())
+                   ? QString()
+                   : tr("unknown element type %1").arg(text);
     case ValueColumn: {
         // Only the scalars above this one are visible to its expression.
         session::Session probe = m_doc->session();
@@ -60,25 +58,29 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
         }
         return {};
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
-QVariant ScalarTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant ScalarTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const auto& s = m_doc->session().scalars[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case NameColumn: return QString::fromStdString(s.name);
-        case TypeColumn: return QString::fromUtf8(session::elementTypeName(s.type));
-        case ValueColumn: return QString::fromStdString(s.value);
+        case NameColumn:
+            return QString::fromStdString(s.name);
+        case TypeColumn:
+            return QString::fromUtf8(session::elementTypeName(s.type));
+        case ValueColumn:
+            return QString::fromStdString(s.value);
         case EvaluatedColumn: {
             const SessionEval eval(m_doc->session());
             const auto v = eval.scalarValue(s.name);
             return v ? QString::number(*v, 'g', 10) : QStringLiteral("?");
         }
-        default: return {};
+        default:
+            return {};
         }
     }
     if (index.column() == EvaluatedColumn || index.column() == ValueColumn) {
@@ -89,8 +91,7 @@ QVariant ScalarTableModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
-{
+bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (!index.isValid() || role != Qt::EditRole) return false;
     const QString text = value.toString().trimmed();
     if (!validate(index.row(), index.column(), text).isEmpty()) return false;
@@ -105,39 +106,50 @@ bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, 
                 if (target == old) target = sc.name;
             break;
         }
-        case TypeColumn: sc.type = *session::parseElementType(text.toStdString()); break;
-        case ValueColumn: sc.value = text.toStdString(); break;
-        default: break;
+        case TypeColumn:
+            sc.type = *session::parseElementType(text.toStdString());
+            break;
+        case ValueColumn:
+            sc.value = text.toStdString();
+            break;
+        default:
+            break;
         }
     });
     Q_EMIT dataChanged(this->index(0, 0), this->index(rowCount() - 1, ColumnCount - 1));
     return true;
 }
 
-Qt::ItemFlags ScalarTableModel::flags(const QModelIndex& index) const
-{
+Qt::ItemFlags ScalarTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && index.column() != EvaluatedColumn) f |= Qt::ItemIsEditable;
     return f;
 }
 
-QVariant ScalarTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant ScalarTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case NameColumn: return tr("Name");
-    case TypeColumn: return tr("Type");
-    case ValueColumn: return tr("Value");
-    case EvaluatedColumn: return tr("=");
-    default: return {};
+    case NameColumn:
+        return tr("Name");
+    case TypeColumn:
+        return tr("Type");
+    case ValueColumn:
+        return tr("Value");
+    case EvaluatedColumn:
+        return tr("=");
+    default:
+        return {};
     }
 }
 
-int ScalarTableModel::addScalar()
-{
+int ScalarTableModel::addScalar() {
     std::string name;
     for (int k = 0;; ++k) {
-        name = k == 0 ? "N" : "N" + std::to_string(k);
+        // Built rather than assigned from a one-character literal: GCC 12 -O3 reports a false
+        // -Wrestrict on that assignment.
+        name.clear();
+        name.push_back('N');
+        if (k > 0) name.append(std::to_string(k));
         if (!m_doc->session().findScalar(name) && !m_doc->session().findBuffer(name)) break;
     }
     const int row = rowCount();
@@ -149,13 +161,11 @@ int ScalarTableModel::addScalar()
     return row;
 }
 
-void ScalarTableModel::removeScalar(int row)
-{
+void ScalarTableModel::removeScalar(int row) {
     if (row < 0 || row >= rowCount()) return;
     beginRemoveRows({}, row, row);
-    m_doc->edit(SessionDocument::Part::Scalars, [&](session::Session& s) {
-        s.scalars.erase(s.scalars.begin() + row);
-    });
+    m_doc->edit(SessionDocument::Part::Scalars,
+                [&](session::Session& s) { s.scalars.erase(s.scalars.begin() + row); });
     endRemoveRows();
 }
 

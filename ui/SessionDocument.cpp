@@ -28,42 +28,40 @@ const char* kNewReference = R"(void reference(float* out, const float* in, float
 }
 )";
 
-QString readText(const std::filesystem::path& path)
-{
+QString readText(const std::filesystem::path& path) {
     QFile file(QString::fromStdString(path.string()));
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-        throw Error(Error::Kind::Io, "cannot read " + path.string() + ": " +
-                                         file.errorString().toStdString());
+        throw Error(Error::Kind::Io,
+                    "cannot read " + path.string() + ": " + file.errorString().toStdString());
     return QString::fromUtf8(file.readAll());
 }
 
-void writeText(const std::filesystem::path& path, const QString& text)
-{
+void writeText(const std::filesystem::path& path, const QString& text) {
     QSaveFile file(QString::fromStdString(path.string()));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(text.toUtf8()) < 0 ||
         !file.commit())
-        throw Error(Error::Kind::Io, "cannot write " + path.string() + ": " +
-                                         file.errorString().toStdString());
+        throw Error(Error::Kind::Io,
+                    "cannot write " + path.string() + ": " + file.errorString().toStdString());
 }
 
 } // namespace
 
-SessionDocument::SessionDocument(QObject* parent) : QObject(parent) { newSession(); }
+SessionDocument::SessionDocument(QObject* parent)
+    : QObject(parent) {
+    newSession();
+}
 
-QString SessionDocument::displayName() const
-{
+QString SessionDocument::displayName() const {
     return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
 }
 
-void SessionDocument::setModified(bool modified)
-{
+void SessionDocument::setModified(bool modified) {
     if (m_modified == modified) return;
     m_modified = modified;
     Q_EMIT modifiedChanged(modified);
 }
 
-session::Session SessionDocument::runnableSession() const
-{
+session::Session SessionDocument::runnableSession() const {
     session::Session s = m_session;
     s.kernelFile.clear();
     s.kernelSource = m_kernelText.toStdString();
@@ -74,8 +72,7 @@ session::Session SessionDocument::runnableSession() const
     return s;
 }
 
-void SessionDocument::setKernelText(const QString& text)
-{
+void SessionDocument::setKernelText(const QString& text) {
     if (text == m_kernelText) return;
     m_kernelText = text;
     if (m_session.kernelFile.empty()) m_session.kernelSource = text.toStdString();
@@ -83,8 +80,7 @@ void SessionDocument::setKernelText(const QString& text)
     Q_EMIT edited(Part::Kernel);
 }
 
-void SessionDocument::setReferenceText(const QString& text)
-{
+void SessionDocument::setReferenceText(const QString& text) {
     if (text == m_referenceText) return;
     m_referenceText = text;
     if (m_session.reference.file.empty()) m_session.reference.source = text.toStdString();
@@ -92,15 +88,13 @@ void SessionDocument::setReferenceText(const QString& text)
     Q_EMIT edited(Part::Reference);
 }
 
-void SessionDocument::edit(Part part, const std::function<void(session::Session&)>& change)
-{
+void SessionDocument::edit(Part part, const std::function<void(session::Session&)>& change) {
     change(m_session);
     setModified(true);
     Q_EMIT edited(part);
 }
 
-void SessionDocument::newSession()
-{
+void SessionDocument::newSession() {
     session::Session s;
     s.name = "untitled";
     s.kernelSource = kNewKernel;
@@ -121,11 +115,11 @@ void SessionDocument::newSession()
     s.launch.block = {"256"};
     s.reference.kind = session::ReferenceSpec::Kind::Cpp;
     s.reference.source = kNewReference;
-    setSession(std::move(s), QString(), QString::fromUtf8(kNewKernel), QString::fromUtf8(kNewReference));
+    setSession(std::move(s), QString(), QString::fromUtf8(kNewKernel),
+               QString::fromUtf8(kNewReference));
 }
 
-void SessionDocument::load(const QString& path)
-{
+void SessionDocument::load(const QString& path) {
     const std::filesystem::path p = path.toStdString();
     session::Session s = session::ProjectFile::load(p);
     const QString kernel = s.kernelFile.empty() ? QString::fromStdString(s.kernelSource)
@@ -138,8 +132,7 @@ void SessionDocument::load(const QString& path)
 }
 
 void SessionDocument::setSession(session::Session session, const QString& path,
-                                 const QString& kernelText, const QString& referenceText)
-{
+                                 const QString& kernelText, const QString& referenceText) {
     m_session = std::move(session);
     m_kernelText = kernelText;
     m_referenceText = referenceText;
@@ -151,8 +144,7 @@ void SessionDocument::setSession(session::Session session, const QString& path,
     Q_EMIT sessionReplaced();
 }
 
-void SessionDocument::save(const QString& path)
-{
+void SessionDocument::save(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const std::filesystem::path p = absolute.toStdString();
     session::Session s = m_session;
@@ -185,8 +177,10 @@ void SessionDocument::save(const QString& path)
             if (path.empty() || std::filesystem::path(path).is_absolute()) return;
             path = std::filesystem::absolute(m_session.resolve(path)).lexically_normal().string();
         };
-        for (auto& b : s.buffers) rebase(b.init.path);
-        for (auto& [name, file] : s.reference.files) rebase(file);
+        for (auto& b : s.buffers)
+            rebase(b.init.path);
+        for (auto& [name, file] : s.reference.files)
+            rebase(file);
     }
     s.baseDir = newBase;
     session::ProjectFile::save(s, p);
@@ -197,8 +191,7 @@ void SessionDocument::save(const QString& path)
     if (pathChanged) Q_EMIT filePathChanged(m_path);
 }
 
-std::string SessionDocument::snapshotJson() const
-{
+std::string SessionDocument::snapshotJson() const {
     return session::ProjectFile::toJson(runnableSession());
 }
 

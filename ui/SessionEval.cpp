@@ -7,26 +7,25 @@
 
 namespace wb::ui {
 
-SessionEval::SessionEval(const session::Session& session) : m_session(session)
-{
+SessionEval::SessionEval(const session::Session& session)
+    : m_session(session) {
     for (std::size_t i = 0; i < session.scalars.size(); ++i) {
         const session::ScalarSpec& s = session.scalars[i];
         try {
-            m_expr.setVariable(s.name, m_expr.evaluate(s.value, "scalars[" + std::to_string(i) + "].value"));
+            m_expr.setVariable(
+                s.name, m_expr.evaluate(s.value, "scalars[" + std::to_string(i) + "].value"));
         } catch (const Error& e) {
             m_scalarErrors[s.name] = QString::fromUtf8(e.what());
         }
     }
 }
 
-QString SessionEval::scalarError(const std::string& name) const
-{
+QString SessionEval::scalarError(const std::string& name) const {
     auto it = m_scalarErrors.find(name);
     return it == m_scalarErrors.end() ? QString() : it->second;
 }
 
-std::optional<double> SessionEval::scalarValue(const std::string& name) const
-{
+std::optional<double> SessionEval::scalarValue(const std::string& name) const {
     auto it = m_expr.variables().find(name);
     if (it == m_expr.variables().end()) return std::nullopt;
     return it->second;
@@ -34,8 +33,7 @@ std::optional<double> SessionEval::scalarValue(const std::string& name) const
 
 std::optional<std::uint64_t> SessionEval::count(const std::string& expression,
                                                 const std::string& field, QString* error,
-                                                std::uint64_t minimum) const
-{
+                                                std::uint64_t minimum) const {
     try {
         return m_expr.evaluateCount(expression, field, minimum);
     } catch (const Error& e) {
@@ -45,23 +43,22 @@ std::optional<std::uint64_t> SessionEval::count(const std::string& expression,
 }
 
 std::optional<std::vector<std::size_t>> SessionEval::shape(const session::BufferSpec& buffer,
-                                                           QString* error) const
-{
+                                                           QString* error) const {
     if (buffer.shape.empty() || buffer.shape.size() > 3) {
         if (error) *error = QObject::tr("a shape has 1 to 3 extents");
         return std::nullopt;
     }
     std::vector<std::size_t> extents;
     for (std::size_t d = 0; d < buffer.shape.size(); ++d) {
-        const auto v = count(buffer.shape[d], buffer.name + ".shape[" + std::to_string(d) + "]", error);
+        const auto v =
+            count(buffer.shape[d], buffer.name + ".shape[" + std::to_string(d) + "]", error);
         if (!v) return std::nullopt;
         extents.push_back(static_cast<std::size_t>(*v));
     }
     return extents;
 }
 
-std::uint64_t SessionEval::totalBufferBytes(int* unknown) const
-{
+std::uint64_t SessionEval::totalBufferBytes(int* unknown) const {
     std::uint64_t total = 0;
     int missing = 0;
     for (const session::BufferSpec& b : m_session.buffers) {
@@ -71,7 +68,8 @@ std::uint64_t SessionEval::totalBufferBytes(int* unknown) const
             continue;
         }
         std::uint64_t n = session::elementSize(b.type);
-        for (std::size_t e : *s) n *= e;
+        for (std::size_t e : *s)
+            n *= e;
         total += n;
     }
     if (unknown) *unknown = missing;

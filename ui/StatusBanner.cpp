@@ -7,8 +7,8 @@
 
 namespace wb::ui {
 
-StatusBanner::StatusBanner(QWidget* parent) : QFrame(parent)
-{
+StatusBanner::StatusBanner(QWidget* parent)
+    : QFrame(parent) {
     setObjectName(QStringLiteral("statusBanner"));
     setFrameShape(QFrame::StyledPanel);
     auto* layout = new QHBoxLayout(this);
@@ -28,8 +28,7 @@ StatusBanner::StatusBanner(QWidget* parent) : QFrame(parent)
     hide();
 }
 
-void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
-{
+void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages) {
     if (messages.isEmpty()) {
         m_label->clear();
         hide();
@@ -44,14 +43,21 @@ void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
     }
     m_label->setText(lines.join(QStringLiteral("<br>")));
     // Fixed, readable colours on both light and dark palettes.
-    const char* bg = worst == Level::Error ? "#f8d7da" : worst == Level::Warning ? "#fff3cd" : "#d9ecff";
-    const char* fg = worst == Level::Error ? "#58151c" : worst == Level::Warning ? "#4d3800" : "#0b3558";
-    setStyleSheet(QStringLiteral("#statusBanner { background: %1; border: 1px solid %2; border-radius: 3px; }"
-                                 "#statusBanner QLabel, #statusBanner QToolButton { color: %2; }")
-                      .arg(QLatin1String(bg), QLatin1String(fg)));
+    const char* bg = worst == Level::Error     ? "#f8d7da"
+                     : worst == Level::Warning ? "#fff3cd"
+                                               : "#d9ecff";
+    const char* fg = worst == Level::Error     ? "#58151c"
+                     : worst == Level::Warning ? "#4d3800"
+                                               : "#0b3558";
+    setStyleSheet(
+        QStringLiteral("#statusBanner { background: %1; border: 1px solid %2; border-radius: 3px; }"
+                       "#statusBanner QLabel, #statusBanner QToolButton { color: %2; }")
+            .arg(QLatin1String(bg), QLatin1String(fg)));
     show();
 }
 
-QString StatusBanner::text() const { return m_label->text(); }
+QString StatusBanner::text() const {
+    return m_label->text();
+}
 
 } // namespace wb::ui

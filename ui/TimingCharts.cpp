@@ -18,15 +18,13 @@
 namespace wb::ui {
 
 namespace {
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'g', 3);
     return QStringLiteral("%1 ms").arg(ms, 0, 'g', 4);
 }
 
-QChart* makeChart(const QString& title)
-{
+QChart* makeChart(const QString& title) {
     auto* chart = new QChart;
     chart->setTitle(title);
     chart->setMargins(QMargins(2, 2, 2, 2));
@@ -36,8 +34,8 @@ QChart* makeChart(const QString& title)
 }
 } // namespace
 
-TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
-{
+TimingCharts::TimingCharts(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_histogram = new QChartView(makeChart(tr("Iteration times")), this);
@@ -46,12 +44,12 @@ TimingCharts::TimingCharts(QWidget* parent) : QWidget(parent)
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumHeight(180);
     }
-    layout->addWidget(m_histogram, 3);
-    layout->addWidget(m_stages, 2);
+    layout->addWidget(m_histogram, 1);
+    layout->addWidget(m_stages, 1);
 }
 
-std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo, double* width)
-{
+std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo,
+                                         double* width) {
     if (samples.empty()) return {};
     std::vector<double> s = samples;
     std::sort(s.begin(), s.end());
@@ -71,14 +69,17 @@ std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, dou
     return counts;
 }
 
-void TimingCharts::clear() { setTimes({}, -1, -1, -1); }
+void TimingCharts::clear() {
+    setTimes({}, -1, -1, -1);
+}
 
-void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel, double d2h)
-{
+void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel,
+                            double d2h) {
     QChart* hist = m_histogram->chart();
     hist->removeAllSeries();
     applyChartTheme(hist, palette());
-    for (QAbstractAxis* a : hist->axes()) hist->removeAxis(a);
+    for (QAbstractAxis* a : hist->axes())
+        hist->removeAxis(a);
     double lo = 0, width = 0;
     const std::vector<int> counts = histogram(samples, &lo, &width);
     m_bins = static_cast<int>(counts.size());
@@ -86,10 +87,13 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         auto* set = new QBarSet(tr("iterations"));
         QStringList labels;
         int maxCount = 0;
+        // At most ~6 labels; the others are blank (but distinct: categories must differ).
+        const std::size_t every = std::max<std::size_t>(1, (counts.size() + 5) / 6);
         for (std::size_t i = 0; i < counts.size(); ++i) {
             *set << counts[i];
             maxCount = std::max(maxCount, counts[i]);
-            labels << formatMs(lo + (static_cast<double>(i) + 0.5) * width);
+            labels << (i % every == 0 ? formatMs(lo + (static_cast<double>(i) + 0.5) * width)
+                                      : QString(static_cast<qsizetype>(i), u' '));
         }
         set->setColor(QColor(0x3574c4));
         auto* series = new QBarSeries;
@@ -98,11 +102,14 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         hist->addSeries(series);
         auto* x = new QBarCategoryAxis;
         x->append(labels);
-        x->setLabelsAngle(-60);
         auto* y = new QValueAxis;
-        y->setRange(0, maxCount);
+        // Whole-number ticks: counts are integers.
+        const int step = std::max(1, (maxCount + 4) / 5);
+        y->setRange(0, ((maxCount + step - 1) / step) * step);
         y->setLabelFormat(QStringLiteral("%d"));
-        y->setTickCount(std::min(maxCount + 1, 6));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(step);
         hist->addAxis(x, Qt::AlignBottom);
         hist->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
@@ -116,10 +123,15 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
     QChart* stages = m_stages->chart();
     stages->removeAllSeries();
     applyChartTheme(stages, palette());
-    for (QAbstractAxis* a : stages->axes()) stages->removeAxis(a);
+    for (QAbstractAxis* a : stages->axes())
+        stages->removeAxis(a);
     if (kernel >= 0) {
         auto* series = new QHorizontalStackedBarSeries;
-        struct Stage { QString name; double ms; QColor colour; };
+        struct Stage {
+            QString name;
+            double ms;
+            QColor colour;
+        };
         const Stage list[] = {{tr("H2D copy"), h2d, QColor(0x8fa8c8)},
                               {tr("kernel"), kernel, QColor(0x2e9e44)},
                               {tr("D2H copy"), d2h, QColor(0xc89f5a)}};
@@ -134,13 +146,14 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         }
         stages->addSeries(series);
         auto* axis = new QValueAxis;
-        axis->setTitleText(tr("µs"));
         axis->setRange(0, std::max(total * 1000.0, 1e-3));
-        axis->setLabelFormat(QStringLiteral("%.3g"));
+        axis->setLabelFormat(QStringLiteral("%.2g"));
+        axis->setTickCount(3);
         stages->addAxis(axis, Qt::AlignBottom);
         series->attachAxis(axis);
         stages->legend()->show();
-        stages->setTitle(tr("Where the time goes (total %1)").arg(formatMs(total)));
+        stages->legend()->setAlignment(Qt::AlignBottom);
+        stages->setTitle(tr("Where the time goes (total %1; axis in µs)").arg(formatMs(total)));
     } else {
         stages->setTitle(tr("Where the time goes — run to measure"));
     }

@@ -18,13 +18,15 @@ public:
 
     /// `samplesMs`: one entry per timed iteration. Stage times in ms; a negative value means
     /// "not measured" and leaves that segment out.
-    void setTimes(const std::vector<double>& samplesMs, double h2dMs, double kernelMs, double d2hMs);
+    void setTimes(const std::vector<double>& samplesMs, double h2dMs, double kernelMs,
+                  double d2hMs);
     void clear();
     /// Histogram bins shown (for tests).
     int histogramBins() const noexcept { return m_bins; }
 
     /// Bins for `samples`: equal width between min and max (Freedman–Diaconis width, 5–30 bins).
-    static std::vector<int> histogram(const std::vector<double>& samples, double* lo, double* width);
+    static std::vector<int> histogram(const std::vector<double>& samples, double* lo,
+                                      double* width);
 
 private:
     QChartView* m_histogram = nullptr;

@@ -8,18 +8,15 @@
 namespace wb::ui {
 
 ValidatingDelegate::ValidatingDelegate(Validator validator, QObject* parent)
-    : QStyledItemDelegate(parent), m_validator(std::move(validator))
-{
-}
+    : QStyledItemDelegate(parent)
+    , m_validator(std::move(validator)) {}
 
-void ValidatingDelegate::setChoices(int column, const QStringList& choices, bool editable)
-{
+void ValidatingDelegate::setChoices(int column, const QStringList& choices, bool editable) {
     m_choices.insert(column, {choices, editable});
 }
 
 QWidget* ValidatingDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem&,
-                                          const QModelIndex& index) const
-{
+                                          const QModelIndex& index) const {
     if (auto it = m_choices.find(index.column()); it != m_choices.end()) {
         auto* combo = new QComboBox(parent);
         combo->addItems(it->first);
@@ -31,9 +28,10 @@ QWidget* ValidatingDelegate::createEditor(QWidget* parent, const QStyleOptionVie
     connect(edit, &QLineEdit::textEdited, edit, [this, edit, row, column](const QString& text) {
         const QString error = m_validator ? m_validator(row, column, text) : QString();
         edit->setProperty("wbInvalid", !error.isEmpty());
-        edit->setStyleSheet(error.isEmpty() ? QString()
-                                            : QStringLiteral("QLineEdit { border: 1px solid #d0342c; "
-                                                             "background: #fde8e7; color: #58151c; }"));
+        edit->setStyleSheet(error.isEmpty()
+                                ? QString()
+                                : QStringLiteral("QLineEdit { border: 1px solid #d0342c; "
+                                                 "background: #fde8e7; color: #58151c; }"));
         edit->setToolTip(error);
         if (!error.isEmpty())
             QToolTip::showText(edit->mapToGlobal(QPoint(0, edit->height())), error, edit);
@@ -43,24 +41,26 @@ QWidget* ValidatingDelegate::createEditor(QWidget* parent, const QStyleOptionVie
     return edit;
 }
 
-void ValidatingDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const
-{
+void ValidatingDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
     const QString value = index.data(Qt::EditRole).toString();
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
         const int i = combo->findText(value);
-        if (i >= 0) combo->setCurrentIndex(i);
-        else if (combo->isEditable()) combo->setEditText(value);
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+        else if (combo->isEditable())
+            combo->setEditText(value);
         return;
     }
     if (auto* edit = qobject_cast<QLineEdit*>(editor)) edit->setText(value);
 }
 
 void ValidatingDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
-                                      const QModelIndex& index) const
-{
+                                      const QModelIndex& index) const {
     QString text;
-    if (auto* combo = qobject_cast<QComboBox*>(editor)) text = combo->currentText();
-    else if (auto* edit = qobject_cast<QLineEdit*>(editor)) text = edit->text();
+    if (auto* combo = qobject_cast<QComboBox*>(editor))
+        text = combo->currentText();
+    else if (auto* edit = qobject_cast<QLineEdit*>(editor))
+        text = edit->text();
     if (m_validator && !m_validator(index.row(), index.column(), text).isEmpty()) return;
     model->setData(index, text, Qt::EditRole);
 }

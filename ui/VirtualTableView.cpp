@@ -16,8 +16,8 @@
 
 namespace wb::ui {
 
-VirtualTableView::VirtualTableView(QWidget* parent) : QWidget(parent)
-{
+VirtualTableView::VirtualTableView(QWidget* parent)
+    : QWidget(parent) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -38,8 +38,7 @@ VirtualTableView::VirtualTableView(QWidget* parent) : QWidget(parent)
             [this](int value) { setFirst(static_cast<std::int64_t>(value)); });
 }
 
-void VirtualTableView::setModel(WindowedTableModel* model)
-{
+void VirtualTableView::setModel(WindowedTableModel* model) {
     m_model = model;
     m_table->setModel(model);
     m_current = -1;
@@ -58,21 +57,20 @@ void VirtualTableView::setModel(WindowedTableModel* model)
     updateWindow();
 }
 
-void VirtualTableView::resizeEvent(QResizeEvent* event)
-{
+void VirtualTableView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     updateWindow();
 }
 
-void VirtualTableView::updateWindow()
-{
+void VirtualTableView::updateWindow() {
     if (!m_model) return;
     m_inUpdate = true;
     const int rowHeight = std::max(1, m_table->verticalHeader()->defaultSectionSize());
     const int visible = std::max(1, m_table->viewport()->height() / rowHeight);
     const std::int64_t total = m_model->totalRows();
     const std::int64_t maxFirst = std::max<std::int64_t>(0, total - visible);
-    const int maxValue = static_cast<int>(std::min<std::int64_t>(maxFirst, std::numeric_limits<int>::max()));
+    const int maxValue =
+        static_cast<int>(std::min<std::int64_t>(maxFirst, std::numeric_limits<int>::max()));
     {
         QSignalBlocker block(m_scroll);
         m_scroll->setRange(0, maxValue);
@@ -85,8 +83,7 @@ void VirtualTableView::updateWindow()
     m_inUpdate = false;
 }
 
-void VirtualTableView::setFirst(std::int64_t first)
-{
+void VirtualTableView::setFirst(std::int64_t first) {
     if (!m_model) return;
     m_model->setWindow(first, m_model->windowRows());
     {
@@ -107,13 +104,11 @@ void VirtualTableView::setFirst(std::int64_t first)
     m_table->viewport()->update();
 }
 
-void VirtualTableView::scrollBy(std::int64_t rows)
-{
+void VirtualTableView::scrollBy(std::int64_t rows) {
     if (m_model) setFirst(m_model->firstRow() + rows);
 }
 
-void VirtualTableView::scrollToRow(std::int64_t row, int column)
-{
+void VirtualTableView::scrollToRow(std::int64_t row, int column) {
     if (!m_model) return;
     row = std::clamp<std::int64_t>(row, 0, std::max<std::int64_t>(0, m_model->totalRows() - 1));
     const std::int64_t first = m_model->firstRow();
@@ -127,10 +122,11 @@ void VirtualTableView::scrollToRow(std::int64_t row, int column)
     Q_EMIT currentRowChanged(m_current, m_currentColumn);
 }
 
-std::int64_t VirtualTableView::currentRow() const { return m_current; }
+std::int64_t VirtualTableView::currentRow() const {
+    return m_current;
+}
 
-bool VirtualTableView::eventFilter(QObject* watched, QEvent* event)
-{
+bool VirtualTableView::eventFilter(QObject* watched, QEvent* event) {
     if (!m_model) return QWidget::eventFilter(watched, event);
     if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
         updateWindow();
@@ -151,17 +147,26 @@ bool VirtualTableView::eventFilter(QObject* watched, QEvent* event)
         const std::int64_t current = m_current < 0 ? m_model->firstRow() : m_current;
         std::int64_t target = -1;
         switch (key->key()) {
-        case Qt::Key_Down: target = current + 1; break;
-        case Qt::Key_Up: target = current - 1; break;
-        case Qt::Key_PageDown: target = current + window; break;
-        case Qt::Key_PageUp: target = current - window; break;
+        case Qt::Key_Down:
+            target = current + 1;
+            break;
+        case Qt::Key_Up:
+            target = current - 1;
+            break;
+        case Qt::Key_PageDown:
+            target = current + window;
+            break;
+        case Qt::Key_PageUp:
+            target = current - window;
+            break;
         case Qt::Key_Home:
             if (key->modifiers() & Qt::ControlModifier) target = 0;
             break;
         case Qt::Key_End:
             if (key->modifiers() & Qt::ControlModifier) target = total - 1;
             break;
-        default: break;
+        default:
+            break;
         }
         if (target >= 0 || key->key() == Qt::Key_Up || key->key() == Qt::Key_PageUp) {
             target = std::clamp<std::int64_t>(target, 0, std::max<std::int64_t>(0, total - 1));

@@ -38,15 +38,15 @@ public:
     /// (dropped if the receiver is gone by then). Returns the token that cancels this job.
     template <typename R>
     CancelToken post(QObject* receiver, std::function<R(const CancelToken&)> job,
-                     std::function<void(R)> done)
-    {
+                     std::function<void(R)> done) {
         CancelToken token;
         auto task = [job = std::move(job), done = std::move(done), token,
                      receiver = QPointer<QObject>(receiver), this]() mutable {
             auto result = std::make_shared<R>(job(token));
             if (receiver)
                 QMetaObject::invokeMethod(
-                    receiver.data(), [done = std::move(done), result]() { done(std::move(*result)); },
+                    receiver.data(),
+                    [done = std::move(done), result]() { done(std::move(*result)); },
                     Qt::QueuedConnection);
             jobFinished();
         };

@@ -21,8 +21,7 @@ using wb::ui::Autosave;
 
 namespace {
 
-QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home)
-{
+QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
@@ -30,8 +29,7 @@ QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home)
     return env;
 }
 
-QStringList snapshots(const QString& dir)
-{
+QStringList snapshots(const QString& dir) {
     return QDir(dir).entryList({QStringLiteral("*.wbautosave")}, QDir::Files);
 }
 
@@ -40,8 +38,7 @@ QStringList snapshots(const QString& dir)
 class TestAutosave : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void snapshotIsWrittenSoonAfterEdits()
-    {
+    void snapshotIsWrittenSoonAfterEdits() {
         QTemporaryDir dir;
         Autosave autosave(dir.path());
         int version = 0;
@@ -55,7 +52,8 @@ private Q_SLOTS:
             QTest::qWait(50);
         }
         QVERIFY(!written.isEmpty());
-        QVERIFY2(clock.elapsed() <= Autosave::kMaxDelayMs + 200, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() <= Autosave::kMaxDelayMs + 200,
+                 qPrintable(QString::number(clock.elapsed())));
         QVERIFY(QFile::exists(autosave.snapshotPath()));
         // Our own, live snapshot is never offered for recovery.
         Autosave other(dir.path());
@@ -65,20 +63,21 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(autosave.snapshotPath()));
     }
 
-    void recoveryAfterKill()
-    {
+    void recoveryAfterKill() {
 #ifndef WB_GUI_EXECUTABLE
         QSKIP("the warpbench executable is not built");
 #else
         QTemporaryDir home;
         const QString autosaveDir = home.filePath(QStringLiteral("autosave"));
-        const QString marker = QStringLiteral("// typed before the crash %1").arg(QDateTime::currentMSecsSinceEpoch());
+        const QString marker =
+            QStringLiteral("// typed before the crash %1").arg(QDateTime::currentMSecsSinceEpoch());
 
         QProcess first;
         first.setProcessEnvironment(isolatedEnvironment(home));
         first.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        first.start(QStringLiteral(WB_GUI_EXECUTABLE),
-                    {QStringLiteral("--autosave-dir"), autosaveDir, QStringLiteral("--test-type"), marker});
+        first.start(
+            QStringLiteral(WB_GUI_EXECUTABLE),
+            {QStringLiteral("--autosave-dir"), autosaveDir, QStringLiteral("--test-type"), marker});
         QVERIFY2(first.waitForStarted(10000), qPrintable(first.errorString()));
         // Wait for the snapshot holding the typed text, then kill -9.
         QElapsedTimer clock;
@@ -88,7 +87,8 @@ private Q_SLOTS:
             QTest::qWait(50);
             for (const QString& f : snapshots(autosaveDir)) {
                 QFile file(autosaveDir + u'/' + f);
-                if (file.open(QIODevice::ReadOnly) && file.readAll().contains(marker.toUtf8())) saved = true;
+                if (file.open(QIODevice::ReadOnly) && file.readAll().contains(marker.toUtf8()))
+                    saved = true;
             }
         }
         QVERIFY2(saved, "no snapshot with the typed text appeared");
@@ -103,28 +103,36 @@ private Q_SLOTS:
         second.setProcessEnvironment(isolatedEnvironment(home));
         second.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         second.start(QStringLiteral(WB_GUI_EXECUTABLE),
-                     {QStringLiteral("--autosave-dir"), autosaveDir, QStringLiteral("--test-restore"),
-                      QStringLiteral("--test-report"), report, QStringLiteral("--test-quit")});
+                     {QStringLiteral("--autosave-dir"), autosaveDir,
+                      QStringLiteral("--test-restore"), QStringLiteral("--test-report"), report,
+                      QStringLiteral("--test-quit")});
         QVERIFY(second.waitForFinished(60000));
         QCOMPARE(second.exitCode(), 0);
         QFile file(report);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(o.value(QStringLiteral("recoverable")).toInt(), 1);
-        QVERIFY(o.value(QStringLiteral("recoveryText")).toString().contains(QStringLiteral("Recovered work")));
+        QVERIFY(o.value(QStringLiteral("recoveryText"))
+                    .toString()
+                    .contains(QStringLiteral("Recovered work")));
         QVERIFY(o.value(QStringLiteral("restored")).toBool());
         QVERIFY(o.value(QStringLiteral("kernelText")).toString().contains(marker));
-        qInfo("window-shown time of the restarted program: %.0f ms", o.value(QStringLiteral("windowShownMs")).toDouble());
+        qInfo("window-shown time of the restarted program: %.0f ms",
+              o.value(QStringLiteral("windowShownMs")).toDouble());
         // The restored snapshot was consumed: a third start offers nothing.
         QProcess third;
         third.setProcessEnvironment(isolatedEnvironment(home));
         third.start(QStringLiteral(WB_GUI_EXECUTABLE),
-                    {QStringLiteral("--autosave-dir"), autosaveDir, QStringLiteral("--test-report"), report,
-                     QStringLiteral("--test-quit")});
+                    {QStringLiteral("--autosave-dir"), autosaveDir, QStringLiteral("--test-report"),
+                     report, QStringLiteral("--test-quit")});
         QVERIFY(third.waitForFinished(60000));
         QFile again(report);
         QVERIFY(again.open(QIODevice::ReadOnly));
-        QCOMPARE(QJsonDocument::fromJson(again.readAll()).object().value(QStringLiteral("recoverable")).toInt(), 0);
+        QCOMPARE(QJsonDocument::fromJson(again.readAll())
+                     .object()
+                     .value(QStringLiteral("recoverable"))
+                     .toInt(),
+                 0);
 #endif
     }
 };

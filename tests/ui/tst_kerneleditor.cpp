@@ -15,15 +15,14 @@ using namespace wb;
 using namespace wb::ui;
 
 namespace {
-const char* kSource =
-    "__global__ void multiply_them(float *dest, float *a, float *b)\n"
-    "{\n"
-    "  const int i = threadIdx.x;\n"
-    "  dest[i] = a[i] * bb[i];\n"
-    "}\n";
+const char* kSource = "__global__ void multiply_them(float *dest, float *a, float *b)\n"
+                      "{\n"
+                      "  const int i = threadIdx.x;\n"
+                      "  dest[i] = a[i] * bb[i];\n"
+                      "}\n";
 
-Diagnostic diag(int line, int column, Severity s, const char* message, const char* file = "kernel.cu")
-{
+Diagnostic diag(int line, int column, Severity s, const char* message,
+                const char* file = "kernel.cu") {
     Diagnostic d;
     d.file = file;
     d.line = line;
@@ -37,8 +36,7 @@ Diagnostic diag(int line, int column, Severity s, const char* message, const cha
 class TestKernelEditor : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void wordLists()
-    {
+    void wordLists() {
         const CudaWords& w = CudaWords::instance();
         QVERIFY(w.keywords.contains(QStringLiteral("__global__")));
         QVERIFY(w.builtins.contains(QStringLiteral("threadIdx")));
@@ -54,22 +52,21 @@ private Q_SLOTS:
         QCOMPARE(QByteArray(lexer.language()), QByteArray("CUDA"));
     }
 
-    void highlightingStyles()
-    {
+    void highlightingStyles() {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         editor.recolor();
         // "__global__" at the very start is styled as a keyword, "threadIdx" as a CUDA built-in.
         const auto styleAt = [&](int line, int index) {
             const long pos = editor.positionFromLineIndex(line, index);
-            return static_cast<int>(editor.SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT, static_cast<unsigned long>(pos)));
+            return static_cast<int>(editor.SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT,
+                                                         static_cast<unsigned long>(pos)));
         };
         QCOMPARE(styleAt(0, 2), int(QsciLexerCPP::Keyword));
         QCOMPARE(styleAt(2, 17), int(QsciLexerCPP::KeywordSet2));
     }
 
-    void completesCudaWords()
-    {
+    void completesCudaWords() {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
@@ -88,18 +85,19 @@ private Q_SLOTS:
         QCOMPARE(editor.text(2).trimmed(), QStringLiteral("my_values"));
     }
 
-    void diagnosticsShowAtTheLine()
-    {
+    void diagnosticsShowAtTheLine() {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
-        editor.setDiagnostics({diag(4, 20, Severity::Error, "identifier \"bb\" is undefined"),
-                               diag(3, 13, Severity::Warning, "variable \"i\" was declared but never referenced"),
-                               diag(2, 1, Severity::Error, "other file", "reference.cpp")});
+        editor.setDiagnostics(
+            {diag(4, 20, Severity::Error, "identifier \"bb\" is undefined"),
+             diag(3, 13, Severity::Warning, "variable \"i\" was declared but never referenced"),
+             diag(2, 1, Severity::Error, "other file", "reference.cpp")});
         QVERIFY(editor.hasErrorMarker(4));
         QVERIFY(!editor.hasErrorMarker(2)); // another file's message is not ours
         QVERIFY(editor.hasWarningMarker(3));
         QVERIFY(!editor.hasErrorMarker(3));
-        QVERIFY(editor.annotationText(4).contains(QStringLiteral("identifier \"bb\" is undefined")));
+        QVERIFY(
+            editor.annotationText(4).contains(QStringLiteral("identifier \"bb\" is undefined")));
         QVERIFY(editor.annotationText(4).startsWith(QStringLiteral("error:")));
         QVERIFY(editor.annotationText(3).startsWith(QStringLiteral("warning:")));
         QCOMPARE(editor.diagnostics().size(), std::size_t(2));
@@ -117,11 +115,11 @@ private Q_SLOTS:
         QVERIFY(editor.annotationText(4).isEmpty());
     }
 
-    void diagnosticNavigation()
-    {
+    void diagnosticNavigation() {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
-        editor.setDiagnostics({diag(4, 20, Severity::Error, "a"), diag(2, 1, Severity::Warning, "b")});
+        editor.setDiagnostics(
+            {diag(4, 20, Severity::Error, "a"), diag(2, 1, Severity::Warning, "b")});
         editor.setCursorPosition(0, 0);
         QVERIFY(editor.goToNextDiagnostic(false));
         int line = 0, index = 0;
@@ -139,8 +137,7 @@ private Q_SLOTS:
         QCOMPARE(line, 3);
     }
 
-    void findReplaceAndGoToLine()
-    {
+    void findReplaceAndGoToLine() {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         FindReplaceBar bar;
@@ -159,17 +156,20 @@ private Q_SLOTS:
         QCOMPARE(spin->maximum(), editor.lines());
     }
 
-    void problemsModel()
-    {
+    void problemsModel() {
         DiagnosticsModel model;
-        model.setDiagnostics(QStringLiteral("kernel"), {diag(4, 20, Severity::Error, "x"), diag(2, 0, Severity::Warning, "y")});
-        model.setDiagnostics(QStringLiteral("reference"), {diag(7, 3, Severity::Error, "z", "reference.cpp")});
+        model.setDiagnostics(QStringLiteral("kernel"), {diag(4, 20, Severity::Error, "x"),
+                                                        diag(2, 0, Severity::Warning, "y")});
+        model.setDiagnostics(QStringLiteral("reference"),
+                             {diag(7, 3, Severity::Error, "z", "reference.cpp")});
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(DiagnosticsModel::ColumnCount));
         QCOMPARE(model.errorCount(), 2);
         QCOMPARE(model.warningCount(), 1);
-        QCOMPARE(model.index(0, DiagnosticsModel::LocationColumn).data().toString(), QStringLiteral("kernel.cu:2"));
-        QCOMPARE(model.index(1, DiagnosticsModel::LocationColumn).data().toString(), QStringLiteral("kernel.cu:4:20"));
+        QCOMPARE(model.index(0, DiagnosticsModel::LocationColumn).data().toString(),
+                 QStringLiteral("kernel.cu:2"));
+        QCOMPARE(model.index(1, DiagnosticsModel::LocationColumn).data().toString(),
+                 QStringLiteral("kernel.cu:4:20"));
         model.setDiagnostics(QStringLiteral("kernel"), {});
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.source(0), QStringLiteral("reference"));

@@ -12,6 +12,7 @@
 #include "ui/BufferViewer.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
+#include "ui/InspectPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/LaunchPanel.h"
 #include "ui/LiveCompiler.h"
@@ -21,6 +22,7 @@
 #include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
+#include "ui/StatusBanner.h"
 #include "ui/TimingCharts.h"
 
 #include <QApplication>
@@ -29,27 +31,31 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QThread>
+#include <QFileInfo>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QThread>
 
 using namespace wb;
 using namespace wb::ui;
 
 namespace {
 
-QString example(const char* name)
-{
-    return QString::fromStdString((wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
+QString example(const char* name) {
+    return QString::fromStdString(
+        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
 }
 
-void selectBackend(MainWindow& w, const char* kind)
-{
+void selectBackend(MainWindow& w, const char* kind) {
     QComboBox* backend = w.launchPanel()->backendChooser();
     backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
     QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
@@ -57,14 +63,12 @@ void selectBackend(MainWindow& w, const char* kind)
 
 /// The 1-minute load average: on a shared machine wall-clock gaps include time the GUI thread
 /// was runnable but not scheduled, which the busy figure excludes.
-QByteArray loadAverage()
-{
+QByteArray loadAverage() {
     QFile f(QStringLiteral("/proc/loadavg"));
     return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0) : QByteArray("?");
 }
 
-void screenshot(QWidget& w, const char* name)
-{
+void screenshot(QWidget& w, const char* name) {
     const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
     QApplication::processEvents();
@@ -78,8 +82,7 @@ void screenshot(QWidget& w, const char* name)
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
         QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
@@ -89,8 +92,7 @@ private Q_SLOTS:
         m_hasNvrtc = cuda::Compiler::instance().available();
     }
 
-    void windowShowsQuickly()
-    {
+    void windowShowsQuickly() {
         QElapsedTimer timer;
         timer.start();
         MainWindow w;
@@ -98,16 +100,31 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const double shownMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-        qInfo("window-shown time: %.1f ms (target < 500 ms: %s)", shownMs, shownMs < 500 ? "met" : "NOT met");
+        qInfo("window-shown time: %.1f ms (target < 500 ms: %s)", shownMs,
+              shownMs < 500 ? "met" : "NOT met");
         // The environment probe runs on a worker and reports back.
         QSignalSpy probed(&w, &MainWindow::environmentProbed);
         QVERIFY(probed.wait(60000));
         QVERIFY(w.environment().probed);
+        // The banner says plainly what is missing and what to install.
+        if (w.environment().cudaProblem) {
+            QVERIFY(w.banner()->isVisible());
+            QVERIFY(w.banner()->text().contains(QStringLiteral("running on the CPU emulator")));
+            QVERIFY(w.banner()->text().contains(QStringLiteral("install")));
+        }
+        if (!w.environment().nvrtc) QVERIFY(w.banner()->text().contains(QStringLiteral("NVRTC")));
+        if (!w.environment().hostCompiler)
+            QVERIFY(w.banner()->text().contains(QStringLiteral("g++")));
+        // Every shipped example is in the Examples menu.
+        const auto examples = MainWindow::examples();
+        QVERIFY(examples.size() >= 10);
+        QVERIFY(std::any_of(examples.begin(), examples.end(),
+                            [](const auto& e) { return e.first == QStringLiteral("hello_gpu"); }));
     }
 
-    void helloGpuPassesOnTheCpuBackend()
-    {
-        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+    void helloGpuPassesOnTheCpuBackend() {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -118,7 +135,8 @@ private Q_SLOTS:
         selectBackend(w, "cpu");
         // A comment unique to this run defeats the compile caches: the stall figure below then
         // covers a real host-compiler build on the worker, not a cache hit.
-        w.kernelEditor()->append(QStringLiteral("\n// run %1\n").arg(QDateTime::currentMSecsSinceEpoch()));
+        w.kernelEditor()->append(
+            QStringLiteral("\n// run %1\n").arg(QDateTime::currentMSecsSinceEpoch()));
 
         StallDetector stall;
         QSignalSpy finished(w.runController(), &RunController::runFinished);
@@ -126,11 +144,14 @@ private Q_SLOTS:
         QVERIFY(w.run());
         QVERIFY(finished.wait(300000));
         stall.stop();
-        qInfo("GUI thread during a CPU-backend run (cold host compile): longest gap between 2 ms ticks %.1f ms "
-              "(GUI thread busy %.1f ms of it), most GUI CPU between ticks %.1f ms, %d ticks (target <= 50 ms: %s; "
+        qInfo("GUI thread during a CPU-backend run (cold host compile): longest gap between 2 ms "
+              "ticks %.1f ms "
+              "(GUI thread busy %.1f ms of it), most GUI CPU between ticks %.1f ms, %d ticks "
+              "(target <= 50 ms: %s; "
               "load average %s on %d cores)",
               stall.maxGapMs(), stall.cpuInMaxGapMs(), stall.maxBusyMs(), stall.ticks(),
-              stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData(), QThread::idealThreadCount());
+              stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData(),
+              QThread::idealThreadCount());
 
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome);
@@ -140,7 +161,8 @@ private Q_SLOTS:
         QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
         QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASS")));
         QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("median")));
-        QVERIFY(w.resultsPanel()->diffView()->statsText().contains(QStringLiteral("mismatches 0/400")));
+        QVERIFY(
+            w.resultsPanel()->diffView()->statsText().contains(QStringLiteral("mismatches 0/400")));
         // F8 with everything right finds no mismatch.
         QVERIFY(!w.resultsPanel()->diffView()->goToMismatch(false));
         w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
@@ -152,9 +174,58 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void mismatchesAreFoundAndStepped()
-    {
-        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+    void helloGpuPassesOnTheGpu() {
+        if (const auto why = cudaUnavailableReason())
+            QSKIP(
+                qPrintable(QStringLiteral("no usable GPU: %1").arg(QString::fromStdString(*why))));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy probed(&w, &MainWindow::environmentProbed);
+        QVERIFY(probed.wait(60000));
+        QCOMPARE(w.environment().backend, BackendKind::Cuda);
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cuda");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        QCOMPARE(QString::fromStdString(w.kernelCompiler()->lastResult()->target),
+                 QString::fromStdString(w.environment().device.arch));
+        // Occupancy on the device's own architecture, with the kernel's real registers.
+        QVERIFY(w.launchPanel()->occupancyText().contains(
+            QString::fromStdString(w.environment().device.arch)));
+        StallDetector stall;
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        stall.start();
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        stall.stop();
+        qInfo("GUI thread during a GPU run: longest gap %.1f ms (GUI thread busy %.1f ms of it; "
+              "load average %s)",
+              stall.maxGapMs(), stall.cpuInMaxGapMs(), loadAverage().constData());
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                 outcome->report.message.c_str());
+        QCOMPARE(outcome->report.backend, BackendKind::Cuda);
+        QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
+        qInfo("GPU: kernel median %.4f ms, H2D %.4f ms, D2H %.4f ms, %s",
+              outcome->report.timing.medianMs, outcome->h2dMs, outcome->d2hMs,
+              outcome->report.device.name.c_str());
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+        screenshot(w, "gpu-results-summary");
+        w.resultsPanel()->inspectPanel()->showSass();
+        QSignalSpy sass(w.resultsPanel()->inspectPanel(), &InspectPanel::sassReady);
+        if (!InspectPanel::findDisassembler().isEmpty()) {
+            QVERIFY(sass.wait(30000));
+            QVERIFY(w.resultsPanel()->inspectPanel()->sassText().contains(
+                QStringLiteral("multiply_them")));
+        }
+        w.document()->setModified(false);
+    }
+
+    void mismatchesAreFoundAndStepped() {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -163,29 +234,34 @@ private Q_SLOTS:
         selectBackend(w, "cpu");
         // Break every element with index ≥ 390.
         QString text = w.kernelEditor()->text();
-        text.replace(QStringLiteral("dest[i] = a[i] * b[i];"), QStringLiteral("dest[i] = i >= 390 ? 0.5f : a[i] * b[i];"));
+        text.replace(QStringLiteral("dest[i] = a[i] * b[i];"),
+                     QStringLiteral("dest[i] = i >= 390 ? 0.5f : a[i] * b[i];"));
         w.kernelEditor()->setText(text);
         QSignalSpy finished(w.runController(), &RunController::runFinished);
         QVERIFY(w.run());
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
-        QCOMPARE(int(outcome->report.status), int(session::RunReport::Status::Mismatch));
+        QVERIFY2(
+            outcome->report.status == session::RunReport::Status::Mismatch,
+            (outcome->report.message + "\n" + outcome->report.compileLog +
+             (outcome->report.diagnostics.empty() ? std::string()
+                                                  : outcome->report.diagnostics.front().message))
+                .c_str());
         DiffView* diff = w.resultsPanel()->diffView();
         QCOMPARE(diff->badgeText(), QStringLiteral("FAIL"));
         QVERIFY(diff->statsText().contains(QStringLiteral("mismatches 10/400")));
         QCOMPARE(diff->currentMismatch(), std::int64_t(390)); // opens on the first one
         w.goToNext(false);                                    // F8
         QCOMPARE(diff->currentMismatch(), std::int64_t(391));
-        w.goToNext(true);                                     // Shift+F8
+        w.goToNext(true); // Shift+F8
         QCOMPARE(diff->currentMismatch(), std::int64_t(390));
-        w.goToNext(true);                                     // wraps to the last
+        w.goToNext(true); // wraps to the last
         QCOMPARE(diff->currentMismatch(), std::int64_t(399));
         screenshot(w, "results-diff-fail");
         w.document()->setModified(false);
     }
 
-    void syntaxErrorShowsAtTheLine()
-    {
+    void syntaxErrorShowsAtTheLine() {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");
         MainWindow w;
         w.resize(1400, 900);
@@ -194,12 +270,14 @@ private Q_SLOTS:
         QVERIFY(w.openProject(example("hello_gpu")));
         KernelEditor* editor = w.kernelEditor();
         // Let the compile that opening started finish first.
-        QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
         QVERIFY(!editor->hasErrorMarker(4));
 
         // Type one character: "b[i]" becomes "bb[i]" on line 4.
         const int line = 4;
-        const int column = static_cast<int>(editor->text(line - 1).indexOf(QStringLiteral("b[i]"))) + 1;
+        const int column =
+            static_cast<int>(editor->text(line - 1).indexOf(QStringLiteral("b[i]"))) + 1;
         QVERIFY(column > 0);
         editor->setFocus();
         editor->setCursorPosition(line - 1, column - 1);
@@ -212,11 +290,15 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(editor->hasErrorMarker(line), 1000);
         const double latency = static_cast<double>(typed.nsecsElapsed()) / 1e6;
         stall.stop();
-        qInfo("syntax error → marker and annotation after %.0f ms (debounce %d ms included)", latency, 350);
-        qInfo("GUI thread during live compiles: longest gap %.1f ms (GUI thread busy %.1f ms of it), most GUI CPU "
-              "between ticks %.1f ms (target <= 50 ms: %s; load average %s)", stall.maxGapMs(), stall.cpuInMaxGapMs(),
-              stall.maxBusyMs(), stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData());
-        QVERIFY(editor->annotationText(line).contains(QStringLiteral("identifier \"bb\" is undefined")));
+        qInfo("syntax error → marker and annotation after %.0f ms (debounce %d ms included)",
+              latency, 350);
+        qInfo("GUI thread during live compiles: longest gap %.1f ms (GUI thread busy %.1f ms of "
+              "it), most GUI CPU "
+              "between ticks %.1f ms (target <= 50 ms: %s; load average %s)",
+              stall.maxGapMs(), stall.cpuInMaxGapMs(), stall.maxBusyMs(),
+              stall.maxGapMs() <= 50 ? "met" : "NOT met", loadAverage().constData());
+        QVERIFY(editor->annotationText(line).contains(
+            QStringLiteral("identifier \"bb\" is undefined")));
         for (int other = 1; other <= editor->lines(); ++other)
             if (other != line) QVERIFY(!editor->hasErrorMarker(other));
         screenshot(w, "editor-diagnostics");
@@ -226,22 +308,39 @@ private Q_SLOTS:
         w.resultsPanel()->showTab(ResultsPanel::Tab::Problems);
         QTableView* problems = w.resultsPanel()->problemsView();
         QTRY_VERIFY(problems->model()->rowCount() >= 1);
-        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(problems->model()->index(0, 2)).center());
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                          problems->visualRect(problems->model()->index(0, 2)).center());
         int l = 0, i = 0;
         editor->getCursorPosition(&l, &i);
         QCOMPARE(l + 1, line);
         QCOMPARE(i + 1, column);
 
+        // So does a location in the run log.
+        editor->setCursorPosition(0, 0);
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Log);
+        QPlainTextEdit* log = w.resultsPanel()->logView();
+        const QTextBlock block =
+            log->document()->find(QStringLiteral("kernel.cu(%1)").arg(line)).block();
+        QVERIFY(block.isValid());
+        QTextCursor at(block);
+        log->setTextCursor(at);
+        log->ensureCursorVisible();
+        QTest::mouseClick(log->viewport(), Qt::LeftButton, {},
+                          log->cursorRect(at).center() + QPoint(4, 0));
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, line);
+
         // Fixing it clears the marker.
+        editor->setCursorPosition(line - 1, column - 1);
         QTest::keyClick(editor, Qt::Key_Delete);
         QTRY_VERIFY_WITH_TIMEOUT(!editor->hasErrorMarker(line), 5000);
         QVERIFY(editor->annotationText(line).isEmpty());
         w.document()->setModified(false);
     }
 
-    void referenceErrorsShowInTheirTab()
-    {
-        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the reference cannot be compiled here");
+    void referenceErrorsShowInTheirTab() {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the reference cannot be compiled here");
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -252,7 +351,8 @@ private Q_SLOTS:
         QVERIFY(reference->text(line - 1).contains(QStringLiteral("dest[i]")));
         w.editorTabs()->setCurrentWidget(reference);
         reference->setFocus();
-        reference->setCursorPosition(line - 1, static_cast<int>(reference->text(line - 1).indexOf(QStringLiteral("b[i]"))));
+        reference->setCursorPosition(
+            line - 1, static_cast<int>(reference->text(line - 1).indexOf(QStringLiteral("b[i]"))));
         QTest::keyClicks(reference, QStringLiteral("c"));
         QTRY_VERIFY_WITH_TIMEOUT(reference->hasErrorMarker(line), 60000);
         QVERIFY(reference->annotationText(line).contains(QStringLiteral("cb")));
@@ -260,8 +360,7 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void templateKernelsAreInstantiated()
-    {
+    void templateKernelsAreInstantiated() {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no kernel discovery");
         MainWindow w;
         w.show();
@@ -282,14 +381,39 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void occupancyFollowsBlockSize()
-    {
+    void inspectShowsPtxAndSass() {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no PTX");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+        InspectPanel* inspect = w.resultsPanel()->inspectPanel();
+        QVERIFY(inspect->ptxText().contains(QStringLiteral(".entry")));
+        QVERIFY(inspect->ptxText().contains(QStringLiteral("multiply_them")));
+        QSignalSpy sass(inspect, &InspectPanel::sassReady);
+        inspect->showSass();
+        if (InspectPanel::findDisassembler().isEmpty()) {
+            // No toolkit binaries here: a clear note, no empty pane without a reason.
+            QVERIFY(inspect->sassNote().contains(QStringLiteral("nvdisasm")));
+            QVERIFY(inspect->sassNote().contains(QStringLiteral("install")));
+        } else {
+            QVERIFY(sass.wait(30000));
+            QVERIFY2(inspect->sassText().contains(QStringLiteral("multiply_them")),
+                     qPrintable(inspect->sassNote()));
+        }
+        w.document()->setModified(false);
+    }
+
+    void occupancyFollowsBlockSize() {
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openProject(example("hello_gpu")));
         if (m_hasNvrtc)
-            QTRY_VERIFY_WITH_TIMEOUT(w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
         LaunchPanel* launch = w.launchPanel();
         const QString before = launch->occupancyText();
         const Occupancy o400 = launch->occupancy();
@@ -303,10 +427,13 @@ private Q_SLOTS:
         // Same formula, same inputs: the readout is the calculator's answer for 96 threads.
         const auto last = w.kernelCompiler()->lastResult();
         QString arch = last ? QString::fromStdString(last->target) : QString();
-        if (w.environment().backend == BackendKind::Cuda) arch = QString::fromStdString(w.environment().device.arch);
+        if (w.environment().backend == BackendKind::Cuda)
+            arch = QString::fromStdString(w.environment().device.arch);
         if (arch.isEmpty() || arch.startsWith(u'h')) arch = QStringLiteral("sm_90");
         int registers = 0;
-        if (last) if (const KernelInfo* k = last->findKernel("multiply_them"); k && k->resources.known) registers = k->resources.registers;
+        if (last)
+            if (const KernelInfo* k = last->findKernel("multiply_them"); k && k->resources.known)
+                registers = k->resources.registers;
         const Occupancy expected = Occupancy::compute(*SmLimits::forArch(arch), 96, registers, 0);
         QCOMPARE(launch->occupancy().activeBlocksPerSm, expected.activeBlocksPerSm);
         QCOMPARE(launch->occupancy().occupancy, expected.occupancy);
@@ -324,8 +451,7 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void twoDimensionalBufferOpensAsImage()
-    {
+    void twoDimensionalBufferOpensAsImage() {
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -344,6 +470,9 @@ private Q_SLOTS:
         QSignalSpy summary(viewer, &BufferViewer::summaryComputed);
         if (!viewer->summaryReady()) QVERIFY(summary.wait(10000));
         QVERIFY(viewer->summary().max > viewer->summary().min); // a real picture, not a flat fill
+        if (m_hasNvrtc) // the screenshot shows the bindings and occupancy of the compiled kernel
+            QTRY_VERIFY_WITH_TIMEOUT(
+                w.kernelCompiler()->lastResult() && w.kernelCompiler()->lastResult()->ok, 30000);
         screenshot(w, "buffer-image-viewer");
 
         // Run it: input / output / reference / difference side by side.
@@ -353,18 +482,19 @@ private Q_SLOTS:
             QVERIFY(w.run());
             QVERIFY(finished.wait(300000));
             const auto outcome = w.runController()->lastOutcome();
-            QVERIFY2(outcome->report.status == session::RunReport::Status::Passed, outcome->report.message.c_str());
+            QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                     outcome->report.message.c_str());
             DiffView* diff = w.resultsPanel()->diffView();
             QVERIFY(diff->hasImageComparison());
-            QTRY_VERIFY_WITH_TIMEOUT(!diff->errorHeatmap()->array().isNull(), 10000); // 2-D: error heatmap
+            QTRY_VERIFY_WITH_TIMEOUT(!diff->errorHeatmap()->array().isNull(),
+                                     10000); // 2-D: error heatmap
             w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
             screenshot(w, "results-image-diff");
         }
         w.document()->setModified(false);
     }
 
-    void saveAndReopenGiveTheSameSession()
-    {
+    void saveAndReopenGiveTheSameSession() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("copy/hello.wbproj"));
         QDir().mkpath(dir.filePath(QStringLiteral("copy")));
@@ -391,6 +521,8 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("copy/hello_gpu.cu"))));
         MainWindow again;
         QVERIFY(again.openProject(path));
+        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0),
+                 QFileInfo(path).absoluteFilePath());
         QVERIFY(again.document()->session() == saved);
         QCOMPARE(again.document()->session().launch.block, std::vector<std::string>{"256"});
         QCOMPARE(again.document()->session().iterations, 25);
@@ -398,8 +530,7 @@ private Q_SLOTS:
         QVERIFY(!again.document()->isModified());
     }
 
-    void followsADarkPalette()
-    {
+    void followsADarkPalette() {
         const QPalette light = QApplication::palette();
         QPalette dark;
         dark.setColor(QPalette::Window, QColor(0x2b2d30));

@@ -10,8 +10,7 @@ using wb::ui::SmLimits;
 class TestOccupancy : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void archTable()
-    {
+    void archTable() {
         QVERIFY(SmLimits::forArch(QStringLiteral("sm_90")).has_value());
         QCOMPARE(SmLimits::forArch(QStringLiteral("sm_90"))->maxWarpsPerSm, 64);
         QCOMPARE(SmLimits::forArch(QStringLiteral("compute_86"))->maxWarpsPerSm, 48);
@@ -22,8 +21,7 @@ private Q_SLOTS:
         QVERIFY(!SmLimits::forArch(QStringLiteral("x86_64")).has_value());
     }
 
-    void formula_data()
-    {
+    void formula_data() {
         QTest::addColumn<QString>("arch");
         QTest::addColumn<int>("threads");
         QTest::addColumn<int>("registers");
@@ -34,21 +32,26 @@ private Q_SLOTS:
         using L = Occupancy::Limit;
         // H100/H200: 64 warps, 32 blocks, 64K registers, 228 KB shared, 1 KB reserved per block.
         QTest::newRow("sm90 256t 32r") << "sm_90" << 256 << 32 << 0 << 8 << 1.0 << int(L::Threads);
-        QTest::newRow("sm90 256t 64r") << "sm_90" << 256 << 64 << 0 << 4 << 0.5 << int(L::Registers);
-        QTest::newRow("sm90 256t 40r") << "sm_90" << 256 << 40 << 0 << 6 << 0.75 << int(L::Registers);
+        QTest::newRow("sm90 256t 64r")
+            << "sm_90" << 256 << 64 << 0 << 4 << 0.5 << int(L::Registers);
+        QTest::newRow("sm90 256t 40r")
+            << "sm_90" << 256 << 40 << 0 << 6 << 0.75 << int(L::Registers);
         QTest::newRow("sm90 32t") << "sm_90" << 32 << 16 << 0 << 32 << 0.5 << int(L::Blocks);
-        QTest::newRow("sm90 400t (hello_gpu)") << "sm_90" << 400 << 16 << 0 << 4 << 0.8125 << int(L::Threads);
-        QTest::newRow("sm90 128t 48KB") << "sm_90" << 128 << 32 << 48 * 1024 << 4 << 0.25 << int(L::SharedMemory);
+        QTest::newRow("sm90 400t (hello_gpu)")
+            << "sm_90" << 400 << 16 << 0 << 4 << 0.8125 << int(L::Threads);
+        QTest::newRow("sm90 128t 48KB")
+            << "sm_90" << 128 << 32 << 48 * 1024 << 4 << 0.25 << int(L::SharedMemory);
         QTest::newRow("sm90 1024t") << "sm_90" << 1024 << 32 << 0 << 2 << 1.0 << int(L::Threads);
         // RTX 30xx (8.6): 48 warps, 16 blocks.
         QTest::newRow("sm86 256t 32r") << "sm_86" << 256 << 32 << 0 << 6 << 1.0 << int(L::Threads);
-        QTest::newRow("sm86 64t") << "sm_86" << 64 << 32 << 0 << 16 << 32.0 / 48.0 << int(L::Blocks);
+        QTest::newRow("sm86 64t") << "sm_86" << 64 << 32 << 0 << 16 << 32.0 / 48.0
+                                  << int(L::Blocks);
         // Turing (7.5): 32 warps, 16 blocks, 64 KB shared.
-        QTest::newRow("sm75 128t 16KB") << "sm_75" << 128 << 32 << 16 * 1024 << 4 << 0.5 << int(L::SharedMemory);
+        QTest::newRow("sm75 128t 16KB")
+            << "sm_75" << 128 << 32 << 16 * 1024 << 4 << 0.5 << int(L::SharedMemory);
     }
 
-    void formula()
-    {
+    void formula() {
         QFETCH(QString, arch);
         QFETCH(int, threads);
         QFETCH(int, registers);
@@ -56,14 +59,14 @@ private Q_SLOTS:
         QFETCH(int, blocks);
         QFETCH(double, occupancy);
         QFETCH(int, limit);
-        const Occupancy o = Occupancy::compute(*SmLimits::forArch(arch), threads, registers, shared);
+        const Occupancy o =
+            Occupancy::compute(*SmLimits::forArch(arch), threads, registers, shared);
         QCOMPARE(o.activeBlocksPerSm, blocks);
         QVERIFY2(std::abs(o.occupancy - occupancy) < 1e-9, qPrintable(o.summary()));
         QCOMPARE(int(o.limitedBy), limit);
     }
 
-    void invalidLaunches()
-    {
+    void invalidLaunches() {
         const SmLimits sm = *SmLimits::forArch(QStringLiteral("sm_90"));
         QCOMPARE(Occupancy::compute(sm, 2048, 32, 0).limitedBy, Occupancy::Limit::Invalid);
         QVERIFY(Occupancy::compute(sm, 2048, 32, 0).problem.contains(QStringLiteral("1024")));
