@@ -528,6 +528,94 @@ private Q_SLOTS:
         }
     }
 
+    // Barrier flavours over blocks of many shapes, launch after launch (the emulator keeps its
+    // thread fibers from block to block and launch to launch), and again after launches that
+    // stopped inside a barrier kernel (an assertion, a divergent barrier).
+    void barriersAcrossLaunchesAndFailures() {
+        const std::string src =
+            "#include <cassert>\n"
+            "__global__ void flavours(int* out, int salt)\n"
+            "{\n"
+            "    __shared__ int s[1024];\n"
+            "    const unsigned n = blockDim.x * blockDim.y * blockDim.z;\n"
+            "    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+            "    s[t] = int(t) * 3 + salt;\n"
+            "    const int count = __syncthreads_count((t + blockIdx.x) % 3 == 0);\n"
+            "    const int all = __syncthreads_and(s[(t + 1) % n] >= salt);\n"
+            "    const int any = __syncthreads_or(t == n - 1 && blockIdx.x % 2 == 1);\n"
+            "    const int notAll = __syncthreads_and(t != n / 2);\n"
+            "    assert(salt != 13 || t != n / 2);\n"
+            "    const int neighbours = s[(t + 1) % n] + s[(t + n - 1) % n];\n"
+            "    __syncthreads();\n"
+            "    s[t] = neighbours;\n"
+            "    __syncthreads();\n"
+            "    int* o = out + 6 * (blockIdx.x * n + t);\n"
+            "    o[0] = count;\n"
+            "    o[1] = all;\n"
+            "    o[2] = any;\n"
+            "    o[3] = notAll;\n"
+            "    o[4] = s[(t + 7) % n];\n"
+            "    o[5] = 1;\n"
+            "}\n";
+        const CompileResult r = m_backend->compile(src, "flavours.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        struct Shape {
+            unsigned blocks;
+            Dim3 block;
+        };
+        const Shape shapes[] = {{3, {256, 1, 1}}, {2, {8, 4, 2}}, {1, {1024, 1, 1}},
+                                {2, {33, 1, 1}},  {5, {1, 1, 1}}, {4, {32, 3, 1}}};
+        const auto runShapes = [&](int salt) {
+            for (const Shape& sh : shapes) {
+                const unsigned n = sh.block.x * sh.block.y * sh.block.z;
+                auto& d = h.upload(std::vector<int>(6 * sh.blocks * n, -1), "out");
+                h.launch("flavours", {sh.blocks, 1, 1}, sh.block, Args().ptr(d).val(salt));
+                const auto out = h.download<int>(d, 6 * sh.blocks * n);
+                for (unsigned b = 0; b < sh.blocks; ++b) {
+                    int count = 0;
+                    for (unsigned u = 0; u < n; ++u)
+                        count += (u + b) % 3 == 0 ? 1 : 0;
+                    for (unsigned t = 0; t < n; ++t) {
+                        const unsigned u = (t + 7) % n;
+                        const int neighbours = int((u + 1) % n) * 3 + int((u + n - 1) % n) * 3 +
+                                               2 * salt;
+                        const int expected[6] = {count, 1, b % 2 == 1 ? 1 : 0, 0, neighbours, 1};
+                        for (int k = 0; k < 6; ++k)
+                            if (out[6 * (b * n + t) + unsigned(k)] != expected[k])
+                                QFAIL(qPrintable(QStringLiteral("block %1 of %2 threads, thread "
+                                                                "%3, value %4: %5, expected %6")
+                                                     .arg(b)
+                                                     .arg(n)
+                                                     .arg(t)
+                                                     .arg(k)
+                                                     .arg(out[6 * (b * n + t) + unsigned(k)])
+                                                     .arg(expected[k])));
+                    }
+                }
+            }
+        };
+        runShapes(5);
+        if (!onCpu()) return; // the failures below are undefined behaviour on a GPU
+        auto& d = h.upload(std::vector<int>(6 * 2 * 64, 0), "out");
+        try {
+            h.launch("flavours", {2, 1, 1}, {64, 1, 1}, Args().ptr(d).val(13));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("assertion 'salt != 13 || t != n / 2' failed at flavours.cu:12") !=
+                         std::string::npos,
+                     e.what());
+            QVERIFY2(msg.find("thread (32,0,0)") != std::string::npos, e.what());
+        }
+        Harness divergent{*m_backend, build("divergent_barrier.cu", {}), {}};
+        QVERIFY(divergent.program);
+        auto& dd = divergent.upload(std::vector<float>(128, 0), "data");
+        QVERIFY_THROWS_EXCEPTION(Error, divergent.launch("divergent_barrier", {2}, {64},
+                                                         Args().ptr(dd)));
+        runShapes(2);
+    }
+
     void inconsistentWarpMaskIsReported() {
         if (!onCpu()) QSKIP("an inconsistent warp mask is undefined behaviour on a GPU");
         const std::string src = "__global__ void k(int* out)\n"

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <span>
 #include <utility>
 
 // The running emulated thread of each OS thread, read by kernel libraries (see cpu_abi.h).
@@ -112,7 +113,7 @@ struct PooledStack {
     }
 };
 
-enum class State { Runnable, AtBarrier, AtWarp, Finished };
+enum class State : unsigned char { Runnable, AtBarrier, AtWarp, Finished };
 
 struct WarpGroup {
     unsigned mask = 0;
@@ -121,7 +122,9 @@ struct WarpGroup {
 
 } // namespace
 
-struct FiberThread {
+/// One emulated thread. What a barrier touches (the kernel reads st.rt and st.host, the host
+/// the fields up to `frame`) shares the record's second cache line with st's tail.
+struct alignas(64) FiberThread {
     ThreadState st{};
     BlockRunner::Impl* block = nullptr;
     ctx::fiber fiber; ///< resumes this thread (while it is suspended or not yet started)
@@ -129,40 +132,54 @@ struct FiberThread {
     bool started = false;
     // The pending barrier or warp operation.
     int op = 0;
-    int predicate = 0;
+    unsigned line = 0;
+    const char* file = "";
+    const void* frame = nullptr; ///< where it last suspended (a host frame on its stack)
+    // Warp operations only.
     unsigned mask = 0;
-    unsigned long long value = 0;
     int param = 0;
     int width = 32;
     const char* what = "";
-    const char* file = "";
-    unsigned line = 0;
+    unsigned long long value = 0;
     unsigned long long result = 0;
 };
 
 struct BlockRunner::Impl {
+    /// The largest block (CpuBackend checks launches against it); a larger one rebuilds.
+    static constexpr unsigned kMaxThreads = 1024;
+
     StackPool stacks;
+    /// One record and fiber per thread, kept from block to block: a thread whose kernel
+    /// returned parks its fiber, and the next block runs its thread on it (no fiber creation,
+    /// stack handling or exit per thread and block). Never reallocated while fibers exist:
+    /// they hold pointers to their records.
     std::vector<FiberThread> threads;
+    std::span<FiberThread> live; ///< the running block's threads (the first n)
     std::vector<std::vector<WarpGroup>> warps;
     LaunchState* launch = nullptr;
+    wbcpu::abi::RunThreadFn entry = nullptr; ///< the running block's kernel and arguments
+    void** args = nullptr;
     Dim blockDim{};
-    std::string blockName;
+    Dim blockIndex{};
     unsigned n = 0;
     unsigned finished = 0;
     unsigned atBarrier = 0;
     int barrierAccumulator = 0;
     int barrierReleased = 0;
     bool cancelled = false;
+    bool retiring = false; ///< parked fibers return instead of running a thread
     ctx::fiber scheduler;                 ///< resumes the scheduler loop
     FiberThread* switchingFrom = nullptr; ///< who switched last (nullptr: the scheduler)
 
     explicit Impl(std::size_t stackBytes)
-        : stacks(stackBytes) {}
+        : stacks(stackBytes) {
+        threads.reserve(kMaxThreads);
+    }
+    ~Impl() { retire(); }
 
     /// Threads switch to each other directly (one context switch per thread and barrier);
     /// whoever gets control keeps the continuation of whoever gave it.
     void adopt(ctx::fiber&& from) {
-        if (!from) return; // the previous one finished
         if (switchingFrom)
             switchingFrom->fiber = std::move(from);
         else
@@ -174,19 +191,21 @@ struct BlockRunner::Impl {
         adopt(std::move(target).resume());
     }
 
-    /// The next runnable thread after `after` in this pass (all when after == n), or nullptr.
-    FiberThread* nextRunnable(unsigned after) {
+    /// The first runnable thread from `from` on in this pass (live.data(): a new pass), or
+    /// nullptr.
+    FiberThread* nextRunnable(FiberThread* from) {
         if (cancelled) return nullptr;
-        for (unsigned i = after == n ? 0u : after + 1u; i < n; ++i)
-            if (threads[i].state == State::Runnable) {
-                threads[i].started = true;
-                return &threads[i];
+        for (FiberThread* const end = live.data() + live.size(); from != end; ++from)
+            if (from->state == State::Runnable) {
+                from->started = true;
+                return from;
             }
         return nullptr;
     }
 
     void fail(const std::string& message) {
-        launch->setError("kernel '" + launch->kernel + "', block " + blockName + ": " + message);
+        launch->setError("kernel '" + launch->kernel + "', block " + formatDim(blockIndex) + ": " +
+                         message);
         cancelled = true;
     }
 
@@ -196,10 +215,34 @@ struct BlockRunner::Impl {
         return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
     }
 
+    /// Before switching to `next`: warms the caches for the thread after it, which a pass
+    /// through a large block has evicted: its record, and its stack around the frame where it
+    /// suspended (the registers Boost.Context saved, the host's frame, the kernel's).
+    /// always_inline: out of line, GCC finds it free of side effects and drops the calls.
+    [[gnu::always_inline]] void prefetchAfter(const FiberThread* next) const {
+        if (next + 1 == live.data() + live.size()) return;
+        const FiberThread& t = next[1];
+        __builtin_prefetch(&t.fiber);
+        const auto sp = reinterpret_cast<std::uintptr_t>(t.frame);
+        for (std::uintptr_t line = sp - 128; line != sp + 128; line += 64)
+            __builtin_prefetch(reinterpret_cast<const void*>(line));
+    }
+
     void yield(FiberThread& t) {
-        FiberThread* next = nextRunnable(t.st.linear);
+        FiberThread* next = nextRunnable(&t + 1);
+        t.frame = __builtin_frame_address(0);
+        if (next) prefetchAfter(next);
         switchTo(&t, next ? next->fiber : scheduler);
         if (cancelled) throw HostAbort{};
+    }
+
+    /// Every thread waits at the barrier (none exited, none waits at a warp operation).
+    void releaseBarrier() {
+        barrierReleased = barrierAccumulator;
+        barrierAccumulator = 0;
+        atBarrier = 0;
+        for (FiberThread& x : live)
+            x.state = State::Runnable;
     }
 
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line) {
@@ -208,8 +251,22 @@ struct BlockRunner::Impl {
         t.line = line;
         t.state = State::AtBarrier;
         barrierAccumulator += predicate;
-        ++atBarrier;
-        yield(t);
+        if (++atBarrier == n && !cancelled && !launch->failed.load(std::memory_order_relaxed)) {
+            // The last arrival releases the barrier and starts the next pass itself, as the
+            // scheduler loop would, without the two switches through it.
+            releaseBarrier();
+            FiberThread* first = nextRunnable(live.data());
+            if (first != &t) {
+                t.frame = __builtin_frame_address(0);
+                prefetchAfter(first);
+                switchTo(&t, first->fiber);
+            }
+            if (cancelled) throw HostAbort{};
+        } else {
+            yield(t);
+        }
+        if (op == wbcpu::abi::SyncPlain) [[likely]]
+            return 0;
         switch (op) {
         case wbcpu::abi::SyncCount:
             return barrierReleased;
@@ -415,7 +472,7 @@ struct BlockRunner::Impl {
     std::string describeStall() const {
         std::vector<unsigned> barrier, exited;
         const FiberThread* barrierSample = nullptr;
-        for (const FiberThread& t : threads) {
+        for (const FiberThread& t : live) {
             if (t.state == State::AtBarrier) {
                 barrier.push_back(t.st.linear);
                 barrierSample = &t;
@@ -449,17 +506,55 @@ struct BlockRunner::Impl {
         return out;
     }
 
-    void run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base) {
+    /// Runs thread `t` of each block that starts it; parked in between, until retire().
+    ctx::fiber makeFiber(FiberThread& t) {
+        return ctx::fiber(std::allocator_arg, PooledStack{&stacks},
+                          [this, &t](ctx::fiber&& from) {
+                              adopt(std::move(from));
+                              while (!retiring) {
+                                  entry(args, &t.st);
+                                  t.state = State::Finished;
+                                  ++finished;
+                                  FiberThread* next = nextRunnable(&t + 1);
+                                  switchTo(&t, next ? next->fiber : scheduler);
+                              }
+                              return std::move(scheduler);
+                          });
+    }
+
+    /// Ends every fiber by letting it return (destroying a suspended fiber would unwind it
+    /// with an exception). One still inside a kernel (run() left by an exception) is
+    /// cancelled first, which parks it.
+    void retire() {
+        cancelled = true;
+        retiring = true;
+        for (FiberThread& t : threads)
+            while (t.fiber)
+                switchTo(nullptr, t.fiber);
+        threads.clear();
+        retiring = false;
+    }
+
+    void run(const wbcpu::abi::KernelDesc& kernel, void** kernelArgs, const ThreadState& base) {
         blockDim = base.blockSize;
-        blockName = formatDim(base.blockIndex);
+        blockIndex = base.blockIndex;
         n = blockDim.x * blockDim.y * blockDim.z;
+        entry = kernel.runThread;
+        args = kernelArgs;
         finished = 0;
         atBarrier = 0;
         barrierAccumulator = 0;
         barrierReleased = 0;
         cancelled = false;
-        threads.clear();
-        threads.resize(n);
+        if (n > threads.capacity()) {
+            retire();
+            threads.reserve(n);
+        }
+        while (threads.size() < n) {
+            threads.emplace_back();
+            threads.back().fiber = makeFiber(threads.back());
+        }
+        live = std::span<FiberThread>(threads.data(), n);
         warps.assign((n + 31u) / 32u, {});
         for (unsigned i = 0; i < n; ++i) {
             FiberThread& t = threads[i];
@@ -468,45 +563,32 @@ struct BlockRunner::Impl {
             t.st.linear = i;
             t.st.host = &t;
             t.block = this;
-            const wbcpu::abi::RunThreadFn entry = kernel.runThread;
-            t.fiber = ctx::fiber(std::allocator_arg, PooledStack{&stacks},
-                                 [this, &t, entry, args](ctx::fiber&& from) {
-                                     adopt(std::move(from));
-                                     entry(args, &t.st);
-                                     t.state = State::Finished;
-                                     ++finished;
-                                     switchingFrom = &t;
-                                     FiberThread* next = nextRunnable(t.st.linear);
-                                     return next ? std::move(next->fiber) : std::move(scheduler);
-                                 });
+            t.state = State::Runnable;
+            t.started = false;
         }
         for (;;) {
-            if (FiberThread* first = nextRunnable(n)) {
+            if (FiberThread* first = nextRunnable(live.data())) {
                 switchTo(nullptr, first->fiber); // back here at the end of the pass
                 if (cancelled || launch->failed.load(std::memory_order_relaxed)) break;
                 continue;
             }
             if (finished == n) return;
-            if (atBarrier == n - finished && atBarrier > 0 && finished == 0) {
-                barrierReleased = barrierAccumulator;
-                barrierAccumulator = 0;
-                atBarrier = 0;
-                for (FiberThread& t : threads)
-                    if (t.state == State::AtBarrier) t.state = State::Runnable;
+            if (atBarrier == n && finished == 0) {
+                releaseBarrier();
                 continue;
             }
             fail(describeStall());
             break;
         }
-        // Stopped early: unwind the threads that are suspended inside the kernel.
+        // Stopped early: unwind the threads that are suspended inside the kernel (they park
+        // again); never-started ones stay parked.
         cancelled = true;
-        for (FiberThread& t : threads) {
+        for (FiberThread& t : live) {
             if (t.started && t.state != State::Finished) {
                 t.state = State::Runnable;
                 switchTo(nullptr, t.fiber);
             }
         }
-        threads.clear(); // never-started fibers are released without running
     }
 };
 

@@ -102,6 +102,22 @@ inline abi::ThreadState* current()
     return st;
 }
 
+/// Around a host call that may switch fibers (barriers, warp operations): the running thread,
+/// made current again afterwards. The fibers of a block differ only in their coordinates and
+/// state (blockIdx, blockDim, gridDim are shared), and a fiber's ThreadState holds its own
+/// coordinates, so nothing is written back as in current(); in loop mode these calls only
+/// report that the kernel needed fiber mode.
+struct Parked {
+    abi::ThreadState* st;
+    abi::Dim thread;
+};
+inline Parked park() { return Parked{WB_CUR.st, WB_CUR.thread}; }
+inline void unpark(const Parked& p)
+{
+    WB_CUR.thread = p.thread;
+    WB_CUR.st = p.st;
+}
+
 inline constexpr unsigned long kDynamicSharedCapacity = abi::kDynamicSharedCapacity;
 alignas(128) inline thread_local unsigned char dynamicShared[kDynamicSharedCapacity];
 
@@ -135,17 +151,17 @@ inline constexpr int warpSize = 32;
 // Barriers and fences
 inline void __syncthreads(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
 {
-    wbcpu::abi::ThreadState* me = wbcpu::current();
-    me->rt->blockSync(me, wbcpu::abi::SyncPlain, 0, file, line);
-    wbcpu::enter(me);
+    const wbcpu::Parked me = wbcpu::park();
+    me.st->rt->blockSync(me.st, wbcpu::abi::SyncPlain, 0, file, line);
+    wbcpu::unpark(me);
 }
 #define WB_SYNC_PRED(NAME, OP)                                                                   \
     inline int NAME(int predicate, const char* file = __builtin_FILE(),                          \
                     unsigned line = __builtin_LINE())                                            \
     {                                                                                            \
-        wbcpu::abi::ThreadState* me = wbcpu::current();                                          \
-        const int r = me->rt->blockSync(me, wbcpu::abi::OP, predicate != 0, file, line);         \
-        wbcpu::enter(me);                                                                        \
+        const wbcpu::Parked me = wbcpu::park();                                                  \
+        const int r = me.st->rt->blockSync(me.st, wbcpu::abi::OP, predicate != 0, file, line);   \
+        wbcpu::unpark(me);                                                                       \
         return r;                                                                                \
     }
 WB_SYNC_PRED(__syncthreads_count, SyncCount)
@@ -163,9 +179,10 @@ namespace wbcpu {
 inline unsigned long long warpOp(int op, unsigned mask, unsigned long long value, int param,
                                  int width, const char* what, const char* file, unsigned line)
 {
-    abi::ThreadState* me = current();
-    const unsigned long long r = me->rt->warpOp(me, op, mask, value, param, width, what, file, line);
-    enter(me);
+    const Parked me = park();
+    const unsigned long long r =
+        me.st->rt->warpOp(me.st, op, mask, value, param, width, what, file, line);
+    unpark(me);
     return r;
 }
 template <typename T> unsigned long long toBits(T v)
