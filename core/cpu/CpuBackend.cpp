@@ -11,10 +11,13 @@
 #include "core/cpu/detail/TraceRecorder.h"
 #include "core/host/HostCompiler.h"
 
+#include <QCryptographicHash>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -32,6 +35,31 @@ using detail::LaunchState;
 namespace {
 
 constexpr const char* kTarget = "host-x86_64";
+
+/// A digest of every file of the prelude, computed once per process. It goes into each kernel
+/// library's compile request so that a changed prelude (or emulator ABI) never reuses a library
+/// cached by another build.
+const std::string& preludeDigest()
+{
+    static const std::string digest = [] {
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        const std::filesystem::path root = dataDir() / "prelude";
+        std::vector<std::filesystem::path> files;
+        std::error_code ec;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(root, ec))
+            if (e.is_regular_file()) files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            hash.addData(QByteArray::fromStdString(f.lexically_relative(root).string()));
+            std::ifstream in(f, std::ios::binary);
+            const std::string content((std::istreambuf_iterator<char>(in)), {});
+            hash.addData(QByteArray::fromStdString(content));
+        }
+        hash.addData(QByteArray::number(abi::kVersion));
+        return hash.result().toHex().left(16).toStdString();
+    }();
+    return digest;
+}
 constexpr const char* kBoundsTarget = "host-x86_64-bounds-checked";
 
 class CpuBuffer;
@@ -330,6 +358,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     }
     req.includeDirs = options.includeDirs;
     req.defines = options.defines;
+    req.defines.emplace_back("WB_PRELUDE_DIGEST", preludeDigest());
 
     // The prelude's standard headers are most of a small kernel's compile time: precompile
     // them once per set of flags (gcc; the .gch is found first on the include path).
