@@ -364,9 +364,14 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     // them once per set of flags (gcc; the .gch is found first on the include path).
     const std::string preludeHeader =
         (dataDir() / "prelude" / "warpbench" / "cuda_prelude.h").string();
+    // The user's -D macros do not appear in the prelude, so one PCH serves every value of them
+    // (a #define sweep would otherwise build a PCH of ~100 MB per point); gcc ignores a PCH that
+    // does not fit and reads the header instead.
+    HostCompileRequest pchReq = req;
+    pchReq.defines.clear();
     HostCompileRequest plainReq = req;
     if (const std::string pch =
-            cxx->precompileHeader(preludeHeader, "warpbench/cuda_prelude.h", req);
+            cxx->precompileHeader(preludeHeader, "warpbench/cuda_prelude.h", pchReq);
         !pch.empty())
         plainReq.flags.insert(plainReq.flags.begin(), {"-I", pch});
 
