@@ -44,8 +44,9 @@ struct BufferRegistry {
 class CpuBuffer final : public BackendBuffer {
 public:
     CpuBuffer(std::size_t bytes, std::string_view label, std::shared_ptr<BufferRegistry> registry)
-        : m_size(bytes), m_label(label), m_registry(std::move(registry))
-    {
+        : m_size(bytes)
+        , m_label(label)
+        , m_registry(std::move(registry)) {
         // 256-byte alignment like cudaMalloc; at least one byte so that address() is valid.
         const std::size_t rounded = ((bytes ? bytes : 1) + 255) / 256 * 256;
         m_data = static_cast<unsigned char*>(std::aligned_alloc(256, rounded));
@@ -55,8 +56,7 @@ public:
         std::lock_guard lock(m_registry->mutex);
         m_registry->live.insert(this);
     }
-    ~CpuBuffer() override
-    {
+    ~CpuBuffer() override {
         {
             std::lock_guard lock(m_registry->mutex);
             m_registry->live.erase(this);
@@ -66,7 +66,9 @@ public:
     CpuBuffer(const CpuBuffer&) = delete;
     CpuBuffer& operator=(const CpuBuffer&) = delete;
 
-    std::uint64_t address() const noexcept override { return reinterpret_cast<std::uint64_t>(m_data); }
+    std::uint64_t address() const noexcept override {
+        return reinterpret_cast<std::uint64_t>(m_data);
+    }
     std::size_t size() const noexcept override { return m_size; }
     unsigned char* data() const noexcept { return m_data; }
     const std::string& label() const noexcept { return m_label; }
@@ -81,9 +83,9 @@ private:
 class CpuProgram final : public BackendProgram {
 public:
     CpuProgram(CompileResult compiled, DynamicLibrary library, const abi::ModuleDesc* module)
-        : m_compiled(std::move(compiled)), m_library(std::move(library)), m_module(module)
-    {
-    }
+        : m_compiled(std::move(compiled))
+        , m_library(std::move(library))
+        , m_module(module) {}
     const CompileResult& compiled() const noexcept override { return m_compiled; }
     const abi::ModuleDesc& module() const noexcept { return *m_module; }
     bool boundsChecked() const noexcept { return m_compiled.target == kBoundsTarget; }
@@ -97,8 +99,8 @@ private:
 };
 
 /// Opens a kernel library and finds its module description.
-const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& library, std::string& why)
-{
+const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& library,
+                                  std::string& why) {
     library = DynamicLibrary::open({path});
     if (!library) {
         why = "cannot load the kernel library: " + library.error();
@@ -117,17 +119,16 @@ const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& libra
     return module;
 }
 
-std::string stdFlag(const std::string& requested)
-{
+std::string stdFlag(const std::string& requested) {
     // The prelude needs C++20 (std::atomic_ref); newer standards are kept.
-    static const char* const older[] = {"c++11", "c++14", "c++17", "gnu++11", "gnu++14", "gnu++17", ""};
+    static const char* const older[] = {"c++11",   "c++14",   "c++17", "gnu++11",
+                                        "gnu++14", "gnu++17", ""};
     for (const char* o : older)
         if (requested == o) return "-std=c++20";
     return "-std=" + requested;
 }
 
-std::string quoteCpp(const std::string& s)
-{
+std::string quoteCpp(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
@@ -138,8 +139,7 @@ std::string quoteCpp(const std::string& s)
 
 /// The translation unit: prelude, the user's text at its own line numbers, registration.
 std::string buildTranslationUnit(const detail::KernelSource& ks, const std::string& sourceName,
-                                 const std::vector<std::string>& nameExpressions)
-{
+                                 const std::vector<std::string>& nameExpressions) {
     std::ostringstream tu;
     tu << "#include \"warpbench/cuda_prelude.h\"\n";
     tu << "#line 1 " << quoteCpp(sourceName) << "\n";
@@ -166,8 +166,9 @@ std::string buildTranslationUnit(const detail::KernelSource& ks, const std::stri
     tu << "        wbcpu::abi::KernelDesc{}};\n";
     tu << "    static const wbcpu::abi::ConstantDesc constants[] = {\n";
     for (const std::string& c : ks.constants)
-        tu << "        {" << quoteCpp(c) << ", const_cast<void*>(static_cast<const volatile void*>(&" << c
-           << ")), sizeof(" << c << ")},\n";
+        tu << "        {" << quoteCpp(c)
+           << ", const_cast<void*>(static_cast<const volatile void*>(&" << c << ")), sizeof(" << c
+           << ")},\n";
     tu << "        wbcpu::abi::ConstantDesc{}};\n";
     tu << "    static const wbcpu::abi::ModuleDesc module{wbcpu::abi::kVersion, " << count
        << ", kernels, " << ks.constants.size()
@@ -177,10 +178,10 @@ std::string buildTranslationUnit(const detail::KernelSource& ks, const std::stri
     return tu.str();
 }
 
-std::string joinTypes(const KernelInfo& k)
-{
+std::string joinTypes(const KernelInfo& k) {
     std::string s = "void " + k.name + "(";
-    for (std::size_t i = 0; i < k.params.size(); ++i) s += (i ? ", " : "") + k.params[i].type;
+    for (std::size_t i = 0; i < k.params.size(); ++i)
+        s += (i ? ", " : "") + k.params[i].type;
     return s + ")";
 }
 
@@ -195,18 +196,18 @@ struct CpuBackend::Impl {
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
     std::mutex compileMutex;
+    std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
     std::shared_ptr<BufferRegistry> buffers = std::make_shared<BufferRegistry>();
 
-    void resize(int n)
-    {
+    void resize(int n) {
         threads = n > 0 ? n : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
         pool = std::make_unique<detail::ThreadPool>(threads);
         runners.clear();
-        for (int i = 0; i < threads; ++i) runners.push_back(std::make_unique<BlockRunner>());
+        for (int i = 0; i < threads; ++i)
+            runners.push_back(std::make_unique<BlockRunner>());
     }
 
-    const HostCompiler* hostCompiler()
-    {
+    const HostCompiler* hostCompiler() {
         std::lock_guard lock(compileMutex);
         if (!compilerSearched) {
             compiler = HostCompiler::find();
@@ -217,15 +218,24 @@ struct CpuBackend::Impl {
     }
 };
 
-CpuBackend::CpuBackend(int threads) : m_impl(std::make_unique<Impl>()) { m_impl->resize(threads); }
+CpuBackend::CpuBackend(int threads)
+    : m_impl(std::make_unique<Impl>()) {
+    m_impl->resize(threads);
+}
 CpuBackend::~CpuBackend() = default;
 
-int CpuBackend::threadCount() const noexcept { return m_impl->threads; }
-void CpuBackend::setThreadCount(int threads) { m_impl->resize(threads); }
-const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept { return m_impl->findings; }
+int CpuBackend::threadCount() const noexcept {
+    return m_impl->threads;
+}
+void CpuBackend::setThreadCount(int threads) {
+    std::lock_guard launchLock(m_impl->launchMutex);
+    m_impl->resize(threads);
+}
+const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept {
+    return m_impl->findings;
+}
 
-DeviceDescription CpuBackend::device() const
-{
+DeviceDescription CpuBackend::device() const {
     DeviceDescription d;
     std::string cpu;
     std::ifstream info("/proc/cpuinfo");
@@ -240,24 +250,32 @@ DeviceDescription CpuBackend::device() const
     d.multiprocessors = m_impl->threads;
     std::ifstream mem("/proc/meminfo");
     for (std::string line; std::getline(mem, line);)
-        if (line.rfind("MemTotal:", 0) == 0) d.totalMemoryBytes = std::stoull(line.substr(9)) * 1024;
+        if (line.rfind("MemTotal:", 0) == 0)
+            d.totalMemoryBytes = std::stoull(line.substr(9)) * 1024;
     return d;
 }
 
 CompileResult CpuBackend::compile(const std::string& source, const std::string& sourceName,
-                                  const CompileOptions& options)
-{
+                                  const CompileOptions& options) {
     const auto started = std::chrono::steady_clock::now();
     CompileResult result;
     result.sourceName = sourceName.empty() ? "kernel.cu" : sourceName;
     const auto finish = [&] {
-        result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        result.compileMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
         return result;
     };
     const HostCompiler* cxx = m_impl->hostCompiler();
     if (!cxx) {
-        result.diagnostics.push_back({{}, 0, 0, Severity::Fatal, {},
-                                      "the CPU emulator needs a host C++ compiler: " + m_impl->compilerWhy, {}});
+        result.diagnostics.push_back(
+            {{},
+             0,
+             0,
+             Severity::Fatal,
+             {},
+             "the CPU emulator needs a host C++ compiler: " + m_impl->compilerWhy,
+             {}});
         result.log = result.diagnostics.back().message;
         return finish();
     }
@@ -276,21 +294,37 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     HostCompileRequest req;
     req.sourceName = "warpbench-kernel.cpp";
     req.source = buildTranslationUnit(ks, result.sourceName, options.nameExpressions);
-    req.flags = {"-O" + std::to_string(std::clamp(options.optLevel, 0, 3)), stdFlag(options.std),
-                 "-fvisibility=hidden", "-fno-semantic-interposition",
-                 "-isystem", (dataDir() / "prelude").string(), "-pthread"};
+    req.flags = {"-O" + std::to_string(std::clamp(options.optLevel, 0, 3)),
+                 stdFlag(options.std),
+                 "-fvisibility=hidden",
+                 "-fno-semantic-interposition",
+                 "-isystem",
+                 (dataDir() / "prelude").string(),
+                 "-pthread"};
     if (options.fastMath) req.flags.push_back("-ffast-math");
     if (options.lineInfo || options.deviceDebug) req.flags.push_back("-g");
     if (options.deviceDebug) req.flags.push_back("-O0");
     for (const std::string& f : options.extraFlags) {
-        if (f == kBoundsCheckFlag) bounds = true;
-        else if (f.rfind(kHostFlagPrefix, 0) == 0) req.flags.push_back(f.substr(std::strlen(kHostFlagPrefix)));
+        if (f == kBoundsCheckFlag)
+            bounds = true;
+        else if (f.rfind(kHostFlagPrefix, 0) == 0)
+            req.flags.push_back(f.substr(std::strlen(kHostFlagPrefix)));
     }
     req.includeDirs = options.includeDirs;
     req.defines = options.defines;
 
+    // The prelude's standard headers are most of a small kernel's compile time: precompile
+    // them once per set of flags (gcc; the .gch is found first on the include path).
+    const std::string preludeHeader =
+        (dataDir() / "prelude" / "warpbench" / "cuda_prelude.h").string();
+    HostCompileRequest plainReq = req;
+    if (const std::string pch =
+            cxx->precompileHeader(preludeHeader, "warpbench/cuda_prelude.h", req);
+        !pch.empty())
+        plainReq.flags.insert(plainReq.flags.begin(), {"-I", pch});
+
     // The plain library always: it describes the kernels (and runs them outside bounds mode).
-    const HostCompileResult built = cxx->compileSharedLibrary(req);
+    const HostCompileResult built = cxx->compileSharedLibrary(plainReq);
     result.log = built.log;
     result.diagnostics = built.diagnostics;
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
@@ -311,7 +345,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         k.isTemplateInstance = kd.isTemplate != 0;
         const detail::ScannedKernel* scanned = nullptr;
         std::string base = k.name.substr(0, k.name.find('<'));
-        while (!base.empty() && base.back() == ' ') base.pop_back();
+        while (!base.empty() && base.back() == ' ')
+            base.pop_back();
         for (const detail::ScannedKernel& s : ks.kernels)
             if (s.name == base) scanned = &s;
         k.externC = scanned && scanned->externC;
@@ -339,11 +374,18 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         if (!s.isTemplate) continue;
         bool instantiated = false;
         for (const std::string& e : options.nameExpressions)
-            instantiated = instantiated || e.substr(0, e.find('<')).find(s.name) != std::string::npos;
+            instantiated =
+                instantiated || e.substr(0, e.find('<')).find(s.name) != std::string::npos;
         if (!instantiated)
-            result.diagnostics.push_back({result.sourceName, s.line, 0, Severity::Warning, {},
-                                          "template kernel '" + s.name + "' is not instantiated: add a "
-                                          "name expression such as \"" + s.name + "<float>\" to launch it",
+            result.diagnostics.push_back({result.sourceName,
+                                          s.line,
+                                          0,
+                                          Severity::Warning,
+                                          {},
+                                          "template kernel '" + s.name +
+                                              "' is not instantiated: add a "
+                                              "name expression such as \"" +
+                                              s.name + "<float>\" to launch it",
                                           {}});
     }
 
@@ -355,10 +397,14 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         sreq.flags.push_back("-fsanitize=address,undefined");
         sreq.flags.push_back("-fno-sanitize-recover=all");
         sreq.flags.push_back("-fno-omit-frame-pointer");
+        // clang links no sanitizer runtime into shared libraries unless asked; its shared
+        // runtime (ASan with UBSan inside) is what the sandbox then preloads.
+        if (cxx->isClang()) sreq.flags.push_back("-shared-libsan");
         const HostCompileResult sanitized = cxx->compileSharedLibrary(sreq);
         if (!sanitized.ok) {
             result.log += sanitized.log;
-            for (const Diagnostic& d : sanitized.diagnostics) result.diagnostics.push_back(d);
+            for (const Diagnostic& d : sanitized.diagnostics)
+                result.diagnostics.push_back(d);
             result.kernels.clear();
             return finish();
         }
@@ -370,13 +416,14 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     return finish();
 }
 
-std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
-{
+std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled) {
     if (!compiled.ok)
-        throw Error(Error::Kind::InvalidArgument, "cannot load '" + compiled.sourceName + "': it did not compile");
+        throw Error(Error::Kind::InvalidArgument,
+                    "cannot load '" + compiled.sourceName + "': it did not compile");
     if (compiled.target != kTarget && compiled.target != kBoundsTarget)
-        throw Error(Error::Kind::InvalidArgument, "'" + compiled.sourceName + "' was compiled for " +
-                                                      compiled.target + ", not for the CPU emulator");
+        throw Error(Error::Kind::InvalidArgument, "'" + compiled.sourceName +
+                                                      "' was compiled for " + compiled.target +
+                                                      ", not for the CPU emulator");
     DynamicLibrary library;
     const abi::ModuleDesc* module = nullptr;
     if (compiled.target == kTarget) {
@@ -387,104 +434,112 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
     return std::make_unique<CpuProgram>(compiled, std::move(library), module);
 }
 
-std::unique_ptr<BackendBuffer> CpuBackend::allocate(std::size_t bytes, std::string_view label)
-{
+std::unique_ptr<BackendBuffer> CpuBackend::allocate(std::size_t bytes, std::string_view label) {
     return std::make_unique<CpuBuffer>(bytes, label, m_impl->buffers);
 }
 
-void CpuBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes)
-{
+void CpuBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes) {
     auto& b = static_cast<CpuBuffer&>(dst);
     if (bytes > b.size())
-        throw Error(Error::Kind::InvalidArgument, "uploading " + std::to_string(bytes) + " bytes into buffer '" +
-                                                      b.label() + "' of " + std::to_string(b.size()) + " bytes");
+        throw Error(Error::Kind::InvalidArgument, "uploading " + std::to_string(bytes) +
+                                                      " bytes into buffer '" + b.label() + "' of " +
+                                                      std::to_string(b.size()) + " bytes");
     std::memcpy(b.data(), src, bytes);
 }
 
-void CpuBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes)
-{
+void CpuBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes) {
     const auto& b = static_cast<const CpuBuffer&>(src);
     if (bytes > b.size())
-        throw Error(Error::Kind::InvalidArgument, "downloading " + std::to_string(bytes) + " bytes from buffer '" +
-                                                      b.label() + "' of " + std::to_string(b.size()) + " bytes");
+        throw Error(Error::Kind::InvalidArgument, "downloading " + std::to_string(bytes) +
+                                                      " bytes from buffer '" + b.label() + "' of " +
+                                                      std::to_string(b.size()) + " bytes");
     std::memcpy(dst, b.data(), bytes);
 }
 
 void CpuBackend::setConstant(BackendProgram& program, const std::string& symbol, const void* src,
-                             std::size_t bytes)
-{
+                             std::size_t bytes) {
     auto& p = static_cast<CpuProgram&>(program);
     if (p.boundsChecked()) {
         // The sandbox applies it before each launch; the size is checked there.
-        p.constants.emplace_back(symbol, std::vector<unsigned char>(static_cast<const unsigned char*>(src),
-                                                                    static_cast<const unsigned char*>(src) + bytes));
+        p.constants.emplace_back(
+            symbol, std::vector<unsigned char>(static_cast<const unsigned char*>(src),
+                                               static_cast<const unsigned char*>(src) + bytes));
         return;
     }
     const abi::ModuleDesc& m = p.module();
     for (unsigned i = 0; i < m.constantCount; ++i) {
         if (symbol != m.constants[i].name) continue;
         if (bytes > m.constants[i].size)
-            throw Error(Error::Kind::InvalidArgument, "__constant__ '" + symbol + "' has " +
-                                                          std::to_string(m.constants[i].size) + " bytes; " +
-                                                          std::to_string(bytes) + " given");
+            throw Error(Error::Kind::InvalidArgument,
+                        "__constant__ '" + symbol + "' has " + std::to_string(m.constants[i].size) +
+                            " bytes; " + std::to_string(bytes) + " given");
         std::memcpy(m.constants[i].address, src, bytes);
         return;
     }
-    throw Error(Error::Kind::InvalidArgument, "no __constant__ variable '" + symbol + "' in '" +
-                                                  p.compiled().sourceName + "'");
+    throw Error(Error::Kind::InvalidArgument,
+                "no __constant__ variable '" + symbol + "' in '" + p.compiled().sourceName + "'");
 }
 
 namespace {
 
-void checkLaunch(const KernelInfo& info, const LaunchConfig& config, std::span<const KernelArgValue> args)
-{
+void checkLaunch(const KernelInfo& info, const LaunchConfig& config,
+                 std::span<const KernelArgValue> args) {
     if (args.size() != info.params.size())
-        throw Error(Error::Kind::InvalidArgument, "kernel '" + info.name + "' takes " +
-                                                      std::to_string(info.params.size()) + " arguments; " +
-                                                      std::to_string(args.size()) + " given");
+        throw Error(Error::Kind::InvalidArgument,
+                    "kernel '" + info.name + "' takes " + std::to_string(info.params.size()) +
+                        " arguments; " + std::to_string(args.size()) + " given");
     for (std::size_t i = 0; i < args.size(); ++i) {
         const KernelParam& p = info.params[i];
         if (args[i].size != p.size || args[i].isPointer != p.isPointer || !args[i].data)
             throw Error(Error::Kind::InvalidArgument,
-                        "argument " + std::to_string(i) + " of kernel '" + info.name + "' does not match parameter '" +
-                            p.name + "' (" + p.type + ", " + std::to_string(p.size) + " bytes" +
-                            (p.isPointer ? ", pointer" : "") + "): " + std::to_string(args[i].size) + " bytes" +
+                        "argument " + std::to_string(i) + " of kernel '" + info.name +
+                            "' does not match parameter '" + p.name + "' (" + p.type + ", " +
+                            std::to_string(p.size) + " bytes" + (p.isPointer ? ", pointer" : "") +
+                            "): " + std::to_string(args[i].size) + " bytes" +
                             (args[i].isPointer ? ", pointer" : "") + " given");
     }
     const Dim3 b = config.block, g = config.grid;
     if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name + "': grid and block dimensions must be at least 1");
+        throw Error(Error::Kind::InvalidArgument,
+                    "launch of '" + info.name + "': grid and block dimensions must be at least 1");
     if (b.volume() > 1024 || b.z > 64)
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name + "': a block has at most 1024 threads "
-                                                  "(and blockDim.z at most 64); " + std::to_string(b.volume()) + " asked");
+        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
+                                                      "': a block has at most 1024 threads "
+                                                      "(and blockDim.z at most 64); " +
+                                                      std::to_string(b.volume()) + " asked");
     if (g.y > 65535 || g.z > 65535)
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name + "': gridDim.y and gridDim.z are at most 65535");
+        throw Error(Error::Kind::InvalidArgument,
+                    "launch of '" + info.name + "': gridDim.y and gridDim.z are at most 65535");
     if (config.hasCluster())
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name + "': thread-block clusters are not supported "
-                                                  "by the CPU emulator");
+        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
+                                                      "': thread-block clusters are not supported "
+                                                      "by the CPU emulator");
 }
 
 } // namespace
 
-double CpuBackend::launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
-                          std::span<const KernelArgValue> args)
-{
+double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
+                          const LaunchConfig& config, std::span<const KernelArgValue> args) {
     auto& p = static_cast<CpuProgram&>(program);
+    std::lock_guard launchLock(m_impl->launchMutex);
     const KernelInfo* info = p.compiled().findKernel(kernel);
     if (!info)
-        throw Error(Error::Kind::InvalidArgument, "no kernel '" + kernel + "' in '" + p.compiled().sourceName + "'");
+        throw Error(Error::Kind::InvalidArgument,
+                    "no kernel '" + kernel + "' in '" + p.compiled().sourceName + "'");
     checkLaunch(*info, config, args);
     if (config.sharedBytes > abi::kDynamicSharedCapacity)
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info->name + "': " + std::to_string(config.sharedBytes) +
-                                                  " bytes of dynamic shared memory asked; the emulator has " +
-                                                  std::to_string(abi::kDynamicSharedCapacity));
+        throw Error(Error::Kind::InvalidArgument,
+                    "launch of '" + info->name + "': " + std::to_string(config.sharedBytes) +
+                        " bytes of dynamic shared memory asked; the emulator has " +
+                        std::to_string(abi::kDynamicSharedCapacity));
     m_impl->findings.clear();
 
     if (p.boundsChecked()) {
         detail::SandboxLaunch request{p.compiled(), *info, config, args, p.constants, {}};
         {
             std::lock_guard lock(m_impl->buffers->mutex);
-            for (CpuBuffer* b : m_impl->buffers->live) request.buffers.push_back({b->data(), b->size(), b->label()});
+            for (CpuBuffer* b : m_impl->buffers->live)
+                request.buffers.push_back({b->data(), b->size(), b->label()});
         }
         return detail::runInSandbox(request, m_impl->findings);
     }
@@ -493,10 +548,13 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel, co
     const abi::KernelDesc* kd = nullptr;
     for (unsigned i = 0; i < module.kernelCount; ++i)
         if (info->name == module.kernels[i].name) kd = &module.kernels[i];
-    if (!kd) throw Error(Error::Kind::Internal, "kernel '" + info->name + "' is missing from its library");
+    if (!kd)
+        throw Error(Error::Kind::Internal,
+                    "kernel '" + info->name + "' is missing from its library");
 
     std::vector<void*> argv(args.size());
-    for (std::size_t i = 0; i < args.size(); ++i) argv[i] = const_cast<void*>(args[i].data);
+    for (std::size_t i = 0; i < args.size(); ++i)
+        argv[i] = const_cast<void*>(args[i].data);
 
     LaunchState state;
     state.kernel = info->name;
@@ -514,23 +572,35 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel, co
     void** argp = argv.data();
 
     const auto started = std::chrono::steady_clock::now();
-    const std::function<void(std::uint64_t, int)> runBlock = [&](std::uint64_t b, int worker) {
+    const detail::ThreadPool::RangeFn runBlocks = [&](std::uint64_t begin, std::uint64_t end,
+                                                      int worker) {
         abi::ThreadState st = base;
-        st.blockIndex = {static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % config.grid.y),
-                       static_cast<unsigned>(b / gxy)};
         st.dynamicShared = module.dynamicSharedBuffer();
-        if (fibers) {
+        if (!fibers) {
+            // One call per range: the library walks the blocks itself.
+            if (kd->runBlock(argp, &st, begin, end - begin) != 0 && !state.failed.load())
+                state.setError("kernel '" + info->name + "' stopped in block " +
+                               detail::formatDim(st.blockIndex));
+            return;
+        }
+        for (std::uint64_t b = begin; b < end && !state.failed.load(std::memory_order_relaxed);
+             ++b) {
+            st.blockIndex = {static_cast<unsigned>(b % gx),
+                             static_cast<unsigned>((b / gx) % config.grid.y),
+                             static_cast<unsigned>(b / gxy)};
             m_impl->runners[static_cast<std::size_t>(worker)]->run(*kd, argp, st);
-        } else if (kd->runBlock(argp, &st) != 0 && !state.failed.load()) {
-            state.setError("kernel '" + info->name + "' stopped in block " + detail::formatDim(st.blockIndex));
         }
     };
-    m_impl->pool->run(config.grid.volume(), runBlock, state.failed);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    m_impl->pool->run(config.grid.volume(), runBlocks, state.failed);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     if (state.failed.load()) throw Error(Error::Kind::Runtime, state.error);
     return ms;
 }
 
-std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> makeCpuBackend() {
+    return std::make_unique<CpuBackend>();
+}
 
 } // namespace wb::cpu

@@ -4,6 +4,7 @@
 #include "core/common/Paths.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QProcess>
 #include <QStandardPaths>
@@ -11,7 +12,9 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +29,9 @@ namespace {
 constexpr int kProbeTimeoutMs = 15'000;
 constexpr int kCompileTimeoutMs = 300'000;
 
-QString toQ(const std::string& s) { return QString::fromStdString(s); }
+QString toQ(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 /// Runs `exe --version` and returns "g++ 12.2.0" / "clang++ 14.0.6", or the reason it failed.
 struct Probe {
@@ -36,14 +41,14 @@ struct Probe {
     std::string why;
 };
 
-Probe probeCompiler(const std::string& exe)
-{
+Probe probeCompiler(const std::string& exe) {
     Probe probe;
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(toQ(exe), {QStringLiteral("--version")});
     if (!process.waitForStarted(kProbeTimeoutMs)) {
-        probe.why = "'" + exe + "' could not be started (" + process.errorString().toStdString() + ")";
+        probe.why =
+            "'" + exe + "' could not be started (" + process.errorString().toStdString() + ")";
         return probe;
     }
     if (!process.waitForFinished(kProbeTimeoutMs)) {
@@ -83,8 +88,7 @@ Probe probeCompiler(const std::string& exe)
 }
 
 /// A candidate name resolved on PATH ("g++" → "/usr/bin/g++"); absolute paths stay as given.
-std::string resolve(const std::string& name)
-{
+std::string resolve(const std::string& name) {
     if (name.find('/') != std::string::npos) return name;
     const QString found = QStandardPaths::findExecutable(toQ(name));
     return found.isEmpty() ? std::string() : found.toStdString();
@@ -95,46 +99,42 @@ struct Search {
     std::string reason;
 };
 
-std::string envValue(const char* name)
-{
+std::string envValue(const char* name) {
     const char* v = std::getenv(name);
     return v ? std::string(v) : std::string();
 }
 
-std::string hashHex(const QByteArray& bytes)
-{
+std::string hashHex(const QByteArray& bytes) {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
 }
 
-std::string readFile(const std::filesystem::path& path)
-{
+std::string readFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
 
-bool writeFile(const std::filesystem::path& path, const std::string& text)
-{
+bool writeFile(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
     return static_cast<bool>(out);
 }
 
-std::string shellQuote(const std::string& arg)
-{
+std::string shellQuote(const std::string& arg) {
     if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;#~") == std::string::npos)
         return arg;
     std::string quoted = "'";
     for (char c : arg) {
-        if (c == '\'') quoted += "'\\''";
-        else quoted += c;
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
     }
     return quoted + "'";
 }
 
-Diagnostic toolDiagnostic(const std::string& message)
-{
+Diagnostic toolDiagnostic(const std::string& message) {
     Diagnostic d;
     d.severity = Severity::Error;
     d.message = message;
@@ -145,8 +145,7 @@ Diagnostic toolDiagnostic(const std::string& message)
 
 // The constructor is private; find() builds instances through this friend-free helper.
 struct HostCompilerAccess {
-    static HostCompiler make(std::string exe, std::string version, bool isClang)
-    {
+    static HostCompiler make(std::string exe, std::string version, bool isClang) {
         HostCompiler c;
         c.m_executable = std::move(exe);
         c.m_version = std::move(version);
@@ -157,15 +156,14 @@ struct HostCompilerAccess {
 
 namespace {
 
-Search search()
-{
+Search search() {
     Search result;
     // An explicit choice is honoured strictly: a broken $WARPBENCH_CXX is an error, not a hint.
     if (const std::string explicitCxx = envValue("WARPBENCH_CXX"); !explicitCxx.empty()) {
         const std::string exe = resolve(explicitCxx);
         if (exe.empty()) {
-            result.reason = "$WARPBENCH_CXX names '" + explicitCxx +
-                            "', which is not an executable on PATH";
+            result.reason =
+                "$WARPBENCH_CXX names '" + explicitCxx + "', which is not an executable on PATH";
             return result;
         }
         const Probe p = probeCompiler(exe);
@@ -195,7 +193,8 @@ Search search()
         tried.push_back(p.why);
     }
     std::string why = "no host C++ compiler found (";
-    for (std::size_t i = 0; i < tried.size(); ++i) why += (i ? "; " : "") + tried[i];
+    for (std::size_t i = 0; i < tried.size(); ++i)
+        why += (i ? "; " : "") + tried[i];
     why += "): install g++ (Debian: apt install g++) or set $WARPBENCH_CXX";
     result.reason = why;
     return result;
@@ -203,16 +202,16 @@ Search search()
 
 } // namespace
 
-std::optional<HostCompiler> HostCompiler::find() { return search().compiler; }
+std::optional<HostCompiler> HostCompiler::find() {
+    return search().compiler;
+}
 
-std::string HostCompiler::unavailableReason()
-{
+std::string HostCompiler::unavailableReason() {
     Search s = search();
     return s.compiler ? std::string() : s.reason;
 }
 
-HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& request) const
-{
+HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& request) const {
     const auto started = std::chrono::steady_clock::now();
     HostCompileResult result;
     const auto elapsed = [&] {
@@ -227,16 +226,20 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     args << QStringLiteral("-shared") << QStringLiteral("-fPIC")
          << QStringLiteral("-fdiagnostics-color=never");
     bool hasStd = false;
-    for (const std::string& f : request.flags) hasStd = hasStd || f.rfind("-std=", 0) == 0;
+    for (const std::string& f : request.flags)
+        hasStd = hasStd || f.rfind("-std=", 0) == 0;
     if (!hasStd) args << QStringLiteral("-std=c++20");
-    for (const std::string& f : request.flags) args << toQ(f);
-    for (const std::string& dir : request.includeDirs) args << QStringLiteral("-I") + toQ(dir);
+    for (const std::string& f : request.flags)
+        args << toQ(f);
+    for (const std::string& dir : request.includeDirs)
+        args << QStringLiteral("-I") + toQ(dir);
     for (const auto& [name, value] : request.defines)
         args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
     args << QStringLiteral("-x") << QStringLiteral("c++") << toQ(fileName.string());
     args << QStringLiteral("-x") << QStringLiteral("none");
     args << QStringLiteral("-o") << QStringLiteral("out.so");
-    for (const std::string& f : request.linkFlags) args << toQ(f);
+    for (const std::string& f : request.linkFlags)
+        args << toQ(f);
 
     // The key: everything that can change the output.
     QByteArray keyMaterial;
@@ -247,12 +250,14 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     addKey(m_executable);
     addKey(m_version);
     addKey(fileName.string());
-    for (const QString& a : args) addKey(a.toStdString());
+    for (const QString& a : args)
+        addKey(a.toStdString());
     addKey(request.source);
     const std::string key = hashHex(keyMaterial);
 
     std::string command = shellQuote(m_executable);
-    for (const QString& a : args) command += " " + shellQuote(a.toStdString());
+    for (const QString& a : args)
+        command += " " + shellQuote(a.toStdString());
     result.commandLine = command;
 
     const std::filesystem::path dir = cacheDir() / "host";
@@ -282,7 +287,8 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     }
     const std::filesystem::path workDir = work.path().toStdString();
     if (!writeFile(workDir / fileName, request.source)) {
-        result.diagnostics.push_back(toolDiagnostic("cannot write " + (workDir / fileName).string()));
+        result.diagnostics.push_back(
+            toolDiagnostic("cannot write " + (workDir / fileName).string()));
         result.log = result.diagnostics.back().message;
         result.compileMs = elapsed();
         return result;
@@ -304,9 +310,9 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         process.waitForFinished();
         result.log = process.readAll().toStdString();
         result.diagnostics = parseGccDiagnostics(result.log);
-        result.diagnostics.push_back(toolDiagnostic(
-            "the host compiler did not finish within " + std::to_string(kCompileTimeoutMs / 1000) +
-            " s and was stopped"));
+        result.diagnostics.push_back(toolDiagnostic("the host compiler did not finish within " +
+                                                    std::to_string(kCompileTimeoutMs / 1000) +
+                                                    " s and was stopped"));
         result.compileMs = elapsed();
         return result;
     }
@@ -315,11 +321,11 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     const bool exitedOk = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
     if (!exitedOk) {
         if (!hasErrors(result.diagnostics))
-            result.diagnostics.push_back(toolDiagnostic(
-                process.exitStatus() == QProcess::NormalExit
-                    ? "the host compiler failed with exit code " +
-                          std::to_string(process.exitCode())
-                    : "the host compiler crashed"));
+            result.diagnostics.push_back(
+                toolDiagnostic(process.exitStatus() == QProcess::NormalExit
+                                   ? "the host compiler failed with exit code " +
+                                         std::to_string(process.exitCode())
+                                   : "the host compiler crashed"));
         result.compileMs = elapsed();
         return result;
     }
@@ -340,18 +346,90 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     return result;
 }
 
-std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
-{
+std::string HostCompiler::precompileHeader(const std::string& headerPath,
+                                           const std::string& includeName,
+                                           const HostCompileRequest& request) const {
+    namespace fs = std::filesystem;
+    if (m_isClang) return {};
+    QStringList args;
+    args << QStringLiteral("-fPIC") << QStringLiteral("-fdiagnostics-color=never");
+    bool hasStd = false;
+    for (const std::string& f : request.flags)
+        hasStd = hasStd || f.rfind("-std=", 0) == 0;
+    if (!hasStd) args << QStringLiteral("-std=c++20");
+    for (const std::string& f : request.flags)
+        args << toQ(f);
+    for (const std::string& dir : request.includeDirs)
+        args << QStringLiteral("-I") + toQ(dir);
+    for (const auto& [name, value] : request.defines)
+        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+
+    QByteArray keyMaterial;
+    const auto addKey = [&](const std::string& text) {
+        keyMaterial += QByteArray::fromStdString(text);
+        keyMaterial += '\0';
+    };
+    addKey("pch");
+    addKey(m_executable);
+    addKey(m_version);
+    addKey(includeName);
+    for (const QString& a : args)
+        addKey(a.toStdString());
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(fs::path(headerPath).parent_path(), ec))
+        if (e.is_regular_file()) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+        addKey(f.filename().string());
+        addKey(readFile(f));
+    }
+    const fs::path dir = cacheDir() / "host" / ("pch-" + hashHex(keyMaterial));
+    const fs::path gch = dir / (includeName + ".gch");
+    if (fs::exists(gch, ec)) return dir.string();
+
+    // Built in a private folder, published by renaming the folder: the header's folder is
+    // copied beside the .gch, so that later includes of the same name (from other headers,
+    // #pragma once) resolve to the copy the .gch stands for.
+    QTemporaryDir work(QString::fromStdString(dir.string() + ".build-XXXXXX"));
+    if (!work.isValid()) return {};
+    const fs::path stage = work.path().toStdString();
+    const fs::path stagedGch = stage / (includeName + ".gch");
+    fs::create_directories(stagedGch.parent_path(), ec);
+    for (const fs::path& f : files)
+        fs::copy_file(f, stagedGch.parent_path() / f.filename(),
+                      fs::copy_options::overwrite_existing, ec);
+    const fs::path header = stagedGch.parent_path() / fs::path(headerPath).filename();
+    args << QStringLiteral("-x") << QStringLiteral("c++-header") << toQ(header.string())
+         << QStringLiteral("-o") << toQ(stagedGch.string());
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(toQ(m_executable), args);
+    if (!process.waitForStarted(kProbeTimeoutMs) || !process.waitForFinished(kCompileTimeoutMs) ||
+        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    fs::rename(stage, dir, ec); // fails harmlessly when another process published it first
+    if (!ec) work.setAutoRemove(false);
+    return fs::exists(gch) ? dir.string() : std::string();
+}
+
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& log) {
     // file:line:col: severity: message      (col optional)
     static const std::regex located(
         R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)");
     // file:line:col:   required from here  /  file: In instantiation of '...':
-    static const std::regex contextLine(R"(^(.+?):(?:(\d+):(?:(\d+):)?)?\s+(required from .*|required by .*|in (?:constexpr )?expansion of .*|recursively required .*)$)");
-    static const std::regex scopeLine(R"(^(.+?): (In (?:instantiation of|substitution of|function|member function|constructor|destructor|static member function|lambda function) .*)$)");
+    static const std::regex contextLine(
+        R"(^(.+?):(?:(\d+):(?:(\d+):)?)?\s+(required from .*|required by .*|in (?:constexpr )?expansion of .*|recursively required .*)$)");
+    static const std::regex scopeLine(
+        R"(^(.+?): (In (?:instantiation of|substitution of|function|member function|constructor|destructor|static member function|lambda function) .*)$)");
     static const std::regex includedFrom(R"(^(In file included from|\s+from) (.*?)[,:]$)");
     // "cc1plus: error: ...", "g++: error: ...", "clang: error: ...", "/usr/bin/ld: ..."
     static const std::regex tool(R"(^([^:\s]+): (fatal error|error|warning): (.*)$)");
-    static const std::regex linker(R"(^(?:/\S*/)?(?:ld|ld\.gold|ld\.lld|collect2)(?:: (?:error: )?)(.*)$)");
+    static const std::regex linker(
+        R"(^(?:/\S*/)?(?:ld|ld\.gold|ld\.lld|collect2)(?:: (?:error: )?)(.*)$)");
     static const std::regex flagSuffix(R"(^(.*) \[(-W[^\]]+|-f[^\]]+)\]$)");
 
     std::vector<Diagnostic> out;
@@ -381,12 +459,11 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
                 d.code = f[2];
             }
             // clang: instantiation chains and macro origins come as notes after the error.
-            const bool chainNote =
-                d.severity == Severity::Note && !out.empty() &&
-                (d.message.rfind("in instantiation of", 0) == 0 ||
-                 d.message.find("requested here") != std::string::npos ||
-                 d.message.rfind("expanded from macro", 0) == 0 ||
-                 d.message.rfind("while substituting", 0) == 0);
+            const bool chainNote = d.severity == Severity::Note && !out.empty() &&
+                                   (d.message.rfind("in instantiation of", 0) == 0 ||
+                                    d.message.find("requested here") != std::string::npos ||
+                                    d.message.rfind("expanded from macro", 0) == 0 ||
+                                    d.message.rfind("while substituting", 0) == 0);
             if (chainNote) {
                 out.back().context.push_back(line);
                 continue;

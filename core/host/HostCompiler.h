@@ -12,20 +12,21 @@ namespace wb {
 
 /// One C++ translation unit to build into a shared library.
 struct HostCompileRequest {
-    std::string source;      ///< full text of the translation unit
-    std::string sourceName;  ///< name diagnostics should carry ("reference.cpp"); use #line in source
-    std::vector<std::string> flags;        ///< e.g. "-O2", "-fsanitize=address"
+    std::string source; ///< full text of the translation unit
+    std::string
+        sourceName; ///< name diagnostics should carry ("reference.cpp"); use #line in source
+    std::vector<std::string> flags; ///< e.g. "-O2", "-fsanitize=address"
     std::vector<std::string> includeDirs;
     std::vector<std::pair<std::string, std::string>> defines;
-    std::vector<std::string> linkFlags;    ///< e.g. "-lboost_context"
+    std::vector<std::string> linkFlags; ///< e.g. "-lboost_context"
 };
 
 struct HostCompileResult {
     bool ok = false;
-    std::string log;                       ///< the compiler's stderr
-    std::vector<Diagnostic> diagnostics;   ///< parsed from log
-    std::string libraryPath;               ///< the .so, in the cache directory
-    std::string commandLine;               ///< for the log view
+    std::string log;                     ///< the compiler's stderr
+    std::vector<Diagnostic> diagnostics; ///< parsed from log
+    std::string libraryPath;             ///< the .so, in the cache directory
+    std::string commandLine;             ///< for the log view
     double compileMs = 0;
     bool cacheHit = false;
 };
@@ -47,6 +48,14 @@ public:
     /// Compiles to a shared library (-shared -fPIC -std=c++20 plus the request's flags).
     /// A compile error is a result (ok = false, diagnostics set), never an exception.
     HostCompileResult compileSharedLibrary(const HostCompileRequest& request) const;
+
+    /// Precompiles the header `headerPath` with the request's flags, defines and include dirs
+    /// (gcc only) into the cache, as <dir>/<includeName>.gch, so that `#include "<includeName>"`
+    /// uses it when <dir> is the first -I of a compile with the same flags. The key covers the
+    /// compiler, the arguments and every file in the header's folder. Returns <dir>, or an empty
+    /// string when it cannot be used (clang, or the build failed: the plain header still works).
+    std::string precompileHeader(const std::string& headerPath, const std::string& includeName,
+                                 const HostCompileRequest& request) const;
 
 private:
     friend struct HostCompilerAccess;

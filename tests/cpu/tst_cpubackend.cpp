@@ -25,8 +25,7 @@ using namespace wb;
 
 namespace {
 
-std::string readKernel(const std::string& file)
-{
+std::string readKernel(const std::string& file) {
     std::ifstream in(std::string(WB_SOURCE_DIR) + "/tests/cpu/kernels/" + file);
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -36,15 +35,13 @@ std::string readKernel(const std::string& file)
 /// Launch arguments with stable storage.
 class Args {
 public:
-    template <typename T> Args& val(T v)
-    {
+    template <typename T> Args& val(T v) {
         auto& bytes = m_storage.emplace_back(sizeof(T));
         std::memcpy(bytes.data(), &v, sizeof(T));
         m_args.push_back({bytes.data(), sizeof(T), false});
         return *this;
     }
-    Args& ptr(const BackendBuffer& b, std::size_t byteOffset = 0)
-    {
+    Args& ptr(const BackendBuffer& b, std::size_t byteOffset = 0) {
         const std::uint64_t a = b.address() + byteOffset;
         auto& bytes = m_storage.emplace_back(8);
         std::memcpy(bytes.data(), &a, 8);
@@ -63,20 +60,18 @@ struct Harness {
     std::unique_ptr<BackendProgram> program;
     std::vector<std::unique_ptr<BackendBuffer>> buffers;
 
-    template <typename T> BackendBuffer& upload(const std::vector<T>& data, const char* label)
-    {
+    template <typename T> BackendBuffer& upload(const std::vector<T>& data, const char* label) {
         buffers.push_back(backend.allocate(data.size() * sizeof(T), label));
         backend.upload(*buffers.back(), data.data(), data.size() * sizeof(T));
         return *buffers.back();
     }
-    template <typename T> std::vector<T> download(const BackendBuffer& b, std::size_t n)
-    {
+    template <typename T> std::vector<T> download(const BackendBuffer& b, std::size_t n) {
         std::vector<T> out(n);
         backend.download(b, out.data(), n * sizeof(T));
         return out;
     }
-    double launch(const std::string& kernel, Dim3 grid, Dim3 block, const Args& args, unsigned shared = 0)
-    {
+    double launch(const std::string& kernel, Dim3 grid, Dim3 block, const Args& args,
+                  unsigned shared = 0) {
         LaunchConfig c;
         c.grid = grid;
         c.block = block;
@@ -85,26 +80,29 @@ struct Harness {
     }
 };
 
-template <typename T> std::vector<T> randomVector(std::size_t n, T lo, T hi, unsigned seed)
-{
+template <typename T> std::vector<T> randomVector(std::size_t n, T lo, T hi, unsigned seed) {
     std::mt19937 rng(seed);
     std::vector<T> v(n);
     if constexpr (std::is_floating_point_v<T>) {
         std::uniform_real_distribution<T> d(lo, hi);
-        for (T& x : v) x = d(rng);
+        for (T& x : v)
+            x = d(rng);
     } else {
         std::uniform_int_distribution<long long> d(lo, hi);
-        for (T& x : v) x = static_cast<T>(d(rng));
+        for (T& x : v)
+            x = static_cast<T>(d(rng));
     }
     return v;
 }
 
-bool near(float a, float b, float rel = 1e-5f) { return std::fabs(a - b) <= rel * std::max(1.0f, std::fabs(b)); }
+bool near(float a, float b, float rel = 1e-5f) {
+    return std::fabs(a - b) <= rel * std::max(1.0f, std::fabs(b));
+}
 
-#define CHECK_ALL(n, cond, what)                                                                  \
-    for (std::size_t i_ = 0; i_ < (n); ++i_) {                                                    \
-        const std::size_t i = i_;                                                                 \
-        if (!(cond)) QFAIL(qPrintable(QStringLiteral("%1 differs at %2").arg(what).arg(i)));      \
+#define CHECK_ALL(n, cond, what)                                                                   \
+    for (std::size_t i_ = 0; i_ < (n); ++i_) {                                                     \
+        const std::size_t i = i_;                                                                  \
+        if (!(cond)) QFAIL(qPrintable(QStringLiteral("%1 differs at %2").arg(what).arg(i)));       \
     }
 
 struct Case {
@@ -114,8 +112,7 @@ struct Case {
     std::function<void(Harness&)> run;
 };
 
-float halfRound(float f)
-{
+float halfRound(float f) {
     // Reference rounding to binary16 (round to nearest even) through the exponent scale.
     if (f == 0.0f || !std::isfinite(f)) return f;
     int e = 0;
@@ -125,20 +122,26 @@ float halfRound(float f)
     return std::nearbyint(f / ulp) * ulp;
 }
 
-const std::vector<Case>& cases()
-{
+const std::vector<Case>& cases() {
     static const std::vector<Case> table = {
-        {"vector_add", "vector_add.cu", {}, [](Harness& h) {
+        {"vector_add",
+         "vector_add.cu",
+         {},
+         [](Harness& h) {
              const int n = 100000;
              auto a = randomVector<float>(n, -1, 1, 1), b = randomVector<float>(n, -1, 1, 2);
              auto& da = h.upload(a, "a");
              auto& db = h.upload(b, "b");
              auto& dc = h.upload(std::vector<float>(n, 0), "c");
-             h.launch("vector_add", {(n + 255) / 256}, {256}, Args().ptr(da).ptr(db).ptr(dc).val(n));
+             h.launch("vector_add", {(n + 255) / 256}, {256},
+                      Args().ptr(da).ptr(db).ptr(dc).val(n));
              auto c = h.download<float>(dc, n);
              CHECK_ALL(n, c[i] == a[i] + b[i], "c");
          }},
-        {"saxpy", "saxpy.cu", {}, [](Harness& h) {
+        {"saxpy",
+         "saxpy.cu",
+         {},
+         [](Harness& h) {
              const int n = 50000;
              auto x = randomVector<float>(n, -2, 2, 3), y = randomVector<float>(n, -2, 2, 4);
              auto& dx = h.upload(x, "x");
@@ -147,62 +150,89 @@ const std::vector<Case>& cases()
              auto r = h.download<float>(dy, n);
              CHECK_ALL(n, r[i] == std::fma(1.5f, x[i], y[i]), "y");
          }},
-        {"stencil2d", "stencil2d.cu", {}, [](Harness& h) {
+        {"stencil2d",
+         "stencil2d.cu",
+         {},
+         [](Harness& h) {
              const int w = 97, ht = 61;
              auto in = randomVector<float>(w * ht, 0, 1, 5);
              auto& din = h.upload(in, "in");
              auto& dout = h.upload(std::vector<float>(w * ht, -1), "out");
-             h.launch("stencil2d", {(w + 15) / 16, (ht + 15) / 16}, {16, 16}, Args().ptr(din).ptr(dout).val(w).val(ht));
+             h.launch("stencil2d", {(w + 15) / 16, (ht + 15) / 16}, {16, 16},
+                      Args().ptr(din).ptr(dout).val(w).val(ht));
              auto out = h.download<float>(dout, w * ht);
              for (int y = 0; y < ht; ++y)
                  for (int x = 0; x < w; ++x) {
                      const int i = y * w + x;
                      const bool border = x == 0 || y == 0 || x == w - 1 || y == ht - 1;
-                     const float ref = border ? in[i] : 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - w] + in[i + w]);
-                     QVERIFY2(near(out[i], ref), qPrintable(QStringLiteral("at %1,%2").arg(x).arg(y)));
+                     const float ref = border ? in[i]
+                                              : 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] +
+                                                                         in[i - w] + in[i + w]);
+                     QVERIFY2(near(out[i], ref),
+                              qPrintable(QStringLiteral("at %1,%2").arg(x).arg(y)));
                  }
          }},
-        {"matmul_naive", "matmul_naive.cu", {}, [](Harness& h) {
+        {"matmul_naive",
+         "matmul_naive.cu",
+         {},
+         [](Harness& h) {
              const int M = 37, N = 45, K = 29;
-             auto A = randomVector<float>(M * K, -1, 1, 6), B = randomVector<float>(K * N, -1, 1, 7);
+             auto A = randomVector<float>(M * K, -1, 1, 6),
+                  B = randomVector<float>(K * N, -1, 1, 7);
              auto& dA = h.upload(A, "A");
              auto& dB = h.upload(B, "B");
              auto& dC = h.upload(std::vector<float>(M * N, 0), "C");
-             h.launch("matmul_naive", {(N + 15) / 16, (M + 15) / 16}, {16, 16}, Args().ptr(dA).ptr(dB).ptr(dC).val(M).val(N).val(K));
+             h.launch("matmul_naive", {(N + 15) / 16, (M + 15) / 16}, {16, 16},
+                      Args().ptr(dA).ptr(dB).ptr(dC).val(M).val(N).val(K));
              auto C = h.download<float>(dC, M * N);
              for (int r = 0; r < M; ++r)
                  for (int c = 0; c < N; ++c) {
                      float acc = 0;
-                     for (int k = 0; k < K; ++k) acc += A[r * K + k] * B[k * N + c];
+                     for (int k = 0; k < K; ++k)
+                         acc += A[r * K + k] * B[k * N + c];
                      QVERIFY(near(C[r * N + c], acc, 1e-4f));
                  }
          }},
-        {"matmul_tiled", "matmul_tiled.cu", {}, [](Harness& h) {
+        {"matmul_tiled",
+         "matmul_tiled.cu",
+         {},
+         [](Harness& h) {
              const int M = 50, N = 33, K = 70;
-             auto A = randomVector<float>(M * K, -1, 1, 8), B = randomVector<float>(K * N, -1, 1, 9);
+             auto A = randomVector<float>(M * K, -1, 1, 8),
+                  B = randomVector<float>(K * N, -1, 1, 9);
              auto& dA = h.upload(A, "A");
              auto& dB = h.upload(B, "B");
              auto& dC = h.upload(std::vector<float>(M * N, 0), "C");
-             h.launch("matmul_tiled", {(N + 15) / 16, (M + 15) / 16}, {16, 16}, Args().ptr(dA).ptr(dB).ptr(dC).val(M).val(N).val(K));
+             h.launch("matmul_tiled", {(N + 15) / 16, (M + 15) / 16}, {16, 16},
+                      Args().ptr(dA).ptr(dB).ptr(dC).val(M).val(N).val(K));
              auto C = h.download<float>(dC, M * N);
              for (int r = 0; r < M; ++r)
                  for (int c = 0; c < N; ++c) {
                      double acc = 0;
-                     for (int k = 0; k < K; ++k) acc += double(A[r * K + k]) * B[k * N + c];
+                     for (int k = 0; k < K; ++k)
+                         acc += double(A[r * K + k]) * B[k * N + c];
                      QVERIFY(near(C[r * N + c], float(acc), 1e-4f));
                  }
          }},
-        {"transpose", "transpose.cu", {}, [](Harness& h) {
+        {"transpose",
+         "transpose.cu",
+         {},
+         [](Harness& h) {
              const int w = 100, ht = 70;
              auto in = randomVector<float>(w * ht, -5, 5, 10);
              auto& din = h.upload(in, "in");
              auto& dout = h.upload(std::vector<float>(w * ht, 0), "out");
-             h.launch("transpose", {(w + 31) / 32, (ht + 31) / 32}, {32, 8}, Args().ptr(dout).ptr(din).val(w).val(ht));
+             h.launch("transpose", {(w + 31) / 32, (ht + 31) / 32}, {32, 8},
+                      Args().ptr(dout).ptr(din).val(w).val(ht));
              auto out = h.download<float>(dout, w * ht);
              for (int y = 0; y < ht; ++y)
-                 for (int x = 0; x < w; ++x) QCOMPARE(out[x * ht + y], in[y * w + x]);
+                 for (int x = 0; x < w; ++x)
+                     QCOMPARE(out[x * ht + y], in[y * w + x]);
          }},
-        {"reduce_tree", "reduce_tree.cu", {}, [](Harness& h) {
+        {"reduce_tree",
+         "reduce_tree.cu",
+         {},
+         [](Harness& h) {
              const int n = 100000, blocks = (n + 511) / 512;
              auto in = randomVector<float>(n, 0, 1, 11);
              auto& din = h.upload(in, "in");
@@ -211,11 +241,16 @@ const std::vector<Case>& cases()
              auto p = h.download<float>(dp, blocks);
              for (int b = 0; b < blocks; ++b) {
                  double ref = 0;
-                 for (int i = b * 512; i < std::min(n, b * 512 + 512); ++i) ref += in[i];
-                 QVERIFY2(near(p[b], float(ref), 1e-4f), qPrintable(QStringLiteral("block %1").arg(b)));
+                 for (int i = b * 512; i < std::min(n, b * 512 + 512); ++i)
+                     ref += in[i];
+                 QVERIFY2(near(p[b], float(ref), 1e-4f),
+                          qPrintable(QStringLiteral("block %1").arg(b)));
              }
          }},
-        {"reduce_warp", "reduce_warp.cu", {}, [](Harness& h) {
+        {"reduce_warp",
+         "reduce_warp.cu",
+         {},
+         [](Harness& h) {
              const int n = 77777;
              auto in = randomVector<int>(n, -1000, 1000, 12);
              auto& din = h.upload(in, "in");
@@ -223,7 +258,10 @@ const std::vector<Case>& cases()
              h.launch("reduce_warp", {(n + 255) / 256}, {256}, Args().ptr(din).ptr(dt).val(n));
              QCOMPARE(h.download<int>(dt, 1)[0], std::accumulate(in.begin(), in.end(), 0));
          }},
-        {"scan_block", "scan_block.cu", {}, [](Harness& h) {
+        {"scan_block",
+         "scan_block.cu",
+         {},
+         [](Harness& h) {
              const int n = 1000;
              auto in = randomVector<unsigned>(n, 0, 100, 13);
              auto& din = h.upload(in, "in");
@@ -236,7 +274,10 @@ const std::vector<Case>& cases()
                  QCOMPARE(out[i], run);
              }
          }},
-        {"histogram", "histogram.cu", {}, [](Harness& h) {
+        {"histogram",
+         "histogram.cu",
+         {},
+         [](Harness& h) {
              const int n = 200000;
              auto data = randomVector<unsigned char>(n, 0, 255, 14);
              auto& dd = h.upload(data, "data");
@@ -244,19 +285,28 @@ const std::vector<Case>& cases()
              h.launch("histogram", {30}, {256}, Args().ptr(dd).val(n).ptr(db));
              auto bins = h.download<unsigned>(db, 64);
              std::vector<unsigned> ref(64, 0);
-             for (unsigned char c : data) ++ref[c % 64];
+             for (unsigned char c : data)
+                 ++ref[c % 64];
              CHECK_ALL(64, bins[i] == ref[i], "bin");
          }},
-        {"dynamic_shared", "dynamic_shared.cu", {}, [](Harness& h) {
+        {"dynamic_shared",
+         "dynamic_shared.cu",
+         {},
+         [](Harness& h) {
              const int block = 96, blocks = 11, n = block * blocks;
              auto in = randomVector<double>(n, -1, 1, 15);
              auto& din = h.upload(in, "in");
              auto& dout = h.upload(std::vector<double>(n, 0), "out");
-             h.launch("reverse_segments", {blocks}, {block}, Args().ptr(din).ptr(dout), block * sizeof(double));
+             h.launch("reverse_segments", {blocks}, {block}, Args().ptr(din).ptr(dout),
+                      block * sizeof(double));
              auto out = h.download<double>(dout, n);
-             CHECK_ALL(std::size_t(n), out[i] == in[(i / block) * block + (block - 1 - i % block)], "out");
+             CHECK_ALL(std::size_t(n), out[i] == in[(i / block) * block + (block - 1 - i % block)],
+                       "out");
          }},
-        {"template_name_expression", "template_scale.cu", {"scale<float, 128>"}, [](Harness& h) {
+        {"template_name_expression",
+         "template_scale.cu",
+         {"scale<float, 128>"},
+         [](Harness& h) {
              const KernelInfo* k = h.program->compiled().findKernel("scale<float, 128>");
              QVERIFY(k);
              QCOMPARE(k->params.size(), std::size_t{2});
@@ -270,7 +320,10 @@ const std::vector<Case>& cases()
              auto r = h.download<float>(dv, n);
              CHECK_ALL(std::size_t(n), r[i] == v[i] * 128.0f, "data");
          }},
-        {"constant_memory", "constant_poly.cu", {}, [](Harness& h) {
+        {"constant_memory",
+         "constant_poly.cu",
+         {},
+         [](Harness& h) {
              const float c[4] = {1.0f, -2.0f, 0.5f, 0.25f};
              h.backend.setConstant(*h.program, "coeffs", c, sizeof c);
              const int n = 4096;
@@ -279,9 +332,13 @@ const std::vector<Case>& cases()
              auto& dy = h.upload(std::vector<float>(n, 0), "y");
              h.launch("poly", {n / 256}, {256}, Args().ptr(dx).ptr(dy).val(n));
              auto y = h.download<float>(dy, n);
-             CHECK_ALL(std::size_t(n), near(y[i], c[0] + x[i] * (c[1] + x[i] * (c[2] + x[i] * c[3]))), "y");
+             CHECK_ALL(std::size_t(n),
+                       near(y[i], c[0] + x[i] * (c[1] + x[i] * (c[2] + x[i] * c[3]))), "y");
          }},
-        {"half_arithmetic", "half_axpy.cu", {}, [](Harness& h) {
+        {"half_arithmetic",
+         "half_axpy.cu",
+         {},
+         [](Harness& h) {
              const int n = 3000;
              auto xf = randomVector<float>(n, -4, 4, 18), yf = randomVector<float>(n, -4, 4, 19);
              std::vector<std::uint16_t> xh(n), yh(n);
@@ -296,11 +353,13 @@ const std::vector<Case>& cases()
                  int e;
                  const float m = std::frexp(a, &e); // a = m * 2^e, m in [0.5,1)
                  if (e - 1 < -14) return std::uint16_t(sign | std::uint32_t(std::ldexp(a, 24)));
-                 return std::uint16_t(sign | std::uint32_t((e - 1 + 15) << 10) | std::uint32_t(std::ldexp(m * 2 - 1, 10)));
+                 return std::uint16_t(sign | std::uint32_t((e - 1 + 15) << 10) |
+                                      std::uint32_t(std::ldexp(m * 2 - 1, 10)));
              };
              const auto fromHalf = [](std::uint16_t b) {
                  const int e = (b >> 10) & 31, m = b & 1023;
-                 const float v = e == 0 ? std::ldexp(float(m), -24) : std::ldexp(1.0f + float(m) / 1024.0f, e - 15);
+                 const float v = e == 0 ? std::ldexp(float(m), -24)
+                                        : std::ldexp(1.0f + float(m) / 1024.0f, e - 15);
                  return (b & 0x8000) ? -v : v;
              };
              for (int i = 0; i < n; ++i) {
@@ -309,21 +368,29 @@ const std::vector<Case>& cases()
              }
              auto& dx = h.upload(xh, "x");
              auto& dy = h.upload(yh, "y");
-             h.launch("half_axpy", {(n + 255) / 256}, {256}, Args().val(0.75f).ptr(dx).ptr(dy).val(n));
+             h.launch("half_axpy", {(n + 255) / 256}, {256},
+                      Args().val(0.75f).ptr(dx).ptr(dy).val(n));
              auto r = h.download<std::uint16_t>(dy, n);
              for (int i = 0; i < n; ++i) {
                  const float ref = halfRound(halfRound(0.75f * fromHalf(xh[i])) + fromHalf(yh[i]));
-                 QVERIFY2(fromHalf(r[i]) == ref, qPrintable(QStringLiteral("at %1: %2 vs %3").arg(i).arg(fromHalf(r[i])).arg(ref)));
+                 QVERIFY2(
+                     fromHalf(r[i]) == ref,
+                     qPrintable(
+                         QStringLiteral("at %1: %2 vs %3").arg(i).arg(fromHalf(r[i])).arg(ref)));
              }
          }},
-        {"warp_vote", "warp_vote.cu", {}, [](Harness& h) {
+        {"warp_vote",
+         "warp_vote.cu",
+         {},
+         [](Harness& h) {
              const int block = 64, blocks = 4, n = block * blocks;
              auto in = randomVector<int>(n, -50, 150, 20);
              auto& din = h.upload(in, "in");
              auto& dballots = h.upload(std::vector<unsigned>(n / 32, 0), "ballots");
              auto& dsums = h.upload(std::vector<int>(n, 0), "sums");
              auto& dcounts = h.upload(std::vector<int>(blocks, 0), "counts");
-             h.launch("warp_vote", {blocks}, {block}, Args().ptr(din).ptr(dballots).ptr(dsums).ptr(dcounts));
+             h.launch("warp_vote", {blocks}, {block},
+                      Args().ptr(din).ptr(dballots).ptr(dsums).ptr(dcounts));
              auto ballots = h.download<unsigned>(dballots, n / 32);
              auto sums = h.download<int>(dsums, n);
              auto counts = h.download<int>(dcounts, blocks);
@@ -337,12 +404,18 @@ const std::vector<Case>& cases()
                      any = any || in[w * 32 + l] > 100;
                  }
                  QCOMPARE(ballots[w], ref);
-                 for (int l = 0; l < 32; ++l) QCOMPARE(sums[w * 32 + l], sum + (any ? 1000000 : 0));
+                 for (int l = 0; l < 32; ++l)
+                     QCOMPARE(sums[w * 32 + l], sum + (any ? 1000000 : 0));
              }
              for (int b = 0; b < blocks; ++b)
-                 QCOMPARE(counts[b], int(std::count_if(in.begin() + b * block, in.begin() + (b + 1) * block, [](int v) { return v > 0; })));
+                 QCOMPARE(counts[b],
+                          int(std::count_if(in.begin() + b * block, in.begin() + (b + 1) * block,
+                                            [](int v) { return v > 0; })));
          }},
-        {"atomics", "atomics_mix.cu", {}, [](Harness& h) {
+        {"atomics",
+         "atomics_mix.cu",
+         {},
+         [](Harness& h) {
              const int n = 10000;
              auto in = randomVector<int>(n, -100000, 100000, 21);
              auto& din = h.upload(in, "in");
@@ -353,7 +426,10 @@ const std::vector<Case>& cases()
              auto& dd = h.upload(std::vector<double>{0.0}, "dsum");
              auto& df = h.upload(std::vector<float>{0.0f}, "fsum");
              auto& dcas = h.upload(std::vector<int>{0}, "cas");
-             h.launch("atomics_mix", {(n + 127) / 128}, {128}, Args().ptr(din).val(n).ptr(dmin).ptr(dmax).ptr(dor).ptr(dull).ptr(dd).ptr(df).ptr(dcas));
+             h.launch(
+                 "atomics_mix", {(n + 127) / 128}, {128},
+                 Args().ptr(din).val(n).ptr(dmin).ptr(dmax).ptr(dor).ptr(dull).ptr(dd).ptr(df).ptr(
+                     dcas));
              QCOMPARE(h.download<int>(dmin, 1)[0], *std::min_element(in.begin(), in.end()));
              QCOMPARE(h.download<int>(dmax, 1)[0], *std::max_element(in.begin(), in.end()));
              unsigned orRef = 0;
@@ -386,9 +462,9 @@ class TestCpuBackend : public QObject {
 
     bool onCpu() const { return m_kind == QStringLiteral("cpu"); }
 
-    std::unique_ptr<BackendProgram> build(const std::string& file, const std::vector<std::string>& names,
-                                          std::vector<std::string> extraFlags = {})
-    {
+    std::unique_ptr<BackendProgram> build(const std::string& file,
+                                          const std::vector<std::string>& names,
+                                          std::vector<std::string> extraFlags = {}) {
         CompileOptions o;
         o.nameExpressions = names;
         o.extraFlags = std::move(extraFlags);
@@ -402,8 +478,7 @@ class TestCpuBackend : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         QVERIFY(m_cache.isValid());
         qputenv("WARPBENCH_CACHE_DIR", m_cache.path().toUtf8());
         m_kind = qEnvironmentVariable("WB_TEST_BACKEND", QStringLiteral("cpu"));
@@ -424,14 +499,13 @@ private Q_SLOTS:
         }
     }
 
-    void conformance_data()
-    {
+    void conformance_data() {
         QTest::addColumn<int>("index");
-        for (std::size_t i = 0; i < cases().size(); ++i) QTest::newRow(cases()[i].name) << int(i);
+        for (std::size_t i = 0; i < cases().size(); ++i)
+            QTest::newRow(cases()[i].name) << int(i);
     }
 
-    void conformance()
-    {
+    void conformance() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         QFETCH(int, index);
         const Case& c = cases()[static_cast<std::size_t>(index)];
@@ -444,8 +518,7 @@ private Q_SLOTS:
         }
     }
 
-    void divergentBarrierIsReported()
-    {
+    void divergentBarrierIsReported() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         if (!onCpu()) QSKIP("a divergent barrier is undefined behaviour on a GPU (it may hang)");
         Harness h{*m_backend, build("divergent_barrier.cu", {}), {}};
@@ -459,14 +532,15 @@ private Q_SLOTS:
             QCOMPARE(e.kind(), Error::Kind::Runtime);
             QVERIFY2(msg.find("divergent_barrier") != std::string::npos, e.what());
             QVERIFY2(msg.find("block (1,0,0)") != std::string::npos, e.what());
-            QVERIFY2(msg.find("__syncthreads() at divergent_barrier.cu:7") != std::string::npos, e.what());
-            QVERIFY2(msg.find("threads (0,0,0)–(15,0,0) wait there") != std::string::npos, e.what());
+            QVERIFY2(msg.find("__syncthreads() at divergent_barrier.cu:7") != std::string::npos,
+                     e.what());
+            QVERIFY2(msg.find("threads (0,0,0)–(15,0,0) wait there") != std::string::npos,
+                     e.what());
             QVERIFY2(msg.find("threads (16,0,0)–(63,0,0) exited") != std::string::npos, e.what());
         }
     }
 
-    void inconsistentWarpMaskIsReported()
-    {
+    void inconsistentWarpMaskIsReported() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         if (!onCpu()) QSKIP("an inconsistent warp mask is undefined behaviour on a GPU");
         const std::string src = "__global__ void k(int* out)\n"
@@ -488,8 +562,7 @@ private Q_SLOTS:
         }
     }
 
-    void assertionStopsTheLaunch()
-    {
+    void assertionStopsTheLaunch() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         if (!onCpu()) QSKIP("device assertions are sticky errors on a GPU");
         const std::string src = "#include <cassert>\n"
@@ -508,18 +581,22 @@ private Q_SLOTS:
             QFAIL("the launch should have failed");
         } catch (const Error& e) {
             const std::string msg = e.what();
-            QVERIFY2(msg.find("assertion 'v[threadIdx.x] >= 0' failed at assert.cu:4") != std::string::npos, e.what());
+            QVERIFY2(msg.find("assertion 'v[threadIdx.x] >= 0' failed at assert.cu:4") !=
+                         std::string::npos,
+                     e.what());
             QVERIFY2(msg.find("thread (37,0,0)") != std::string::npos, e.what());
         }
     }
 
-    void outOfBoundsIsReportedInBoundsCheckedMode()
-    {
+    void outOfBoundsIsReportedInBoundsCheckedMode() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
-        if (!onCpu()) QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the GPU)");
+        if (!onCpu())
+            QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the "
+                  "GPU)");
         auto program = build("out_of_bounds.cu", {}, {cpu::CpuBackend::kBoundsCheckFlag});
         QVERIFY(program);
-        QCOMPARE(QString::fromStdString(program->compiled().target), QStringLiteral("host-x86_64-bounds-checked"));
+        QCOMPARE(QString::fromStdString(program->compiled().target),
+                 QStringLiteral("host-x86_64-bounds-checked"));
         Harness h{*m_backend, std::move(program), {}};
         const int n = 200;
         auto& d = h.upload(std::vector<float>(n, 0), "data");
@@ -551,8 +628,33 @@ private Q_SLOTS:
         CHECK_ALL(std::size_t(n), out[i] == 2.0f * float(i), "data");
     }
 
-    void diagnosticsAtUserLine()
-    {
+    void misalignedAccessIsReportedInBoundsCheckedMode() {
+        if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
+        if (!onCpu())
+            QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the "
+                  "GPU)");
+        Harness h{*m_backend, build("misaligned.cu", {}, {cpu::CpuBackend::kBoundsCheckFlag}), {}};
+        QVERIFY(h.program);
+        auto& d = h.upload(std::vector<char>(256, 0), "bytes");
+        try {
+            h.launch("misaligned", {1}, {8}, Args().ptr(d));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("misaligned.cu:6") != std::string::npos, e.what());
+        }
+        auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(m_backend.get());
+        QVERIFY(cpuBackend);
+        QCOMPARE(cpuBackend->lastFindings().size(), std::size_t{1});
+        const MemoryFinding& f = cpuBackend->lastFindings().front();
+        QCOMPARE(f.kind, MemoryFinding::Kind::Misaligned);
+        QCOMPARE(f.line, 6);
+        QVERIFY(f.located);
+        QCOMPARE(f.thread, (Dim3{0, 0, 0}));
+        QCOMPARE(f.block, (Dim3{0, 0, 0}));
+        QVERIFY(f.address % 4 != 0);
+    }
+
+    void diagnosticsAtUserLine() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         const std::string src = "__global__ void k(float* out)\n"
                                 "{\n"
@@ -568,19 +670,26 @@ private Q_SLOTS:
         QVERIFY2(d.message.find("undefined_name") != std::string::npos, d.message.c_str());
     }
 
-    void refusedConstructs_data()
-    {
+    void refusedConstructs_data() {
         QTest::addColumn<QString>("source");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("asm") << "__global__ void k(int* p)\n{\n  int lane;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n  p[0] = lane;\n}\n" << 4 << "inline PTX assembly";
-        QTest::newRow("grid sync") << "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k() { cg::this_grid().sync(); }\n" << 1 << "cooperative_groups.h";
-        QTest::newRow("texture") << "__global__ void k(cudaTextureObject_t t, float* o)\n{ o[0] = tex1Dfetch<float>(t, 0); }\n" << 1 << "textures";
-        QTest::newRow("dynamic parallelism") << "__global__ void child() {}\n__global__ void k() { child<<<1, 1>>>(); }\n" << 2 << "dynamic parallelism";
+        QTest::newRow("asm") << "__global__ void k(int* p)\n{\n  int lane;\n  asm(\"mov.u32 %0, "
+                                "%%laneid;\" : \"=r\"(lane));\n  p[0] = lane;\n}\n"
+                             << 4 << "inline PTX assembly";
+        QTest::newRow("grid sync")
+            << "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ "
+               "void k() { cg::this_grid().sync(); }\n"
+            << 1 << "cooperative_groups.h";
+        QTest::newRow("texture") << "__global__ void k(cudaTextureObject_t t, float* o)\n{ o[0] = "
+                                    "tex1Dfetch<float>(t, 0); }\n"
+                                 << 1 << "textures";
+        QTest::newRow("dynamic parallelism")
+            << "__global__ void child() {}\n__global__ void k() { child<<<1, 1>>>(); }\n"
+            << 2 << "dynamic parallelism";
     }
 
-    void refusedConstructs()
-    {
+    void refusedConstructs() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         if (!onCpu()) QSKIP("these constructs are refused by the CPU emulator only");
         QFETCH(QString, source);
@@ -595,13 +704,13 @@ private Q_SLOTS:
                  r.diagnostics.front().message.c_str());
     }
 
-    void kernelDiscovery()
-    {
+    void kernelDiscovery() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         if (!onCpu()) QSKIP("checks the emulator's kernel table");
         const std::string src = "namespace ops {\n"
                                 "struct Pair { int a; double b; };\n"
-                                "__global__ void __launch_bounds__(128) fill(Pair p, const float* __restrict__ src, float* dst, unsigned n) {}\n"
+                                "__global__ void __launch_bounds__(128) fill(Pair p, const float* "
+                                "__restrict__ src, float* dst, unsigned n) {}\n"
                                 "}\n"
                                 "extern \"C\" __global__ void plain() {}\n"
                                 "template <typename T> __global__ void generic(T* x) {}\n";
@@ -623,12 +732,12 @@ private Q_SLOTS:
         QVERIFY(plain && plain->externC && plain->params.empty());
         bool warned = false;
         for (const Diagnostic& d : r.diagnostics)
-            warned = warned || (d.severity == Severity::Warning && d.message.find("generic") != std::string::npos);
+            warned = warned || (d.severity == Severity::Warning &&
+                                d.message.find("generic") != std::string::npos);
         QVERIFY(warned);
     }
 
-    void argumentsAreChecked()
-    {
+    void argumentsAreChecked() {
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         Harness h{*m_backend, build("vector_add.cu", {}), {}};
         QVERIFY(h.program);
@@ -642,23 +751,25 @@ private Q_SLOTS:
         }
     }
 
-    void missingHostCompiler()
-    {
+    void missingHostCompiler() {
         if (!onCpu()) QSKIP("about the CPU emulator");
         const QByteArray old = qgetenv("WARPBENCH_CXX");
         qputenv("WARPBENCH_CXX", "/nonexistent/g++");
         auto backend = cpu::makeCpuBackend();
         const CompileResult r = backend->compile(readKernel("vector_add.cu"), "vector_add.cu", {});
-        if (old.isNull()) qunsetenv("WARPBENCH_CXX");
-        else qputenv("WARPBENCH_CXX", old);
+        if (old.isNull())
+            qunsetenv("WARPBENCH_CXX");
+        else
+            qputenv("WARPBENCH_CXX", old);
         QVERIFY(!r.ok);
         QVERIFY(!r.diagnostics.empty());
-        QVERIFY2(r.diagnostics.front().message.find("host C++ compiler") != std::string::npos, r.diagnostics.front().message.c_str());
-        QVERIFY2(r.diagnostics.front().message.find("/nonexistent/g++") != std::string::npos, r.diagnostics.front().message.c_str());
+        QVERIFY2(r.diagnostics.front().message.find("host C++ compiler") != std::string::npos,
+                 r.diagnostics.front().message.c_str());
+        QVERIFY2(r.diagnostics.front().message.find("/nonexistent/g++") != std::string::npos,
+                 r.diagnostics.front().message.c_str());
     }
 
-    void singleThreadGivesSameResults()
-    {
+    void singleThreadGivesSameResults() {
         if (!onCpu()) QSKIP("about the CPU emulator's thread pool");
         cpu::CpuBackend one(1);
         QCOMPARE(one.threadCount(), 1);

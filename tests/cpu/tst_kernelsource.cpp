@@ -10,21 +10,24 @@ using wb::cpu::detail::KernelSource;
 class TestKernelSource : public QObject {
     Q_OBJECT
 
-    static int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+    static int lines(const std::string& s) {
+        return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+    }
 
 private Q_SLOTS:
-    void findsKernelsAndParameterNames()
-    {
-        const std::string src = "// __global__ void commented(int x);\n"
-                                "namespace a { namespace b {\n"
-                                "__global__ void k1(const float* __restrict__ in, float out[], int n = 3);\n"
-                                "}}\n"
-                                "extern \"C\" {\n"
-                                "__global__ void __launch_bounds__(256, 2) k2(void) { const char* s = \"__global__ void fake()\"; }\n"
-                                "}\n"
-                                "template <typename T, int N>\n"
-                                "__global__ void k3(T* p, int) {}\n"
-                                "__global__ void a::b::k1(const float* __restrict__ in, float out[], int n) {}\n";
+    void findsKernelsAndParameterNames() {
+        const std::string src =
+            "// __global__ void commented(int x);\n"
+            "namespace a { namespace b {\n"
+            "__global__ void k1(const float* __restrict__ in, float out[], int n = 3);\n"
+            "}}\n"
+            "extern \"C\" {\n"
+            "__global__ void __launch_bounds__(256, 2) k2(void) { const char* s = \"__global__ "
+            "void fake()\"; }\n"
+            "}\n"
+            "template <typename T, int N>\n"
+            "__global__ void k3(T* p, int) {}\n"
+            "__global__ void a::b::k1(const float* __restrict__ in, float out[], int n) {}\n";
         const KernelSource ks = KernelSource::scan(src, "s.cu");
         QVERIFY(ks.refusals.empty());
         QCOMPARE(ks.kernels.size(), std::size_t{3});
@@ -40,8 +43,7 @@ private Q_SLOTS:
         QVERIFY(!ks.needsFibers);
     }
 
-    void detectsBarriersAndConstants()
-    {
+    void detectsBarriersAndConstants() {
         const std::string src = "__constant__ float table[16];\n"
                                 "namespace n { __constant__ int scale = 2; }\n"
                                 "__global__ void k() { __syncwarp(); }\n";
@@ -50,8 +52,7 @@ private Q_SLOTS:
         QCOMPARE(ks.constants, (std::vector<std::string>{"table", "n::scale"}));
     }
 
-    void rewritesKeepLineNumbers()
-    {
+    void rewritesKeepLineNumbers() {
         const std::string src = "#include <cassert>\n"
                                 "__global__ void k(float* o) {\n"
                                 "    extern __shared__ __align__(16) float\n"
@@ -61,15 +62,15 @@ private Q_SLOTS:
                                 "}\n";
         const KernelSource ks = KernelSource::scan(src, "s.cu");
         QCOMPARE(lines(ks.rewritten), lines(src));
-        QVERIFY(ks.rewritten.find("static thread_local float (&smem)[] = reinterpret_cast<float (&)[]>(::wbcpu::dynamicShared);") != std::string::npos);
+        QVERIFY(ks.rewritten.find("static thread_local float (&smem)[] = reinterpret_cast<float "
+                                  "(&)[]>(::wbcpu::dynamicShared);") != std::string::npos);
         QVERIFY(ks.rewritten.find("cassert") == std::string::npos);
         QVERIFY(ks.rewritten.find("          __shared__ int count;") != std::string::npos);
         // The rest of the text is untouched, columns included.
         QVERIFY(ks.rewritten.find("    o[0] = smem[0] + count;\n") != std::string::npos);
     }
 
-    void refusalsPointAtTheConstruct()
-    {
+    void refusalsPointAtTheConstruct() {
         const std::string src = "__global__ void k(int* p)\n"
                                 "{\n"
                                 "    /* asm in a comment is fine */ int x = 0;\n"

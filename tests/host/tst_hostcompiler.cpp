@@ -12,8 +12,7 @@ class TestHostCompiler : public QObject {
     Q_OBJECT
 
 private:
-    static HostCompiler compiler()
-    {
+    static HostCompiler compiler() {
         auto c = HostCompiler::find();
         if (!c) qFatal("no host compiler: %s", HostCompiler::unavailableReason().c_str());
         return *c;
@@ -22,15 +21,13 @@ private:
     QTemporaryDir m_cache;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
+    void initTestCase() {
         // A fresh cache per run, so "first compile is a miss" holds on every run.
         QVERIFY(m_cache.isValid());
         qputenv("WARPBENCH_CACHE_DIR", m_cache.path().toUtf8());
     }
 
-    void findsCompiler()
-    {
+    void findsCompiler() {
         auto c = HostCompiler::find();
         QVERIFY2(c.has_value(), HostCompiler::unavailableReason().c_str());
         QVERIFY(std::filesystem::exists(c->executable()));
@@ -39,8 +36,7 @@ private Q_SLOTS:
         QVERIFY(HostCompiler::unavailableReason().empty());
     }
 
-    void compilesLoadsAndCalls()
-    {
+    void compilesLoadsAndCalls() {
         HostCompileRequest req;
         req.sourceName = "adder.cpp";
         req.source = "extern \"C\" int wb_add(int a, int b) { return a * 10 + b; }\n";
@@ -59,8 +55,7 @@ private Q_SLOTS:
         QCOMPARE(fn(-1, 7), -3);
     }
 
-    void definesAndIncludeDirsArePassed()
-    {
+    void definesAndIncludeDirsArePassed() {
         const QTemporaryDir inc;
         QVERIFY(inc.isValid());
         {
@@ -83,23 +78,23 @@ private Q_SLOTS:
         QCOMPARE(fn(), 36); // -DWB_FLAG defines it as 1
     }
 
-    void errorAtUserLineAndColumn_data()
-    {
+    void errorAtUserLineAndColumn_data() {
         QTest::addColumn<QString>("cxx");
         QTest::newRow("g++") << QStringLiteral("g++");
         QTest::newRow("clang++") << QStringLiteral("clang++");
     }
 
-    void errorAtUserLineAndColumn()
-    {
+    void errorAtUserLineAndColumn() {
         QFETCH(QString, cxx);
         if (QStandardPaths::findExecutable(cxx).isEmpty())
             QSKIP(qPrintable(cxx + " is not installed here"));
         const QByteArray old = qgetenv("WARPBENCH_CXX");
         qputenv("WARPBENCH_CXX", cxx.toUtf8());
         const auto found = HostCompiler::find();
-        if (old.isNull()) qunsetenv("WARPBENCH_CXX");
-        else qputenv("WARPBENCH_CXX", old);
+        if (old.isNull())
+            qunsetenv("WARPBENCH_CXX");
+        else
+            qputenv("WARPBENCH_CXX", old);
         QVERIFY2(found.has_value(), HostCompiler::unavailableReason().c_str());
         QCOMPARE(found->isClang(), cxx == QStringLiteral("clang++"));
         HostCompileRequest req;
@@ -124,20 +119,18 @@ private Q_SLOTS:
         QVERIFY2(err->message.find("undeclared_thing") != std::string::npos, err->message.c_str());
     }
 
-    void parsesGccFormats()
-    {
-        const std::string log =
-            "kernel.cu: In instantiation of 'void f(T) [with T = int]':\n"
-            "kernel.cu:10:6:   required from here\n"
-            "kernel.cu:3:7: error: 'x' was not declared in this scope\n"
-            "    3 |   int y = x;\n"
-            "      |       ^\n"
-            "kernel.cu:2:6: note: declared here\n"
-            "kernel.cu:5:9: warning: unused variable 'z' [-Wunused-variable]\n"
-            "kernel.cu:7: error: no column here\n"
-            "cc1plus: fatal error: something.h: No such file or directory\n"
-            "/usr/bin/ld: cannot find -lnothing: No such file or directory\n"
-            "collect2: error: ld returned 1 exit status\n";
+    void parsesGccFormats() {
+        const std::string log = "kernel.cu: In instantiation of 'void f(T) [with T = int]':\n"
+                                "kernel.cu:10:6:   required from here\n"
+                                "kernel.cu:3:7: error: 'x' was not declared in this scope\n"
+                                "    3 |   int y = x;\n"
+                                "      |       ^\n"
+                                "kernel.cu:2:6: note: declared here\n"
+                                "kernel.cu:5:9: warning: unused variable 'z' [-Wunused-variable]\n"
+                                "kernel.cu:7: error: no column here\n"
+                                "cc1plus: fatal error: something.h: No such file or directory\n"
+                                "/usr/bin/ld: cannot find -lnothing: No such file or directory\n"
+                                "collect2: error: ld returned 1 exit status\n";
         const auto ds = parseGccDiagnostics(log);
         QCOMPARE(ds.size(), std::size_t{6});
         QCOMPARE(ds[0].line, 3);
@@ -158,8 +151,7 @@ private Q_SLOTS:
         QVERIFY(ds[5].message.find("cannot find -lnothing") != std::string::npos);
     }
 
-    void parsesClangFormats()
-    {
+    void parsesClangFormats() {
         const std::string log =
             "kernel.cu:3:13: error: use of undeclared identifier 'x'\n"
             "    int y = x;\n"
@@ -176,8 +168,7 @@ private Q_SLOTS:
         QVERIFY(ds[0].context[0].find("kernel.cu:10:5") != std::string::npos);
     }
 
-    void realTemplateErrorCarriesInstantiationContext()
-    {
+    void realTemplateErrorCarriesInstantiationContext() {
         HostCompileRequest req;
         req.sourceName = "tmpl.cpp";
         req.source = "#line 1 \"kernel.cu\"\n"
@@ -196,21 +187,63 @@ private Q_SLOTS:
         QVERIFY2(mentionsCaller, r.log.c_str());
     }
 
-    void missingCompilerHasClearReason()
-    {
+    void precompiledHeaderIsFoundFirst() {
+        const HostCompiler c = compiler();
+        const QTemporaryDir src;
+        QVERIFY(src.isValid());
+        QDir(src.path()).mkpath(QStringLiteral("lib"));
+        {
+            QFile h(src.filePath(QStringLiteral("lib/big.h")));
+            QVERIFY(h.open(QIODevice::WriteOnly));
+            h.write("#pragma once\n#include <vector>\n#include \"lib/helper.h\"\ninline int big() "
+                    "{ return helper() + 1; }\n");
+            QFile g(src.filePath(QStringLiteral("lib/helper.h")));
+            QVERIFY(g.open(QIODevice::WriteOnly));
+            g.write("#pragma once\ninline int helper() { return 41; }\n");
+        }
+        HostCompileRequest req;
+        req.flags = {"-O2"};
+        req.includeDirs = {src.path().toStdString()};
+        const std::string dir = c.precompileHeader(
+            src.filePath(QStringLiteral("lib/big.h")).toStdString(), "lib/big.h", req);
+        if (c.isClang()) {
+            QVERIFY(dir.empty());
+            return;
+        }
+        QVERIFY(!dir.empty());
+        QVERIFY(std::filesystem::exists(std::filesystem::path(dir) / "lib" / "big.h.gch"));
+        QCOMPARE(c.precompileHeader(src.filePath(QStringLiteral("lib/big.h")).toStdString(),
+                                    "lib/big.h", req),
+                 dir);
+        // Used by a compile with the same flags, the header included twice.
+        req.sourceName = "use.cpp";
+        req.source = "#include \"lib/big.h\"\n#include \"lib/big.h\"\nextern \"C\" int wb_big() { "
+                     "return big(); }\n";
+        req.flags = {"-I", dir, "-O2", "-Winvalid-pch"};
+        const HostCompileResult r = c.compileSharedLibrary(req);
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY2(r.diagnostics.empty(), r.log.c_str()); // -Winvalid-pch: the .gch was accepted
+        DynamicLibrary lib = DynamicLibrary::open({r.libraryPath});
+        auto fn = lib.function<int (*)()>("wb_big");
+        QVERIFY(fn != nullptr);
+        QCOMPARE(fn(), 42);
+    }
+
+    void missingCompilerHasClearReason() {
         const QByteArray old = qgetenv("WARPBENCH_CXX");
         qputenv("WARPBENCH_CXX", "/nonexistent/c++");
         const auto c = HostCompiler::find();
         const std::string why = HostCompiler::unavailableReason();
-        if (old.isNull()) qunsetenv("WARPBENCH_CXX");
-        else qputenv("WARPBENCH_CXX", old);
+        if (old.isNull())
+            qunsetenv("WARPBENCH_CXX");
+        else
+            qputenv("WARPBENCH_CXX", old);
         QVERIFY(!c.has_value());
         QVERIFY2(why.find("/nonexistent/c++") != std::string::npos, why.c_str());
         QVERIFY2(why.find("WARPBENCH_CXX") != std::string::npos, why.c_str());
     }
 
-    void cacheHitReturnsSameLibrary()
-    {
+    void cacheHitReturnsSameLibrary() {
         HostCompileRequest req;
         req.sourceName = "cached.cpp";
         req.source = "extern \"C\" int wb_cached() { return 7; }\n"

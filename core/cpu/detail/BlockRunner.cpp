@@ -29,31 +29,28 @@ namespace {
 /// Thrown by a host callback to unwind an emulated thread; the library's entry catches it.
 struct HostAbort {};
 
-std::string hexMask(unsigned m)
-{
+std::string hexMask(unsigned m) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", m);
     return buf;
 }
 
-std::string where(const char* file, unsigned line)
-{
+std::string where(const char* file, unsigned line) {
     return std::string(file ? file : "?") + ":" + std::to_string(line);
 }
 
-Dim threadOf(unsigned linear, const Dim& block)
-{
+Dim threadOf(unsigned linear, const Dim& block) {
     return Dim{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
 }
 
 /// "threads (0,0,0)–(31,0,0), (40,0,0)" from sorted linear indices.
-std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block)
-{
+std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block) {
     std::string out;
     int ranges = 0;
     for (std::size_t i = 0; i < linear.size();) {
         std::size_t j = i;
-        while (j + 1 < linear.size() && linear[j + 1] == linear[j] + 1) ++j;
+        while (j + 1 < linear.size() && linear[j + 1] == linear[j] + 1)
+            ++j;
         if (ranges == 8) {
             out += ", …";
             break;
@@ -70,14 +67,14 @@ std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block)
 /// Reusable fiber stacks with a guard page below each.
 class StackPool {
 public:
-    explicit StackPool(std::size_t bytes) : m_bytes(bytes) {}
-    ~StackPool()
-    {
-        for (void* base : m_free) munmap(base, m_bytes + page());
+    explicit StackPool(std::size_t bytes)
+        : m_bytes(bytes) {}
+    ~StackPool() {
+        for (void* base : m_free)
+            munmap(base, m_bytes + page());
     }
     static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-    void* take()
-    {
+    void* take() {
         if (!m_free.empty()) {
             void* base = m_free.back();
             m_free.pop_back();
@@ -102,8 +99,7 @@ private:
 /// L1 cache sets and evict each other at each switch.
 struct PooledStack {
     StackPool* pool;
-    ctx::stack_context allocate()
-    {
+    ctx::stack_context allocate() {
         void* base = pool->take();
         const std::size_t stagger = ((reinterpret_cast<std::uintptr_t>(base) >> 12) % 61) * 64;
         ctx::stack_context sc;
@@ -111,8 +107,7 @@ struct PooledStack {
         sc.sp = static_cast<char*>(base) + StackPool::page() + sc.size;
         return sc;
     }
-    void deallocate(ctx::stack_context& sc) noexcept
-    {
+    void deallocate(ctx::stack_context& sc) noexcept {
         pool->give(static_cast<char*>(sc.sp) - sc.size - StackPool::page());
     }
 };
@@ -161,26 +156,26 @@ struct BlockRunner::Impl {
     ctx::fiber scheduler;                 ///< resumes the scheduler loop
     FiberThread* switchingFrom = nullptr; ///< who switched last (nullptr: the scheduler)
 
-    explicit Impl(std::size_t stackBytes) : stacks(stackBytes) {}
+    explicit Impl(std::size_t stackBytes)
+        : stacks(stackBytes) {}
 
     /// Threads switch to each other directly (one context switch per thread and barrier);
     /// whoever gets control keeps the continuation of whoever gave it.
-    void adopt(ctx::fiber&& from)
-    {
+    void adopt(ctx::fiber&& from) {
         if (!from) return; // the previous one finished
-        if (switchingFrom) switchingFrom->fiber = std::move(from);
-        else scheduler = std::move(from);
+        if (switchingFrom)
+            switchingFrom->fiber = std::move(from);
+        else
+            scheduler = std::move(from);
     }
 
-    void switchTo(FiberThread* self, ctx::fiber& target)
-    {
+    void switchTo(FiberThread* self, ctx::fiber& target) {
         switchingFrom = self;
         adopt(std::move(target).resume());
     }
 
     /// The next runnable thread after `after` in this pass (all when after == n), or nullptr.
-    FiberThread* nextRunnable(unsigned after)
-    {
+    FiberThread* nextRunnable(unsigned after) {
         if (cancelled) return nullptr;
         for (unsigned i = after == n ? 0u : after + 1u; i < n; ++i)
             if (threads[i].state == State::Runnable) {
@@ -190,28 +185,24 @@ struct BlockRunner::Impl {
         return nullptr;
     }
 
-    void fail(const std::string& message)
-    {
+    void fail(const std::string& message) {
         launch->setError("kernel '" + launch->kernel + "', block " + blockName + ": " + message);
         cancelled = true;
     }
 
-    unsigned lanesInWarp(unsigned warp) const
-    {
+    unsigned lanesInWarp(unsigned warp) const {
         const unsigned first = warp * 32u;
         const unsigned count = std::min(32u, n - first);
         return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
     }
 
-    void yield(FiberThread& t)
-    {
+    void yield(FiberThread& t) {
         FiberThread* next = nextRunnable(t.st.linear);
         switchTo(&t, next ? next->fiber : scheduler);
         if (cancelled) throw HostAbort{};
     }
 
-    int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
-    {
+    int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line) {
         t.op = op;
         t.file = file;
         t.line = line;
@@ -220,23 +211,25 @@ struct BlockRunner::Impl {
         ++atBarrier;
         yield(t);
         switch (op) {
-        case wbcpu::abi::SyncCount: return barrierReleased;
-        case wbcpu::abi::SyncAnd: return barrierReleased == static_cast<int>(n) ? 1 : 0;
-        case wbcpu::abi::SyncOr: return barrierReleased > 0 ? 1 : 0;
-        default: return 0;
+        case wbcpu::abi::SyncCount:
+            return barrierReleased;
+        case wbcpu::abi::SyncAnd:
+            return barrierReleased == static_cast<int>(n) ? 1 : 0;
+        case wbcpu::abi::SyncOr:
+            return barrierReleased > 0 ? 1 : 0;
+        default:
+            return 0;
         }
     }
 
-    std::vector<unsigned> lanesOf(unsigned warp, unsigned mask) const
-    {
+    std::vector<unsigned> lanesOf(unsigned warp, unsigned mask) const {
         std::vector<unsigned> out;
         for (unsigned l = 0; l < 32; ++l)
             if (mask & (1u << l)) out.push_back(warp * 32u + l);
         return out;
     }
 
-    unsigned long long computeLane(const FiberThread& t, unsigned warp, unsigned mask) const
-    {
+    unsigned long long computeLane(const FiberThread& t, unsigned warp, unsigned mask) const {
         const unsigned lane = t.st.linear % 32u;
         const auto valueOf = [&](unsigned l) { return threads[warp * 32u + l].value; };
         const unsigned w = static_cast<unsigned>(t.width);
@@ -247,16 +240,21 @@ struct BlockRunner::Impl {
             src = segment + (static_cast<unsigned>(t.param) & (w - 1u));
             break;
         case wbcpu::abi::ShflUp:
-            src = (lane - segment) >= static_cast<unsigned>(t.param) ? lane - static_cast<unsigned>(t.param) : lane;
+            src = (lane - segment) >= static_cast<unsigned>(t.param)
+                      ? lane - static_cast<unsigned>(t.param)
+                      : lane;
             break;
         case wbcpu::abi::ShflDown:
-            src = (lane - segment) + static_cast<unsigned>(t.param) < w ? lane + static_cast<unsigned>(t.param) : lane;
+            src = (lane - segment) + static_cast<unsigned>(t.param) < w
+                      ? lane + static_cast<unsigned>(t.param)
+                      : lane;
             break;
         case wbcpu::abi::ShflXor:
             src = lane ^ static_cast<unsigned>(t.param);
             if ((src & ~(w - 1u)) != segment) src = lane;
             break;
-        default: break;
+        default:
+            break;
         }
         switch (t.op) {
         case wbcpu::abi::ShflIdx:
@@ -264,7 +262,8 @@ struct BlockRunner::Impl {
         case wbcpu::abi::ShflDown:
         case wbcpu::abi::ShflXor:
             return (src < 32u && (mask & (1u << src))) ? valueOf(src) : t.value;
-        default: break;
+        default:
+            break;
         }
         unsigned long long acc = 0;
         bool first = true;
@@ -275,37 +274,66 @@ struct BlockRunner::Impl {
             if (!(mask & (1u << l))) continue;
             const unsigned long long v = valueOf(l);
             if (v) ballot |= 1u << l;
-            if (v == t.value) match |= 1u << l;
-            else allEqual = false;
+            if (v == t.value)
+                match |= 1u << l;
+            else
+                allEqual = false;
             const long long sv = static_cast<long long>(v);
             switch (t.op) {
-            case wbcpu::abi::ReduceAddU: acc = static_cast<unsigned long long>(static_cast<unsigned>(acc + v)); break;
-            case wbcpu::abi::ReduceMinU: acc = first ? v : std::min<unsigned long long>(acc, static_cast<unsigned>(v)); break;
-            case wbcpu::abi::ReduceMaxU: acc = first ? v : std::max<unsigned long long>(acc, static_cast<unsigned>(v)); break;
-            case wbcpu::abi::ReduceMinI: acc = first ? v : static_cast<unsigned long long>(std::min(static_cast<long long>(acc), sv)); break;
-            case wbcpu::abi::ReduceMaxI: acc = first ? v : static_cast<unsigned long long>(std::max(static_cast<long long>(acc), sv)); break;
-            case wbcpu::abi::ReduceAnd: acc = first ? v : (acc & v); break;
-            case wbcpu::abi::ReduceOr: acc |= v; break;
-            case wbcpu::abi::ReduceXor: acc ^= v; break;
-            default: break;
+            case wbcpu::abi::ReduceAddU:
+                acc = static_cast<unsigned long long>(static_cast<unsigned>(acc + v));
+                break;
+            case wbcpu::abi::ReduceMinU:
+                acc = first ? v : std::min<unsigned long long>(acc, static_cast<unsigned>(v));
+                break;
+            case wbcpu::abi::ReduceMaxU:
+                acc = first ? v : std::max<unsigned long long>(acc, static_cast<unsigned>(v));
+                break;
+            case wbcpu::abi::ReduceMinI:
+                acc = first ? v
+                            : static_cast<unsigned long long>(
+                                  std::min(static_cast<long long>(acc), sv));
+                break;
+            case wbcpu::abi::ReduceMaxI:
+                acc = first ? v
+                            : static_cast<unsigned long long>(
+                                  std::max(static_cast<long long>(acc), sv));
+                break;
+            case wbcpu::abi::ReduceAnd:
+                acc = first ? v : (acc & v);
+                break;
+            case wbcpu::abi::ReduceOr:
+                acc |= v;
+                break;
+            case wbcpu::abi::ReduceXor:
+                acc ^= v;
+                break;
+            default:
+                break;
             }
             first = false;
         }
         switch (t.op) {
-        case wbcpu::abi::Ballot: return ballot;
-        case wbcpu::abi::Any: return ballot != 0;
-        case wbcpu::abi::All: return ballot == mask;
-        case wbcpu::abi::MatchAny: return match;
-        case wbcpu::abi::MatchAll: return allEqual ? mask : 0u;
-        case wbcpu::abi::WarpSync: return 0;
-        default: return acc;
+        case wbcpu::abi::Ballot:
+            return ballot;
+        case wbcpu::abi::Any:
+            return ballot != 0;
+        case wbcpu::abi::All:
+            return ballot == mask;
+        case wbcpu::abi::MatchAny:
+            return match;
+        case wbcpu::abi::MatchAll:
+            return allEqual ? mask : 0u;
+        case wbcpu::abi::WarpSync:
+            return 0;
+        default:
+            return acc;
         }
     }
 
     unsigned long long warpOp(FiberThread& t, int op, unsigned mask, unsigned long long value,
                               int param, int width, const char* what, const char* file,
-                              unsigned line)
-    {
+                              unsigned line) {
         const unsigned warp = t.st.linear / 32u;
         const unsigned lane = t.st.linear % 32u;
         const std::string at = std::string(what) + " at " + where(file, line);
@@ -321,7 +349,8 @@ struct BlockRunner::Impl {
             throw HostAbort{};
         }
         std::vector<WarpGroup>& groups = warps[warp];
-        auto g = std::find_if(groups.begin(), groups.end(), [&](const WarpGroup& x) { return x.mask == m; });
+        auto g = std::find_if(groups.begin(), groups.end(),
+                              [&](const WarpGroup& x) { return x.mask == m; });
         if (g == groups.end()) {
             for (const WarpGroup& other : groups)
                 if (other.mask & m) {
@@ -367,14 +396,14 @@ struct BlockRunner::Impl {
         }
         // Last lane in: everybody's result, then release the others.
         groups.erase(g);
-        for (unsigned l : lanesOf(warp, m)) threads[l].result = computeLane(threads[l], warp, m);
+        for (unsigned l : lanesOf(warp, m))
+            threads[l].result = computeLane(threads[l], warp, m);
         for (unsigned l : lanesOf(warp, m))
             if (l != t.st.linear) threads[l].state = State::Runnable;
         return t.result;
     }
 
-    unsigned activeMask(const FiberThread& t) const
-    {
+    unsigned activeMask(const FiberThread& t) const {
         const unsigned warp = t.st.linear / 32u;
         unsigned m = 0;
         for (unsigned l : lanesOf(warp, lanesInWarp(warp)))
@@ -383,8 +412,7 @@ struct BlockRunner::Impl {
     }
 
     /// Nothing can run and the block is not done: say who waits for whom.
-    std::string describeStall() const
-    {
+    std::string describeStall() const {
         std::vector<unsigned> barrier, exited;
         const FiberThread* barrierSample = nullptr;
         for (const FiberThread& t : threads) {
@@ -397,8 +425,8 @@ struct BlockRunner::Impl {
         std::string out;
         if (barrierSample) {
             out = "__syncthreads() at " + where(barrierSample->file, barrierSample->line) +
-                  " is not reached by every thread of the block: " + formatThreads(barrier, blockDim) +
-                  " wait there";
+                  " is not reached by every thread of the block: " +
+                  formatThreads(barrier, blockDim) + " wait there";
         }
         for (std::size_t w = 0; w < warps.size(); ++w)
             for (const WarpGroup& g : warps[w]) {
@@ -421,8 +449,7 @@ struct BlockRunner::Impl {
         return out;
     }
 
-    void run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
-    {
+    void run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base) {
         blockDim = base.blockSize;
         blockName = formatDim(base.blockIndex);
         n = blockDim.x * blockDim.y * blockDim.z;
@@ -483,15 +510,13 @@ struct BlockRunner::Impl {
     }
 };
 
-void LaunchState::setError(const std::string& message)
-{
+void LaunchState::setError(const std::string& message) {
     std::lock_guard lock(mutex);
     if (error.empty()) error = message;
     failed.store(true, std::memory_order_relaxed);
 }
 
-std::string formatDim(const Dim& d)
-{
+std::string formatDim(const Dim& d) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
     return buf;
@@ -499,13 +524,12 @@ std::string formatDim(const Dim& d)
 
 namespace {
 
-LaunchState& launchOf(ThreadState* st)
-{
+LaunchState& launchOf(ThreadState* st) {
     return *reinterpret_cast<const HostRuntime*>(st->rt)->launch;
 }
 
-[[noreturn]] void notInLoopMode(ThreadState* st, const char* what, const char* file, unsigned line)
-{
+[[noreturn]] void notInLoopMode(ThreadState* st, const char* what, const char* file,
+                                unsigned line) {
     LaunchState& l = launchOf(st);
     l.setError("kernel '" + l.kernel + "' calls " + what + " at " + where(file, line) +
                ", but the emulator did not see barriers or warp operations in the source (hidden "
@@ -513,8 +537,7 @@ LaunchState& launchOf(ThreadState* st)
     throw HostAbort{};
 }
 
-int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line)
-{
+int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line) {
     auto* t = static_cast<FiberThread*>(st->host);
     if (!t) notInLoopMode(st, "__syncthreads()", file, line);
     return t->block->blockSync(*t, op, predicate, file, line);
@@ -522,15 +545,13 @@ int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, 
 
 unsigned long long warpOpCallback(ThreadState* st, int op, unsigned mask, unsigned long long value,
                                   int param, int width, const char* what, const char* file,
-                                  unsigned line)
-{
+                                  unsigned line) {
     auto* t = static_cast<FiberThread*>(st->host);
     if (!t) notInLoopMode(st, what, file, line);
     return t->block->warpOp(*t, op, mask, value, param, width, what, file, line);
 }
 
-unsigned activeMaskCallback(ThreadState* st)
-{
+unsigned activeMaskCallback(ThreadState* st) {
     if (auto* t = static_cast<FiberThread*>(st->host)) return t->block->activeMask(*t);
     const unsigned n = st->blockSize.x * st->blockSize.y * st->blockSize.z;
     const unsigned first = st->linear / 32u * 32u;
@@ -538,8 +559,7 @@ unsigned activeMaskCallback(ThreadState* st)
     return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
 }
 
-void failCallback(ThreadState* st, const char* message, const char* file, unsigned line)
-{
+void failCallback(ThreadState* st, const char* message, const char* file, unsigned line) {
     LaunchState& l = launchOf(st);
     l.setError("kernel '" + l.kernel + "': " + message + " at " + where(file, line) + " in block " +
                formatDim(st->blockIndex) + ", thread " + formatDim(st->threadIndex));
@@ -548,8 +568,7 @@ void failCallback(ThreadState* st, const char* message, const char* file, unsign
 
 } // namespace
 
-void initRuntime(HostRuntime& runtime, LaunchState& launch)
-{
+void initRuntime(HostRuntime& runtime, LaunchState& launch) {
     runtime.rt.blockSync = &blockSyncCallback;
     runtime.rt.warpOp = &warpOpCallback;
     runtime.rt.activeMask = &activeMaskCallback;
@@ -557,11 +576,11 @@ void initRuntime(HostRuntime& runtime, LaunchState& launch)
     runtime.launch = &launch;
 }
 
-BlockRunner::BlockRunner(std::size_t stackBytes) : m_impl(std::make_unique<Impl>(stackBytes)) {}
+BlockRunner::BlockRunner(std::size_t stackBytes)
+    : m_impl(std::make_unique<Impl>(stackBytes)) {}
 BlockRunner::~BlockRunner() = default;
 
-void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
-{
+void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base) {
     m_impl->launch = reinterpret_cast<const HostRuntime*>(base.rt)->launch;
     m_impl->run(kernel, args, base);
 }

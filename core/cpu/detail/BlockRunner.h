@@ -50,7 +50,8 @@ public:
     BlockRunner& operator=(const BlockRunner&) = delete;
 
     /// Runs every thread of block `base.blockIndex`; errors go to the launch state.
-    void run(const wbcpu::abi::KernelDesc& kernel, void** args, const wbcpu::abi::ThreadState& base);
+    void run(const wbcpu::abi::KernelDesc& kernel, void** args,
+             const wbcpu::abi::ThreadState& base);
 
     struct Impl;
 

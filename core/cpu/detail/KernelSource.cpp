@@ -11,8 +11,12 @@ namespace wb::cpu::detail {
 
 namespace {
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentStart(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdent(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 struct Token {
     std::string text;
@@ -21,8 +25,7 @@ struct Token {
 
 /// Tokens of the blanked text, preprocessor lines skipped; punctuation one char per token
 /// except "::" and "<<<".
-std::vector<Token> tokenize(const std::string& text)
-{
+std::vector<Token> tokenize(const std::string& text) {
     std::vector<Token> out;
     std::size_t i = 0;
     bool lineStart = true;
@@ -47,13 +50,15 @@ std::vector<Token> tokenize(const std::string& text)
         lineStart = false;
         if (isIdentStart(c)) {
             const std::size_t b = i;
-            while (i < text.size() && isIdent(text[i])) ++i;
+            while (i < text.size() && isIdent(text[i]))
+                ++i;
             out.push_back({text.substr(b, i - b), b});
             continue;
         }
         if (std::isdigit(static_cast<unsigned char>(c))) {
             const std::size_t b = i;
-            while (i < text.size() && (isIdent(text[i]) || text[i] == '.')) ++i;
+            while (i < text.size() && (isIdent(text[i]) || text[i] == '.'))
+                ++i;
             out.push_back({text.substr(b, i - b), b});
             continue;
         }
@@ -78,8 +83,7 @@ struct Position {
     int column = 1;
 };
 
-Position positionOf(const std::string& text, std::size_t pos)
-{
+Position positionOf(const std::string& text, std::size_t pos) {
     Position p;
     for (std::size_t i = 0; i < pos && i < text.size(); ++i) {
         if (text[i] == '\n') {
@@ -92,20 +96,18 @@ Position positionOf(const std::string& text, std::size_t pos)
     return p;
 }
 
-const std::set<std::string, std::less<>>& syncNames()
-{
+const std::set<std::string, std::less<>>& syncNames() {
     static const std::set<std::string, std::less<>> names = {
-        "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
-        "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-        "__ballot_sync", "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync",
-        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-        "__reduce_or_sync", "__reduce_xor_sync"};
+        "__syncthreads",     "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+        "__syncwarp",        "__shfl_sync",         "__shfl_up_sync",    "__shfl_down_sync",
+        "__shfl_xor_sync",   "__ballot_sync",       "__any_sync",        "__all_sync",
+        "__match_any_sync",  "__match_all_sync",    "__reduce_add_sync", "__reduce_min_sync",
+        "__reduce_max_sync", "__reduce_and_sync",   "__reduce_or_sync",  "__reduce_xor_sync"};
     return names;
 }
 
 /// Constructs the emulator refuses, by identifier, with what to say.
-const char* refusalFor(std::string_view ident)
-{
+const char* refusalFor(std::string_view ident) {
     if (ident == "asm" || ident == "__asm__" || ident == "__asm")
         return "inline PTX assembly (asm) cannot run on the CPU emulator";
     if (ident == "cooperative_groups" || ident == "this_grid" || ident == "grid_group" ||
@@ -126,22 +128,22 @@ const char* refusalFor(std::string_view ident)
     return nullptr;
 }
 
-std::size_t matching(const std::vector<Token>& t, std::size_t open)
-{
+std::size_t matching(const std::vector<Token>& t, std::size_t open) {
     const std::string o = t[open].text;
     const std::string c = o == "(" ? ")" : o == "{" ? "}" : o == "[" ? "]" : ">";
     int depth = 0;
     for (std::size_t i = open; i < t.size(); ++i) {
-        if (t[i].text == o) ++depth;
-        else if (t[i].text == c && --depth == 0) return i;
+        if (t[i].text == o)
+            ++depth;
+        else if (t[i].text == c && --depth == 0)
+            return i;
     }
     return t.size();
 }
 
 } // namespace
 
-std::string blankCommentsAndLiterals(const std::string& s)
-{
+std::string blankCommentsAndLiterals(const std::string& s) {
     std::string out = s;
     std::size_t i = 0;
     const auto blank = [&](std::size_t b, std::size_t e) {
@@ -163,7 +165,8 @@ std::string blankCommentsAndLiterals(const std::string& s)
             // Raw strings are rare in kernels; ordinary literals with escapes are handled.
             const char q = s[i];
             std::size_t e = i + 1;
-            while (e < s.size() && s[e] != q && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
+            while (e < s.size() && s[e] != q && s[e] != '\n')
+                e += s[e] == '\\' ? 2 : 1;
             e = std::min(e + 1, s.size());
             if (q == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(s[i - 1]))) {
                 ++i; // digit separator 1'000
@@ -178,8 +181,7 @@ std::string blankCommentsAndLiterals(const std::string& s)
     return out;
 }
 
-KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName)
-{
+KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName) {
     KernelSource ks;
     const std::string clean = blankCommentsAndLiterals(source);
 
@@ -189,7 +191,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         static const std::regex dynShared(
             R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\w+\s*\)\s*)?([^;\[\]{}]*?)\s*\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
         static const std::regex staticShared(R"(\bstatic(\s+__shared__\b))");
-        static const std::regex assertInclude(R"(^[ \t]*#[ \t]*include[ \t]*<(cassert|assert\.h)>)");
+        static const std::regex assertInclude(
+            R"(^[ \t]*#[ \t]*include[ \t]*<(cassert|assert\.h)>)");
         std::string cleanCopy = clean;
         std::vector<std::pair<std::size_t, std::pair<std::size_t, std::string>>> edits;
         for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), dynShared);
@@ -200,9 +203,11 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                 type.pop_back();
             const std::string name = m[2];
             const std::string whole = m[0];
-            std::string repl = "static thread_local " + type + " (&" + name + ")[] = reinterpret_cast<" +
-                               type + " (&)[]>(::wbcpu::dynamicShared);";
-            repl += std::string(static_cast<std::size_t>(std::count(whole.begin(), whole.end(), '\n')), '\n');
+            std::string repl = "static thread_local " + type + " (&" + name +
+                               ")[] = reinterpret_cast<" + type +
+                               " (&)[]>(::wbcpu::dynamicShared);";
+            repl += std::string(
+                static_cast<std::size_t>(std::count(whole.begin(), whole.end(), '\n')), '\n');
             edits.push_back({static_cast<std::size_t>(m.position(0)), {whole.size(), repl}});
         }
         for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), staticShared);
@@ -221,7 +226,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         }
         std::sort(edits.begin(), edits.end(),
                   [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (const auto& [pos, e] : edits) rewritten.replace(pos, e.first, e.second);
+        for (const auto& [pos, e] : edits)
+            rewritten.replace(pos, e.first, e.second);
     }
     ks.rewritten = std::move(rewritten);
 
@@ -275,7 +281,7 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
 
     for (std::size_t i = 0; i < t.size(); ++i) {
         const std::string& tok = t[i].text;
-        if (tok == ";" || tok == "}" ) statementStart = i + 1;
+        if (tok == ";" || tok == "}") statementStart = i + 1;
         if (tok == "{") {
             Scope s;
             // namespace a::b {  /  namespace {  /  extern "C" {
@@ -302,7 +308,11 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         }
         if (tok == "<<<") {
             const Position p = positionOf(source, t[i].pos);
-            ks.refusals.push_back({sourceName, p.line, p.column, Severity::Error, {},
+            ks.refusals.push_back({sourceName,
+                                   p.line,
+                                   p.column,
+                                   Severity::Error,
+                                   {},
                                    "launching kernels from device code (dynamic parallelism, "
                                    "'<<<') is not supported by the CPU emulator",
                                    {}});
@@ -312,9 +322,14 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         if (syncNames().count(tok)) ks.needsFibers = true;
         if (const char* why = refusalFor(tok)) {
             const Position p = positionOf(source, t[i].pos);
-            ks.refusals.push_back({sourceName, p.line, p.column, Severity::Error, {},
-                                   std::string(why) + " ('" + tok + "'): run this kernel on the "
-                                                                  "CUDA backend",
+            ks.refusals.push_back({sourceName,
+                                   p.line,
+                                   p.column,
+                                   Severity::Error,
+                                   {},
+                                   std::string(why) + " ('" + tok +
+                                       "'): run this kernel on the "
+                                       "CUDA backend",
                                    {}});
             continue;
         }
@@ -365,9 +380,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         }
         if (open == t.size() || open == 0 || !isIdentStart(t[open - 1].text[0])) continue;
         std::string name = t[open - 1].text;
-        for (std::size_t q = open - 1; q >= 2 && t[q - 1].text == "::" &&
-                                       isIdentStart(t[q - 2].text[0]);
-             q -= 2)
+        for (std::size_t q = open - 1;
+             q >= 2 && t[q - 1].text == "::" && isIdentStart(t[q - 2].text[0]); q -= 2)
             name = t[q - 2].text + "::" + name;
         kernel.name = name.find("::") == std::string::npos ? qualify(name) : name;
         const std::size_t close = matching(t, open);
@@ -384,24 +398,29 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
             }
             params.back().push_back(&t[p]);
         }
-        if (params.size() == 1 && (params[0].empty() ||
-                                   (params[0].size() == 1 && params[0][0]->text == "void")))
+        if (params.size() == 1 &&
+            (params[0].empty() || (params[0].size() == 1 && params[0][0]->text == "void")))
             params.clear();
         for (std::size_t p = 0; p < params.size(); ++p) {
             auto& toks = params[p];
             // Drop a default argument and array brackets.
-            auto eq = std::find_if(toks.begin(), toks.end(), [](const Token* x) { return x->text == "="; });
+            auto eq = std::find_if(toks.begin(), toks.end(),
+                                   [](const Token* x) { return x->text == "="; });
             toks.erase(eq, toks.end());
-            while (!toks.empty() && (toks.back()->text == "]" || std::isdigit(static_cast<unsigned char>(toks.back()->text[0])))) {
-                auto lb = std::find_if(toks.rbegin(), toks.rend(), [](const Token* x) { return x->text == "["; });
+            while (!toks.empty() &&
+                   (toks.back()->text == "]" ||
+                    std::isdigit(static_cast<unsigned char>(toks.back()->text[0])))) {
+                auto lb = std::find_if(toks.rbegin(), toks.rend(),
+                                       [](const Token* x) { return x->text == "["; });
                 if (lb == toks.rend()) break;
                 toks.erase(std::prev(lb.base()), toks.end());
             }
             std::string pname;
             if (toks.size() >= 2 && isIdentStart(toks.back()->text[0])) {
                 static const std::set<std::string, std::less<>> notNames = {
-                    "int", "float", "double", "char", "short", "long", "unsigned", "signed",
-                    "bool", "const", "volatile", "__restrict__", "__restrict", "restrict"};
+                    "int",      "float",        "double",     "char",    "short",
+                    "long",     "unsigned",     "signed",     "bool",    "const",
+                    "volatile", "__restrict__", "__restrict", "restrict"};
                 if (!notNames.count(toks.back()->text)) pname = toks.back()->text;
             }
             kernel.paramNames.push_back(pname.empty() ? "param" + std::to_string(p) : pname);

@@ -20,11 +20,11 @@ struct ScannedKernel {
 /// What the emulator learns from a CUDA source before compiling it, and the source rewritten
 /// (line for line) so that the prelude can take it.
 struct KernelSource {
-    std::string rewritten;                ///< same number of lines as the input
-    std::vector<ScannedKernel> kernels;   ///< each name once, in source order
-    std::vector<std::string> constants;   ///< qualified names of __constant__ variables
-    bool needsFibers = false;             ///< barriers or warp operations appear
-    std::vector<Diagnostic> refusals;     ///< constructs the emulator cannot run
+    std::string rewritten;              ///< same number of lines as the input
+    std::vector<ScannedKernel> kernels; ///< each name once, in source order
+    std::vector<std::string> constants; ///< qualified names of __constant__ variables
+    bool needsFibers = false;           ///< barriers or warp operations appear
+    std::vector<Diagnostic> refusals;   ///< constructs the emulator cannot run
 
     /// Scans `source` (named `sourceName` in diagnostics).
     static KernelSource scan(const std::string& source, const std::string& sourceName);

@@ -5,37 +5,31 @@
 
 namespace wb::cpu::detail {
 
-ThreadPool::ThreadPool(int threads)
-{
-    for (int i = 1; i < std::max(threads, 1); ++i) m_workers.emplace_back([this, i] { work(i); });
+ThreadPool::ThreadPool(int threads) {
+    for (int i = 1; i < std::max(threads, 1); ++i)
+        m_workers.emplace_back([this, i] { work(i); });
 }
 
-ThreadPool::~ThreadPool()
-{
+ThreadPool::~ThreadPool() {
     {
         std::lock_guard lock(m_mutex);
         m_quit = true;
     }
     m_wake.notify_all();
-    for (std::thread& t : m_workers) t.join();
+    for (std::thread& t : m_workers)
+        t.join();
 }
 
-void ThreadPool::drain(int worker)
-{
+void ThreadPool::drain(int worker) {
     for (;;) {
         if (m_stop->load(std::memory_order_relaxed)) return;
         const std::uint64_t begin = m_next.fetch_add(m_chunk, std::memory_order_relaxed);
         if (begin >= m_count) return;
-        const std::uint64_t end = std::min(m_count, begin + m_chunk);
-        for (std::uint64_t i = begin; i < end; ++i) {
-            if (m_stop->load(std::memory_order_relaxed)) return;
-            (*m_fn)(i, worker);
-        }
+        (*m_fn)(begin, std::min(m_count, begin + m_chunk), worker);
     }
 }
 
-void ThreadPool::work(int worker)
-{
+void ThreadPool::work(int worker) {
     std::uint64_t seen = 0;
     for (;;) {
         {
@@ -52,9 +46,7 @@ void ThreadPool::work(int worker)
     }
 }
 
-void ThreadPool::run(std::uint64_t count, const std::function<void(std::uint64_t, int)>& fn,
-                     const std::atomic<bool>& stop)
-{
+void ThreadPool::run(std::uint64_t count, const RangeFn& fn, const std::atomic<bool>& stop) {
     m_fn = &fn;
     m_stop = &stop;
     m_count = count;

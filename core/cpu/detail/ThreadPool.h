@@ -22,10 +22,10 @@ public:
 
     int size() const noexcept { return static_cast<int>(m_workers.size()) + 1; }
 
-    /// Calls fn(index, worker) for every index in [0, count), spread over the workers, and
-    /// returns when all are done. Stops handing out indices once `stop` is set.
-    void run(std::uint64_t count, const std::function<void(std::uint64_t, int)>& fn,
-             const std::atomic<bool>& stop);
+    /// Calls fn(begin, end, worker) for consecutive ranges covering [0, count), spread over
+    /// the workers, and returns when all are done. Stops handing out ranges once `stop` is set.
+    using RangeFn = std::function<void(std::uint64_t, std::uint64_t, int)>;
+    void run(std::uint64_t count, const RangeFn& fn, const std::atomic<bool>& stop);
 
 private:
     void work(int worker);
@@ -41,7 +41,7 @@ private:
     std::uint64_t m_count = 0;
     std::uint64_t m_chunk = 1;
     std::atomic<std::uint64_t> m_next{0};
-    const std::function<void(std::uint64_t, int)>* m_fn = nullptr;
+    const RangeFn* m_fn = nullptr;
     const std::atomic<bool>* m_stop = nullptr;
 };
 

@@ -21,18 +21,17 @@ namespace {
 
 const abi::ModuleDesc* g_module = nullptr;
 
-void reportCurrentThread()
-{
+void reportCurrentThread() {
     if (!g_module) return;
     const abi::ThreadState* st = g_module->currentThread();
     if (!st) return;
     std::fprintf(stderr, "WB-SANDBOX at block=(%u,%u,%u) thread=(%u,%u,%u)\n", st->blockIndex.x,
-                 st->blockIndex.y, st->blockIndex.z, st->threadIndex.x, st->threadIndex.y, st->threadIndex.z);
+                 st->blockIndex.y, st->blockIndex.z, st->threadIndex.x, st->threadIndex.y,
+                 st->threadIndex.z);
     std::fflush(stderr);
 }
 
-std::vector<unsigned char> unhex(const std::string& s)
-{
+std::vector<unsigned char> unhex(const std::string& s) {
     std::vector<unsigned char> out;
     if (s == "-") return out;
     for (std::size_t i = 0; i + 1 < s.size(); i += 2)
@@ -40,8 +39,7 @@ std::vector<unsigned char> unhex(const std::string& s)
     return out;
 }
 
-int fail(const std::string& why)
-{
+int fail(const std::string& why) {
     std::printf("WB-SANDBOX error %s\n", why.c_str());
     return 3;
 }
@@ -49,11 +47,14 @@ int fail(const std::string& why)
 } // namespace
 
 // Sanitizer hooks: say which emulated thread was running when a report starts.
-extern "C" void __asan_on_error() { reportCurrentThread(); }
-extern "C" void __ubsan_on_report() { reportCurrentThread(); }
+extern "C" void __asan_on_error() {
+    reportCurrentThread();
+}
+extern "C" void __ubsan_on_report() {
+    reportCurrentThread();
+}
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     if (argc != 2) return fail("usage: warpbench-cpu-sandbox REQUEST");
     std::ifstream in(argv[1]);
     std::string library, kernel;
@@ -71,9 +72,13 @@ int main(int argc, char** argv)
         std::istringstream ls(line);
         std::string what;
         ls >> what;
-        if (what == "library") ls >> library;
-        else if (what == "kernel") std::getline(ls >> std::ws, kernel);
-        else if (what == "dims") for (unsigned& d : dims) ls >> d;
+        if (what == "library")
+            ls >> library;
+        else if (what == "kernel")
+            std::getline(ls >> std::ws, kernel);
+        else if (what == "dims")
+            for (unsigned& d : dims)
+                ls >> d;
         else if (what == "buffer") {
             unsigned i = 0;
             Buffer b;
@@ -109,7 +114,8 @@ int main(int argc, char** argv)
         bool set = false;
         for (unsigned i = 0; i < g_module->constantCount; ++i)
             if (name == g_module->constants[i].name) {
-                if (bytes.size() > g_module->constants[i].size) return fail("__constant__ '" + name + "' is smaller than the data given");
+                if (bytes.size() > g_module->constants[i].size)
+                    return fail("__constant__ '" + name + "' is smaller than the data given");
                 std::memcpy(g_module->constants[i].address, bytes.data(), bytes.size());
                 set = true;
             }
@@ -131,7 +137,8 @@ int main(int argc, char** argv)
         std::memcpy(storage[i].data(), &addr, 8);
     }
     std::vector<void*> args;
-    for (auto& s : storage) args.push_back(s.data());
+    for (auto& s : storage)
+        args.push_back(s.data());
 
     wb::cpu::detail::LaunchState state;
     state.kernel = kernel;
@@ -151,11 +158,19 @@ int main(int argc, char** argv)
                 abi::ThreadState st = base;
                 st.blockIndex = {x, y, z};
                 st.dynamicShared = g_module->dynamicSharedBuffer();
-                if (kd->needsFibers) runner.run(*kd, args.data(), st);
-                else if (kd->runBlock(args.data(), &st) != 0 && !state.failed)
-                    state.setError("kernel '" + kernel + "' stopped in block " + wb::cpu::detail::formatDim(st.blockIndex));
+                if (kd->needsFibers)
+                    runner.run(*kd, args.data(), st);
+                else if (kd->runBlock(args.data(), &st,
+                                      (static_cast<unsigned long long>(z) * dims[1] + y) * dims[0] +
+                                          x,
+                                      1) != 0 &&
+                         !state.failed)
+                    state.setError("kernel '" + kernel + "' stopped in block " +
+                                   wb::cpu::detail::formatDim(st.blockIndex));
             }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     if (state.failed) return fail(state.error);
     for (Buffer& b : buffers) {
         if (!b.data) continue;

@@ -6,7 +6,7 @@
 
 namespace wbcpu::abi {
 
-inline constexpr unsigned kVersion = 1;
+inline constexpr unsigned kVersion = 2;
 /// Dynamic shared memory per block (like an H100/H200 with the opt-in maximum).
 inline constexpr unsigned long kDynamicSharedCapacity = 227ul * 1024ul;
 
@@ -88,8 +88,10 @@ struct ParamDesc {
     int isConst;          ///< pointer to const
 };
 
-/// Runs every thread of one block as a loop (no barriers). Returns 0, or 1 after rt->fail.
-using RunBlockFn = int (*)(void** args, ThreadState* state);
+/// Runs every thread of blocks [first, first + count) (linear block indices, x fastest) as
+/// loops (no barriers). Returns 0, or 1 after rt->fail (state->blockIndex is the failing block).
+using RunBlockFn = int (*)(void** args, ThreadState* state, unsigned long long first,
+                           unsigned long long count);
 /// Runs one thread (fiber mode). Returns 0, or 1 after rt->fail.
 using RunThreadFn = int (*)(void** args, ThreadState* state);
 

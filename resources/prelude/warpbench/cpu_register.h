@@ -61,24 +61,39 @@ template <auto F, typename... A> struct Entry {
     {
         return Tuple(*static_cast<A*>(args[I])...);
     }
-    static int runBlock(void** args, abi::ThreadState* st)
+    static int runBlock(void** args, abi::ThreadState* st, unsigned long long first,
+                        unsigned long long count)
     {
         Tuple values = unpack(args, std::index_sequence_for<A...>{});
         const Current previous = WB_CUR;
         enter(st);
         const unsigned nx = st->blockSize.x, ny = st->blockSize.y, nz = st->blockSize.z;
+        const unsigned gx = st->gridSize.x, gy = st->gridSize.y;
+        unsigned bx = static_cast<unsigned>(first % gx);
+        unsigned by = static_cast<unsigned>((first / gx) % gy);
+        unsigned bz = static_cast<unsigned>(first / (static_cast<unsigned long long>(gx) * gy));
         Current& c = WB_CUR; // one TLS address lookup, not one per thread
         int status = 0;
         try {
-            // Only the coordinates change from thread to thread: the kernel, inlined here,
-            // reads them from `cur` like loop variables.
-            for (unsigned z = 0; z < nz; ++z) {
-                c.thread.z = z;
-                for (unsigned y = 0; y < ny; ++y) {
-                    c.thread.y = y;
-                    for (unsigned x = 0; x < nx; ++x) {
-                        c.thread.x = x;
-                        std::apply(F, values);
+            for (unsigned long long k = 0; k < count; ++k) {
+                c.block = abi::Dim{bx, by, bz};
+                // Only the coordinates change from thread to thread: the kernel, inlined here,
+                // reads them like loop variables.
+                for (unsigned z = 0; z < nz; ++z) {
+                    c.thread.z = z;
+                    for (unsigned y = 0; y < ny; ++y) {
+                        c.thread.y = y;
+                        for (unsigned x = 0; x < nx; ++x) {
+                            c.thread.x = x;
+                            std::apply(F, values);
+                        }
+                    }
+                }
+                if (++bx == gx) {
+                    bx = 0;
+                    if (++by == gy) {
+                        by = 0;
+                        ++bz;
                     }
                 }
             }
@@ -86,6 +101,7 @@ template <auto F, typename... A> struct Entry {
             status = 1;
         }
         current(); // leave the last coordinates in *st
+        st->blockIndex = c.block;
         WB_CUR = previous;
         return status;
     }
