@@ -3,6 +3,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 #include "core/session/detail/FileUtil.h"
@@ -107,9 +108,55 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         }
         return InvalidInput;
     }
-    const session::RunReport rep = session::SessionRunner::run(s, opt);
-    out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
-    return rep.exitCode();
+    if (p.isSet(QStringLiteral("in-process"))) {
+        const session::RunReport rep = session::SessionRunner::run(s, opt);
+        out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
+        return rep.exitCode();
+    }
+    // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report.
+    runner::RunnerClient::Config config;
+    if (p.isSet(QStringLiteral("runner"))) {
+        for (const QString& a : p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            config.command.push_back(a.toStdString());
+    }
+    if (p.isSet(QStringLiteral("memcheck"))) {
+        const QString tool = p.value(QStringLiteral("memcheck"));
+        if (tool != QLatin1String("memcheck") && tool != QLatin1String("racecheck")) {
+            err("--memcheck: expected memcheck or racecheck, got \"" + tool.toStdString() + "\"");
+            return InvalidInput;
+        }
+        config.memoryCheck = tool == QLatin1String("racecheck") ? runner::RunnerClient::MemoryCheck::Racecheck
+                                                                : runner::RunnerClient::MemoryCheck::Memcheck;
+    }
+    runner::RunnerClient::Request req;
+    req.session = s;
+    req.options = opt;
+    req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
+    if (p.isSet(QStringLiteral("timeout"))) {
+        bool conv = false;
+        const double sec = p.value(QStringLiteral("timeout")).toDouble(&conv);
+        if (!conv || sec <= 0) {
+            err("--timeout: expected a positive number of seconds, got \"" +
+                p.value(QStringLiteral("timeout")).toStdString() + "\"");
+            return InvalidInput;
+        }
+        req.timeoutMs = static_cast<int>(sec * 1000.0);
+    }
+    runner::RunnerClient client(config);
+    const runner::RunOutcome o = client.run(req);
+    out(p.isSet(QStringLiteral("json")) ? o.report.toJson() : o.report.toText());
+    if (!p.isSet(QStringLiteral("json"))) {
+        for (const MemoryFinding& f : o.findings) {
+            std::string loc = f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
+            if (f.located)
+                loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
+                       std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) + "," +
+                       std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
+            out(std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
+                (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n");
+        }
+    }
+    return o.report.exitCode();
 }
 
 int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
@@ -240,6 +287,19 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("in-process"),
+                 QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
+    p.addOption({QStringLiteral("timeout"),
+                 QStringLiteral("run: wall-clock limit in seconds (default 10); the runner is killed after it."),
+                 QStringLiteral("SECONDS")});
+    p.addOption({QStringLiteral("bounds-check"),
+                 QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode.")});
+    p.addOption({QStringLiteral("memcheck"),
+                 QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
+                 QStringLiteral("TOOL")});
+    p.addOption({QStringLiteral("runner"),
+                 QStringLiteral("run: command that starts the runner, e.g. \"ssh gpu-box warpbench-runner\"."),
+                 QStringLiteral("COMMAND")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;

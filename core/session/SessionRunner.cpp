@@ -155,7 +155,7 @@ std::string kernelNotFound(const CompileResult& c, const std::string& name)
            (list.empty() ? std::string(" (it defines no kernels)") : " (kernels: " + list + ")");
 }
 
-void writeOutputs(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
+void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
 {
     for (const BufferSpec& b : s.buffers) {
         const auto it = rep.results.find(b.name);
@@ -199,12 +199,13 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     // 2. Backend and compile.
     const BackendKind kind = opt.backend.value_or(s.backend);
-    std::unique_ptr<Backend> backend;
+    std::unique_ptr<Backend> owned;
     try {
-        backend = createBackend(kind, opt.device.value_or(s.device));
+        if (!opt.reuseBackend) owned = createBackend(kind, opt.device.value_or(s.device));
     } catch (const Error& e) {
         throw Stop{RunReport::Status::RuntimeError, e.what()};
     }
+    Backend* const backend = opt.reuseBackend ? opt.reuseBackend : owned.get();
     rep.backend = backend->kind();
     rep.device = backend->device();
 
@@ -348,7 +349,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         }
         rep.outputs.push_back(std::move(o));
     }
-    if (!opt.outputDir.empty()) writeOutputs(rep, s, opt.outputDir);
+    if (!opt.outputDir.empty()) writeOutputFiles(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
 }
@@ -371,6 +372,12 @@ TimingStats TimingStats::of(std::vector<double> samples)
     for (double v : samples) sq += (v - t.meanMs) * (v - t.meanMs);
     t.stdevMs = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
     return t;
+}
+
+void SessionRunner::writeOutputs(const RunReport& report, const Session& session,
+                                 const std::filesystem::path& dir)
+{
+    writeOutputFiles(report, session, dir);
 }
 
 RunReport SessionRunner::run(const Session& session, const Options& options)

@@ -20,9 +20,19 @@ public:
         std::optional<int> device;
         std::optional<int> iterations;
         std::filesystem::path outputDir;     ///< when set: <buffer>.npy per output + exports
+        /// When set, runs on this backend instead of creating one (the isolated runner keeps
+        /// one warm between runs: CUDA context and compile cache); `backend`/`device` are then
+        /// ignored.
+        Backend* reuseBackend = nullptr;
     };
 
     static RunReport run(const Session& session, const Options& options);
+
+    /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
+    /// run() does with Options::outputDir (the runner's client calls it on its own side).
+    /// Throws wb::Error.
+    static void writeOutputs(const RunReport& report, const Session& session,
+                             const std::filesystem::path& dir);
 };
 
 } // namespace wb::session
