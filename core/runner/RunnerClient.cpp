@@ -370,35 +370,43 @@ RunOutcome RunnerClient::run(const Request& req)
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
         const QJsonArray buffers = j["buffers"].toArray();
         o.transferWriteMs = j["writeMs"].toDouble();
-        const auto readStart = Clock::now();
+        // Allocate first, then copy: transferReadMs is the copy alone, like the runner's figure.
+        std::vector<std::pair<QJsonObject, session::HostArray>> arrays;
+        for (const QJsonValue& v : buffers) {
+            const QJsonObject d = v.toObject();
+            session::HostArray a = ReportCodec::arrayFromHeader(d);
+            if (static_cast<std::size_t>(d["bytes"].toDouble()) != a.bytes())
+                throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
+            arrays.emplace_back(d, std::move(a));
+        }
         const SharedMemory* arena = nullptr;
         if (j.contains(QLatin1String("shm"))) {
             const QJsonObject shm = j["shm"].toObject();
             arena = &slot->arena(shm["fd"].toInt(), static_cast<std::size_t>(shm["size"].toDouble()));
         }
-        for (qsizetype i = 0; i < buffers.size(); ++i) {
-            const QJsonObject d = buffers[i].toObject();
-            session::HostArray a = ReportCodec::arrayFromHeader(d);
-            const auto bytes = static_cast<std::size_t>(d["bytes"].toDouble());
-            if (bytes != a.bytes())
-                throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
+        const auto readStart = Clock::now();
+        for (std::size_t i = 0; i < arrays.size(); ++i) {
+            const QJsonObject& d = arrays[i].first;
+            session::HostArray& a = arrays[i].second;
+            const std::size_t bytes = a.bytes();
             if (arena) {
                 const auto off = static_cast<std::size_t>(d["offset"].toDouble());
                 if (off + bytes > arena->size())
                     throw Error(Error::Kind::Internal, "runner protocol: buffer outside the arena");
                 if (bytes) std::memcpy(a.data(), arena->data() + off, bytes);
             } else {
-                if (static_cast<std::size_t>(i) >= blobs.size() ||
-                    static_cast<std::size_t>(blobs[static_cast<std::size_t>(i)].size()) != bytes)
+                if (i >= blobs.size() || static_cast<std::size_t>(blobs[i].size()) != bytes)
                     throw Error(Error::Kind::Internal, "runner protocol: missing buffer data");
-                if (bytes) std::memcpy(a.data(), blobs[static_cast<std::size_t>(i)].constData(), bytes);
+                if (bytes) std::memcpy(a.data(), blobs[i].constData(), bytes);
             }
-            auto& set = d["set"].toString() == QLatin1String("expected") ? o.report.expected
-                                                                          : o.report.results;
             o.transferBytes += bytes;
-            set.emplace(d["name"].toString().toStdString(), std::move(a));
         }
         o.transferReadMs = std::chrono::duration<double, std::milli>(Clock::now() - readStart).count();
+        for (auto& [d, a] : arrays) {
+            auto& set = d["set"].toString() == QLatin1String("expected") ? o.report.expected
+                                                                          : o.report.results;
+            set.emplace(d["name"].toString().toStdString(), std::move(a));
+        }
         if (j["exiting"].toBool()) {
             slot->waitExit(5000);
             o.runnerLog = slot->stderrTail();

@@ -14,6 +14,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -38,37 +40,61 @@ long vmRssKb()
     return -1;
 }
 
-/// Exits the process when the client hangs up while a request runs.
+/// Exits the process when the client hangs up while a request runs (armed). One thread for
+/// the runner's life, so that arming and disarming cost nothing per run.
 class HangupWatchdog {
 public:
     explicit HangupWatchdog(int fd) : m_thread([this, fd] { watch(fd); }) {}
     ~HangupWatchdog()
     {
-        m_done = true;
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_cv.notify_all();
         m_thread.join();
     }
     HangupWatchdog(const HangupWatchdog&) = delete;
     HangupWatchdog& operator=(const HangupWatchdog&) = delete;
 
+    void arm(bool on)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_armed = on;
+        }
+        m_cv.notify_all();
+    }
+
 private:
     void watch(int fd)
     {
-        while (!m_done) {
+        for (;;) {
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return m_stop || m_armed; });
+                if (m_stop) return;
+            }
             pollfd p{fd, POLLRDHUP, 0};
-            if (::poll(&p, 1, 100) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR))) {
+            if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR))) {
+                std::lock_guard lock(m_mutex);
+                if (!m_armed) continue;
                 static const char msg[] = "warpbench-runner: the client hung up mid-run; exiting\n";
                 [[maybe_unused]] const auto n = ::write(2, msg, sizeof msg - 1);
                 ::_exit(70);
             }
         }
     }
-    std::atomic<bool> m_done{false};
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_armed = false;
+    bool m_stop = false;
     std::thread m_thread;
 };
 
 class Service {
 public:
-    explicit Service(const RunnerService::Options& o) : m_opt(o) {}
+    explicit Service(const RunnerService::Options& o) : m_opt(o), m_watchdog(o.inFd) {}
 
     int serve()
     {
@@ -130,7 +156,11 @@ private:
         session::RunReport rep;
         Backend* backend = nullptr;
         {
-            HangupWatchdog watchdog(m_opt.inFd);
+            m_watchdog.arm(true);
+            struct Disarm {
+                HangupWatchdog& w;
+                ~Disarm() { w.arm(false); }
+            } disarm{m_watchdog};
             session::Session s;
             try {
                 s = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
@@ -233,6 +263,7 @@ private:
     }
 
     RunnerService::Options m_opt;
+    HangupWatchdog m_watchdog;
     bool m_inline = false;
     SharedMemory m_arena;
     std::map<std::pair<int, int>, std::unique_ptr<Backend>> m_backends;

@@ -59,7 +59,7 @@ session::Session big(std::size_t elements)
     out.role = session::BufferRole::Out;
     s.buffers.push_back(out);
     s.launch.kernel = "fill";
-    s.launch.grid = {"(n + 255) / 256"};
+    s.launch.grid = {"ceil(n / 256)"};
     s.launch.block = {"256"};
     s.warmup = 0;
     s.iterations = 1;
@@ -84,11 +84,12 @@ Pair compare(const session::Session& s, BackendKind kind, int runs)
     req.timeoutMs = 120000;
     // Warm both: compile caches, runner start-up, CUDA context.
     for (int i = 0; i < 2; ++i) {
-        if (session::SessionRunner::run(s, opt).status != session::RunReport::Status::Passed &&
-            s.reference.kind != session::ReferenceSpec::Kind::None)
-            throw Error(Error::Kind::Runtime, "in-process run failed");
+        const auto rep = session::SessionRunner::run(s, opt);
+        if (rep.status != session::RunReport::Status::Passed)
+            throw Error(Error::Kind::Runtime, s.name + " in-process: " + rep.message);
         const auto o = client.run(req);
-        if (o.fault != runner::Fault::None) throw Error(Error::Kind::Runtime, o.report.message);
+        if (o.report.status != session::RunReport::Status::Passed)
+            throw Error(Error::Kind::Runtime, s.name + " through the runner: " + o.report.message);
     }
     std::vector<double> a, b;
     Pair p{};
@@ -162,6 +163,7 @@ int soak(BackendKind kind, int n)
 
 int main(int argc, char** argv)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     BackendKind kind = cudaUnavailableReason() ? BackendKind::Cpu : BackendKind::Cuda;
     int runs = 30;
     int soakRuns = 0;
@@ -183,6 +185,17 @@ int main(int argc, char** argv)
         const Pair h = compare(hello(), kind, runs);
         std::printf("%-34s %14.3f %14.3f %12.3f %8.2f   (target: added < 2 ms)\n", "hello_gpu", h.inProcess,
                     h.runner, h.runner - h.inProcess, h.runner / h.inProcess);
+        {
+            runner::RunnerClient client;
+            client.stats(kind, 0);
+            std::vector<double> t;
+            for (int i = 0; i < 200; ++i) {
+                const auto t0 = Clock::now();
+                client.stats(kind, 0);
+                t.push_back(msSince(t0));
+            }
+            std::printf("%-34s %14s %14.3f %12s %8s   (pure protocol round trip)\n", "stats request", "-", median(t), "-", "-");
+        }
         const std::size_t elements = std::size_t{64} << 20; // 256 MB of f32
         const Pair b = compare(big(elements), kind, std::max(3, runs / 6));
         std::printf("%-34s %14.3f %14.3f %12.3f %8.2f\n", "fill 256 MB output", b.inProcess, b.runner,
