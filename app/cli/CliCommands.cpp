@@ -130,6 +130,8 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     }
     runner::RunnerClient::Request req;
     req.session = s;
+    if (config.memoryCheck != runner::RunnerClient::MemoryCheck::None)
+        req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
     req.options = opt;
     req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
     if (p.isSet(QStringLiteral("timeout"))) {

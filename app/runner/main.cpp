@@ -2,6 +2,7 @@
 // warpbench-runner: runs sessions for a RunnerClient over the framed protocol on stdin/stdout.
 // Kernels may print: the protocol moves to private descriptors and stdout goes to stderr.
 #include "core/runner/RunnerService.h"
+#include "core/session/imageio/QtImageCodec.h"
 
 #include <QCoreApplication>
 
@@ -36,5 +37,6 @@ int main(int argc, char** argv)
     if (devNull >= 0) ::dup2(devNull, 0);
     ::dup2(2, 1);
     QCoreApplication app(argc, argv);
+    wb::session::installQtImageCodec(); // sessions may initialise buffers from images
     return wb::runner::RunnerService::serve(opt);
 }

@@ -133,6 +133,7 @@ const char* Protocol::typeName(Type type) noexcept
     case Type::Stats: return "stats";
     case Type::Quit: return "quit";
     case Type::Error: return "error";
+    case Type::Progress: return "progress";
     }
     return "unknown";
 }

@@ -29,6 +29,7 @@ public:
         Stats = 5,   ///< both ways: request {} / answer {"pid", "vmRssKb", "handles", ...}
         Quit = 6,    ///< client → runner
         Error = 7,   ///< runner → client: {"message"}; the runner exits after sending it
+        Progress = 8, ///< runner → client: {"phase": "launch", "kernel"} when a run starts launching
     };
 
     struct Frame {

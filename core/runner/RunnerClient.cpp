@@ -245,7 +245,7 @@ RunOutcome RunnerClient::run(const Request& req)
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
     const int device = req.options.device.value_or(req.session.device);
     o.report.backend = kind;
-    const std::string kernel = req.session.launch.kernel;
+    std::string kernel = req.session.launch.kernel;
     const bool oneShot = m_config.memoryCheck != MemoryCheck::None;
     auto elapsed = [&] {
         return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -279,27 +279,44 @@ RunOutcome RunnerClient::run(const Request& req)
     std::unique_ptr<RunnerProcess> oneShotProcess;
     auto& slot = oneShot ? oneShotProcess : m_runners[{static_cast<int>(kind), device}];
     // A warm runner may have died while idle (killed from outside): start a fresh one, once.
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (slot && slot->send(runFrame)) break;
-        slot.reset();
-        slot = start(o, oneShot, logPath);
+    for (int attempt = 0;; ++attempt) {
         if (!slot) {
+            slot = start(o, oneShot, logPath);
+            if (!slot) {
+                o.elapsedMs = elapsed();
+                return o;
+            }
+        }
+        if (slot->send(runFrame)) break;
+        o.runnerLog = slot->stderrTail();
+        slot.reset();
+        if (attempt == 1) {
+            setFault(o, Fault::RunnerUnavailable,
+                     "the runner closed its connection before the run could be sent",
+                     "check the runner's log, or run in-process (--in-process)");
             o.elapsedMs = elapsed();
             return o;
         }
     }
-    if (!slot) return o;
-
     m_activePid = slot->runnerPid() ? slot->runnerPid() : slot->pid();
     struct ClearPid {
         std::atomic<pid_t>& pid;
         ~ClearPid() { pid = 0; }
     } clearPid{m_activePid};
-    const auto deadline = t0 + std::chrono::milliseconds(req.timeoutMs);
+    auto deadline = t0 + std::chrono::milliseconds(req.prepareTimeoutMs);
+    std::optional<Clock::time_point> launchedAt;
     std::vector<QByteArray> blobs;
     Protocol::Frame f;
     for (;;) {
         const auto w = slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
+        if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Progress) {
+            kernel = f.json().value(QLatin1String("kernel")).toString().toStdString();
+            if (!launchedAt) {
+                launchedAt = Clock::now();
+                deadline = *launchedAt + std::chrono::milliseconds(req.timeoutMs);
+            }
+            continue;
+        }
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Blob) {
             blobs.push_back(qUncompress(reinterpret_cast<const uchar*>(f.payload.data()),
                                         static_cast<qsizetype>(f.payload.size())));
@@ -308,13 +325,20 @@ RunOutcome RunnerClient::run(const Request& req)
         o.elapsedMs = elapsed();
         if (w == RunnerProcess::Wait::Frame) break;
         o.runnerLog = slot->stderrTail();
-        if (w == RunnerProcess::Wait::Timeout) {
+        if (w == RunnerProcess::Wait::Timeout && launchedAt) {
+            slot->kill();
+            const double running = std::chrono::duration<double, std::milli>(Clock::now() - *launchedAt).count();
+            setFault(o, Fault::Timeout,
+                     "timeout: the kernels did not finish within " + seconds(req.timeoutMs) +
+                         " (elapsed " + seconds(running) + " since kernel '" + kernel +
+                         "' was launched); it may loop forever — the runner was killed",
+                     "a fresh runner starts on the next run; fix the loop or raise the timeout");
+        } else if (w == RunnerProcess::Wait::Timeout) {
             slot->kill();
             setFault(o, Fault::Timeout,
-                     "timeout: the run did not finish within " + seconds(req.timeoutMs) +
-                         " (elapsed " + seconds(o.elapsedMs) + "); kernel '" + kernel +
-                         "' may loop forever — the runner was killed",
-                     "a fresh runner starts on the next run; fix the loop or raise the timeout");
+                     "timeout: the run did not reach its first launch within " +
+                         seconds(req.prepareTimeoutMs) + " (compile and data preparation); the runner was killed",
+                     "a fresh runner starts on the next run");
         } else if (w == RunnerProcess::Wait::Cancelled) {
             slot->kill();
             setFault(o, Fault::Cancelled,

@@ -87,7 +87,11 @@ public:
     struct Request {
         session::Session session;
         session::SessionRunner::Options options; ///< reuseBackend is ignored
-        int timeoutMs = 10000;                   ///< wall clock for the whole run
+        /// Wall-clock limit for kernel execution: from the run's first launch to its report.
+        int timeoutMs = 10000;
+        /// Limit for what comes before the first launch: runner start-up, compiles (a cold
+        /// cache may build precompiled headers), data.
+        int prepareTimeoutMs = 300000;
         bool boundsCheck = false;                ///< CPU: the bounds-checked (ASan) mode
     };
 

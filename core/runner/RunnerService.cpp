@@ -18,6 +18,7 @@
 #include <mutex>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <poll.h>
@@ -92,6 +93,59 @@ private:
     std::thread m_thread;
 };
 
+/// Forwards to the warm backend and tells the client when a kernel starts launching, so that
+/// the client's wall-clock limit covers kernel execution and not compiles (which may be long
+/// on a cold cache).
+class LaunchNotifier final : public Backend {
+public:
+    LaunchNotifier(Backend& inner, std::function<void(const std::string&)> onLaunch)
+        : m_inner(inner), m_onLaunch(std::move(onLaunch))
+    {
+    }
+    BackendKind kind() const noexcept override { return m_inner.kind(); }
+    DeviceDescription device() const override { return m_inner.device(); }
+    CompileResult compile(const std::string& source, const std::string& sourceName,
+                          const CompileOptions& options) override
+    {
+        return m_inner.compile(source, sourceName, options);
+    }
+    std::unique_ptr<BackendProgram> load(const CompileResult& compiled) override
+    {
+        return m_inner.load(compiled);
+    }
+    std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) override
+    {
+        return m_inner.allocate(bytes, label);
+    }
+    void upload(BackendBuffer& dst, const void* src, std::size_t bytes) override
+    {
+        m_inner.upload(dst, src, bytes);
+    }
+    void download(const BackendBuffer& src, void* dst, std::size_t bytes) override
+    {
+        m_inner.download(src, dst, bytes);
+    }
+    void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                     std::size_t bytes) override
+    {
+        m_inner.setConstant(program, symbol, src, bytes);
+    }
+    double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
+                  std::span<const KernelArgValue> args) override
+    {
+        if (kernel != m_last) {
+            m_last = kernel;
+            m_onLaunch(kernel);
+        }
+        return m_inner.launch(program, kernel, config, args);
+    }
+
+private:
+    Backend& m_inner;
+    std::function<void(const std::string&)> m_onLaunch;
+    std::string m_last;
+};
+
 class Service {
 public:
     explicit Service(const RunnerService::Options& o) : m_opt(o), m_watchdog(o.inFd) {}
@@ -115,7 +169,9 @@ public:
         while (Protocol::readFrame(m_opt.inFd, f)) {
             switch (f.type) {
             case Type::Run:
-                if (!run(f.json())) return 0;
+                // After a sticky GPU error nothing in this process can use the GPU again; leave
+                // without running destructors against the lost context.
+                if (!run(f.json())) ::_exit(0);
                 break;
             case Type::Stats: send(Type::Stats, stats()); break;
             case Type::Quit: return 0;
@@ -179,7 +235,14 @@ private:
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
                 backend = backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
-                opt.reuseBackend = backend;
+                std::unique_ptr<LaunchNotifier> notifier;
+                if (backend) {
+                    notifier = std::make_unique<LaunchNotifier>(*backend, [this](const std::string& k) {
+                        send(Type::Progress, QJsonObject{{"phase", "launch"},
+                                                         {"kernel", QString::fromStdString(k)}});
+                    });
+                    opt.reuseBackend = notifier.get();
+                }
                 rep = session::SessionRunner::run(s, opt);
             }
         }

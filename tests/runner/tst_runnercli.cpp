@@ -45,7 +45,7 @@ private Q_SLOTS:
         f.close();
         const CliRun r = runCli({"run", f.fileName(), "--timeout", "1.5"});
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.out.contains("timeout: the run did not finish within 1.50 s"), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("timeout: the kernels did not finish within 1.50 s"), qPrintable(r.out + r.err));
         const CliRun bad = runCli({"run", f.fileName(), "--timeout", "zero"});
         QCOMPARE(bad.exitCode, 4);
     }
