@@ -178,6 +178,7 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
         return nullptr;
     }
     o.runnerStarted = true;
+    p->setResync(oneShot);
     p->send(Protocol::encode(Protocol::Type::Hello,
                              QJsonObject{{"version", Protocol::kVersion},
                                          {"transport", remote ? "inline" : "shm"}}));

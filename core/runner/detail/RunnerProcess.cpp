@@ -135,6 +135,15 @@ RunnerProcess::Wait RunnerProcess::wait(Protocol::Frame& frame, Clock::time_poin
     std::optional<Clock::time_point> cancelAt;
     char buf[1 << 16];
     for (;;) {
+        if (m_resync && m_in.size() >= 4) {
+            static const char magic[] = {'W', 'B', 'R', 'N'};
+            const auto at = std::search(m_in.begin(), m_in.end(), magic, magic + 4);
+            const auto keep = at == m_in.end() ? m_in.end() - 3 : at;
+            if (keep != m_in.begin()) {
+                m_err.append(m_in.begin(), keep);
+                m_in.erase(m_in.begin(), keep);
+            }
+        }
         if (Protocol::take(m_in, frame)) return Wait::Frame;
         const auto now = Clock::now();
         if (cancel && !cancelAt && cancel->load()) cancelAt = now + grace;

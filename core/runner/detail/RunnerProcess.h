@@ -44,6 +44,9 @@ public:
     bool exited() const noexcept { return m_exited; }
     int status() const noexcept { return m_status; } ///< as waitpid reports it
     std::string stderrTail() const;
+    /// Skip bytes before a frame's magic (a wrapper such as compute-sanitizer may print on the
+    /// stdout the runner shares with it); the skipped text goes to stderrTail().
+    void setResync(bool on) noexcept { m_resync = on; }
     /// The client's mapping of the runner's buffer arena, cached while fd and size stay.
     const SharedMemory& arena(int fd, std::size_t size);
 
@@ -54,6 +57,7 @@ private:
     int m_socket = -1;
     int m_stderr = -1;
     bool m_exited = false;
+    bool m_resync = false;
     int m_status = 0;
     std::vector<char> m_in;
     std::string m_err;
