@@ -17,7 +17,8 @@ int main(int argc, char** argv)
     wb::runner::RunnerService::Options opt;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--version") == 0) {
-            std::printf("warpbench-runner %s (protocol %u)\n", WB_VERSION, wb::runner::Protocol::kVersion);
+            std::printf("warpbench-runner %s (protocol %u)\n", WB_VERSION,
+                        wb::runner::Protocol::kVersion);
             return 0;
         }
         if (std::strcmp(argv[i], "--protocol-version") == 0 && i + 1 < argc) {

@@ -16,7 +16,8 @@ namespace {
 
 void put(std::vector<char>& out, std::uint64_t value, int bytes)
 {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xffu));
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(static_cast<char>((value >> (8 * i)) & 0xffu));
 }
 
 std::uint64_t get(const char* p, int bytes)
@@ -36,8 +37,8 @@ QJsonObject Protocol::Frame::json() const
         QByteArray::fromRawData(payload.data(), static_cast<qsizetype>(payload.size())), &e);
     if (e.error != QJsonParseError::NoError || !d.isObject())
         throw Error(Error::Kind::Internal, std::string("runner protocol: malformed ") +
-                                               typeName(type) + " frame: " +
-                                               e.errorString().toStdString());
+                                               typeName(type) +
+                                               " frame: " + e.errorString().toStdString());
     return d.object();
 }
 
@@ -68,8 +69,8 @@ bool Protocol::take(std::vector<char>& buffer, Frame& frame)
                     "runner protocol: the other side is not a Warpbench runner (bad frame magic)");
     const std::uint64_t length = get(buffer.data() + 8, 8);
     if (length > kMaxPayload)
-        throw Error(Error::Kind::Internal, "runner protocol: frame of " + std::to_string(length) +
-                                               " bytes is too large");
+        throw Error(Error::Kind::Internal,
+                    "runner protocol: frame of " + std::to_string(length) + " bytes is too large");
     if (buffer.size() < kHeaderBytes + length) return false;
     frame.version = static_cast<std::uint16_t>(get(buffer.data() + 4, 2));
     frame.type = static_cast<Type>(get(buffer.data() + 6, 2));
@@ -87,7 +88,8 @@ void Protocol::writeAll(int fd, const std::vector<char>& bytes)
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
-            throw Error(Error::Kind::Io, std::string("runner protocol: write: ") + std::strerror(errno));
+            throw Error(Error::Kind::Io,
+                        std::string("runner protocol: write: ") + std::strerror(errno));
         }
         done += static_cast<std::size_t>(n);
     }
@@ -103,7 +105,8 @@ bool Protocol::readFrame(int fd, Frame& frame)
             if (n == 0) return false;
             if (n < 0) {
                 if (errno == EINTR) continue;
-                throw Error(Error::Kind::Io, std::string("runner protocol: read: ") + std::strerror(errno));
+                throw Error(Error::Kind::Io,
+                            std::string("runner protocol: read: ") + std::strerror(errno));
             }
             have += static_cast<std::size_t>(n);
         }
@@ -126,14 +129,22 @@ bool Protocol::readFrame(int fd, Frame& frame)
 const char* Protocol::typeName(Type type) noexcept
 {
     switch (type) {
-    case Type::Hello: return "hello";
-    case Type::Run: return "run";
-    case Type::Report: return "report";
-    case Type::Blob: return "blob";
-    case Type::Stats: return "stats";
-    case Type::Quit: return "quit";
-    case Type::Error: return "error";
-    case Type::Progress: return "progress";
+    case Type::Hello:
+        return "hello";
+    case Type::Run:
+        return "run";
+    case Type::Report:
+        return "report";
+    case Type::Blob:
+        return "blob";
+    case Type::Stats:
+        return "stats";
+    case Type::Quit:
+        return "quit";
+    case Type::Error:
+        return "error";
+    case Type::Progress:
+        return "progress";
     }
     return "unknown";
 }

@@ -22,14 +22,15 @@ public:
     static constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 40;
 
     enum class Type : std::uint16_t {
-        Hello = 1,   ///< both ways: {"version", "pid", "transport": "shm"|"inline"}
-        Run = 2,     ///< client → runner: {"session", "baseDir", "name", "options"}
-        Report = 3,  ///< runner → client: {"report", "buffers", "findings", "shm", "exiting"}
-        Blob = 4,    ///< runner → client: one compressed buffer (inline transport), before Report
-        Stats = 5,   ///< both ways: request {} / answer {"pid", "vmRssKb", "handles", ...}
-        Quit = 6,    ///< client → runner
-        Error = 7,   ///< runner → client: {"message"}; the runner exits after sending it
-        Progress = 8, ///< runner → client: {"phase": "launch", "kernel"} when a run starts launching
+        Hello = 1,  ///< both ways: {"version", "pid", "transport": "shm"|"inline"}
+        Run = 2,    ///< client → runner: {"session", "baseDir", "name", "options"}
+        Report = 3, ///< runner → client: {"report", "buffers", "findings", "shm", "exiting"}
+        Blob = 4,   ///< runner → client: one compressed buffer (inline transport), before Report
+        Stats = 5,  ///< both ways: request {} / answer {"pid", "vmRssKb", "handles", ...}
+        Quit = 6,   ///< client → runner
+        Error = 7,  ///< runner → client: {"message"}; the runner exits after sending it
+        Progress =
+            8, ///< runner → client: {"phase": "launch", "kernel"} when a run starts launching
     };
 
     struct Frame {

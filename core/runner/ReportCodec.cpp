@@ -14,11 +14,23 @@ using session::RunReport;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-std::string ss(const QJsonValue& v) { return v.toString().toStdString(); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+std::string ss(const QJsonValue& v)
+{
+    return v.toString().toStdString();
+}
 
-QJsonValue u64(std::uint64_t v) { return QString::number(v); }
-std::uint64_t u64(const QJsonValue& v) { return v.toString().toULongLong(); }
+QJsonValue u64(std::uint64_t v)
+{
+    return QString::number(v);
+}
+std::uint64_t u64(const QJsonValue& v)
+{
+    return v.toString().toULongLong();
+}
 
 // JSON has no inf/nan; encode them as strings.
 QJsonValue dbl(double v)
@@ -37,11 +49,23 @@ double dbl(const QJsonValue& v)
     }
     return v.toDouble();
 }
-int num(const QJsonValue& v) { return v.toInt(); }
-unsigned unum(const QJsonValue& v) { return static_cast<unsigned>(v.toDouble()); }
-std::size_t size(const QJsonValue& v) { return static_cast<std::size_t>(u64(v)); }
+int num(const QJsonValue& v)
+{
+    return v.toInt();
+}
+unsigned unum(const QJsonValue& v)
+{
+    return static_cast<unsigned>(v.toDouble());
+}
+std::size_t size(const QJsonValue& v)
+{
+    return static_cast<std::size_t>(u64(v));
+}
 
-QJsonArray dim(const Dim3& d) { return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)}; }
+QJsonArray dim(const Dim3& d)
+{
+    return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)};
+}
 Dim3 dim(const QJsonValue& v)
 {
     const QJsonArray a = v.toArray();
@@ -51,13 +75,15 @@ Dim3 dim(const QJsonValue& v)
 QJsonArray strings(const std::vector<std::string>& v)
 {
     QJsonArray a;
-    for (const auto& s : v) a.append(qs(s));
+    for (const auto& s : v)
+        a.append(qs(s));
     return a;
 }
 std::vector<std::string> strings(const QJsonValue& v)
 {
     std::vector<std::string> out;
-    for (const QJsonValue& x : v.toArray()) out.push_back(ss(x));
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(ss(x));
     return out;
 }
 
@@ -65,9 +91,13 @@ QJsonArray diagnostics(const std::vector<Diagnostic>& ds)
 {
     QJsonArray a;
     for (const Diagnostic& d : ds)
-        a.append(QJsonObject{{"file", qs(d.file)}, {"line", d.line}, {"column", d.column},
-                             {"severity", static_cast<int>(d.severity)}, {"code", qs(d.code)},
-                             {"message", qs(d.message)}, {"context", strings(d.context)}});
+        a.append(QJsonObject{{"file", qs(d.file)},
+                             {"line", d.line},
+                             {"column", d.column},
+                             {"severity", static_cast<int>(d.severity)},
+                             {"code", qs(d.code)},
+                             {"message", qs(d.message)},
+                             {"context", strings(d.context)}});
     return a;
 }
 std::vector<Diagnostic> diagnostics(const QJsonValue& v)
@@ -92,16 +122,24 @@ QJsonObject kernel(const KernelInfo& k)
 {
     QJsonArray ps;
     for (const KernelParam& p : k.params)
-        ps.append(QJsonObject{{"name", qs(p.name)}, {"type", qs(p.type)}, {"size", u64(p.size)},
-                              {"offset", u64(p.offset)}, {"alignment", u64(p.alignment)},
-                              {"isPointer", p.isPointer}, {"pointee", qs(p.pointee)},
+        ps.append(QJsonObject{{"name", qs(p.name)},
+                              {"type", qs(p.type)},
+                              {"size", u64(p.size)},
+                              {"offset", u64(p.offset)},
+                              {"alignment", u64(p.alignment)},
+                              {"isPointer", p.isPointer},
+                              {"pointee", qs(p.pointee)},
                               {"isConst", p.isConst}});
     const ResourceUsage& r = k.resources;
-    return QJsonObject{
-        {"name", qs(k.name)}, {"loweredName", qs(k.loweredName)}, {"signature", qs(k.signature)},
-        {"externC", k.externC}, {"isTemplateInstance", k.isTemplateInstance}, {"params", ps},
-        {"resources", QJsonArray{r.registers, r.spillStoreBytes, r.spillLoadBytes, r.stackFrameBytes,
-                                 r.sharedBytes, r.constBytes, r.barriers, r.known}}};
+    return QJsonObject{{"name", qs(k.name)},
+                       {"loweredName", qs(k.loweredName)},
+                       {"signature", qs(k.signature)},
+                       {"externC", k.externC},
+                       {"isTemplateInstance", k.isTemplateInstance},
+                       {"params", ps},
+                       {"resources", QJsonArray{r.registers, r.spillStoreBytes, r.spillLoadBytes,
+                                                r.stackFrameBytes, r.sharedBytes, r.constBytes,
+                                                r.barriers, r.known}}};
 }
 KernelInfo kernel(const QJsonObject& o)
 {
@@ -138,8 +176,11 @@ KernelInfo kernel(const QJsonObject& o)
 
 QJsonObject tolerance(const session::Tolerance& t)
 {
-    return QJsonObject{{"mode", static_cast<int>(t.mode)}, {"atol", dbl(t.atol)}, {"rtol", dbl(t.rtol)},
-                       {"maxUlp", u64(t.maxUlp)}, {"nanEqual", t.nanEqual}};
+    return QJsonObject{{"mode", static_cast<int>(t.mode)},
+                       {"atol", dbl(t.atol)},
+                       {"rtol", dbl(t.rtol)},
+                       {"maxUlp", u64(t.maxUlp)},
+                       {"nanEqual", t.nanEqual}};
 }
 session::Tolerance tolerance(const QJsonObject& o)
 {
@@ -155,13 +196,15 @@ session::Tolerance tolerance(const QJsonObject& o)
 QJsonArray sizes(const std::vector<std::size_t>& v)
 {
     QJsonArray a;
-    for (std::size_t x : v) a.append(u64(x));
+    for (std::size_t x : v)
+        a.append(u64(x));
     return a;
 }
 std::vector<std::size_t> sizes(const QJsonValue& v)
 {
     std::vector<std::size_t> out;
-    for (const QJsonValue& x : v.toArray()) out.push_back(size(x));
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(size(x));
     return out;
 }
 
@@ -169,18 +212,28 @@ QJsonObject diff(const session::DiffStats& d)
 {
     QJsonArray mism;
     for (const session::Mismatch& m : d.firstMismatches)
-        mism.append(QJsonObject{{"index", u64(m.index)}, {"coordinates", sizes(m.coordinates)},
-                                {"actual", dbl(m.actual)}, {"expected", dbl(m.expected)},
-                                {"absError", dbl(m.absError)}, {"ulp", u64(m.ulp)}});
+        mism.append(QJsonObject{{"index", u64(m.index)},
+                                {"coordinates", sizes(m.coordinates)},
+                                {"actual", dbl(m.actual)},
+                                {"expected", dbl(m.expected)},
+                                {"absError", dbl(m.absError)},
+                                {"ulp", u64(m.ulp)}});
     QJsonArray hist;
-    for (std::uint64_t h : d.histogram) hist.append(u64(h));
-    return QJsonObject{{"count", u64(d.count)}, {"compared", u64(d.compared)}, {"maxAbs", dbl(d.maxAbs)},
-                       {"maxRel", dbl(d.maxRel)}, {"maxUlp", u64(d.maxUlp)}, {"meanAbs", dbl(d.meanAbs)},
-                       {"rms", dbl(d.rms)}, {"mismatches", u64(d.mismatches)},
+    for (std::uint64_t h : d.histogram)
+        hist.append(u64(h));
+    return QJsonObject{{"count", u64(d.count)},
+                       {"compared", u64(d.compared)},
+                       {"maxAbs", dbl(d.maxAbs)},
+                       {"maxRel", dbl(d.maxRel)},
+                       {"maxUlp", u64(d.maxUlp)},
+                       {"meanAbs", dbl(d.meanAbs)},
+                       {"rms", dbl(d.rms)},
+                       {"mismatches", u64(d.mismatches)},
                        {"mismatchFraction", dbl(d.mismatchFraction)},
                        {"nan", QJsonArray{u64(d.nanActual), u64(d.nanExpected), u64(d.infActual),
                                           u64(d.infExpected)}},
-                       {"firstMismatches", mism}, {"histogram", hist}};
+                       {"firstMismatches", mism},
+                       {"histogram", hist}};
 }
 session::DiffStats diff(const QJsonObject& o)
 {
@@ -210,7 +263,8 @@ session::DiffStats diff(const QJsonObject& o)
         mm.ulp = u64(m["ulp"]);
         d.firstMismatches.push_back(std::move(mm));
     }
-    for (const QJsonValue& x : o["histogram"].toArray()) d.histogram.push_back(u64(x));
+    for (const QJsonValue& x : o["histogram"].toArray())
+        d.histogram.push_back(u64(x));
     return d;
 }
 
@@ -219,18 +273,23 @@ session::DiffStats diff(const QJsonObject& o)
 QJsonObject ReportCodec::toJson(const RunReport& r)
 {
     QJsonArray samples;
-    for (double s : r.timing.samplesMs) samples.append(dbl(s));
+    for (double s : r.timing.samplesMs)
+        samples.append(dbl(s));
     QJsonArray outputs;
     for (const session::OutputResult& o : r.outputs)
-        outputs.append(QJsonObject{{"buffer", qs(o.buffer)}, {"compared", o.compared},
-                                   {"tolerance", tolerance(o.tolerance)}, {"stats", diff(o.stats)}});
+        outputs.append(QJsonObject{{"buffer", qs(o.buffer)},
+                                   {"compared", o.compared},
+                                   {"tolerance", tolerance(o.tolerance)},
+                                   {"stats", diff(o.stats)}});
     const DeviceDescription& d = r.device;
     return QJsonObject{
         {"status", static_cast<int>(r.status)},
         {"message", qs(r.message)},
         {"project", qs(r.project)},
         {"backend", static_cast<int>(r.backend)},
-        {"device", QJsonObject{{"name", qs(d.name)}, {"index", d.index}, {"arch", qs(d.arch)},
+        {"device", QJsonObject{{"name", qs(d.name)},
+                               {"index", d.index},
+                               {"arch", qs(d.arch)},
                                {"multiprocessors", d.multiprocessors},
                                {"totalMemoryBytes", u64(d.totalMemoryBytes)},
                                {"peakBandwidthGBs", dbl(d.peakBandwidthGBs)},
@@ -242,13 +301,16 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"diagnostics", diagnostics(r.diagnostics)},
         {"compileLog", qs(r.compileLog)},
         {"kernel", kernel(r.kernel)},
-        {"launch", QJsonObject{{"grid", dim(r.launch.grid)}, {"block", dim(r.launch.block)},
+        {"launch", QJsonObject{{"grid", dim(r.launch.grid)},
+                               {"block", dim(r.launch.block)},
                                {"sharedBytes", static_cast<double>(r.launch.sharedBytes)},
                                {"cluster", dim(r.launch.cluster)}}},
         {"warmup", r.warmup},
         {"iterations", r.iterations},
-        {"timing", QJsonObject{{"samplesMs", samples}, {"medianMs", dbl(r.timing.medianMs)},
-                               {"minMs", dbl(r.timing.minMs)}, {"meanMs", dbl(r.timing.meanMs)},
+        {"timing", QJsonObject{{"samplesMs", samples},
+                               {"medianMs", dbl(r.timing.medianMs)},
+                               {"minMs", dbl(r.timing.minMs)},
+                               {"meanMs", dbl(r.timing.meanMs)},
                                {"stdevMs", dbl(r.timing.stdevMs)}}},
         {"bytesMoved", u64(r.bytesMoved)},
         {"bandwidthGBs", dbl(r.bandwidthGBs)},
@@ -292,7 +354,8 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.warmup = num(o["warmup"]);
     r.iterations = num(o["iterations"]);
     const QJsonObject t = o["timing"].toObject();
-    for (const QJsonValue& x : t["samplesMs"].toArray()) r.timing.samplesMs.push_back(dbl(x));
+    for (const QJsonValue& x : t["samplesMs"].toArray())
+        r.timing.samplesMs.push_back(dbl(x));
     r.timing.medianMs = dbl(t["medianMs"]);
     r.timing.minMs = dbl(t["minMs"]);
     r.timing.meanMs = dbl(t["meanMs"]);
@@ -317,11 +380,17 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
 
 QJsonObject ReportCodec::findingToJson(const MemoryFinding& f)
 {
-    return QJsonObject{{"kind", static_cast<int>(f.kind)}, {"kernel", qs(f.kernel)},
-                       {"file", qs(f.file)}, {"line", f.line}, {"block", dim(f.block)},
-                       {"thread", dim(f.thread)}, {"located", f.located},
-                       {"address", u64(f.address)}, {"isWrite", f.isWrite},
-                       {"accessSize", static_cast<double>(f.accessSize)}, {"message", qs(f.message)}};
+    return QJsonObject{{"kind", static_cast<int>(f.kind)},
+                       {"kernel", qs(f.kernel)},
+                       {"file", qs(f.file)},
+                       {"line", f.line},
+                       {"block", dim(f.block)},
+                       {"thread", dim(f.thread)},
+                       {"located", f.located},
+                       {"address", u64(f.address)},
+                       {"isWrite", f.isWrite},
+                       {"accessSize", static_cast<double>(f.accessSize)},
+                       {"message", qs(f.message)}};
 }
 
 MemoryFinding ReportCodec::findingFromJson(const QJsonObject& o)
@@ -349,7 +418,9 @@ QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)
 session::HostArray ReportCodec::arrayFromHeader(const QJsonObject& o)
 {
     const auto type = session::parseElementType(ss(o["type"]));
-    if (!type) throw Error(Error::Kind::Internal, "runner protocol: unknown element type " + ss(o["type"]));
+    if (!type)
+        throw Error(Error::Kind::Internal,
+                    "runner protocol: unknown element type " + ss(o["type"]));
     return session::HostArray(*type, sizes(o["shape"]));
 }
 

@@ -32,14 +32,23 @@ namespace {
 std::string signalName(int sig)
 {
     switch (sig) {
-    case SIGSEGV: return "SIGSEGV (segmentation fault: an invalid memory access — out of bounds, a null pointer, or a stack overflow)";
-    case SIGBUS: return "SIGBUS (bus error: a misaligned or unmapped memory access)";
-    case SIGFPE: return "SIGFPE (arithmetic exception: integer division by zero or overflow)";
-    case SIGABRT: return "SIGABRT (abort(): a failed assert, __trap(), or std::terminate)";
-    case SIGILL: return "SIGILL (illegal instruction)";
-    case SIGKILL: return "SIGKILL (killed from outside the runner, perhaps by the out-of-memory killer)";
-    case SIGTERM: return "SIGTERM (terminated from outside the runner)";
-    case SIGTRAP: return "SIGTRAP (trap)";
+    case SIGSEGV:
+        return "SIGSEGV (segmentation fault: an invalid memory access — out of bounds, a null "
+               "pointer, or a stack overflow)";
+    case SIGBUS:
+        return "SIGBUS (bus error: a misaligned or unmapped memory access)";
+    case SIGFPE:
+        return "SIGFPE (arithmetic exception: integer division by zero or overflow)";
+    case SIGABRT:
+        return "SIGABRT (abort(): a failed assert, __trap(), or std::terminate)";
+    case SIGILL:
+        return "SIGILL (illegal instruction)";
+    case SIGKILL:
+        return "SIGKILL (killed from outside the runner, perhaps by the out-of-memory killer)";
+    case SIGTERM:
+        return "SIGTERM (terminated from outside the runner)";
+    case SIGTRAP:
+        return "SIGTRAP (trap)";
     default: {
         const char* d = ::strsignal(sig);
         return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : std::string());
@@ -51,7 +60,8 @@ std::string lastLines(const std::string& text, int n)
 {
     std::size_t pos = text.size();
     if (pos && text[pos - 1] == '\n') --pos;
-    for (int i = 0; i < n && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
+    for (int i = 0; i < n && pos != std::string::npos && pos > 0; ++i)
+        pos = text.rfind('\n', pos - 1);
     return text.substr(pos == std::string::npos ? 0 : pos + (pos > 0 ? 1 : 0));
 }
 
@@ -64,7 +74,8 @@ std::string seconds(double ms)
 
 bool looksLikeRunner(const std::string& program)
 {
-    return std::filesystem::path(program).filename().string().find("warpbench-runner") != std::string::npos;
+    return std::filesystem::path(program).filename().string().find("warpbench-runner") !=
+           std::string::npos;
 }
 
 std::string absoluteDir(const std::filesystem::path& dir)
@@ -89,21 +100,38 @@ void setFault(RunOutcome& o, Fault fault, const std::string& what, const std::st
 const char* faultName(Fault fault) noexcept
 {
     switch (fault) {
-    case Fault::None: return "none";
-    case Fault::Crashed: return "crashed";
-    case Fault::ContextLost: return "context lost";
-    case Fault::Timeout: return "timeout";
-    case Fault::Cancelled: return "cancelled";
-    case Fault::OutOfMemory: return "out of memory";
-    case Fault::RunnerUnavailable: return "runner unavailable";
-    case Fault::ProtocolError: return "protocol error";
+    case Fault::None:
+        return "none";
+    case Fault::Crashed:
+        return "crashed";
+    case Fault::ContextLost:
+        return "context lost";
+    case Fault::Timeout:
+        return "timeout";
+    case Fault::Cancelled:
+        return "cancelled";
+    case Fault::OutOfMemory:
+        return "out of memory";
+    case Fault::RunnerUnavailable:
+        return "runner unavailable";
+    case Fault::ProtocolError:
+        return "protocol error";
     }
     return "fault";
 }
 
-RunnerClient::RunnerClient() : RunnerClient(Config{}) {}
-RunnerClient::RunnerClient(Config config) : m_config(std::move(config)) {}
-RunnerClient::~RunnerClient() { shutdown(); }
+RunnerClient::RunnerClient()
+    : RunnerClient(Config{})
+{
+}
+RunnerClient::RunnerClient(Config config)
+    : m_config(std::move(config))
+{
+}
+RunnerClient::~RunnerClient()
+{
+    shutdown();
+}
 
 std::string RunnerClient::runnerExecutable()
 {
@@ -127,13 +155,17 @@ bool RunnerClient::sanitizerAvailable(const std::string& path)
     return ::access(path.c_str(), X_OK) == 0;
 }
 
-void RunnerClient::cancel() noexcept { m_cancel = true; }
+void RunnerClient::cancel() noexcept
+{
+    m_cancel = true;
+}
 
 void RunnerClient::shutdown()
 {
     std::lock_guard lock(m_mutex);
     for (auto& [key, p] : m_runners) {
-        if (p && p->send(Protocol::encode(Protocol::Type::Quit, QJsonObject{})) && p->waitExit(2000))
+        if (p && p->send(Protocol::encode(Protocol::Type::Quit, QJsonObject{})) &&
+            p->waitExit(2000))
             continue;
     }
     m_runners.clear(); // kills what did not quit
@@ -179,12 +211,12 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
     }
     o.runnerStarted = true;
     p->setResync(oneShot);
-    p->send(Protocol::encode(Protocol::Type::Hello,
-                             QJsonObject{{"version", Protocol::kVersion},
-                                         {"transport", remote ? "inline" : "shm"}}));
+    p->send(Protocol::encode(
+        Protocol::Type::Hello,
+        QJsonObject{{"version", Protocol::kVersion}, {"transport", remote ? "inline" : "shm"}}));
     Protocol::Frame f;
-    const auto w = p->wait(f, Clock::now() + std::chrono::milliseconds(m_config.startTimeoutMs),
-                           nullptr, {});
+    const auto w =
+        p->wait(f, Clock::now() + std::chrono::milliseconds(m_config.startTimeoutMs), nullptr, {});
     std::string why;
     try {
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Error)
@@ -194,7 +226,9 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
                   std::to_string(f.version) + ", this client version " +
                   std::to_string(Protocol::kVersion);
         else if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Hello) {
-            if (!remote) p->setRunnerPid(static_cast<pid_t>(f.json().value(QLatin1String("pid")).toDouble()));
+            if (!remote)
+                p->setRunnerPid(
+                    static_cast<pid_t>(f.json().value(QLatin1String("pid")).toDouble()));
             return p;
         } else if (w == RunnerProcess::Wait::Timeout)
             why = "the runner did not answer within " + seconds(m_config.startTimeoutMs);
@@ -309,7 +343,8 @@ RunOutcome RunnerClient::run(const Request& req)
     std::vector<QByteArray> blobs;
     Protocol::Frame f;
     for (;;) {
-        const auto w = slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
+        const auto w =
+            slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Progress) {
             kernel = f.json().value(QLatin1String("kernel")).toString().toStdString();
             if (!launchedAt) {
@@ -328,7 +363,8 @@ RunOutcome RunnerClient::run(const Request& req)
         o.runnerLog = slot->stderrTail();
         if (w == RunnerProcess::Wait::Timeout && launchedAt) {
             slot->kill();
-            const double running = std::chrono::duration<double, std::milli>(Clock::now() - *launchedAt).count();
+            const double running =
+                std::chrono::duration<double, std::milli>(Clock::now() - *launchedAt).count();
             setFault(o, Fault::Timeout,
                      "timeout: the kernels did not finish within " + seconds(req.timeoutMs) +
                          " (elapsed " + seconds(running) + " since kernel '" + kernel +
@@ -338,7 +374,8 @@ RunOutcome RunnerClient::run(const Request& req)
             slot->kill();
             setFault(o, Fault::Timeout,
                      "timeout: the run did not reach its first launch within " +
-                         seconds(req.prepareTimeoutMs) + " (compile and data preparation); the runner was killed",
+                         seconds(req.prepareTimeoutMs) +
+                         " (compile and data preparation); the runner was killed",
                      "a fresh runner starts on the next run");
         } else if (w == RunnerProcess::Wait::Cancelled) {
             slot->kill();
@@ -353,14 +390,16 @@ RunOutcome RunnerClient::run(const Request& req)
             if (slot->exited() && WIFSIGNALED(st)) {
                 o.signal = WTERMSIG(st);
                 const bool memoryFault = o.signal == SIGSEGV || o.signal == SIGBUS ||
-                                         o.signal == SIGFPE || o.signal == SIGABRT || o.signal == SIGILL;
+                                         o.signal == SIGFPE || o.signal == SIGABRT ||
+                                         o.signal == SIGILL;
                 const bool cpu = kind == BackendKind::Cpu && memoryFault;
                 setFault(o, Fault::Crashed,
-                         "the runner crashed with " + signalName(o.signal) + " while running kernel '" +
-                             kernel + "'",
+                         "the runner crashed with " + signalName(o.signal) +
+                             " while running kernel '" + kernel + "'",
                          std::string("the runner was restarted") +
                              (cpu && !req.boundsCheck
-                                  ? "; re-run with bounds checking (--bounds-check) to find the faulting access"
+                                  ? "; re-run with bounds checking (--bounds-check) to find the "
+                                    "faulting access"
                                   : ""));
             } else {
                 setFault(o, Fault::Crashed,
@@ -407,7 +446,8 @@ RunOutcome RunnerClient::run(const Request& req)
         const SharedMemory* arena = nullptr;
         if (j.contains(QLatin1String("shm"))) {
             const QJsonObject shm = j["shm"].toObject();
-            arena = &slot->arena(shm["fd"].toInt(), static_cast<std::size_t>(shm["size"].toDouble()));
+            arena =
+                &slot->arena(shm["fd"].toInt(), static_cast<std::size_t>(shm["size"].toDouble()));
         }
         const auto readStart = Clock::now();
         for (std::size_t i = 0; i < arrays.size(); ++i) {
@@ -426,10 +466,11 @@ RunOutcome RunnerClient::run(const Request& req)
             }
             o.transferBytes += bytes;
         }
-        o.transferReadMs = std::chrono::duration<double, std::milli>(Clock::now() - readStart).count();
+        o.transferReadMs =
+            std::chrono::duration<double, std::milli>(Clock::now() - readStart).count();
         for (auto& [d, a] : arrays) {
             auto& set = d["set"].toString() == QLatin1String("expected") ? o.report.expected
-                                                                          : o.report.results;
+                                                                         : o.report.results;
             set.emplace(d["name"].toString().toStdString(), std::move(a));
         }
         if (j["exiting"].toBool()) {

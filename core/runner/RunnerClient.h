@@ -40,14 +40,14 @@ const char* faultName(Fault fault) noexcept;
 struct RunOutcome {
     session::RunReport report;
     Fault fault = Fault::None;
-    std::string what;                   ///< what happened (empty when Fault::None)
-    std::string next;                   ///< what to do next
-    int signal = 0;                     ///< for Crashed: the signal number, 0 for an exit
-    double elapsedMs = 0;               ///< wall clock of the request, start-up included
-    bool runnerStarted = false;         ///< a fresh runner was started for this run
+    std::string what;                    ///< what happened (empty when Fault::None)
+    std::string next;                    ///< what to do next
+    int signal = 0;                      ///< for Crashed: the signal number, 0 for an exit
+    double elapsedMs = 0;                ///< wall clock of the request, start-up included
+    bool runnerStarted = false;          ///< a fresh runner was started for this run
     std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
-    std::string sanitizerLog;           ///< the raw compute-sanitizer report, for memory-check runs
-    std::string runnerLog;              ///< the last lines the runner wrote to stderr
+    std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
+    std::string runnerLog;    ///< the last lines the runner wrote to stderr
     /// Buffer transport figures: bytes of results+expected, the runner's copy into its arena
     /// (or compression), the client's copy out of it (or decompression).
     std::uint64_t transferBytes = 0;
@@ -92,7 +92,7 @@ public:
         /// Limit for what comes before the first launch: runner start-up, compiles (a cold
         /// cache may build precompiled headers), data.
         int prepareTimeoutMs = 300000;
-        bool boundsCheck = false;                ///< CPU: the bounds-checked (ASan) mode
+        bool boundsCheck = false; ///< CPU: the bounds-checked (ASan) mode
     };
 
     RunnerClient();
@@ -120,7 +120,8 @@ public:
     /// libexec folder; empty when none exists.
     static std::string runnerExecutable();
     /// Whether compute-sanitizer exists at `path`.
-    static bool sanitizerAvailable(const std::string& path = "/usr/local/cuda/bin/compute-sanitizer");
+    static bool
+    sanitizerAvailable(const std::string& path = "/usr/local/cuda/bin/compute-sanitizer");
 
 private:
     std::unique_ptr<detail::RunnerProcess> start(RunOutcome& outcome, bool oneShot,

@@ -15,12 +15,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <poll.h>
 #include <thread>
 #include <unistd.h>
@@ -45,7 +45,10 @@ long vmRssKb()
 /// the runner's life, so that arming and disarming cost nothing per run.
 class HangupWatchdog {
 public:
-    explicit HangupWatchdog(int fd) : m_thread([this, fd] { watch(fd); }) {}
+    explicit HangupWatchdog(int fd)
+        : m_thread([this, fd] { watch(fd); })
+    {
+    }
     ~HangupWatchdog()
     {
         {
@@ -99,7 +102,8 @@ private:
 class LaunchNotifier final : public Backend {
 public:
     LaunchNotifier(Backend& inner, std::function<void(const std::string&)> onLaunch)
-        : m_inner(inner), m_onLaunch(std::move(onLaunch))
+        : m_inner(inner)
+        , m_onLaunch(std::move(onLaunch))
     {
     }
     BackendKind kind() const noexcept override { return m_inner.kind(); }
@@ -148,7 +152,11 @@ private:
 
 class Service {
 public:
-    explicit Service(const RunnerService::Options& o) : m_opt(o), m_watchdog(o.inFd) {}
+    explicit Service(const RunnerService::Options& o)
+        : m_opt(o)
+        , m_watchdog(o.inFd)
+    {
+    }
 
     int serve()
     {
@@ -161,7 +169,8 @@ public:
                       "; install warpbench and warpbench-runner from the same build");
             return 3;
         }
-        m_inline = hello.json().value(QLatin1String("transport")).toString() == QLatin1String("inline");
+        m_inline =
+            hello.json().value(QLatin1String("transport")).toString() == QLatin1String("inline");
         send(Type::Hello, QJsonObject{{"version", m_opt.protocolVersion},
                                       {"pid", static_cast<double>(::getpid())},
                                       {"transport", m_inline ? "inline" : "shm"}});
@@ -173,10 +182,14 @@ public:
                 // without running destructors against the lost context.
                 if (!run(f.json())) ::_exit(0);
                 break;
-            case Type::Stats: send(Type::Stats, stats()); break;
-            case Type::Quit: return 0;
+            case Type::Stats:
+                send(Type::Stats, stats());
+                break;
+            case Type::Quit:
+                return 0;
             default:
-                sendError(std::string("runner protocol: unexpected ") + Protocol::typeName(f.type) + " frame");
+                sendError(std::string("runner protocol: unexpected ") + Protocol::typeName(f.type) +
+                          " frame");
                 return 3;
             }
         }
@@ -234,13 +247,16 @@ private:
                 if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
-                backend = backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
+                backend =
+                    backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
                 std::unique_ptr<LaunchNotifier> notifier;
                 if (backend) {
-                    notifier = std::make_unique<LaunchNotifier>(*backend, [this](const std::string& k) {
-                        send(Type::Progress, QJsonObject{{"phase", "launch"},
-                                                         {"kernel", QString::fromStdString(k)}});
-                    });
+                    notifier =
+                        std::make_unique<LaunchNotifier>(*backend, [this](const std::string& k) {
+                            send(Type::Progress,
+                                 QJsonObject{{"phase", "launch"},
+                                             {"kernel", QString::fromStdString(k)}});
+                        });
                     opt.reuseBackend = notifier.get();
                 }
                 rep = session::SessionRunner::run(s, opt);
@@ -255,12 +271,13 @@ private:
                 findings.append(ReportCodec::findingToJson(f));
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
-        QJsonObject answer{{"report", ReportCodec::toJson(rep)}, {"findings", findings},
-                           {"exiting", exiting}};
+        QJsonObject answer{
+            {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         const auto t0 = std::chrono::steady_clock::now();
         answer["buffers"] = putBuffers(rep, answer);
         answer["writeMs"] =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         send(Type::Report, answer);
         return !exiting;
     }
@@ -270,11 +287,13 @@ private:
         QJsonArray list;
         std::size_t total = 0;
         for (const auto* set : {&rep.results, &rep.expected})
-            for (const auto& [name, a] : *set) total += (a.bytes() + 63) / 64 * 64;
+            for (const auto& [name, a] : *set)
+                total += (a.bytes() + 63) / 64 * 64;
         if (!m_inline && total > 0) {
             if (!m_arena.valid()) m_arena = SharedMemory::create(total);
             m_arena.reserve(total);
-            answer["shm"] = QJsonObject{{"fd", m_arena.fd()}, {"size", static_cast<double>(m_arena.size())}};
+            answer["shm"] =
+                QJsonObject{{"fd", m_arena.fd()}, {"size", static_cast<double>(m_arena.size())}};
         }
         std::size_t offset = 0;
         auto put = [&](const char* setName, const std::map<std::string, session::HostArray>& set) {
@@ -305,10 +324,11 @@ private:
 
     QJsonObject stats()
     {
-        QJsonObject o{{"pid", static_cast<double>(::getpid())},
-                      {"vmRssKb", static_cast<double>(vmRssKb())},
-                      {"handles", static_cast<double>(cuda::HandleRegistry::instance().totalCount())},
-                      {"arenaBytes", static_cast<double>(m_arena.size())}};
+        QJsonObject o{
+            {"pid", static_cast<double>(::getpid())},
+            {"vmRssKb", static_cast<double>(vmRssKb())},
+            {"handles", static_cast<double>(cuda::HandleRegistry::instance().totalCount())},
+            {"arenaBytes", static_cast<double>(m_arena.size())}};
         for (const auto& [key, b] : m_backends) {
             if (const auto* c = dynamic_cast<const cuda::CudaBackend*>(b.get())) {
                 try {

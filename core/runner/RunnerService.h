@@ -19,7 +19,8 @@ public:
     struct Options {
         int inFd = 0;
         int outFd = 1;
-        std::uint16_t protocolVersion = Protocol::kVersion; ///< what this runner speaks (tests pretend other versions)
+        std::uint16_t protocolVersion =
+            Protocol::kVersion; ///< what this runner speaks (tests pretend other versions)
     };
     /// Returns the process exit code: 0 after Quit or end of stream, 3 on a protocol error.
     static int serve(const Options& options);

@@ -28,7 +28,8 @@ std::string kernelName(std::string s)
     s = trim(s);
     int depth = 0;
     for (std::size_t i = s.size(); i-- > 0;) {
-        if (s[i] == ')') ++depth;
+        if (s[i] == ')')
+            ++depth;
         else if (s[i] == '(' && --depth == 0) {
             s = s.substr(0, i);
             break;
@@ -72,9 +73,15 @@ void parseLocation(const std::string& where, MemoryFinding& f)
 
 bool skipped(const std::string& title)
 {
-    static const char* const prefixes[] = {"COMPUTE-SANITIZER", "Program hit", "ERROR SUMMARY",
-                                           "LEAK SUMMARY", "RACECHECK SUMMARY", "Saved host",
-                                           "Target application returned", "Leaked", "Host Frame"};
+    static const char* const prefixes[] = {"COMPUTE-SANITIZER",
+                                           "Program hit",
+                                           "ERROR SUMMARY",
+                                           "LEAK SUMMARY",
+                                           "RACECHECK SUMMARY",
+                                           "Saved host",
+                                           "Target application returned",
+                                           "Leaked",
+                                           "Host Frame"};
     for (const char* p : prefixes)
         if (title.rfind(p, 0) == 0) return true;
     return title.empty();
@@ -88,7 +95,8 @@ MemoryFinding parseRecord(const Record& r)
         R"(^(?:Error|Warning|ERROR|WARNING): Race reported between (\w+) access at (.+?)(?: \[\d+ hazards?\])?$)");
     static const std::regex raceAnd(R"(^and (\w+) access at (.+?)(?: \[\d+ hazards?\])?$)");
     static const std::regex at(R"(^at (.+)$)");
-    static const std::regex by(R"(^by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\))");
+    static const std::regex by(
+        R"(^by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\))");
     static const std::regex address(R"(^Address (0x[0-9a-fA-F]+) is (.+)$)");
 
     MemoryFinding f;
@@ -130,8 +138,10 @@ MemoryFinding parseRecord(const Record& r)
         } else if (std::regex_match(d, m, address)) {
             f.address = std::strtoull(m[1].str().c_str(), nullptr, 16);
             const std::string is = m[2].str();
-            if (is.find("misaligned") != std::string::npos) f.kind = MemoryFinding::Kind::Misaligned;
-            else if (is.find("out of bounds") != std::string::npos) f.kind = MemoryFinding::Kind::OutOfBounds;
+            if (is.find("misaligned") != std::string::npos)
+                f.kind = MemoryFinding::Kind::Misaligned;
+            else if (is.find("out of bounds") != std::string::npos)
+                f.kind = MemoryFinding::Kind::OutOfBounds;
             where = " at " + m[1].str() + " is " + is;
         } else if (d.rfind("and is ", 0) == 0) {
             where += ": " + d.substr(7);
@@ -151,7 +161,8 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
     std::string line;
     bool inBacktrace = false;
     static const std::regex summary(R"(ERROR SUMMARY: (\d+) errors?)");
-    static const std::regex toolLine(R"(^(?:Tool|Running|Using) .*\b(memcheck|racecheck|initcheck|synccheck)\b)");
+    static const std::regex toolLine(
+        R"(^(?:Tool|Running|Using) .*\b(memcheck|racecheck|initcheck|synccheck)\b)");
     while (std::getline(in, line)) {
         if (line.rfind("=========", 0) != 0) continue;
         std::string body = line.substr(9);

@@ -15,14 +15,15 @@ namespace wb::runner {
 ///     =========     at oob_write(float *, int)+0x70 in /tmp/kernel.cu:6
 ///     =========     by thread (31,0,0) in block (3,0,0)
 ///     =========     Address 0x7f0a1e000400 is out of bounds
-///     =========     and is 1 bytes after the nearest allocation at 0x7f0a1e000000 of size 1024 bytes
+///     =========     and is 1 bytes after the nearest allocation at 0x7f0a1e000000 of size 1024
+///     bytes
 /// ("at 0x70 in kernel()" without -lineinfo); racecheck's "Error: Race reported between Write
 /// access at k()+0x2e0 in file.cu:12 / and Read access at ..." becomes a finding of kind Other.
 /// Host API errors ("Program hit cudaErrorLaunchFailure ...") and host backtraces are skipped.
 struct SanitizerReport {
     std::vector<MemoryFinding> findings;
-    int errorCount = -1;          ///< from "ERROR SUMMARY: N errors"; -1 when absent
-    std::string tool;             ///< "memcheck" / "racecheck" when the report says so, else empty
+    int errorCount = -1; ///< from "ERROR SUMMARY: N errors"; -1 when absent
+    std::string tool;    ///< "memcheck" / "racecheck" when the report says so, else empty
 
     static SanitizerReport parse(const std::string& text);
 };

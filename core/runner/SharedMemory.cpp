@@ -18,7 +18,10 @@ namespace {
 
 constexpr std::size_t kPage = 4096;
 
-std::size_t roundUp(std::size_t n) { return n == 0 ? kPage : (n + kPage - 1) / kPage * kPage; }
+std::size_t roundUp(std::size_t n)
+{
+    return n == 0 ? kPage : (n + kPage - 1) / kPage * kPage;
+}
 
 [[noreturn]] void fail(const std::string& what)
 {
@@ -29,11 +32,15 @@ std::size_t roundUp(std::size_t n) { return n == 0 ? kPage : (n + kPage - 1) / k
 
 } // namespace
 
-SharedMemory::~SharedMemory() { release(); }
+SharedMemory::~SharedMemory()
+{
+    release();
+}
 
 SharedMemory::SharedMemory(SharedMemory&& other) noexcept
-    : m_fd(std::exchange(other.m_fd, -1)), m_size(std::exchange(other.m_size, 0)),
-      m_data(std::exchange(other.m_data, nullptr))
+    : m_fd(std::exchange(other.m_fd, -1))
+    , m_size(std::exchange(other.m_size, 0))
+    , m_data(std::exchange(other.m_data, nullptr))
 {
 }
 
@@ -71,7 +78,8 @@ void SharedMemory::reserve(std::size_t bytes)
 {
     const std::size_t want = roundUp(bytes);
     if (m_data && want <= m_size) return;
-    if (::ftruncate(m_fd, static_cast<off_t>(want)) != 0) fail("growing to " + std::to_string(want) + " bytes");
+    if (::ftruncate(m_fd, static_cast<off_t>(want)) != 0)
+        fail("growing to " + std::to_string(want) + " bytes");
     if (m_data) ::munmap(m_data, m_size);
     m_data = nullptr;
     void* p = ::mmap(nullptr, want, PROT_READ | PROT_WRITE, MAP_SHARED, m_fd, 0);

@@ -39,7 +39,8 @@ double median(std::vector<double> v)
 
 session::Session hello()
 {
-    return session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+    return session::ProjectFile::load(WB_SOURCE_DIR
+                                      "/resources/examples/hello_gpu/hello_gpu.wbproj");
 }
 
 session::Session big(std::size_t elements)
@@ -128,8 +129,10 @@ int soak(BackendKind kind, int n)
     runner::RunnerClient::Request req;
     req.session = hello();
     req.options.backend = kind;
-    std::printf("soak: %d consecutive hello_gpu runs (%s backend) on one warm runner\n", n, backendName(kind));
-    std::printf("%8s %8s %12s %10s %16s %10s\n", "run", "pid", "VmRSS kB", "handles", "device free MB", "ms/run");
+    std::printf("soak: %d consecutive hello_gpu runs (%s backend) on one warm runner\n", n,
+                backendName(kind));
+    std::printf("%8s %8s %12s %10s %16s %10s\n", "run", "pid", "VmRSS kB", "handles",
+                "device free MB", "ms/run");
     runner::RunnerStats first{};
     runner::RunnerStats last{};
     int failures = 0;
@@ -146,16 +149,22 @@ int soak(BackendKind kind, int n)
             t0 = Clock::now();
             last = client.stats(kind, 0);
             if (i == 10) first = last;
-            std::printf("%8d %8d %12ld %10lld %16.1f %10.2f\n", i, static_cast<int>(last.pid), last.vmRssKb,
-                        last.handles, last.deviceFreeBytes < 0 ? -1.0 : static_cast<double>(last.deviceFreeBytes) / 1048576.0,
+            std::printf("%8d %8d %12ld %10lld %16.1f %10.2f\n", i, static_cast<int>(last.pid),
+                        last.vmRssKb, last.handles,
+                        last.deviceFreeBytes < 0
+                            ? -1.0
+                            : static_cast<double>(last.deviceFreeBytes) / 1048576.0,
                         per);
         }
     }
-    std::printf("growth from run 10 to run %d: VmRSS %+ld kB, handles %+lld, device memory used %+.1f MB; "
-                "same runner throughout: %s; failed runs: %d\n",
-                n, last.vmRssKb - first.vmRssKb, last.handles - first.handles,
-                first.deviceFreeBytes < 0 ? 0.0 : static_cast<double>(first.deviceFreeBytes - last.deviceFreeBytes) / 1048576.0,
-                first.pid == last.pid ? "yes" : "NO", failures);
+    std::printf(
+        "growth from run 10 to run %d: VmRSS %+ld kB, handles %+lld, device memory used %+.1f MB; "
+        "same runner throughout: %s; failed runs: %d\n",
+        n, last.vmRssKb - first.vmRssKb, last.handles - first.handles,
+        first.deviceFreeBytes < 0
+            ? 0.0
+            : static_cast<double>(first.deviceFreeBytes - last.deviceFreeBytes) / 1048576.0,
+        first.pid == last.pid ? "yes" : "NO", failures);
     return failures == 0 ? 0 : 1;
 }
 
@@ -169,11 +178,15 @@ int main(int argc, char** argv)
     int soakRuns = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--backend" && i + 1 < argc) kind = parseBackendKind(argv[++i]).value_or(kind);
-        else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
-        else if (a == "--soak" && i + 1 < argc) soakRuns = std::atoi(argv[++i]);
+        if (a == "--backend" && i + 1 < argc)
+            kind = parseBackendKind(argv[++i]).value_or(kind);
+        else if (a == "--runs" && i + 1 < argc)
+            runs = std::atoi(argv[++i]);
+        else if (a == "--soak" && i + 1 < argc)
+            soakRuns = std::atoi(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: bench_runner [--backend cpu|cuda] [--runs N] [--soak N]\n");
+            std::fprintf(stderr,
+                         "usage: bench_runner [--backend cpu|cuda] [--runs N] [--soak N]\n");
             return 2;
         }
     }
@@ -181,10 +194,11 @@ int main(int argc, char** argv)
         if (soakRuns > 0) return soak(kind, soakRuns);
         std::printf("bench_runner: %s backend, %s, median of %d runs each\n", backendName(kind),
                     createBackend(kind)->device().name.c_str(), runs);
-        std::printf("%-34s %14s %14s %12s %8s\n", "session", "in-process ms", "runner ms", "added ms", "ratio");
+        std::printf("%-34s %14s %14s %12s %8s\n", "session", "in-process ms", "runner ms",
+                    "added ms", "ratio");
         const Pair h = compare(hello(), kind, runs);
-        std::printf("%-34s %14.3f %14.3f %12.3f %8.2f   (target: added < 2 ms)\n", "hello_gpu", h.inProcess,
-                    h.runner, h.runner - h.inProcess, h.runner / h.inProcess);
+        std::printf("%-34s %14.3f %14.3f %12.3f %8.2f   (target: added < 2 ms)\n", "hello_gpu",
+                    h.inProcess, h.runner, h.runner - h.inProcess, h.runner / h.inProcess);
         {
             runner::RunnerClient client;
             client.stats(kind, 0);
@@ -194,21 +208,26 @@ int main(int argc, char** argv)
                 client.stats(kind, 0);
                 t.push_back(msSince(t0));
             }
-            std::printf("%-34s %14s %14.3f %12s %8s   (pure protocol round trip)\n", "stats request", "-", median(t), "-", "-");
+            std::printf("%-34s %14s %14.3f %12s %8s   (pure protocol round trip)\n",
+                        "stats request", "-", median(t), "-", "-");
         }
         const std::size_t elements = std::size_t{64} << 20; // 256 MB of f32
         const Pair b = compare(big(elements), kind, std::max(3, runs / 6));
-        std::printf("%-34s %14.3f %14.3f %12.3f %8.2f\n", "fill 256 MB output", b.inProcess, b.runner,
-                    b.runner - b.inProcess, b.runner / b.inProcess);
+        std::printf("%-34s %14.3f %14.3f %12.3f %8.2f\n", "fill 256 MB output", b.inProcess,
+                    b.runner, b.runner - b.inProcess, b.runner / b.inProcess);
         const double bytes = static_cast<double>(b.last.transferBytes);
         const double mc = memcpyMs(b.last.transferBytes, 5);
-        std::printf("\nshared-memory transfer of %.0f MB (last run) vs memcpy into a fresh zeroed buffer\n", bytes / 1048576.0);
+        std::printf(
+            "\nshared-memory transfer of %.0f MB (last run) vs memcpy into a fresh zeroed buffer\n",
+            bytes / 1048576.0);
         std::printf("%-34s %10s %10s %8s\n", "leg", "ms", "GB/s", "ratio");
         std::printf("%-34s %10.2f %10.2f %8s\n", "memcpy (peer)", mc, bytes / (mc * 1e6), "1.00");
-        std::printf("%-34s %10.2f %10.2f %8.2f\n", "runner: result -> arena", b.last.transferWriteMs,
-                    bytes / (b.last.transferWriteMs * 1e6), mc / b.last.transferWriteMs);
+        std::printf("%-34s %10.2f %10.2f %8.2f\n", "runner: result -> arena",
+                    b.last.transferWriteMs, bytes / (b.last.transferWriteMs * 1e6),
+                    mc / b.last.transferWriteMs);
         std::printf("%-34s %10.2f %10.2f %8.2f   (target: >= 0.8)\n", "client: arena -> HostArray",
-                    b.last.transferReadMs, bytes / (b.last.transferReadMs * 1e6), mc / b.last.transferReadMs);
+                    b.last.transferReadMs, bytes / (b.last.transferReadMs * 1e6),
+                    mc / b.last.transferReadMs);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_runner: %s\n", e.what());
         return 1;

@@ -44,7 +44,8 @@ inline session::Session faultSession(const std::string& name, const std::string&
 
 inline session::Session helloSession()
 {
-    return session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+    return session::ProjectFile::load(WB_SOURCE_DIR
+                                      "/resources/examples/hello_gpu/hello_gpu.wbproj");
 }
 
 } // namespace wb::runner::test

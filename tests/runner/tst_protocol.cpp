@@ -35,7 +35,8 @@ private Q_SLOTS:
         for (char c : stream) {
             buffer.push_back(c);
             Protocol::Frame f;
-            while (Protocol::take(buffer, f)) got.push_back(f);
+            while (Protocol::take(buffer, f))
+                got.push_back(f);
         }
         QCOMPARE(got.size(), std::size_t{4});
         for (int i = 0; i < 3; ++i) {
@@ -84,7 +85,8 @@ private Q_SLOTS:
         r.device.peakBandwidthGBs = 12.5;
         r.compiled = true;
         r.compileMs = 1.0 / 3.0;
-        r.diagnostics.push_back(Diagnostic{"k.cu", 3, 7, Severity::Warning, "177-D", "unused", {"ctx"}});
+        r.diagnostics.push_back(
+            Diagnostic{"k.cu", 3, 7, Severity::Warning, "177-D", "unused", {"ctx"}});
         r.kernel.name = "k";
         r.kernel.params.push_back(KernelParam{"a", "float*", 8, 0, 8, true, "float", true});
         r.kernel.resources.registers = 12;
@@ -143,7 +145,7 @@ private Q_SLOTS:
     {
         SharedMemory m = SharedMemory::create(10000);
         QVERIFY(m.size() >= 10000);
-        struct stat st{};
+        struct stat st {};
         QCOMPARE(::fstat(m.fd(), &st), 0);
         QCOMPARE(st.st_mode & 0777, 0600u);
         std::memset(m.data(), 0x5a, 10000);

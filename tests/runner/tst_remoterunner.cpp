@@ -90,18 +90,21 @@ private Q_SLOTS:
         m_port = freePort();
         QFile cfg(d + "/sshd_config");
         QVERIFY(cfg.open(QIODevice::WriteOnly));
-        cfg.write(QStringLiteral("ListenAddress 127.0.0.1\nHostKey %1/host_key\nPidFile %1/sshd.pid\n"
-                                 "AuthorizedKeysFile %1/authorized_keys\nStrictModes no\n"
-                                 "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                                 "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
-                                 "UsePAM no\nLogLevel ERROR\n")
-                      .arg(d)
-                      .toUtf8());
+        cfg.write(
+            QStringLiteral("ListenAddress 127.0.0.1\nHostKey %1/host_key\nPidFile %1/sshd.pid\n"
+                           "AuthorizedKeysFile %1/authorized_keys\nStrictModes no\n"
+                           "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                           "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
+                           "UsePAM no\nLogLevel ERROR\n")
+                .arg(d)
+                .toUtf8());
         cfg.close();
         m_sshd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_sshd.start(QLatin1String(kSshd), {"-D", "-e", "-f", d + "/sshd_config", "-p", QString::number(m_port)});
+        m_sshd.start(QLatin1String(kSshd),
+                     {"-D", "-e", "-f", d + "/sshd_config", "-p", QString::number(m_port)});
         QVERIFY(m_sshd.waitForStarted(10000));
-        for (int i = 0; i < 200 && !accepts(m_port); ++i) QTest::qWait(25);
+        for (int i = 0; i < 200 && !accepts(m_port); ++i)
+            QTest::qWait(25);
         QVERIFY2(accepts(m_port), "sshd did not start listening");
     }
 
@@ -124,7 +127,8 @@ private Q_SLOTS:
         r.session = helloSession();
         r.options.backend = BackendKind::Cpu;
         const RunOutcome a = client.run(r);
-        std::printf("  over ssh: %s, %.0f ms (start-up included)\n", a.report.statusName(), a.elapsedMs);
+        std::printf("  over ssh: %s, %.0f ms (start-up included)\n", a.report.statusName(),
+                    a.elapsedMs);
         QVERIFY2(a.fault == Fault::None, (a.report.message + "\n" + a.runnerLog).c_str());
         QCOMPARE(a.report.status, RunReport::Status::Passed);
         const RunOutcome b = client.run(r); // the same warm remote runner
@@ -142,7 +146,8 @@ private Q_SLOTS:
         RunnerClient client(config());
         RunnerClient::Request r;
         r.session = faultSession(
-            "spin", "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }", BackendKind::Cpu);
+            "spin", "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
+            BackendKind::Cpu);
         r.timeoutMs = 4000;
         const RunOutcome o = client.run(r);
         std::printf("  remote fault: %s\n", o.report.message.c_str());
@@ -158,11 +163,25 @@ private:
     {
         const QString d = m_dir.path();
         RunnerClient::Config c;
-        c.command = {"ssh", "-F", "/dev/null", "-i", (d + "/user_key").toStdString(), "-p",
-                     std::to_string(m_port), "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-                     "-o", "StrictHostKeyChecking=no", "-o",
-                     "UserKnownHostsFile=" + (d + "/known_hosts").toStdString(), "-o", "LogLevel=ERROR",
-                     "127.0.0.1", WB_RUNNER_EXE};
+        c.command = {"ssh",
+                     "-F",
+                     "/dev/null",
+                     "-i",
+                     (d + "/user_key").toStdString(),
+                     "-p",
+                     std::to_string(m_port),
+                     "-o",
+                     "BatchMode=yes",
+                     "-o",
+                     "IdentitiesOnly=yes",
+                     "-o",
+                     "StrictHostKeyChecking=no",
+                     "-o",
+                     "UserKnownHostsFile=" + (d + "/known_hosts").toStdString(),
+                     "-o",
+                     "LogLevel=ERROR",
+                     "127.0.0.1",
+                     WB_RUNNER_EXE};
         return c;
     }
 

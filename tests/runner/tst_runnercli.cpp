@@ -21,7 +21,8 @@ private Q_SLOTS:
 
     void sameVerdictAsInProcess()
     {
-        const QString hello = QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+        const QString hello =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
         const CliRun a = runCli({"run", hello, "--backend", "cpu", "--json"});
         const CliRun b = runCli({"run", hello, "--backend", "cpu", "--json", "--in-process"});
         QCOMPARE(a.exitCode, 0);
@@ -45,7 +46,8 @@ private Q_SLOTS:
         f.close();
         const CliRun r = runCli({"run", f.fileName(), "--timeout", "1.5"});
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.out.contains("timeout: the kernels did not finish within 1.50 s"), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("timeout: the kernels did not finish within 1.50 s"),
+                 qPrintable(r.out + r.err));
         const CliRun bad = runCli({"run", f.fileName(), "--timeout", "zero"});
         QCOMPARE(bad.exitCode, 4);
     }
@@ -65,7 +67,8 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.out.contains("SIGFPE"), qPrintable(r.out + r.err));
         QVERIFY(r.out.contains("kernel 'divide'"));
-        const CliRun missing = runCli({"run", f.fileName(), "--runner", "/nonexistent/warpbench-runner"});
+        const CliRun missing =
+            runCli({"run", f.fileName(), "--runner", "/nonexistent/warpbench-runner"});
         QCOMPARE(missing.exitCode, 3);
         QVERIFY2(missing.out.contains("No such file or directory"), qPrintable(missing.out));
     }

@@ -121,23 +121,25 @@ private Q_SLOTS:
         QTest::newRow("stack overflow by recursion")
             << "__device__ int down(volatile int* p, int n) { volatile int pad[256]; pad[0] = n; "
                "p[0] = pad[0]; return down(p, n + 1) + pad[0]; }\n"
-               "__global__ void k(float* out) { __shared__ int s; out[threadIdx.x] = float(down(&s, 0)); }"
+               "__global__ void k(float* out) { __shared__ int s; out[threadIdx.x] = "
+               "float(down(&s, 0)); }"
             << QStringList{} << "64" << 10000 << Fault::Crashed << "SIGSEGV";
         QTest::newRow("infinite loop")
-            << "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; out[0] = float(x); }"
+            << "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; out[0] "
+               "= float(x); }"
             << QStringList{} << "64" << 2000 << Fault::Timeout << "timeout";
         QTest::newRow("divergent barrier")
             << "__global__ void k(float* out) { if (threadIdx.x < 16) __syncthreads(); "
                "out[threadIdx.x] = 1.0f; }"
             << QStringList{} << "64" << 4000 << Fault::None << "is not reached by every thread";
         QTest::newRow("1 PB allocation")
-            << "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }"
-            << QStringList{} << "281474976710656" << 10000 << Fault::OutOfMemory << "out of memory";
+            << "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }" << QStringList{}
+            << "281474976710656" << 10000 << Fault::OutOfMemory << "out of memory";
         // The CPU prelude has no __trap() yet: today a compile error naming it; once the prelude
         // maps it to abort(), a SIGABRT crash. Both are accepted, each checked for its message.
-        QTest::newRow("__trap()")
-            << "__global__ void k(float* out) { if (threadIdx.x == 1) __trap(); out[threadIdx.x] = 1.0f; }"
-            << QStringList{} << "64" << 10000 << Fault::None << "__trap";
+        QTest::newRow("__trap()") << "__global__ void k(float* out) { if (threadIdx.x == 1) "
+                                     "__trap(); out[threadIdx.x] = 1.0f; }"
+                                  << QStringList{} << "64" << 10000 << Fault::None << "__trap";
     }
 
     void faultCorpus()
@@ -154,15 +156,18 @@ private Q_SLOTS:
                             s.section(QLatin1Char('='), 1).toStdString());
         RunnerClient client(localConfig());
         QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed); // warm
-        const RunOutcome o = client.run(
-            request(faultSession("fault", source.toStdString(), BackendKind::Cpu, sc, shape.toStdString()),
-                    timeoutMs));
+        const RunOutcome o = client.run(request(
+            faultSession("fault", source.toStdString(), BackendKind::Cpu, sc, shape.toStdString()),
+            timeoutMs));
         print(QTest::currentDataTag(), o);
         QVERIFY(o.report.status != RunReport::Status::Passed);
         std::string text = o.report.message;
-        for (const Diagnostic& d : o.report.diagnostics) text += "\n" + d.file + ":" + std::to_string(d.line) + ": " + d.message;
-        if (o.report.status == RunReport::Status::CompileError) std::printf("    diagnostics:%s\n", text.substr(o.report.message.size()).c_str());
-        const bool trapAsAbort = QByteArray(QTest::currentDataTag()) == "__trap()" && o.fault == Fault::Crashed;
+        for (const Diagnostic& d : o.report.diagnostics)
+            text += "\n" + d.file + ":" + std::to_string(d.line) + ": " + d.message;
+        if (o.report.status == RunReport::Status::CompileError)
+            std::printf("    diagnostics:%s\n", text.substr(o.report.message.size()).c_str());
+        const bool trapAsAbort =
+            QByteArray(QTest::currentDataTag()) == "__trap()" && o.fault == Fault::Crashed;
         if (trapAsAbort) {
             QCOMPARE(o.signal, SIGABRT);
         } else {
@@ -170,8 +175,10 @@ private Q_SLOTS:
             QVERIFY2(text.find(expect.toStdString()) != std::string::npos, text.c_str());
         }
         if (fault == Fault::Crashed) {
-            QVERIFY2(o.report.message.find("kernel 'k'") != std::string::npos, o.report.message.c_str());
-            QVERIFY2(o.report.message.find("restarted") != std::string::npos, o.report.message.c_str());
+            QVERIFY2(o.report.message.find("kernel 'k'") != std::string::npos,
+                     o.report.message.c_str());
+            QVERIFY2(o.report.message.find("restarted") != std::string::npos,
+                     o.report.message.c_str());
         }
         if (fault == Fault::Timeout) QVERIFY(o.elapsedMs >= timeoutMs);
         QCOMPARE(o.report.exitCode(), o.report.status == RunReport::Status::CompileError ? 2 : 3);
@@ -188,8 +195,10 @@ private Q_SLOTS:
         RunOutcome o;
         std::thread t([&] {
             o = client.run(request(
-                faultSession("spin", "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
-                             BackendKind::Cpu),
+                faultSession(
+                    "spin",
+                    "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
+                    BackendKind::Cpu),
                 60000));
         });
         pid_t pid = 0;
@@ -230,15 +239,19 @@ private Q_SLOTS:
         RunOutcome o;
         std::thread t([&] {
             o = client.run(request(
-                faultSession("spin", "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
-                             BackendKind::Cpu),
+                faultSession(
+                    "spin",
+                    "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
+                    BackendKind::Cpu),
                 60000));
         });
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         const auto t0 = std::chrono::steady_clock::now();
         client.cancel();
         t.join();
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         print("cancel", o);
         QCOMPARE(o.fault, Fault::Cancelled);
         QVERIFY(ms >= 250 && ms < 5000);
@@ -273,8 +286,9 @@ private Q_SLOTS:
     void boundsCheckedRerunFindsTheAccess()
     {
         RunnerClient client(localConfig());
-        RunnerClient::Request r = request(faultSession(
-            "oob", "__global__ void k(float* out) { out[threadIdx.x + 60] = 1.0f; }", BackendKind::Cpu));
+        RunnerClient::Request r = request(
+            faultSession("oob", "__global__ void k(float* out) { out[threadIdx.x + 60] = 1.0f; }",
+                         BackendKind::Cpu));
         r.boundsCheck = true;
         const RunOutcome o = client.run(r);
         print("bounds-checked", o);

@@ -46,10 +46,11 @@ void print(const char* name, const RunOutcome& o)
     std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
                 o.elapsedMs, o.report.message.c_str());
     for (const MemoryFinding& f : o.findings)
-        std::printf("    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
-                    memoryFindingKindName(f.kind), f.kernel.c_str(), f.file.c_str(), f.line, f.block.x,
-                    f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z,
-                    static_cast<unsigned long long>(f.address), f.message.c_str());
+        std::printf(
+            "    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
+            memoryFindingKindName(f.kind), f.kernel.c_str(), f.file.c_str(), f.line, f.block.x,
+            f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z,
+            static_cast<unsigned long long>(f.address), f.message.c_str());
     std::fflush(stdout);
 }
 
@@ -74,16 +75,19 @@ private Q_SLOTS:
         QTest::newRow("illegal address")
             << "__global__ void k(float* out, unsigned long long addr) {\n"
                "  reinterpret_cast<float*>(addr)[threadIdx.x] = out[threadIdx.x]; }"
-            << QStringList{"addr=1099511627776"} << "64" << 10000 << Fault::ContextLost << "context lost";
-        QTest::newRow("__trap()")
-            << "__global__ void k(float* out) { if (threadIdx.x == 1) __trap(); out[threadIdx.x] = 1.0f; }"
-            << QStringList{} << "64" << 10000 << Fault::ContextLost << "context lost";
+            << QStringList{"addr=1099511627776"} << "64" << 10000 << Fault::ContextLost
+            << "context lost";
+        QTest::newRow("__trap()") << "__global__ void k(float* out) { if (threadIdx.x == 1) "
+                                     "__trap(); out[threadIdx.x] = 1.0f; }"
+                                  << QStringList{} << "64" << 10000 << Fault::ContextLost
+                                  << "context lost";
         QTest::newRow("infinite loop")
-            << "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; out[0] = float(x); }"
+            << "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; out[0] "
+               "= float(x); }"
             << QStringList{} << "64" << 2000 << Fault::Timeout << "timeout";
         QTest::newRow("1 PB allocation")
-            << "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }"
-            << QStringList{} << "281474976710656" << 10000 << Fault::OutOfMemory << "out of memory";
+            << "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }" << QStringList{}
+            << "281474976710656" << 10000 << Fault::OutOfMemory << "out of memory";
     }
 
     void faultCorpus()
@@ -100,13 +104,14 @@ private Q_SLOTS:
                             s.section(QLatin1Char('='), 1).toStdString());
         RunnerClient client(localConfig());
         QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
-        const RunOutcome o = client.run(
-            request(faultSession("fault", source.toStdString(), BackendKind::Cuda, sc, shape.toStdString()),
-                    timeoutMs));
+        const RunOutcome o = client.run(request(
+            faultSession("fault", source.toStdString(), BackendKind::Cuda, sc, shape.toStdString()),
+            timeoutMs));
         print(QTest::currentDataTag(), o);
         QCOMPARE(o.fault, fault);
         QCOMPARE(o.report.exitCode(), 3);
-        QVERIFY2(o.report.message.find(expect.toStdString()) != std::string::npos, o.report.message.c_str());
+        QVERIFY2(o.report.message.find(expect.toStdString()) != std::string::npos,
+                 o.report.message.c_str());
         const RunOutcome next = client.run(helloRequest());
         print("hello_gpu after it", next);
         QCOMPARE(next.report.status, RunReport::Status::Passed);
@@ -119,7 +124,8 @@ private Q_SLOTS:
         c.memoryCheck = RunnerClient::MemoryCheck::Memcheck;
         RunnerClient client(c);
         const RunOutcome o = client.run(request(
-            faultSession("oob", "__global__ void k(float* out) {\n  out[threadIdx.x + 60] = 1.0f;\n}",
+            faultSession("oob",
+                         "__global__ void k(float* out) {\n  out[threadIdx.x + 60] = 1.0f;\n}",
                          BackendKind::Cuda),
             120000));
         print("memcheck", o);

@@ -42,7 +42,8 @@ private Q_SLOTS:
         QCOMPARE(a.address, std::uint64_t{0x7f3a5c000800});
         QVERIFY(a.isWrite);
         QCOMPARE(a.accessSize, 4u);
-        QVERIFY2(a.message.find("1 bytes after the nearest allocation") != std::string::npos, a.message.c_str());
+        QVERIFY2(a.message.find("1 bytes after the nearest allocation") != std::string::npos,
+                 a.message.c_str());
 
         const MemoryFinding& b = r.findings[1]; // no -lineinfo: no file:line
         QCOMPARE(b.kind, MemoryFinding::Kind::OutOfBounds);
@@ -77,8 +78,8 @@ private Q_SLOTS:
     void emptyAndCleanReports()
     {
         QVERIFY(SanitizerReport::parse("").findings.empty());
-        const SanitizerReport r =
-            SanitizerReport::parse("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n");
+        const SanitizerReport r = SanitizerReport::parse(
+            "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n");
         QVERIFY(r.findings.empty());
         QCOMPARE(r.errorCount, 0);
     }
@@ -86,16 +87,18 @@ private Q_SLOTS:
     void capturedReport()
     {
         const QByteArray path = qgetenv("WB_SANITIZER_REPORT");
-        if (path.isEmpty()) QSKIP("set WB_SANITIZER_REPORT=<file> to parse a report captured on the GPU");
+        if (path.isEmpty())
+            QSKIP("set WB_SANITIZER_REPORT=<file> to parse a report captured on the GPU");
         QFile f(QString::fromLocal8Bit(path));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const SanitizerReport r = SanitizerReport::parse(f.readAll().toStdString());
         std::printf("errors reported: %d, findings: %zu\n", r.errorCount, r.findings.size());
         for (const MemoryFinding& m : r.findings)
-            std::printf("  %s | kernel %s | %s:%d | block (%u,%u,%u) thread (%u,%u,%u) | 0x%llx | %s\n",
-                        memoryFindingKindName(m.kind), m.kernel.c_str(), m.file.c_str(), m.line,
-                        m.block.x, m.block.y, m.block.z, m.thread.x, m.thread.y, m.thread.z,
-                        static_cast<unsigned long long>(m.address), m.message.c_str());
+            std::printf(
+                "  %s | kernel %s | %s:%d | block (%u,%u,%u) thread (%u,%u,%u) | 0x%llx | %s\n",
+                memoryFindingKindName(m.kind), m.kernel.c_str(), m.file.c_str(), m.line, m.block.x,
+                m.block.y, m.block.z, m.thread.x, m.thread.y, m.thread.z,
+                static_cast<unsigned long long>(m.address), m.message.c_str());
         QVERIFY(!r.findings.empty());
     }
 };

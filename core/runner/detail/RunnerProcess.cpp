@@ -3,10 +3,10 @@
 
 #include "core/common/Error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <algorithm>
 #include <fcntl.h>
 #include <optional>
 #include <poll.h>
@@ -57,7 +57,8 @@ RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
     std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     const int rc = ::posix_spawnp(&m_pid, args[0], &fa, &attr, args.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
