@@ -46,20 +46,20 @@ session::Session hello()
 session::Session big(std::size_t elements)
 {
     session::Session s;
-    s.name = "fill_256MB";
+    s.name = std::string("fill_256MB");
     s.kernelSource = "__global__ void fill(float* out, int n) {\n"
                      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                      "  if (i < n) out[i] = 0.5f * i; }\n";
     session::ScalarSpec n;
-    n.name = "n";
+    n.name = std::string("n");
     n.value = std::to_string(elements);
     s.scalars.push_back(n);
     session::BufferSpec out;
-    out.name = "out";
+    out.name = std::string("out");
     out.shape = {"n"};
     out.role = session::BufferRole::Out;
     s.buffers.push_back(out);
-    s.launch.kernel = "fill";
+    s.launch.kernel = std::string("fill");
     s.launch.grid = {"ceil(n / 256)"};
     s.launch.block = {"256"};
     s.warmup = 0;

@@ -31,12 +31,12 @@ inline session::Session faultSession(const std::string& name, const std::string&
         s.scalars.push_back(sc);
     }
     session::BufferSpec out;
-    out.name = "out";
+    out.name = std::string("out");
     out.type = session::ElementType::F32;
     out.shape = {outShape};
     out.role = session::BufferRole::Out;
     s.buffers.push_back(out);
-    s.launch.kernel = "k";
+    s.launch.kernel = std::string("k");
     s.launch.grid = {"1"};
     s.launch.block = {"32"};
     return s;

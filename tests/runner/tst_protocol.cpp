@@ -77,17 +77,17 @@ private Q_SLOTS:
     {
         session::RunReport r;
         r.status = session::RunReport::Status::Mismatch;
-        r.message = "outputs differ";
-        r.project = "p";
+        r.message = std::string("outputs differ");
+        r.project = std::string("p");
         r.backend = BackendKind::Cpu;
-        r.device.name = "CPU";
+        r.device.name = std::string("CPU");
         r.device.totalMemoryBytes = 1ull << 40;
         r.device.peakBandwidthGBs = 12.5;
         r.compiled = true;
         r.compileMs = 1.0 / 3.0;
         r.diagnostics.push_back(
             Diagnostic{"k.cu", 3, 7, Severity::Warning, "177-D", "unused", {"ctx"}});
-        r.kernel.name = "k";
+        r.kernel.name = std::string("k");
         r.kernel.params.push_back(KernelParam{"a", "float*", 8, 0, 8, true, "float", true});
         r.kernel.resources.registers = 12;
         r.kernel.resources.known = true;
@@ -98,7 +98,7 @@ private Q_SLOTS:
         r.bytesMoved = 123456789012345ull;
         r.referenceKind = session::ReferenceSpec::Kind::Cpp;
         session::OutputResult o;
-        o.buffer = "out";
+        o.buffer = std::string("out");
         o.compared = true;
         o.stats.count = 10;
         o.stats.maxRel = std::numeric_limits<double>::infinity();
@@ -122,8 +122,8 @@ private Q_SLOTS:
     {
         MemoryFinding f;
         f.kind = MemoryFinding::Kind::Misaligned;
-        f.kernel = "k";
-        f.file = "k.cu";
+        f.kernel = std::string("k");
+        f.file = std::string("k.cu");
         f.line = 9;
         f.block = {1, 2, 3};
         f.thread = {4, 5, 6};
@@ -131,7 +131,7 @@ private Q_SLOTS:
         f.address = 0x7f0000000001ull;
         f.isWrite = true;
         f.accessSize = 4;
-        f.message = "m";
+        f.message = std::string("m");
         const MemoryFinding b = ReportCodec::findingFromJson(ReportCodec::findingToJson(f));
         QCOMPARE(b.kind, f.kind);
         QCOMPARE(b.address, f.address);
