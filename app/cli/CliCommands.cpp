@@ -27,6 +27,7 @@ const char* kDescription =
     "Commands:\n"
     "  run PROJECT       compile, launch, time and check a session against its reference\n"
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
+    "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
     "\n"
     "Exit codes:\n"
@@ -185,7 +186,10 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
         err(e.what());
         return RuntimeError;
     }
-    const CompileResult r = backend->compile(source, path.filename().string(), CompileOptions{});
+    CompileOptions options;
+    for (const QString& e : p.values(QStringLiteral("instantiate")))
+        options.nameExpressions.push_back(e.toStdString());
+    const CompileResult r = backend->compile(source, path.filename().string(), options);
     const bool json = p.isSet(QStringLiteral("json"));
     if (!r.ok) {
         for (const Diagnostic& d : r.diagnostics)
@@ -219,6 +223,11 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
     }
     out(path.string() + " (" + r.compilerVersion + ", " + r.target + "): " +
         std::to_string(r.kernels.size()) + " kernel(s)\n");
+    // A template kernel exists only once instantiated: say how, rather than a bare "0 kernels".
+    if (options.nameExpressions.empty() && source.find("template") != std::string::npos &&
+        source.find("__global__") != std::string::npos)
+        out("  note: template kernels are listed only when instantiated, e.g. "
+            "--instantiate 'name<float, 128>'\n");
     for (const KernelInfo& k : r.kernels) {
         out("  " + k.name + "(");
         for (std::size_t i = 0; i < k.params.size(); ++i)
@@ -286,6 +295,10 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("iterations"), QStringLiteral("Timed launches (default: the project's)."),
                  QStringLiteral("N")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON document instead of text.")});
+    p.addOption({QStringLiteral("instantiate"),
+                 QStringLiteral("list-kernels: instantiate a template kernel (repeatable), "
+                                "e.g. 'scale<float, 128>'."),
+                 QStringLiteral("EXPR")});
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});

@@ -31,6 +31,7 @@ namespace wb::cuda::detail {
     X(cuMemFree, 13000, PFN_cuMemFree_v3020)                                                       \
     X(cuMemHostAlloc, 13000, PFN_cuMemHostAlloc_v2020)                                             \
     X(cuMemFreeHost, 13000, PFN_cuMemFreeHost_v2000)                                               \
+    X(cuMemHostGetDevicePointer, 13000, PFN_cuMemHostGetDevicePointer_v3020)                       \
     X(cuMemcpyHtoD, 13000, PFN_cuMemcpyHtoD_v3020)                                                 \
     X(cuMemcpyDtoH, 13000, PFN_cuMemcpyDtoH_v3020)                                                 \
     X(cuMemcpyDtoD, 13000, PFN_cuMemcpyDtoD_v3020)                                                 \
