@@ -4,6 +4,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 #include "core/session/detail/FileUtil.h"
@@ -121,9 +122,60 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         }
         return InvalidInput;
     }
-    const session::RunReport rep = session::SessionRunner::run(s, opt);
-    out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
-    return rep.exitCode();
+    // Trace records stay in the process that ran the kernel: trace runs are in-process.
+    if (p.isSet(QStringLiteral("in-process")) || opt.trace) {
+        const session::RunReport rep = session::SessionRunner::run(s, opt);
+        out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
+        return rep.exitCode();
+    }
+    // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report.
+    runner::RunnerClient::Config config;
+    if (p.isSet(QStringLiteral("runner"))) {
+        for (const QString& a : p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            config.command.push_back(a.toStdString());
+    }
+    if (p.isSet(QStringLiteral("memcheck"))) {
+        const QString tool = p.value(QStringLiteral("memcheck"));
+        if (tool != QLatin1String("memcheck") && tool != QLatin1String("racecheck")) {
+            err("--memcheck: expected memcheck or racecheck, got \"" + tool.toStdString() + "\"");
+            return InvalidInput;
+        }
+        config.memoryCheck = tool == QLatin1String("racecheck") ? runner::RunnerClient::MemoryCheck::Racecheck
+                                                                : runner::RunnerClient::MemoryCheck::Memcheck;
+    }
+    runner::RunnerClient::Request req;
+    req.session = s;
+    if (config.memoryCheck != runner::RunnerClient::MemoryCheck::None)
+        req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
+    req.options = opt;
+    req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
+    if (p.isSet(QStringLiteral("timeout"))) {
+        bool conv = false;
+        const double sec = p.value(QStringLiteral("timeout")).toDouble(&conv);
+        if (!conv || sec <= 0) {
+            err("--timeout: expected a positive number of seconds, got \"" +
+                p.value(QStringLiteral("timeout")).toStdString() + "\"");
+            return InvalidInput;
+        }
+        req.timeoutMs = static_cast<int>(sec * 1000.0);
+    }
+    runner::RunnerClient client(config);
+    runner::RunOutcome o = client.run(req);
+    // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
+    session::SessionRunner::checkCoverage(s, o.report);
+    out(p.isSet(QStringLiteral("json")) ? o.report.toJson() : o.report.toText());
+    if (!p.isSet(QStringLiteral("json"))) {
+        for (const MemoryFinding& f : o.findings) {
+            std::string loc = f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
+            if (f.located)
+                loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
+                       std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) + "," +
+                       std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
+            out(std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
+                (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n");
+        }
+    }
+    return o.report.exitCode();
 }
 
 int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
@@ -271,11 +323,22 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("FILE")});
     p.addOption({QStringLiteral("trace"),
                  QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
-    p.addOption({QStringLiteral("timeout"),
-                 QStringLiteral("grade: seconds before a submission's run is killed (default 60)."),
-                 QStringLiteral("S")});
     p.addOption({QStringLiteral("csv"), QStringLiteral("grade: also write the table as CSV to FILE."),
                  QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("in-process"),
+                 QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
+    p.addOption({QStringLiteral("timeout"),
+                 QStringLiteral("run: wall-clock limit in seconds for the kernel (default 10); the runner is "
+                                "killed after it. grade: per submission, compile included (default 60)."),
+                 QStringLiteral("SECONDS")});
+    p.addOption({QStringLiteral("bounds-check"),
+                 QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode.")});
+    p.addOption({QStringLiteral("memcheck"),
+                 QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
+                 QStringLiteral("TOOL")});
+    p.addOption({QStringLiteral("runner"),
+                 QStringLiteral("run: command that starts the runner, e.g. \"ssh gpu-box warpbench-runner\"."),
+                 QStringLiteral("COMMAND")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;

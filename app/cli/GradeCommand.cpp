@@ -138,8 +138,11 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
     row.maxAbs = std::numeric_limits<double>::quiet_NaN();
     QProcess p;
     p.setProgram(cli);
+    // The child's runner enforces the same limit on the kernel; this process's wait below also
+    // covers the compile, so it is the outer bound.
     p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"),
-                               submission, QStringLiteral("--json")} +
+                               submission, QStringLiteral("--json"), QStringLiteral("--timeout"),
+                               QString::number(timeoutS)} +
                    extraArgs);
     QElapsedTimer timer;
     timer.start();

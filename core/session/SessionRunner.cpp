@@ -157,7 +157,7 @@ std::string kernelNotFound(const CompileResult& c, const std::string& name)
            (list.empty() ? std::string(" (it defines no kernels)") : " (kernels: " + list + ")");
 }
 
-void writeOutputs(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
+void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
 {
     for (const BufferSpec& b : s.buffers) {
         const auto it = rep.results.find(b.name);
@@ -201,15 +201,16 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     // 2. Backend and compile.
     const BackendKind kind = opt.backend.value_or(s.backend);
-    std::unique_ptr<Backend> backend;
+    std::unique_ptr<Backend> owned;
     try {
-        backend = createBackend(kind, opt.device.value_or(s.device));
+        if (!opt.reuseBackend) owned = createBackend(kind, opt.device.value_or(s.device));
     } catch (const Error& e) {
         throw Stop{RunReport::Status::RuntimeError, e.what()};
     }
+    Backend* const backend = opt.reuseBackend ? opt.reuseBackend : owned.get();
     rep.backend = backend->kind();
     rep.device = backend->device();
-    auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(backend.get());
+    auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(backend);
     if (opt.trace && !cpuBackend)
         throw Stop{RunReport::Status::Invalid,
                    "trace mode needs the CPU emulator (use --backend cpu)"};
@@ -376,7 +377,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         rep.outputs.push_back(std::move(o));
     }
     SessionRunner::checkCoverage(s, rep);
-    if (!opt.outputDir.empty()) writeOutputs(rep, s, opt.outputDir);
+    if (!opt.outputDir.empty()) writeOutputFiles(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
 }
@@ -414,6 +415,12 @@ void SessionRunner::checkCoverage(const Session& session, RunReport& report)
         o.coverage = Poison::check(res->second, exp != report.expected.end() ? &exp->second : nullptr,
                                    &report.launch);
     }
+}
+
+void SessionRunner::writeOutputs(const RunReport& report, const Session& session,
+                                 const std::filesystem::path& dir)
+{
+    writeOutputFiles(report, session, dir);
 }
 
 RunReport SessionRunner::run(const Session& session, const Options& options)

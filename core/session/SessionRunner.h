@@ -23,6 +23,10 @@ public:
         /// CPU emulator trace mode: record who wrote each element of every output buffer in
         /// the result launch (RunReport::traces). Needs the CPU backend.
         bool trace = false;
+        /// When set, runs on this backend instead of creating one (the isolated runner keeps
+        /// one warm between runs: CUDA context and compile cache); `backend`/`device` are then
+        /// ignored.
+        Backend* reuseBackend = nullptr;
     };
 
     static RunReport run(const Session& session, const Options& options);
@@ -31,6 +35,11 @@ public:
     /// `expected`). run() calls it; a client that gets the report and the buffers from another
     /// process (the isolated runner) can call it again on its side.
     static void checkCoverage(const Session& session, RunReport& report);
+    /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
+    /// run() does with Options::outputDir (the runner's client calls it on its own side).
+    /// Throws wb::Error.
+    static void writeOutputs(const RunReport& report, const Session& session,
+                             const std::filesystem::path& dir);
 };
 
 } // namespace wb::session

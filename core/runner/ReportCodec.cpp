@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/runner/ReportCodec.h"
+
+#include "core/common/Error.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+#include <limits>
+
+namespace wb::runner {
+
+using session::RunReport;
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+std::string ss(const QJsonValue& v)
+{
+    return v.toString().toStdString();
+}
+
+QJsonValue u64(std::uint64_t v)
+{
+    return QString::number(v);
+}
+std::uint64_t u64(const QJsonValue& v)
+{
+    return v.toString().toULongLong();
+}
+
+// JSON has no inf/nan; encode them as strings.
+QJsonValue dbl(double v)
+{
+    if (std::isnan(v)) return QStringLiteral("nan");
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return v;
+}
+double dbl(const QJsonValue& v)
+{
+    if (v.isString()) {
+        const QString s = v.toString();
+        if (s == QLatin1String("inf")) return std::numeric_limits<double>::infinity();
+        if (s == QLatin1String("-inf")) return -std::numeric_limits<double>::infinity();
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return v.toDouble();
+}
+int num(const QJsonValue& v)
+{
+    return v.toInt();
+}
+unsigned unum(const QJsonValue& v)
+{
+    return static_cast<unsigned>(v.toDouble());
+}
+std::size_t size(const QJsonValue& v)
+{
+    return static_cast<std::size_t>(u64(v));
+}
+
+QJsonArray dim(const Dim3& d)
+{
+    return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)};
+}
+Dim3 dim(const QJsonValue& v)
+{
+    const QJsonArray a = v.toArray();
+    return Dim3{unum(a.at(0)), unum(a.at(1)), unum(a.at(2))};
+}
+
+QJsonArray strings(const std::vector<std::string>& v)
+{
+    QJsonArray a;
+    for (const auto& s : v)
+        a.append(qs(s));
+    return a;
+}
+std::vector<std::string> strings(const QJsonValue& v)
+{
+    std::vector<std::string> out;
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(ss(x));
+    return out;
+}
+
+QJsonArray diagnostics(const std::vector<Diagnostic>& ds)
+{
+    QJsonArray a;
+    for (const Diagnostic& d : ds)
+        a.append(QJsonObject{{"file", qs(d.file)},
+                             {"line", d.line},
+                             {"column", d.column},
+                             {"severity", static_cast<int>(d.severity)},
+                             {"code", qs(d.code)},
+                             {"message", qs(d.message)},
+                             {"context", strings(d.context)}});
+    return a;
+}
+std::vector<Diagnostic> diagnostics(const QJsonValue& v)
+{
+    std::vector<Diagnostic> out;
+    for (const QJsonValue& x : v.toArray()) {
+        const QJsonObject o = x.toObject();
+        Diagnostic d;
+        d.file = ss(o["file"]);
+        d.line = num(o["line"]);
+        d.column = num(o["column"]);
+        d.severity = static_cast<Severity>(num(o["severity"]));
+        d.code = ss(o["code"]);
+        d.message = ss(o["message"]);
+        d.context = strings(o["context"]);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+QJsonObject kernel(const KernelInfo& k)
+{
+    QJsonArray ps;
+    for (const KernelParam& p : k.params)
+        ps.append(QJsonObject{{"name", qs(p.name)},
+                              {"type", qs(p.type)},
+                              {"size", u64(p.size)},
+                              {"offset", u64(p.offset)},
+                              {"alignment", u64(p.alignment)},
+                              {"isPointer", p.isPointer},
+                              {"pointee", qs(p.pointee)},
+                              {"isConst", p.isConst}});
+    const ResourceUsage& r = k.resources;
+    return QJsonObject{{"name", qs(k.name)},
+                       {"loweredName", qs(k.loweredName)},
+                       {"signature", qs(k.signature)},
+                       {"externC", k.externC},
+                       {"isTemplateInstance", k.isTemplateInstance},
+                       {"params", ps},
+                       {"resources", QJsonArray{r.registers, r.spillStoreBytes, r.spillLoadBytes,
+                                                r.stackFrameBytes, r.sharedBytes, r.constBytes,
+                                                r.barriers, r.known}}};
+}
+KernelInfo kernel(const QJsonObject& o)
+{
+    KernelInfo k;
+    k.name = ss(o["name"]);
+    k.loweredName = ss(o["loweredName"]);
+    k.signature = ss(o["signature"]);
+    k.externC = o["externC"].toBool();
+    k.isTemplateInstance = o["isTemplateInstance"].toBool();
+    for (const QJsonValue& x : o["params"].toArray()) {
+        const QJsonObject p = x.toObject();
+        KernelParam kp;
+        kp.name = ss(p["name"]);
+        kp.type = ss(p["type"]);
+        kp.size = size(p["size"]);
+        kp.offset = size(p["offset"]);
+        kp.alignment = size(p["alignment"]);
+        kp.isPointer = p["isPointer"].toBool();
+        kp.pointee = ss(p["pointee"]);
+        kp.isConst = p["isConst"].toBool();
+        k.params.push_back(std::move(kp));
+    }
+    const QJsonArray r = o["resources"].toArray();
+    k.resources.registers = num(r.at(0));
+    k.resources.spillStoreBytes = num(r.at(1));
+    k.resources.spillLoadBytes = num(r.at(2));
+    k.resources.stackFrameBytes = num(r.at(3));
+    k.resources.sharedBytes = num(r.at(4));
+    k.resources.constBytes = num(r.at(5));
+    k.resources.barriers = num(r.at(6));
+    k.resources.known = r.at(7).toBool();
+    return k;
+}
+
+QJsonObject tolerance(const session::Tolerance& t)
+{
+    return QJsonObject{{"mode", static_cast<int>(t.mode)},
+                       {"atol", dbl(t.atol)},
+                       {"rtol", dbl(t.rtol)},
+                       {"maxUlp", u64(t.maxUlp)},
+                       {"nanEqual", t.nanEqual}};
+}
+session::Tolerance tolerance(const QJsonObject& o)
+{
+    session::Tolerance t;
+    t.mode = static_cast<session::Tolerance::Mode>(num(o["mode"]));
+    t.atol = dbl(o["atol"]);
+    t.rtol = dbl(o["rtol"]);
+    t.maxUlp = u64(o["maxUlp"]);
+    t.nanEqual = o["nanEqual"].toBool();
+    return t;
+}
+
+QJsonArray sizes(const std::vector<std::size_t>& v)
+{
+    QJsonArray a;
+    for (std::size_t x : v)
+        a.append(u64(x));
+    return a;
+}
+std::vector<std::size_t> sizes(const QJsonValue& v)
+{
+    std::vector<std::size_t> out;
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(size(x));
+    return out;
+}
+
+QJsonObject diff(const session::DiffStats& d)
+{
+    QJsonArray mism;
+    for (const session::Mismatch& m : d.firstMismatches)
+        mism.append(QJsonObject{{"index", u64(m.index)},
+                                {"coordinates", sizes(m.coordinates)},
+                                {"actual", dbl(m.actual)},
+                                {"expected", dbl(m.expected)},
+                                {"absError", dbl(m.absError)},
+                                {"ulp", u64(m.ulp)}});
+    QJsonArray hist;
+    for (std::uint64_t h : d.histogram)
+        hist.append(u64(h));
+    return QJsonObject{{"count", u64(d.count)},
+                       {"compared", u64(d.compared)},
+                       {"maxAbs", dbl(d.maxAbs)},
+                       {"maxRel", dbl(d.maxRel)},
+                       {"maxUlp", u64(d.maxUlp)},
+                       {"meanAbs", dbl(d.meanAbs)},
+                       {"rms", dbl(d.rms)},
+                       {"mismatches", u64(d.mismatches)},
+                       {"mismatchFraction", dbl(d.mismatchFraction)},
+                       {"nan", QJsonArray{u64(d.nanActual), u64(d.nanExpected), u64(d.infActual),
+                                          u64(d.infExpected)}},
+                       {"firstMismatches", mism},
+                       {"histogram", hist}};
+}
+session::DiffStats diff(const QJsonObject& o)
+{
+    session::DiffStats d;
+    d.count = size(o["count"]);
+    d.compared = size(o["compared"]);
+    d.maxAbs = dbl(o["maxAbs"]);
+    d.maxRel = dbl(o["maxRel"]);
+    d.maxUlp = u64(o["maxUlp"]);
+    d.meanAbs = dbl(o["meanAbs"]);
+    d.rms = dbl(o["rms"]);
+    d.mismatches = size(o["mismatches"]);
+    d.mismatchFraction = dbl(o["mismatchFraction"]);
+    const QJsonArray n = o["nan"].toArray();
+    d.nanActual = size(n.at(0));
+    d.nanExpected = size(n.at(1));
+    d.infActual = size(n.at(2));
+    d.infExpected = size(n.at(3));
+    for (const QJsonValue& x : o["firstMismatches"].toArray()) {
+        const QJsonObject m = x.toObject();
+        session::Mismatch mm;
+        mm.index = size(m["index"]);
+        mm.coordinates = sizes(m["coordinates"]);
+        mm.actual = dbl(m["actual"]);
+        mm.expected = dbl(m["expected"]);
+        mm.absError = dbl(m["absError"]);
+        mm.ulp = u64(m["ulp"]);
+        d.firstMismatches.push_back(std::move(mm));
+    }
+    for (const QJsonValue& x : o["histogram"].toArray())
+        d.histogram.push_back(u64(x));
+    return d;
+}
+
+} // namespace
+
+QJsonObject ReportCodec::toJson(const RunReport& r)
+{
+    QJsonArray samples;
+    for (double s : r.timing.samplesMs)
+        samples.append(dbl(s));
+    QJsonArray outputs;
+    for (const session::OutputResult& o : r.outputs)
+        outputs.append(QJsonObject{{"buffer", qs(o.buffer)},
+                                   {"compared", o.compared},
+                                   {"tolerance", tolerance(o.tolerance)},
+                                   {"stats", diff(o.stats)}});
+    const DeviceDescription& d = r.device;
+    return QJsonObject{
+        {"status", static_cast<int>(r.status)},
+        {"message", qs(r.message)},
+        {"project", qs(r.project)},
+        {"backend", static_cast<int>(r.backend)},
+        {"device", QJsonObject{{"name", qs(d.name)},
+                               {"index", d.index},
+                               {"arch", qs(d.arch)},
+                               {"multiprocessors", d.multiprocessors},
+                               {"totalMemoryBytes", u64(d.totalMemoryBytes)},
+                               {"peakBandwidthGBs", dbl(d.peakBandwidthGBs)},
+                               {"driverVersion", qs(d.driverVersion)}}},
+        {"compiled", r.compiled},
+        {"compilerVersion", qs(r.compilerVersion)},
+        {"target", qs(r.target)},
+        {"compileMs", dbl(r.compileMs)},
+        {"diagnostics", diagnostics(r.diagnostics)},
+        {"compileLog", qs(r.compileLog)},
+        {"kernel", kernel(r.kernel)},
+        {"launch", QJsonObject{{"grid", dim(r.launch.grid)},
+                               {"block", dim(r.launch.block)},
+                               {"sharedBytes", static_cast<double>(r.launch.sharedBytes)},
+                               {"cluster", dim(r.launch.cluster)}}},
+        {"warmup", r.warmup},
+        {"iterations", r.iterations},
+        {"timing", QJsonObject{{"samplesMs", samples},
+                               {"medianMs", dbl(r.timing.medianMs)},
+                               {"minMs", dbl(r.timing.minMs)},
+                               {"meanMs", dbl(r.timing.meanMs)},
+                               {"stdevMs", dbl(r.timing.stdevMs)}}},
+        {"bytesMoved", u64(r.bytesMoved)},
+        {"bandwidthGBs", dbl(r.bandwidthGBs)},
+        {"peakPercent", dbl(r.peakPercent)},
+        {"referenceKind", static_cast<int>(r.referenceKind)},
+        {"referenceCompiler", qs(r.referenceCompiler)},
+        {"referenceDiagnostics", diagnostics(r.referenceDiagnostics)},
+        {"outputs", outputs},
+    };
+}
+
+RunReport ReportCodec::fromJson(const QJsonObject& o)
+{
+    if (!o.contains(QLatin1String("status")) || !o.contains(QLatin1String("timing")))
+        throw Error(Error::Kind::Internal, "runner protocol: report is missing fields");
+    RunReport r;
+    r.status = static_cast<RunReport::Status>(num(o["status"]));
+    r.message = ss(o["message"]);
+    r.project = ss(o["project"]);
+    r.backend = static_cast<BackendKind>(num(o["backend"]));
+    const QJsonObject d = o["device"].toObject();
+    r.device.name = ss(d["name"]);
+    r.device.index = num(d["index"]);
+    r.device.arch = ss(d["arch"]);
+    r.device.multiprocessors = num(d["multiprocessors"]);
+    r.device.totalMemoryBytes = u64(d["totalMemoryBytes"]);
+    r.device.peakBandwidthGBs = dbl(d["peakBandwidthGBs"]);
+    r.device.driverVersion = ss(d["driverVersion"]);
+    r.compiled = o["compiled"].toBool();
+    r.compilerVersion = ss(o["compilerVersion"]);
+    r.target = ss(o["target"]);
+    r.compileMs = dbl(o["compileMs"]);
+    r.diagnostics = diagnostics(o["diagnostics"]);
+    r.compileLog = ss(o["compileLog"]);
+    r.kernel = kernel(o["kernel"].toObject());
+    const QJsonObject l = o["launch"].toObject();
+    r.launch.grid = dim(l["grid"]);
+    r.launch.block = dim(l["block"]);
+    r.launch.sharedBytes = unum(l["sharedBytes"]);
+    r.launch.cluster = dim(l["cluster"]);
+    r.warmup = num(o["warmup"]);
+    r.iterations = num(o["iterations"]);
+    const QJsonObject t = o["timing"].toObject();
+    for (const QJsonValue& x : t["samplesMs"].toArray())
+        r.timing.samplesMs.push_back(dbl(x));
+    r.timing.medianMs = dbl(t["medianMs"]);
+    r.timing.minMs = dbl(t["minMs"]);
+    r.timing.meanMs = dbl(t["meanMs"]);
+    r.timing.stdevMs = dbl(t["stdevMs"]);
+    r.bytesMoved = u64(o["bytesMoved"]);
+    r.bandwidthGBs = dbl(o["bandwidthGBs"]);
+    r.peakPercent = dbl(o["peakPercent"]);
+    r.referenceKind = static_cast<session::ReferenceSpec::Kind>(num(o["referenceKind"]));
+    r.referenceCompiler = ss(o["referenceCompiler"]);
+    r.referenceDiagnostics = diagnostics(o["referenceDiagnostics"]);
+    for (const QJsonValue& x : o["outputs"].toArray()) {
+        const QJsonObject oo = x.toObject();
+        session::OutputResult out;
+        out.buffer = ss(oo["buffer"]);
+        out.compared = oo["compared"].toBool();
+        out.tolerance = tolerance(oo["tolerance"].toObject());
+        out.stats = diff(oo["stats"].toObject());
+        r.outputs.push_back(std::move(out));
+    }
+    return r;
+}
+
+QJsonObject ReportCodec::findingToJson(const MemoryFinding& f)
+{
+    return QJsonObject{{"kind", static_cast<int>(f.kind)},
+                       {"kernel", qs(f.kernel)},
+                       {"file", qs(f.file)},
+                       {"line", f.line},
+                       {"block", dim(f.block)},
+                       {"thread", dim(f.thread)},
+                       {"located", f.located},
+                       {"address", u64(f.address)},
+                       {"isWrite", f.isWrite},
+                       {"accessSize", static_cast<double>(f.accessSize)},
+                       {"message", qs(f.message)}};
+}
+
+MemoryFinding ReportCodec::findingFromJson(const QJsonObject& o)
+{
+    MemoryFinding f;
+    f.kind = static_cast<MemoryFinding::Kind>(num(o["kind"]));
+    f.kernel = ss(o["kernel"]);
+    f.file = ss(o["file"]);
+    f.line = num(o["line"]);
+    f.block = dim(o["block"]);
+    f.thread = dim(o["thread"]);
+    f.located = o["located"].toBool();
+    f.address = u64(o["address"]);
+    f.isWrite = o["isWrite"].toBool();
+    f.accessSize = unum(o["accessSize"]);
+    f.message = ss(o["message"]);
+    return f;
+}
+
+QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)
+{
+    return QJsonObject{{"type", session::elementTypeName(a.type())}, {"shape", sizes(a.shape())}};
+}
+
+session::HostArray ReportCodec::arrayFromHeader(const QJsonObject& o)
+{
+    const auto type = session::parseElementType(ss(o["type"]));
+    if (!type)
+        throw Error(Error::Kind::Internal,
+                    "runner protocol: unknown element type " + ss(o["type"]));
+    return session::HostArray(*type, sizes(o["shape"]));
+}
+
+} // namespace wb::runner

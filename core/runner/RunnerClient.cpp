@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/runner/RunnerClient.h"
+
+#include "core/common/Error.h"
+#include "core/runner/ReportCodec.h"
+#include "core/runner/SanitizerReport.h"
+#include "core/runner/detail/RunnerProcess.h"
+#include "core/session/ProjectFile.h"
+
+#include <QByteArray>
+#include <QJsonArray>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace wb::runner {
+
+using detail::RunnerProcess;
+using Clock = std::chrono::steady_clock;
+using session::RunReport;
+
+namespace {
+
+std::string signalName(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV (segmentation fault: an invalid memory access — out of bounds, a null "
+               "pointer, or a stack overflow)";
+    case SIGBUS:
+        return "SIGBUS (bus error: a misaligned or unmapped memory access)";
+    case SIGFPE:
+        return "SIGFPE (arithmetic exception: integer division by zero or overflow)";
+    case SIGABRT:
+        return "SIGABRT (abort(): a failed assert, __trap(), or std::terminate)";
+    case SIGILL:
+        return "SIGILL (illegal instruction)";
+    case SIGKILL:
+        return "SIGKILL (killed from outside the runner, perhaps by the out-of-memory killer)";
+    case SIGTERM:
+        return "SIGTERM (terminated from outside the runner)";
+    case SIGTRAP:
+        return "SIGTRAP (trap)";
+    default: {
+        const char* d = ::strsignal(sig);
+        return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : std::string());
+    }
+    }
+}
+
+std::string lastLines(const std::string& text, int n)
+{
+    std::size_t pos = text.size();
+    if (pos && text[pos - 1] == '\n') --pos;
+    for (int i = 0; i < n && pos != std::string::npos && pos > 0; ++i)
+        pos = text.rfind('\n', pos - 1);
+    return text.substr(pos == std::string::npos ? 0 : pos + (pos > 0 ? 1 : 0));
+}
+
+std::string seconds(double ms)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f s", ms / 1000.0);
+    return b;
+}
+
+bool looksLikeRunner(const std::string& program)
+{
+    return std::filesystem::path(program).filename().string().find("warpbench-runner") !=
+           std::string::npos;
+}
+
+std::string absoluteDir(const std::filesystem::path& dir)
+{
+    std::error_code ec;
+    const auto abs = dir.empty() ? dir : std::filesystem::absolute(dir, ec);
+    return ec ? dir.string() : abs.string();
+}
+
+/// The report of a run that ended in a fault: status RuntimeError, message = what + next.
+void setFault(RunOutcome& o, Fault fault, const std::string& what, const std::string& next)
+{
+    o.fault = fault;
+    o.what = what;
+    o.next = next;
+    o.report.status = RunReport::Status::RuntimeError;
+    o.report.message = what + (next.empty() ? "" : "; " + next);
+}
+
+} // namespace
+
+const char* faultName(Fault fault) noexcept
+{
+    switch (fault) {
+    case Fault::None:
+        return "none";
+    case Fault::Crashed:
+        return "crashed";
+    case Fault::ContextLost:
+        return "context lost";
+    case Fault::Timeout:
+        return "timeout";
+    case Fault::Cancelled:
+        return "cancelled";
+    case Fault::OutOfMemory:
+        return "out of memory";
+    case Fault::RunnerUnavailable:
+        return "runner unavailable";
+    case Fault::ProtocolError:
+        return "protocol error";
+    }
+    return "fault";
+}
+
+RunnerClient::RunnerClient()
+    : RunnerClient(Config{})
+{
+}
+RunnerClient::RunnerClient(Config config)
+    : m_config(std::move(config))
+{
+}
+RunnerClient::~RunnerClient()
+{
+    shutdown();
+}
+
+std::string RunnerClient::runnerExecutable()
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (const char* env = std::getenv("WARPBENCH_RUNNER"); env && *env) return env;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const std::vector<fs::path> candidates = {
+        exe.parent_path() / "warpbench-runner",
+        fs::path(WB_RUNNER_BUILD_PATH),
+        exe.parent_path().parent_path() / "libexec" / "warpbench" / "warpbench-runner",
+        fs::path(WB_RUNNER_INSTALL_PATH),
+    };
+    for (const fs::path& c : candidates)
+        if (fs::exists(c, ec)) return c.string();
+    return {};
+}
+
+bool RunnerClient::sanitizerAvailable(const std::string& path)
+{
+    return ::access(path.c_str(), X_OK) == 0;
+}
+
+void RunnerClient::cancel() noexcept
+{
+    m_cancel = true;
+}
+
+void RunnerClient::shutdown()
+{
+    std::lock_guard lock(m_mutex);
+    for (auto& [key, p] : m_runners) {
+        if (p && p->send(Protocol::encode(Protocol::Type::Quit, QJsonObject{})) &&
+            p->waitExit(2000))
+            continue;
+    }
+    m_runners.clear(); // kills what did not quit
+}
+
+pid_t RunnerClient::runnerPid(BackendKind backend, int device) const
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_runners.find({static_cast<int>(backend), device});
+    if (it == m_runners.end() || !it->second) return 0;
+    return it->second->runnerPid() ? it->second->runnerPid() : it->second->pid();
+}
+
+std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
+                                                   const std::string& sanitizerLog)
+{
+    std::vector<std::string> argv = m_config.command;
+    if (argv.empty()) {
+        const std::string exe = runnerExecutable();
+        if (exe.empty()) {
+            setFault(o, Fault::RunnerUnavailable, "the runner (warpbench-runner) was not found",
+                     "build or install it next to this program, set WARPBENCH_RUNNER, or run "
+                     "in-process (--in-process)");
+            return nullptr;
+        }
+        argv = {exe};
+    }
+    const bool remote = m_config.inlineBuffers.value_or(!m_config.command.empty() &&
+                                                        !looksLikeRunner(m_config.command[0]));
+    if (oneShot) {
+        const bool race = m_config.memoryCheck == MemoryCheck::Racecheck;
+        argv.insert(argv.begin(), {m_config.sanitizer, "--tool", race ? "racecheck" : "memcheck",
+                                   "--log-file", sanitizerLog, "--print-limit", "100"});
+        if (race) argv.insert(argv.begin() + 5, {"--racecheck-report", "all"});
+    }
+    std::unique_ptr<RunnerProcess> p;
+    try {
+        p = std::make_unique<RunnerProcess>(argv);
+    } catch (const Error& e) {
+        setFault(o, Fault::RunnerUnavailable, e.what(),
+                 "check the runner command, or run in-process (--in-process)");
+        return nullptr;
+    }
+    o.runnerStarted = true;
+    p->setResync(oneShot);
+    p->send(Protocol::encode(
+        Protocol::Type::Hello,
+        QJsonObject{{"version", Protocol::kVersion}, {"transport", remote ? "inline" : "shm"}}));
+    Protocol::Frame f;
+    const auto w =
+        p->wait(f, Clock::now() + std::chrono::milliseconds(m_config.startTimeoutMs), nullptr, {});
+    std::string why;
+    try {
+        if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Error)
+            why = f.json().value(QLatin1String("message")).toString().toStdString();
+        else if (w == RunnerProcess::Wait::Frame && f.version != Protocol::kVersion)
+            why = "runner protocol version mismatch: the runner speaks version " +
+                  std::to_string(f.version) + ", this client version " +
+                  std::to_string(Protocol::kVersion);
+        else if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Hello) {
+            if (!remote)
+                p->setRunnerPid(
+                    static_cast<pid_t>(f.json().value(QLatin1String("pid")).toDouble()));
+            return p;
+        } else if (w == RunnerProcess::Wait::Timeout)
+            why = "the runner did not answer within " + seconds(m_config.startTimeoutMs);
+        else
+            why = "the runner exited during start-up";
+    } catch (const Error& e) {
+        why = e.what();
+    }
+    const std::string log = lastLines(p->stderrTail(), 5);
+    setFault(o, Fault::RunnerUnavailable,
+             why + (log.empty() ? std::string() : " (runner said: " + log + ")"),
+             "check that warpbench-runner matches this build, or run in-process (--in-process)");
+    o.runnerLog = p->stderrTail();
+    return nullptr;
+}
+
+RunnerStats RunnerClient::stats(BackendKind backend, int device)
+{
+    std::lock_guard lock(m_mutex);
+    RunnerStats s;
+    auto& slot = m_runners[{static_cast<int>(backend), device}];
+    RunOutcome ignored;
+    if (!slot) slot = start(ignored, false, {});
+    if (!slot) throw Error(Error::Kind::Unavailable, ignored.report.message);
+    Protocol::Frame f;
+    if (!slot->send(Protocol::encode(Protocol::Type::Stats, QJsonObject{})) ||
+        slot->wait(f, Clock::now() + std::chrono::seconds(10), nullptr, {}) !=
+            RunnerProcess::Wait::Frame ||
+        f.type != Protocol::Type::Stats) {
+        slot.reset();
+        throw Error(Error::Kind::Runtime, "the runner did not answer a stats request");
+    }
+    const QJsonObject j = f.json();
+    s.pid = static_cast<pid_t>(j["pid"].toDouble());
+    s.vmRssKb = static_cast<long>(j["vmRssKb"].toDouble());
+    s.handles = static_cast<long long>(j["handles"].toDouble());
+    s.deviceFreeBytes = static_cast<long long>(j["deviceFreeBytes"].toDouble(-1));
+    s.deviceTotalBytes = static_cast<long long>(j["deviceTotalBytes"].toDouble(-1));
+    return s;
+}
+
+RunOutcome RunnerClient::run(const Request& req)
+{
+    std::lock_guard lock(m_mutex);
+    m_cancel = false;
+    RunOutcome o;
+    const auto t0 = Clock::now();
+    o.report.project = req.session.name;
+    const BackendKind kind = req.options.backend.value_or(req.session.backend);
+    const int device = req.options.device.value_or(req.session.device);
+    o.report.backend = kind;
+    std::string kernel = req.session.launch.kernel;
+    const bool oneShot = m_config.memoryCheck != MemoryCheck::None;
+    auto elapsed = [&] {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+
+    std::string logPath;
+    if (oneShot) {
+        if (!sanitizerAvailable(m_config.sanitizer)) {
+            setFault(o, Fault::RunnerUnavailable,
+                     "compute-sanitizer was not found at " + m_config.sanitizer,
+                     "install the CUDA toolkit's compute-sanitizer, or run without a memory check");
+            return o;
+        }
+        char tmpl[] = "/tmp/warpbench-sanitizer-XXXXXX";
+        const int fd = ::mkstemp(tmpl);
+        if (fd >= 0) ::close(fd);
+        logPath = tmpl;
+    }
+
+    session::Session s = req.session;
+    if (oneShot) s.compileOptions.lineInfo = true; // file:line in the sanitizer's report
+    QJsonObject run{{"session", QString::fromStdString(session::ProjectFile::toJson(s))},
+                    {"baseDir", QString::fromStdString(absoluteDir(s.baseDir))},
+                    {"name", QString::fromStdString(s.name)},
+                    {"boundsCheck", req.boundsCheck}};
+    if (req.options.backend) run["backend"] = backendName(*req.options.backend);
+    if (req.options.device) run["device"] = *req.options.device;
+    if (req.options.iterations) run["iterations"] = *req.options.iterations;
+    const std::vector<char> runFrame = Protocol::encode(Protocol::Type::Run, run);
+
+    std::unique_ptr<RunnerProcess> oneShotProcess;
+    auto& slot = oneShot ? oneShotProcess : m_runners[{static_cast<int>(kind), device}];
+    // A warm runner may have died while idle (killed from outside): start a fresh one, once.
+    for (int attempt = 0;; ++attempt) {
+        if (!slot) {
+            slot = start(o, oneShot, logPath);
+            if (!slot) {
+                o.elapsedMs = elapsed();
+                return o;
+            }
+        }
+        if (slot->send(runFrame)) break;
+        o.runnerLog = slot->stderrTail();
+        slot.reset();
+        if (attempt == 1) {
+            setFault(o, Fault::RunnerUnavailable,
+                     "the runner closed its connection before the run could be sent",
+                     "check the runner's log, or run in-process (--in-process)");
+            o.elapsedMs = elapsed();
+            return o;
+        }
+    }
+    m_activePid = slot->runnerPid() ? slot->runnerPid() : slot->pid();
+    struct ClearPid {
+        std::atomic<pid_t>& pid;
+        ~ClearPid() { pid = 0; }
+    } clearPid{m_activePid};
+    auto deadline = t0 + std::chrono::milliseconds(req.prepareTimeoutMs);
+    std::optional<Clock::time_point> launchedAt;
+    std::vector<QByteArray> blobs;
+    Protocol::Frame f;
+    for (;;) {
+        const auto w =
+            slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
+        if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Progress) {
+            kernel = f.json().value(QLatin1String("kernel")).toString().toStdString();
+            if (!launchedAt) {
+                launchedAt = Clock::now();
+                deadline = *launchedAt + std::chrono::milliseconds(req.timeoutMs);
+            }
+            continue;
+        }
+        if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Blob) {
+            blobs.push_back(qUncompress(reinterpret_cast<const uchar*>(f.payload.data()),
+                                        static_cast<qsizetype>(f.payload.size())));
+            continue;
+        }
+        o.elapsedMs = elapsed();
+        if (w == RunnerProcess::Wait::Frame) break;
+        o.runnerLog = slot->stderrTail();
+        if (w == RunnerProcess::Wait::Timeout && launchedAt) {
+            slot->kill();
+            const double running =
+                std::chrono::duration<double, std::milli>(Clock::now() - *launchedAt).count();
+            setFault(o, Fault::Timeout,
+                     "timeout: the kernels did not finish within " + seconds(req.timeoutMs) +
+                         " (elapsed " + seconds(running) + " since kernel '" + kernel +
+                         "' was launched); it may loop forever — the runner was killed",
+                     "a fresh runner starts on the next run; fix the loop or raise the timeout");
+        } else if (w == RunnerProcess::Wait::Timeout) {
+            slot->kill();
+            setFault(o, Fault::Timeout,
+                     "timeout: the run did not reach its first launch within " +
+                         seconds(req.prepareTimeoutMs) +
+                         " (compile and data preparation); the runner was killed",
+                     "a fresh runner starts on the next run");
+        } else if (w == RunnerProcess::Wait::Cancelled) {
+            slot->kill();
+            setFault(o, Fault::Cancelled,
+                     "cancelled after " + seconds(o.elapsedMs) + "; kernel '" + kernel +
+                         "' did not stop within the grace period, so the runner was killed",
+                     "a fresh runner starts on the next run");
+        } else {
+            slot->waitExit(2000);
+            const int st = slot->status();
+            const std::string said = lastLines(slot->stderrTail(), 3);
+            if (slot->exited() && WIFSIGNALED(st)) {
+                o.signal = WTERMSIG(st);
+                const bool memoryFault = o.signal == SIGSEGV || o.signal == SIGBUS ||
+                                         o.signal == SIGFPE || o.signal == SIGABRT ||
+                                         o.signal == SIGILL;
+                const bool cpu = kind == BackendKind::Cpu && memoryFault;
+                setFault(o, Fault::Crashed,
+                         "the runner crashed with " + signalName(o.signal) +
+                             " while running kernel '" + kernel + "'",
+                         std::string("the runner was restarted") +
+                             (cpu && !req.boundsCheck
+                                  ? "; re-run with bounds checking (--bounds-check) to find the "
+                                    "faulting access"
+                                  : ""));
+            } else {
+                setFault(o, Fault::Crashed,
+                         "the runner exited unexpectedly" +
+                             (slot->exited() && WIFEXITED(st)
+                                  ? " with status " + std::to_string(WEXITSTATUS(st))
+                                  : std::string()) +
+                             " while running kernel '" + kernel + "'" +
+                             (said.empty() ? std::string() : " (it said: " + said + ")"),
+                         "the runner was restarted");
+            }
+        }
+        slot.reset();
+        if (oneShot) std::remove(logPath.c_str());
+        return o;
+    }
+
+    // A Report (or an Error) arrived.
+    try {
+        const QJsonObject j = f.json();
+        if (f.type == Protocol::Type::Error) {
+            setFault(o, Fault::ProtocolError, j["message"].toString().toStdString(),
+                     "the runner was restarted");
+            slot.reset();
+            return o;
+        }
+        if (f.type != Protocol::Type::Report)
+            throw Error(Error::Kind::Internal, std::string("runner protocol: unexpected ") +
+                                                   Protocol::typeName(f.type) + " frame");
+        o.report = ReportCodec::fromJson(j["report"].toObject());
+        for (const QJsonValue& v : j["findings"].toArray())
+            o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
+        const QJsonArray buffers = j["buffers"].toArray();
+        o.transferWriteMs = j["writeMs"].toDouble();
+        // Allocate first, then copy: transferReadMs is the copy alone, like the runner's figure.
+        std::vector<std::pair<QJsonObject, session::HostArray>> arrays;
+        for (const QJsonValue& v : buffers) {
+            const QJsonObject d = v.toObject();
+            session::HostArray a = ReportCodec::arrayFromHeader(d);
+            if (static_cast<std::size_t>(d["bytes"].toDouble()) != a.bytes())
+                throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
+            arrays.emplace_back(d, std::move(a));
+        }
+        const SharedMemory* arena = nullptr;
+        if (j.contains(QLatin1String("shm"))) {
+            const QJsonObject shm = j["shm"].toObject();
+            arena =
+                &slot->arena(shm["fd"].toInt(), static_cast<std::size_t>(shm["size"].toDouble()));
+        }
+        const auto readStart = Clock::now();
+        for (std::size_t i = 0; i < arrays.size(); ++i) {
+            const QJsonObject& d = arrays[i].first;
+            session::HostArray& a = arrays[i].second;
+            const std::size_t bytes = a.bytes();
+            if (arena) {
+                const auto off = static_cast<std::size_t>(d["offset"].toDouble());
+                if (off + bytes > arena->size())
+                    throw Error(Error::Kind::Internal, "runner protocol: buffer outside the arena");
+                if (bytes) std::memcpy(a.data(), arena->data() + off, bytes);
+            } else {
+                if (i >= blobs.size() || static_cast<std::size_t>(blobs[i].size()) != bytes)
+                    throw Error(Error::Kind::Internal, "runner protocol: missing buffer data");
+                if (bytes) std::memcpy(a.data(), blobs[i].constData(), bytes);
+            }
+            o.transferBytes += bytes;
+        }
+        o.transferReadMs =
+            std::chrono::duration<double, std::milli>(Clock::now() - readStart).count();
+        for (auto& [d, a] : arrays) {
+            auto& set = d["set"].toString() == QLatin1String("expected") ? o.report.expected
+                                                                         : o.report.results;
+            set.emplace(d["name"].toString().toStdString(), std::move(a));
+        }
+        if (j["exiting"].toBool()) {
+            slot->waitExit(5000);
+            o.runnerLog = slot->stderrTail();
+            slot.reset();
+            o.fault = Fault::ContextLost;
+            o.what = o.report.message;
+            o.next = "context lost; the runner was restarted (a fresh one serves the next run)";
+            o.report.message += "; " + o.next;
+        } else if (o.report.message.rfind(errorKindName(Error::Kind::OutOfMemory), 0) == 0) {
+            o.fault = Fault::OutOfMemory;
+            o.what = o.report.message;
+            o.next = "use smaller buffers; the runner stays warm";
+        }
+    } catch (const Error& e) {
+        setFault(o, Fault::ProtocolError, e.what(), "the runner was restarted");
+        slot.reset();
+    }
+
+    if (oneShot) {
+        if (slot) {
+            slot->send(Protocol::encode(Protocol::Type::Quit, QJsonObject{}));
+            if (!slot->waitExit(30000)) slot->kill();
+            o.runnerLog = slot->stderrTail();
+            slot.reset();
+        }
+        std::ifstream in(logPath);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        o.sanitizerLog = ss.str();
+        std::remove(logPath.c_str());
+        for (MemoryFinding& f2 : SanitizerReport::parse(o.sanitizerLog).findings)
+            o.findings.push_back(std::move(f2));
+    }
+
+    if (!req.options.outputDir.empty() && (o.report.status == RunReport::Status::Passed ||
+                                           o.report.status == RunReport::Status::Mismatch)) {
+        try {
+            session::SessionRunner::writeOutputs(o.report, req.session, req.options.outputDir);
+        } catch (const Error& e) {
+            o.report.status = RunReport::Status::RuntimeError;
+            o.report.message = std::string(errorKindName(e.kind())) + ": " + e.what();
+        } catch (const std::exception& e) {
+            o.report.status = RunReport::Status::RuntimeError;
+            o.report.message = e.what();
+        }
+    }
+    o.elapsedMs = elapsed();
+    return o;
+}
+
+} // namespace wb::runner

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/common/MemoryFinding.h"
+#include "core/session/RunReport.h"
+#include "core/session/Session.h"
+#include "core/session/SessionRunner.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace wb::runner {
+
+namespace detail {
+class RunnerProcess;
+}
+
+/// How a run through the runner ended when it did not end normally. Every fault is also a
+/// RunReport (status RuntimeError, exit code 3) whose message says what happened and what to
+/// do next.
+enum class Fault {
+    None,
+    Crashed,           ///< the runner died on a signal (SIGSEGV, SIGFPE, abort, ...) or exited
+    ContextLost,       ///< sticky GPU error (illegal address, trap, launch failure)
+    Timeout,           ///< wall-clock limit hit: runner killed
+    Cancelled,         ///< cancel() and the kernel did not finish within the grace period
+    OutOfMemory,       ///< host or device allocation failed
+    RunnerUnavailable, ///< the runner binary is missing, cannot start, or speaks another version
+    ProtocolError,     ///< the runner answered something unreadable
+};
+const char* faultName(Fault fault) noexcept;
+
+/// What RunnerClient::run returns.
+struct RunOutcome {
+    session::RunReport report;
+    Fault fault = Fault::None;
+    std::string what;                    ///< what happened (empty when Fault::None)
+    std::string next;                    ///< what to do next
+    int signal = 0;                      ///< for Crashed: the signal number, 0 for an exit
+    double elapsedMs = 0;                ///< wall clock of the request, start-up included
+    bool runnerStarted = false;          ///< a fresh runner was started for this run
+    std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
+    std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
+    std::string runnerLog;    ///< the last lines the runner wrote to stderr
+    /// Buffer transport figures: bytes of results+expected, the runner's copy into its arena
+    /// (or compression), the client's copy out of it (or decompression).
+    std::uint64_t transferBytes = 0;
+    double transferWriteMs = 0, transferReadMs = 0;
+};
+
+/// Figures of a warm runner, for leak checks (bench_runner --soak).
+struct RunnerStats {
+    pid_t pid = 0;
+    long vmRssKb = -1;
+    long long handles = -1;         ///< wb::cuda::HandleRegistry total
+    long long deviceFreeBytes = -1; ///< cuMemGetInfo in the runner; -1 without a CUDA backend
+    long long deviceTotalBytes = -1;
+};
+
+/// Runs sessions in a separate warpbench-runner process so that no kernel can crash, freeze or
+/// corrupt the caller. Keeps one warm runner per backend/device; after any fault the runner is
+/// gone and the next run starts a fresh one. run() may be called from any one thread at a time
+/// (it serialises); cancel() from any thread. No Qt event loop is needed (posix_spawn + poll).
+class RunnerClient {
+public:
+    enum class MemoryCheck { None, Memcheck, Racecheck };
+
+    struct Config {
+        /// argv that starts a runner, e.g. {"ssh", "gpu-box", "warpbench-runner"}; empty = the
+        /// local warpbench-runner (runnerExecutable()).
+        std::vector<std::string> command;
+        /// Buffers travel compressed in the stream instead of shared memory (remote runners).
+        /// Defaults to true when `command` is set and its program is not a warpbench-runner.
+        std::optional<bool> inlineBuffers;
+        MemoryCheck memoryCheck = MemoryCheck::None;
+        std::string sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
+        int cancelGraceMs = 1000;
+        int startTimeoutMs = 30000;
+    };
+
+    struct Request {
+        session::Session session;
+        session::SessionRunner::Options options; ///< reuseBackend is ignored
+        /// Wall-clock limit for kernel execution: from the run's first launch to its report.
+        int timeoutMs = 10000;
+        /// Limit for what comes before the first launch: runner start-up, compiles (a cold
+        /// cache may build precompiled headers), data.
+        int prepareTimeoutMs = 300000;
+        bool boundsCheck = false; ///< CPU: the bounds-checked (ASan) mode
+    };
+
+    RunnerClient();
+    explicit RunnerClient(Config config);
+    ~RunnerClient();
+    RunnerClient(const RunnerClient&) = delete;
+    RunnerClient& operator=(const RunnerClient&) = delete;
+
+    RunOutcome run(const Request& request);
+    /// Asks the run in progress to stop: the runner is killed when the kernel has not finished
+    /// within Config::cancelGraceMs. No effect when nothing runs.
+    void cancel() noexcept;
+
+    /// Figures of the warm runner for `backend`/`device` (starts one if none is warm).
+    RunnerStats stats(BackendKind backend, int device = 0);
+    /// Pid of the warm runner for `backend`/`device`, 0 when none is warm.
+    pid_t runnerPid(BackendKind backend, int device = 0) const;
+    /// Pid of the runner serving the run in progress (0 when none); lock-free, for watchdogs
+    /// and tests.
+    pid_t activeRunnerPid() const noexcept { return m_activePid.load(); }
+    /// Stops every warm runner.
+    void shutdown();
+
+    /// $WARPBENCH_RUNNER, next to the running program, the build tree, or the install's
+    /// libexec folder; empty when none exists.
+    static std::string runnerExecutable();
+    /// Whether compute-sanitizer exists at `path`.
+    static bool
+    sanitizerAvailable(const std::string& path = "/usr/local/cuda/bin/compute-sanitizer");
+
+private:
+    std::unique_ptr<detail::RunnerProcess> start(RunOutcome& outcome, bool oneShot,
+                                                 const std::string& sanitizerLog);
+    Config m_config;
+    mutable std::mutex m_mutex;
+    std::atomic<bool> m_cancel{false};
+    std::atomic<pid_t> m_activePid{0};
+    std::map<std::pair<int, int>, std::unique_ptr<detail::RunnerProcess>> m_runners;
+};
+
+} // namespace wb::runner

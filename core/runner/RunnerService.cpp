@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/runner/RunnerService.h"
+
+#include "core/common/Error.h"
+#include "core/cpu/CpuBackend.h"
+#include "core/cuda/CudaBackend.h"
+#include "core/cuda/HandleRegistry.h"
+#include "core/runner/ReportCodec.h"
+#include "core/runner/SharedMemory.h"
+#include "core/session/ProjectFile.h"
+#include "core/session/SessionRunner.h"
+
+#include <QJsonArray>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <poll.h>
+#include <thread>
+#include <unistd.h>
+
+namespace wb::runner {
+
+namespace {
+
+using Frame = Protocol::Frame;
+using Type = Protocol::Type;
+
+long vmRssKb()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+    return -1;
+}
+
+/// Exits the process when the client hangs up while a request runs (armed). One thread for
+/// the runner's life, so that arming and disarming cost nothing per run.
+class HangupWatchdog {
+public:
+    explicit HangupWatchdog(int fd)
+        : m_thread([this, fd] { watch(fd); })
+    {
+    }
+    ~HangupWatchdog()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_cv.notify_all();
+        m_thread.join();
+    }
+    HangupWatchdog(const HangupWatchdog&) = delete;
+    HangupWatchdog& operator=(const HangupWatchdog&) = delete;
+
+    void arm(bool on)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_armed = on;
+        }
+        m_cv.notify_all();
+    }
+
+private:
+    void watch(int fd)
+    {
+        for (;;) {
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return m_stop || m_armed; });
+                if (m_stop) return;
+            }
+            pollfd p{fd, POLLRDHUP, 0};
+            if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR))) {
+                std::lock_guard lock(m_mutex);
+                if (!m_armed) continue;
+                static const char msg[] = "warpbench-runner: the client hung up mid-run; exiting\n";
+                [[maybe_unused]] const auto n = ::write(2, msg, sizeof msg - 1);
+                ::_exit(70);
+            }
+        }
+    }
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_armed = false;
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+/// Forwards to the warm backend and tells the client when a kernel starts launching, so that
+/// the client's wall-clock limit covers kernel execution and not compiles (which may be long
+/// on a cold cache).
+class LaunchNotifier final : public Backend {
+public:
+    LaunchNotifier(Backend& inner, std::function<void(const std::string&)> onLaunch)
+        : m_inner(inner)
+        , m_onLaunch(std::move(onLaunch))
+    {
+    }
+    BackendKind kind() const noexcept override { return m_inner.kind(); }
+    DeviceDescription device() const override { return m_inner.device(); }
+    CompileResult compile(const std::string& source, const std::string& sourceName,
+                          const CompileOptions& options) override
+    {
+        return m_inner.compile(source, sourceName, options);
+    }
+    std::unique_ptr<BackendProgram> load(const CompileResult& compiled) override
+    {
+        return m_inner.load(compiled);
+    }
+    std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) override
+    {
+        return m_inner.allocate(bytes, label);
+    }
+    void upload(BackendBuffer& dst, const void* src, std::size_t bytes) override
+    {
+        m_inner.upload(dst, src, bytes);
+    }
+    void download(const BackendBuffer& src, void* dst, std::size_t bytes) override
+    {
+        m_inner.download(src, dst, bytes);
+    }
+    void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
+                     std::size_t bytes) override
+    {
+        m_inner.setConstant(program, symbol, src, bytes);
+    }
+    double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
+                  std::span<const KernelArgValue> args) override
+    {
+        if (kernel != m_last) {
+            m_last = kernel;
+            m_onLaunch(kernel);
+        }
+        return m_inner.launch(program, kernel, config, args);
+    }
+
+private:
+    Backend& m_inner;
+    std::function<void(const std::string&)> m_onLaunch;
+    std::string m_last;
+};
+
+class Service {
+public:
+    explicit Service(const RunnerService::Options& o)
+        : m_opt(o)
+        , m_watchdog(o.inFd)
+    {
+    }
+
+    int serve()
+    {
+        Frame hello;
+        if (!Protocol::readFrame(m_opt.inFd, hello)) return 0;
+        if (hello.version != m_opt.protocolVersion || hello.type != Type::Hello) {
+            sendError("runner protocol version mismatch: this warpbench-runner speaks version " +
+                      std::to_string(m_opt.protocolVersion) + ", the client version " +
+                      std::to_string(hello.version) +
+                      "; install warpbench and warpbench-runner from the same build");
+            return 3;
+        }
+        m_inline =
+            hello.json().value(QLatin1String("transport")).toString() == QLatin1String("inline");
+        send(Type::Hello, QJsonObject{{"version", m_opt.protocolVersion},
+                                      {"pid", static_cast<double>(::getpid())},
+                                      {"transport", m_inline ? "inline" : "shm"}});
+        Frame f;
+        while (Protocol::readFrame(m_opt.inFd, f)) {
+            switch (f.type) {
+            case Type::Run:
+                // After a sticky GPU error nothing in this process can use the GPU again; leave
+                // without running destructors against the lost context.
+                if (!run(f.json())) ::_exit(0);
+                break;
+            case Type::Stats:
+                send(Type::Stats, stats());
+                break;
+            case Type::Quit:
+                return 0;
+            default:
+                sendError(std::string("runner protocol: unexpected ") + Protocol::typeName(f.type) +
+                          " frame");
+                return 3;
+            }
+        }
+        return 0;
+    }
+
+private:
+    void send(Type type, const QJsonObject& json)
+    {
+        Protocol::writeAll(m_opt.outFd, Protocol::encode(type, json, m_opt.protocolVersion));
+    }
+    void sendError(const std::string& message)
+    {
+        send(Type::Error, QJsonObject{{"message", QString::fromStdString(message)}});
+    }
+
+    Backend* backendFor(BackendKind kind, int device)
+    {
+        const auto key = std::make_pair(static_cast<int>(kind), device);
+        auto it = m_backends.find(key);
+        if (it != m_backends.end()) return it->second.get();
+        try {
+            auto b = createBackend(kind, device);
+            return m_backends.emplace(key, std::move(b)).first->second.get();
+        } catch (const Error&) {
+            return nullptr; // SessionRunner creates it again and reports why
+        }
+    }
+
+    /// Returns false when the runner must exit after this answer (context lost).
+    bool run(const QJsonObject& req)
+    {
+        session::RunReport rep;
+        Backend* backend = nullptr;
+        {
+            m_watchdog.arm(true);
+            struct Disarm {
+                HangupWatchdog& w;
+                ~Disarm() { w.arm(false); }
+            } disarm{m_watchdog};
+            session::Session s;
+            try {
+                s = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
+                                                   req["baseDir"].toString().toStdString(),
+                                                   req["name"].toString().toStdString());
+            } catch (const Error& e) {
+                rep.status = session::RunReport::Status::Invalid;
+                rep.message = e.what();
+            }
+            if (rep.message.empty()) {
+                session::SessionRunner::Options opt;
+                const auto kind = parseBackendKind(req["backend"].toString().toStdString());
+                if (kind) opt.backend = *kind;
+                if (req["device"].toInt(-1) >= 0) opt.device = req["device"].toInt();
+                if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
+                if (req["boundsCheck"].toBool())
+                    s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
+                backend =
+                    backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
+                std::unique_ptr<LaunchNotifier> notifier;
+                if (backend) {
+                    notifier =
+                        std::make_unique<LaunchNotifier>(*backend, [this](const std::string& k) {
+                            send(Type::Progress,
+                                 QJsonObject{{"phase", "launch"},
+                                             {"kernel", QString::fromStdString(k)}});
+                        });
+                    opt.reuseBackend = notifier.get();
+                }
+                rep = session::SessionRunner::run(s, opt);
+            }
+        }
+        if (rep.message == "std::bad_alloc")
+            rep.message = "out of memory: the runner could not allocate host memory for the "
+                          "session's buffers";
+        QJsonArray findings;
+        if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend))
+            for (const MemoryFinding& f : cpu->lastFindings())
+                findings.append(ReportCodec::findingToJson(f));
+        const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
+
+        QJsonObject answer{
+            {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
+        const auto t0 = std::chrono::steady_clock::now();
+        answer["buffers"] = putBuffers(rep, answer);
+        answer["writeMs"] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        send(Type::Report, answer);
+        return !exiting;
+    }
+
+    QJsonArray putBuffers(const session::RunReport& rep, QJsonObject& answer)
+    {
+        QJsonArray list;
+        std::size_t total = 0;
+        for (const auto* set : {&rep.results, &rep.expected})
+            for (const auto& [name, a] : *set)
+                total += (a.bytes() + 63) / 64 * 64;
+        if (!m_inline && total > 0) {
+            if (!m_arena.valid()) m_arena = SharedMemory::create(total);
+            m_arena.reserve(total);
+            answer["shm"] =
+                QJsonObject{{"fd", m_arena.fd()}, {"size", static_cast<double>(m_arena.size())}};
+        }
+        std::size_t offset = 0;
+        auto put = [&](const char* setName, const std::map<std::string, session::HostArray>& set) {
+            for (const auto& [name, a] : set) {
+                QJsonObject d = ReportCodec::arrayHeader(a);
+                d["set"] = setName;
+                d["name"] = QString::fromStdString(name);
+                d["bytes"] = static_cast<double>(a.bytes());
+                if (m_inline) {
+                    const QByteArray z = qCompress(reinterpret_cast<const uchar*>(a.data()),
+                                                   static_cast<qsizetype>(a.bytes()), 1);
+                    Protocol::writeAll(m_opt.outFd,
+                                       Protocol::encode(Type::Blob, z.constData(),
+                                                        static_cast<std::size_t>(z.size()),
+                                                        m_opt.protocolVersion));
+                } else {
+                    if (a.bytes()) std::memcpy(m_arena.data() + offset, a.data(), a.bytes());
+                    d["offset"] = static_cast<double>(offset);
+                    offset += (a.bytes() + 63) / 64 * 64;
+                }
+                list.append(d);
+            }
+        };
+        put("results", rep.results);
+        put("expected", rep.expected);
+        return list;
+    }
+
+    QJsonObject stats()
+    {
+        QJsonObject o{
+            {"pid", static_cast<double>(::getpid())},
+            {"vmRssKb", static_cast<double>(vmRssKb())},
+            {"handles", static_cast<double>(cuda::HandleRegistry::instance().totalCount())},
+            {"arenaBytes", static_cast<double>(m_arena.size())}};
+        for (const auto& [key, b] : m_backends) {
+            if (const auto* c = dynamic_cast<const cuda::CudaBackend*>(b.get())) {
+                try {
+                    c->context().makeCurrent();
+                    const auto mem = c->context().memoryInfo();
+                    o["deviceFreeBytes"] = static_cast<double>(mem.freeBytes);
+                    o["deviceTotalBytes"] = static_cast<double>(mem.totalBytes);
+                } catch (const Error& e) {
+                    o["deviceError"] = e.what();
+                }
+                break;
+            }
+        }
+        return o;
+    }
+
+    RunnerService::Options m_opt;
+    HangupWatchdog m_watchdog;
+    bool m_inline = false;
+    SharedMemory m_arena;
+    std::map<std::pair<int, int>, std::unique_ptr<Backend>> m_backends;
+};
+
+} // namespace
+
+int RunnerService::serve(const Options& options)
+{
+    try {
+        return Service(options).serve();
+    } catch (const std::exception& e) {
+        const std::string msg = std::string("warpbench-runner: ") + e.what() + "\n";
+        [[maybe_unused]] const auto n = ::write(2, msg.data(), msg.size());
+        return 3;
+    }
+}
+
+} // namespace wb::runner

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/runner/Protocol.h"
+
+#include <cstdint>
+
+namespace wb::runner {
+
+/// The runner's side of the protocol: answers the client's Hello, then runs sessions
+/// (SessionRunner on a backend kept warm per kind/device: CUDA context and compile cache survive
+/// between runs), puts output buffers in its shared-memory arena (or Blob frames for remote
+/// clients), answers Stats, and returns on Quit or end of stream. After a sticky GPU error
+/// ("context lost") it answers and exits so that the client starts a fresh runner.
+/// A watchdog thread exits the process when the client hangs up mid-run (a killed client, or
+/// an ssh connection that dropped), so a runaway kernel never outlives its client.
+class RunnerService {
+public:
+    struct Options {
+        int inFd = 0;
+        int outFd = 1;
+        std::uint16_t protocolVersion =
+            Protocol::kVersion; ///< what this runner speaks (tests pretend other versions)
+    };
+    /// Returns the process exit code: 0 after Quit or end of stream, 3 on a protocol error.
+    static int serve(const Options& options);
+};
+
+} // namespace wb::runner

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/runner/detail/RunnerProcess.h"
+
+#include "core/common/Error.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace wb::runner::detail {
+
+namespace {
+
+constexpr std::size_t kStderrKeep = 16384;
+
+} // namespace
+
+RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
+{
+    if (argv.empty()) throw Error(Error::Kind::Unavailable, "no runner command");
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw Error(Error::Kind::Unavailable, std::string("socketpair: ") + std::strerror(errno));
+    int ep[2];
+    if (::pipe2(ep, O_CLOEXEC) != 0) {
+        const int e = errno;
+        ::close(sv[0]);
+        ::close(sv[1]);
+        throw Error(Error::Kind::Unavailable, std::string("pipe: ") + std::strerror(e));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    // A fresh process group: signals for the client's terminal (Ctrl-C) are the client's to
+    // handle; it then stops the runner itself.
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                        POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    std::vector<char*> args;
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const int rc = ::posix_spawnp(&m_pid, args[0], &fa, &attr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    ::close(sv[1]);
+    ::close(ep[1]);
+    m_socket = sv[0];
+    m_stderr = ep[0];
+    if (rc != 0) {
+        ::close(m_socket);
+        ::close(m_stderr);
+        m_socket = m_stderr = -1;
+        m_pid = -1;
+        throw Error(Error::Kind::Unavailable,
+                    "cannot start the runner (" + argv[0] + "): " + std::strerror(rc));
+    }
+    ::fcntl(m_stderr, F_SETFL, ::fcntl(m_stderr, F_GETFL) | O_NONBLOCK);
+    ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
+}
+
+RunnerProcess::~RunnerProcess()
+{
+    kill();
+    if (m_socket >= 0) ::close(m_socket);
+    if (m_stderr >= 0) ::close(m_stderr);
+}
+
+bool RunnerProcess::send(const std::vector<char>& bytes)
+{
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::send(m_socket, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                pollfd p{m_socket, POLLOUT, 0};
+                ::poll(&p, 1, 100);
+                drainStderr();
+                continue;
+            }
+            return false;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+void RunnerProcess::drainStderr() noexcept
+{
+    if (m_stderr < 0) return;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(m_stderr, buf, sizeof buf);
+        if (n <= 0) {
+            if (n == 0) {
+                ::close(m_stderr);
+                m_stderr = -1;
+            }
+            return;
+        }
+        m_err.append(buf, static_cast<std::size_t>(n));
+        if (m_err.size() > 2 * kStderrKeep) m_err.erase(0, m_err.size() - kStderrKeep);
+    }
+}
+
+std::string RunnerProcess::stderrTail() const
+{
+    return m_err.size() > kStderrKeep ? m_err.substr(m_err.size() - kStderrKeep) : m_err;
+}
+
+RunnerProcess::Wait RunnerProcess::wait(Protocol::Frame& frame, Clock::time_point deadline,
+                                        const std::atomic<bool>* cancel,
+                                        std::chrono::milliseconds grace)
+{
+    std::optional<Clock::time_point> cancelAt;
+    char buf[1 << 16];
+    for (;;) {
+        if (m_resync && m_in.size() >= 4) {
+            static const char magic[] = {'W', 'B', 'R', 'N'};
+            const auto at = std::search(m_in.begin(), m_in.end(), magic, magic + 4);
+            const auto keep = at == m_in.end() ? m_in.end() - 3 : at;
+            if (keep != m_in.begin()) {
+                m_err.append(m_in.begin(), keep);
+                m_in.erase(m_in.begin(), keep);
+            }
+        }
+        if (Protocol::take(m_in, frame)) return Wait::Frame;
+        const auto now = Clock::now();
+        if (cancel && !cancelAt && cancel->load()) cancelAt = now + grace;
+        if (cancelAt && now >= *cancelAt) return Wait::Cancelled;
+        if (now >= deadline) return Wait::Timeout;
+        if (m_socket < 0) return Wait::Died;
+        pollfd p[2] = {{m_socket, POLLIN, 0}, {m_stderr, POLLIN, 0}};
+        const auto limit = cancelAt ? std::min(deadline, *cancelAt) : deadline;
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count();
+        ::poll(p, m_stderr >= 0 ? 2 : 1, static_cast<int>(std::clamp<long long>(ms + 1, 1, 50)));
+        drainStderr();
+        for (;;) {
+            const ssize_t n = ::recv(m_socket, buf, sizeof buf, 0);
+            if (n > 0) {
+                m_in.insert(m_in.end(), buf, buf + n);
+                continue;
+            }
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+                if (Protocol::take(m_in, frame)) return Wait::Frame;
+                // The runner closed its end: it is exiting. Collect its status and last words.
+                waitExit(2000);
+                drainStderr();
+                return Wait::Died;
+            }
+            break;
+        }
+    }
+}
+
+bool RunnerProcess::waitExit(int ms) noexcept
+{
+    if (m_exited || m_pid <= 0) return m_exited;
+    const auto until = Clock::now() + std::chrono::milliseconds(ms);
+    for (;;) {
+        int st = 0;
+        const pid_t r = ::waitpid(m_pid, &st, WNOHANG);
+        if (r == m_pid) {
+            m_exited = true;
+            m_status = st;
+            return true;
+        }
+        if (r < 0 && errno != EINTR) return false;
+        if (Clock::now() >= until) return false;
+        drainStderr();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+}
+
+void RunnerProcess::kill() noexcept
+{
+    if (m_pid <= 0 || m_exited) return;
+    if (m_runnerPid > 0 && m_runnerPid != m_pid) ::kill(m_runnerPid, SIGKILL);
+    ::kill(m_pid, SIGKILL);
+    waitExit(10000);
+}
+
+const SharedMemory& RunnerProcess::arena(int fd, std::size_t size)
+{
+    if (!m_arena.valid() || m_arenaFd != fd || m_arena.size() < size) {
+        m_arena = SharedMemory::openOf(m_runnerPid > 0 ? m_runnerPid : m_pid, fd, size);
+        m_arenaFd = fd;
+    }
+    return m_arena;
+}
+
+} // namespace wb::runner::detail

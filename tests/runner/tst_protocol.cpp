@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Framing, the report codec and the shared-memory region of core/runner.
+#include "core/common/Error.h"
+#include "core/runner/Protocol.h"
+#include "core/runner/ReportCodec.h"
+#include "core/runner/SharedMemory.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace wb;
+using namespace wb::runner;
+
+class TstProtocol : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void framesSplitAnywhere()
+    {
+        std::vector<char> stream;
+        for (int i = 0; i < 3; ++i) {
+            const auto f = Protocol::encode(Protocol::Type::Stats, QJsonObject{{"i", i}});
+            stream.insert(stream.end(), f.begin(), f.end());
+        }
+        const auto blob = Protocol::encode(Protocol::Type::Blob, "\0\1\2", 3);
+        stream.insert(stream.end(), blob.begin(), blob.end());
+        // Feed byte by byte: frames come out whole and in order.
+        std::vector<char> buffer;
+        std::vector<Protocol::Frame> got;
+        for (char c : stream) {
+            buffer.push_back(c);
+            Protocol::Frame f;
+            while (Protocol::take(buffer, f))
+                got.push_back(f);
+        }
+        QCOMPARE(got.size(), std::size_t{4});
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(got[static_cast<std::size_t>(i)].type, Protocol::Type::Stats);
+            QCOMPARE(got[static_cast<std::size_t>(i)].version, Protocol::kVersion);
+            QCOMPARE(got[static_cast<std::size_t>(i)].json()["i"].toInt(), i);
+        }
+        QCOMPARE(got[3].type, Protocol::Type::Blob);
+        QCOMPARE(got[3].payload, (std::vector<char>{0, 1, 2}));
+        QVERIFY(buffer.empty());
+    }
+
+    void versionTravelsAndBadMagicIsRefused()
+    {
+        auto f = Protocol::encode(Protocol::Type::Hello, QJsonObject{}, 7);
+        Protocol::Frame fr;
+        QVERIFY(Protocol::take(f, fr));
+        QCOMPARE(fr.version, std::uint16_t{7});
+        std::vector<char> junk(32, 'x');
+        QVERIFY_THROWS_EXCEPTION(Error, Protocol::take(junk, fr));
+    }
+
+    void pipeRoundTrip()
+    {
+        int p[2];
+        QCOMPARE(::pipe(p), 0);
+        Protocol::writeAll(p[1], Protocol::encode(Protocol::Type::Quit, QJsonObject{{"x", "y"}}));
+        ::close(p[1]);
+        Protocol::Frame f;
+        QVERIFY(Protocol::readFrame(p[0], f));
+        QCOMPARE(f.type, Protocol::Type::Quit);
+        QCOMPARE(f.json()["x"].toString(), QStringLiteral("y"));
+        QVERIFY(!Protocol::readFrame(p[0], f)); // end of stream
+        ::close(p[0]);
+    }
+
+    void reportRoundTrip()
+    {
+        session::RunReport r;
+        r.status = session::RunReport::Status::Mismatch;
+        r.message = std::string("outputs differ");
+        r.project = std::string("p");
+        r.backend = BackendKind::Cpu;
+        r.device.name = std::string("CPU");
+        r.device.totalMemoryBytes = 1ull << 40;
+        r.device.peakBandwidthGBs = 12.5;
+        r.compiled = true;
+        r.compileMs = 1.0 / 3.0;
+        r.diagnostics.push_back(
+            Diagnostic{"k.cu", 3, 7, Severity::Warning, "177-D", "unused", {"ctx"}});
+        r.kernel.name = std::string("k");
+        r.kernel.params.push_back(KernelParam{"a", "float*", 8, 0, 8, true, "float", true});
+        r.kernel.resources.registers = 12;
+        r.kernel.resources.known = true;
+        r.launch.grid = {4, 2, 1};
+        r.launch.block = {128, 1, 1};
+        r.launch.sharedBytes = 256;
+        r.timing = session::TimingStats::of({0.1, 0.2, 0.3});
+        r.bytesMoved = 123456789012345ull;
+        r.referenceKind = session::ReferenceSpec::Kind::Cpp;
+        session::OutputResult o;
+        o.buffer = std::string("out");
+        o.compared = true;
+        o.stats.count = 10;
+        o.stats.maxRel = std::numeric_limits<double>::infinity();
+        o.stats.mismatches = 1;
+        o.stats.firstMismatches.push_back(session::Mismatch{3, {3}, 1.5, 2.5, 1.0, 99});
+        o.stats.histogram.assign(64, 0);
+        o.stats.histogram[5] = 7;
+        r.outputs.push_back(o);
+        const session::RunReport back = ReportCodec::fromJson(ReportCodec::toJson(r));
+        QCOMPARE(back.toJson(), r.toJson());
+        QCOMPARE(back.toText(), r.toText());
+        QCOMPARE(back.kernel, r.kernel);
+        QCOMPARE(back.diagnostics, r.diagnostics);
+        QCOMPARE(back.timing.samplesMs, r.timing.samplesMs);
+        QVERIFY(std::isinf(back.outputs[0].stats.maxRel));
+        QCOMPARE(back.outputs[0].stats.histogram, r.outputs[0].stats.histogram);
+        QCOMPARE(back.bytesMoved, r.bytesMoved);
+    }
+
+    void findingRoundTrip()
+    {
+        MemoryFinding f;
+        f.kind = MemoryFinding::Kind::Misaligned;
+        f.kernel = std::string("k");
+        f.file = std::string("k.cu");
+        f.line = 9;
+        f.block = {1, 2, 3};
+        f.thread = {4, 5, 6};
+        f.located = true;
+        f.address = 0x7f0000000001ull;
+        f.isWrite = true;
+        f.accessSize = 4;
+        f.message = std::string("m");
+        const MemoryFinding b = ReportCodec::findingFromJson(ReportCodec::findingToJson(f));
+        QCOMPARE(b.kind, f.kind);
+        QCOMPARE(b.address, f.address);
+        QCOMPARE(b.thread, f.thread);
+        QCOMPARE(b.block, f.block);
+        QCOMPARE(b.message, f.message);
+        QCOMPARE(b.line, 9);
+    }
+
+    void sharedMemoryIsPrivateAndVisibleThroughProc()
+    {
+        SharedMemory m = SharedMemory::create(10000);
+        QVERIFY(m.size() >= 10000);
+        struct stat st {};
+        QCOMPARE(::fstat(m.fd(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, 0600u);
+        std::memset(m.data(), 0x5a, 10000);
+        m.reserve(1 << 20); // grows, keeps content
+        QCOMPARE(m.data()[9999], static_cast<unsigned char>(0x5a));
+        const SharedMemory view = SharedMemory::openOf(::getpid(), m.fd(), m.size());
+        QCOMPARE(view.data()[0], static_cast<unsigned char>(0x5a));
+        m.data()[1] = 0x11;
+        QCOMPARE(view.data()[1], static_cast<unsigned char>(0x11));
+        QVERIFY_THROWS_EXCEPTION(Error, SharedMemory::openOf(::getpid(), 9999, 4096));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstProtocol)
+#include "tst_protocol.moc"

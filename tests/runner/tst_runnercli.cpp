@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// warpbench-cli run through the runner (the default): same verdict and exit code as
+// --in-process, a runaway kernel becomes a timeout report with exit code 3, a crash a message.
+#include "../app/CliProcess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TstRunnerCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+    }
+
+    void sameVerdictAsInProcess()
+    {
+        const QString hello =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+        const CliRun a = runCli({"run", hello, "--backend", "cpu", "--json"});
+        const CliRun b = runCli({"run", hello, "--backend", "cpu", "--json", "--in-process"});
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(b.exitCode, 0);
+        QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
+        QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
+        QCOMPARE(ja.value("status"), jb.value("status"));
+        QCOMPARE(ja.value("outputs"), jb.value("outputs")); // diff statistics, element for element
+        QCOMPARE(ja.value("kernel"), jb.value("kernel"));
+    }
+
+    void runawayKernelIsATimeout()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("spin.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schemaVersion": 1, "name": "spin",
+  "kernel": {"source": "__global__ void spin(float* out) { volatile int x = 0; while (true) x = x + 1; }"},
+  "buffers": [{"name": "out", "type": "f32", "shape": [32], "role": "out"}],
+  "launch": {"kernel": "spin", "grid": [1], "block": [32], "backend": "cpu"}})");
+        f.close();
+        const CliRun r = runCli({"run", f.fileName(), "--timeout", "1.5"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains("timeout: the kernels did not finish within 1.50 s"),
+                 qPrintable(r.out + r.err));
+        const CliRun bad = runCli({"run", f.fileName(), "--timeout", "zero"});
+        QCOMPARE(bad.exitCode, 4);
+    }
+
+    void crashIsAMessage()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("div.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schemaVersion": 1, "name": "div",
+  "kernel": {"source": "__global__ void divide(float* out, int d) { out[threadIdx.x] = float(7 / d); }"},
+  "scalars": [{"name": "d", "type": "i32", "value": 0}],
+  "buffers": [{"name": "out", "type": "f32", "shape": [32], "role": "out"}],
+  "launch": {"kernel": "divide", "grid": [1], "block": [32], "backend": "cpu"}})");
+        f.close();
+        const CliRun r = runCli({"run", f.fileName()});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains("SIGFPE"), qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains("kernel 'divide'"));
+        const CliRun missing =
+            runCli({"run", f.fileName(), "--runner", "/nonexistent/warpbench-runner"});
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY2(missing.out.contains("No such file or directory"), qPrintable(missing.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunnerCli)
+#include "tst_runnercli.moc"

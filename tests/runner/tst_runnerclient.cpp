@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RunnerClient + warpbench-runner on the CPU backend: the fault corpus (each case must end in a
+// clear message AND a working next run), cancel, external kill, version and missing-binary
+// errors, and identical results in-process and out-of-process.
+#include "RunnerTestUtil.h"
+
+#include "core/backend/Backend.h"
+#include "core/common/Error.h"
+#include "core/runner/RunnerClient.h"
+#include "core/session/SessionRunner.h"
+
+#include <QTest>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+using namespace wb;
+using namespace wb::runner;
+using namespace wb::runner::test;
+using session::RunReport;
+
+Q_DECLARE_METATYPE(wb::runner::Fault)
+
+namespace {
+
+RunnerClient::Config localConfig()
+{
+    RunnerClient::Config c;
+    c.command = {WB_RUNNER_EXE};
+    return c;
+}
+
+RunnerClient::Request request(session::Session s, int timeoutMs = 10000)
+{
+    RunnerClient::Request r;
+    r.session = std::move(s);
+    r.timeoutMs = timeoutMs;
+    return r;
+}
+
+RunnerClient::Request helloRequest()
+{
+    RunnerClient::Request r = request(helloSession());
+    r.options.backend = BackendKind::Cpu;
+    return r;
+}
+
+void print(const char* name, const RunOutcome& o)
+{
+    std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
+                o.elapsedMs, o.report.message.c_str());
+    std::fflush(stdout);
+}
+
+} // namespace
+
+class TstRunnerClient : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        try {
+            createBackend(BackendKind::Cpu);
+        } catch (const Error& e) {
+            QSKIP(e.what());
+        }
+    }
+
+    void helloIsWarmAndIdenticalToInProcess()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome a = client.run(helloRequest());
+        QCOMPARE(a.fault, Fault::None);
+        QCOMPARE(a.report.status, RunReport::Status::Passed);
+        QVERIFY(a.runnerStarted);
+        const pid_t pid = client.runnerPid(BackendKind::Cpu, 0);
+        QVERIFY(pid > 0);
+        const RunOutcome b = client.run(helloRequest());
+        QCOMPARE(b.report.status, RunReport::Status::Passed);
+        QVERIFY(!b.runnerStarted);
+        QCOMPARE(client.runnerPid(BackendKind::Cpu, 0), pid);
+
+        session::SessionRunner::Options opt;
+        opt.backend = BackendKind::Cpu;
+        const RunReport local = session::SessionRunner::run(helloSession(), opt);
+        QCOMPARE(local.status, RunReport::Status::Passed);
+        QCOMPARE(b.report.results, local.results);
+        QCOMPARE(b.report.expected, local.expected);
+        QCOMPARE(b.report.kernel, local.kernel);
+        QCOMPARE(b.report.outputs.size(), local.outputs.size());
+        QCOMPARE(b.report.outputs[0].stats.maxAbs, local.outputs[0].stats.maxAbs);
+        QCOMPARE(b.report.device.name, local.device.name);
+        QCOMPARE(b.report.exitCode(), local.exitCode());
+    }
+
+    void faultCorpus_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QStringList>("scalars"); // name=value
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("timeoutMs");
+        QTest::addColumn<Fault>("fault");
+        QTest::addColumn<QString>("expect"); // in the message
+
+        QTest::newRow("out-of-bounds write")
+            << "__global__ void k(float* out) { out[threadIdx.x + (1ull << 40)] = 1.0f; }"
+            << QStringList{} << "64" << 10000 << Fault::Crashed << "SIGSEGV";
+        QTest::newRow("null pointer")
+            << "__global__ void k(float* out, unsigned long long addr) {\n"
+               "  float* p = reinterpret_cast<float*>(addr); out[threadIdx.x] = p[threadIdx.x]; }"
+            << QStringList{"addr=0"} << "64" << 10000 << Fault::Crashed << "SIGSEGV";
+        QTest::newRow("integer divide by zero")
+            << "__global__ void k(float* out, int d) { out[threadIdx.x] = float(100 / d); }"
+            << QStringList{"d=0"} << "64" << 10000 << Fault::Crashed << "SIGFPE";
+        QTest::newRow("abort")
+            << "#include <cstdlib>\n__global__ void k(float* out) { if (threadIdx.x == 3) abort(); "
+               "out[threadIdx.x] = 1.0f; }"
+            << QStringList{} << "64" << 10000 << Fault::Crashed << "SIGABRT";
+        QTest::newRow("stack overflow by recursion")
+            << "__device__ int down(volatile int* p, int n) { volatile int pad[256]; pad[0] = n; "
+               "p[0] = pad[0]; return down(p, n + 1) + pad[0]; }\n"
+               "__global__ void k(float* out) { __shared__ int s; out[threadIdx.x] = "
+               "float(down(&s, 0)); }"
+            << QStringList{} << "64" << 10000 << Fault::Crashed << "SIGSEGV";
+        QTest::newRow("infinite loop")
+            << "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; out[0] "
+               "= float(x); }"
+            << QStringList{} << "64" << 2000 << Fault::Timeout << "timeout";
+        QTest::newRow("divergent barrier")
+            << "__global__ void k(float* out) { if (threadIdx.x < 16) __syncthreads(); "
+               "out[threadIdx.x] = 1.0f; }"
+            << QStringList{} << "64" << 4000 << Fault::None << "is not reached by every thread";
+        QTest::newRow("1 PB allocation")
+            << "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }" << QStringList{}
+            << "281474976710656" << 10000 << Fault::OutOfMemory << "out of memory";
+        // The CPU prelude has no __trap() yet: today a compile error naming it; once the prelude
+        // maps it to abort(), a SIGABRT crash. Both are accepted, each checked for its message.
+        QTest::newRow("__trap()") << "__global__ void k(float* out) { if (threadIdx.x == 1) "
+                                     "__trap(); out[threadIdx.x] = 1.0f; }"
+                                  << QStringList{} << "64" << 10000 << Fault::None << "__trap";
+    }
+
+    void faultCorpus()
+    {
+        QFETCH(QString, source);
+        QFETCH(QStringList, scalars);
+        QFETCH(QString, shape);
+        QFETCH(int, timeoutMs);
+        QFETCH(Fault, fault);
+        QFETCH(QString, expect);
+        std::vector<std::pair<std::string, std::string>> sc;
+        for (const QString& s : scalars)
+            sc.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
+                            s.section(QLatin1Char('='), 1).toStdString());
+        RunnerClient client(localConfig());
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed); // warm
+        const RunOutcome o = client.run(request(
+            faultSession("fault", source.toStdString(), BackendKind::Cpu, sc, shape.toStdString()),
+            timeoutMs));
+        print(QTest::currentDataTag(), o);
+        QVERIFY(o.report.status != RunReport::Status::Passed);
+        std::string text = o.report.message;
+        for (const Diagnostic& d : o.report.diagnostics)
+            text += "\n" + d.file + ":" + std::to_string(d.line) + ": " + d.message;
+        if (o.report.status == RunReport::Status::CompileError)
+            std::printf("    diagnostics:%s\n", text.substr(o.report.message.size()).c_str());
+        const bool trapAsAbort =
+            QByteArray(QTest::currentDataTag()) == "__trap()" && o.fault == Fault::Crashed;
+        if (trapAsAbort) {
+            QCOMPARE(o.signal, SIGABRT);
+        } else {
+            QCOMPARE(o.fault, fault);
+            QVERIFY2(text.find(expect.toStdString()) != std::string::npos, text.c_str());
+        }
+        if (fault == Fault::Crashed) {
+            QVERIFY2(o.report.message.find("kernel 'k'") != std::string::npos,
+                     o.report.message.c_str());
+            QVERIFY2(o.report.message.find("restarted") != std::string::npos,
+                     o.report.message.c_str());
+        }
+        if (fault == Fault::Timeout) QVERIFY(o.elapsedMs >= timeoutMs);
+        QCOMPARE(o.report.exitCode(), o.report.status == RunReport::Status::CompileError ? 2 : 3);
+        // The next run works, on a fresh runner where the fault took the old one down.
+        const RunOutcome next = client.run(helloRequest());
+        QCOMPARE(next.fault, Fault::None);
+        QCOMPARE(next.report.status, RunReport::Status::Passed);
+        QCOMPARE(next.runnerStarted, o.fault == Fault::Crashed || o.fault == Fault::Timeout);
+    }
+
+    void killedExternallyMidRun()
+    {
+        RunnerClient client(localConfig());
+        RunOutcome o;
+        std::thread t([&] {
+            o = client.run(request(
+                faultSession(
+                    "spin",
+                    "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
+                    BackendKind::Cpu),
+                60000));
+        });
+        pid_t pid = 0;
+        for (int i = 0; i < 3000 && !pid; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            pid = client.activeRunnerPid();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // compiled and spinning
+        QVERIFY(pid > 0);
+        ::kill(pid, SIGKILL);
+        t.join();
+        print("killed externally", o);
+        QCOMPARE(o.fault, Fault::Crashed);
+        QCOMPARE(o.signal, SIGKILL);
+        QVERIFY(o.report.message.find("killed from outside") != std::string::npos);
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+    }
+
+    void killedWhileIdleIsTransparent()
+    {
+        RunnerClient client(localConfig());
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        const pid_t pid = client.runnerPid(BackendKind::Cpu, 0);
+        ::kill(pid, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const RunOutcome o = client.run(helloRequest());
+        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        QVERIFY(o.runnerStarted);
+        QVERIFY(client.runnerPid(BackendKind::Cpu, 0) != pid);
+    }
+
+    void cancelKillsAfterGrace()
+    {
+        RunnerClient::Config c = localConfig();
+        c.cancelGraceMs = 300;
+        RunnerClient client(c);
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        RunOutcome o;
+        std::thread t([&] {
+            o = client.run(request(
+                faultSession(
+                    "spin",
+                    "__global__ void k(float* out) { volatile int x = 0; while (true) x = x + 1; }",
+                    BackendKind::Cpu),
+                60000));
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        const auto t0 = std::chrono::steady_clock::now();
+        client.cancel();
+        t.join();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        print("cancel", o);
+        QCOMPARE(o.fault, Fault::Cancelled);
+        QVERIFY(ms >= 250 && ms < 5000);
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+    }
+
+    void missingRunner()
+    {
+        RunnerClient::Config c;
+        c.command = {"/nonexistent/warpbench-runner"};
+        RunnerClient client(c);
+        const RunOutcome o = client.run(helloRequest());
+        print("missing runner", o);
+        QCOMPARE(o.fault, Fault::RunnerUnavailable);
+        QCOMPARE(o.report.exitCode(), 3);
+        QVERIFY(o.report.message.find("No such file") != std::string::npos);
+        QVERIFY(o.report.message.find("--in-process") != std::string::npos);
+    }
+
+    void wrongProtocolVersion()
+    {
+        RunnerClient::Config c;
+        c.command = {WB_RUNNER_EXE, "--protocol-version", "99"};
+        RunnerClient client(c);
+        const RunOutcome o = client.run(helloRequest());
+        print("wrong version", o);
+        QCOMPARE(o.fault, Fault::RunnerUnavailable);
+        QVERIFY(o.report.message.find("version mismatch") != std::string::npos);
+        QVERIFY(o.report.message.find("99") != std::string::npos);
+    }
+
+    void boundsCheckedRerunFindsTheAccess()
+    {
+        RunnerClient client(localConfig());
+        RunnerClient::Request r = request(
+            faultSession("oob", "__global__ void k(float* out) { out[threadIdx.x + 60] = 1.0f; }",
+                         BackendKind::Cpu));
+        r.boundsCheck = true;
+        const RunOutcome o = client.run(r);
+        print("bounds-checked", o);
+        if (o.report.message.find("unavailable") != std::string::npos)
+            QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
+        QCOMPARE(o.fault, Fault::None); // the sandbox caught it: a report, not a crash
+        QVERIFY(o.report.status != RunReport::Status::Passed);
+        QVERIFY(!o.findings.empty());
+        QCOMPARE(o.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(o.findings[0].kernel, std::string("k"));
+        QVERIFY(o.findings[0].line > 0);
+        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunnerClient)
+#include "tst_runnerclient.moc"
