@@ -533,7 +533,6 @@ private Q_SLOTS:
     // stopped inside a barrier kernel (an assertion, a divergent barrier).
     void barriersAcrossLaunchesAndFailures() {
         const std::string src =
-            "#include <cassert>\n"
             "__global__ void flavours(int* out, int salt)\n"
             "{\n"
             "    __shared__ int s[1024];\n"
