@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CliCommands.h"
+#include "app/cli/GradeCommand.h"
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
@@ -26,7 +27,11 @@ const char* kDescription =
     "Commands:\n"
     "  run PROJECT       compile, launch, time and check a session against its reference\n"
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
+    "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
+    "  grade PROJECT DIR run every DIR/*.cu as the project's kernel, each in its own\n"
+    "                    process (--timeout), and print a table (--csv FILE, --json);\n"
+    "                    exit 0 when grading completed, 4 on invalid arguments\n"
     "\n"
     "Exit codes:\n"
     "  0  pass: every output matches its reference\n"
@@ -91,11 +96,20 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     opt.device = intOption(p, "device", 0, ok2);
     opt.iterations = intOption(p, "iterations", 1, ok3);
     if (!ok1 || !ok2 || !ok3) return InvalidInput;
+    opt.trace = p.isSet(QStringLiteral("trace"));
     if (p.isSet(QStringLiteral("output")))
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
     session::Session s;
     try {
         s = session::ProjectFile::load(args[1].toStdString());
+        if (p.isSet(QStringLiteral("kernel"))) {
+            const std::filesystem::path k =
+                std::filesystem::absolute(p.value(QStringLiteral("kernel")).toStdString());
+            if (!std::filesystem::is_regular_file(k))
+                throw Error(Error::Kind::InvalidArgument, "--kernel: no such file: " + k.string());
+            s.kernelFile = k.string();
+            s.kernelSource.clear();
+        }
     } catch (const Error& e) {
         if (p.isSet(QStringLiteral("json"))) {
             out(QJsonDocument(QJsonObject{{"status", "invalid"}, {"exitCode", InvalidInput},
@@ -136,7 +150,10 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
         err(e.what());
         return RuntimeError;
     }
-    const CompileResult r = backend->compile(source, path.filename().string(), CompileOptions{});
+    CompileOptions options;
+    for (const QString& e : p.values(QStringLiteral("instantiate")))
+        options.nameExpressions.push_back(e.toStdString());
+    const CompileResult r = backend->compile(source, path.filename().string(), options);
     const bool json = p.isSet(QStringLiteral("json"));
     if (!r.ok) {
         for (const Diagnostic& d : r.diagnostics)
@@ -170,6 +187,11 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
     }
     out(path.string() + " (" + r.compilerVersion + ", " + r.target + "): " +
         std::to_string(r.kernels.size()) + " kernel(s)\n");
+    // A template kernel exists only once instantiated: say how, rather than a bare "0 kernels".
+    if (options.nameExpressions.empty() && source.find("template") != std::string::npos &&
+        source.find("__global__") != std::string::npos)
+        out("  note: template kernels are listed only when instantiated, e.g. "
+            "--instantiate 'name<float, 128>'\n");
     for (const KernelInfo& k : r.kernels) {
         out("  " + k.name + "(");
         for (std::size_t i = 0; i < k.params.size(); ++i)
@@ -227,9 +249,9 @@ int runCli(const QStringList& arguments)
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run, list-kernels or devices"));
-    p.addPositionalArgument(QStringLiteral("argument"), QStringLiteral("PROJECT or FILE.cu"),
-                            QStringLiteral("[argument]"));
+    p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run, list-kernels, devices or grade"));
+    p.addPositionalArgument(QStringLiteral("argument"), QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
+                            QStringLiteral("[argument...]"));
     p.addOption({QStringLiteral("backend"), QStringLiteral("cuda, cpu or auto (default: the project's)."),
                  QStringLiteral("kind")});
     p.addOption({QStringLiteral("device"), QStringLiteral("Device index (default: the project's)."),
@@ -237,9 +259,23 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("iterations"), QStringLiteral("Timed launches (default: the project's)."),
                  QStringLiteral("N")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON document instead of text.")});
+    p.addOption({QStringLiteral("instantiate"),
+                 QStringLiteral("list-kernels: instantiate a template kernel (repeatable), "
+                                "e.g. 'scale<float, 128>'."),
+                 QStringLiteral("EXPR")});
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("kernel"),
+                 QStringLiteral("run: use FILE.cu instead of the project's kernel source."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("trace"),
+                 QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
+    p.addOption({QStringLiteral("timeout"),
+                 QStringLiteral("grade: seconds before a submission's run is killed (default 60)."),
+                 QStringLiteral("S")});
+    p.addOption({QStringLiteral("csv"), QStringLiteral("grade: also write the table as CSV to FILE."),
+                 QStringLiteral("FILE")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;
@@ -254,7 +290,7 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, list-kernels, devices); see --help");
+        err("no command given (run, list-kernels, devices, grade); see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
@@ -262,11 +298,12 @@ int runCli(const QStringList& arguments)
         if (cmd == QLatin1String("run")) return cmdRun(p, args);
         if (cmd == QLatin1String("list-kernels")) return cmdListKernels(p, args);
         if (cmd == QLatin1String("devices")) return cmdDevices(p);
+        if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
     } catch (const Error& e) {
         err(e.what());
         return RuntimeError;
     }
-    err("unknown command \"" + cmd.toStdString() + "\" (run, list-kernels, devices); see --help");
+    err("unknown command \"" + cmd.toStdString() + "\" (run, list-kernels, devices, grade); see --help");
     return InvalidInput;
 }
 

@@ -6,8 +6,9 @@
 namespace wb {
 
 /// Warpbench's shared data (examples, the CUDA prelude, completion word lists):
-/// $WARPBENCH_DATA_DIR, else <executable>/../share/warpbench when installed, else the source
-/// tree's resources/ folder (build tree).
+/// $WARPBENCH_DATA_DIR, else <executable>/../share/warpbench when installed, else the same next
+/// to the installed libwarpbench-core (<prefix>/lib[/<multiarch>]/, for SDK users' programs),
+/// else the source tree's resources/ folder (build tree).
 std::filesystem::path dataDir();
 
 /// $XDG_CACHE_HOME/warpbench (default ~/.cache/warpbench), created on first use. The compile

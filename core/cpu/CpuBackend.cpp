@@ -8,8 +8,10 @@
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
 #include "core/cpu/detail/ThreadPool.h"
+#include "core/cpu/detail/TraceRecorder.h"
 #include "core/host/HostCompiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -139,9 +141,10 @@ std::string quoteCpp(const std::string& s) {
 
 /// The translation unit: prelude, the user's text at its own line numbers, registration.
 std::string buildTranslationUnit(const detail::KernelSource& ks, const std::string& sourceName,
-                                 const std::vector<std::string>& nameExpressions) {
+                                 const std::vector<std::string>& nameExpressions, bool trace) {
     std::ostringstream tu;
     tu << "#include \"warpbench/cuda_prelude.h\"\n";
+    if (trace) tu << "#include \"warpbench/cpu_trace.h\"\n";
     tu << "#line 1 " << quoteCpp(sourceName) << "\n";
     tu << ks.rewritten;
     if (!ks.rewritten.empty() && ks.rewritten.back() != '\n') tu << "\n";
@@ -198,6 +201,9 @@ struct CpuBackend::Impl {
     std::mutex compileMutex;
     std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
     std::shared_ptr<BufferRegistry> buffers = std::make_shared<BufferRegistry>();
+    // Trace mode: the traces being recorded and each buffer's bytes before the launch.
+    std::vector<std::unique_ptr<WriteTrace>> traces;
+    std::vector<std::pair<const CpuBuffer*, std::vector<unsigned char>>> traceSnapshots;
 
     void resize(int n) {
         threads = n > 0 ? n : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -281,7 +287,19 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     }
     result.compilerVersion = cxx->version();
 
-    const detail::KernelSource ks = detail::KernelSource::scan(source, result.sourceName);
+    const bool trace = std::find(options.extraFlags.begin(), options.extraFlags.end(),
+                                 std::string(kTraceFlag)) != options.extraFlags.end();
+    if (trace && std::find(options.extraFlags.begin(), options.extraFlags.end(),
+                           std::string(kBoundsCheckFlag)) != options.extraFlags.end()) {
+        result.diagnostics.push_back({{}, 0, 0, Severity::Fatal, {},
+                                      "trace mode and bounds-checked mode cannot be combined "
+                                      "(bounds-checked launches run in another process)",
+                                      {}});
+        result.log = result.diagnostics.back().message;
+        return finish();
+    }
+    const detail::KernelSource ks = detail::KernelSource::scan(
+        trace ? detail::KernelSource::withTracedPointers(source) : source, result.sourceName);
     if (!ks.refusals.empty()) {
         result.diagnostics = ks.refusals;
         for (const Diagnostic& d : ks.refusals)
@@ -293,7 +311,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     bool bounds = false;
     HostCompileRequest req;
     req.sourceName = "warpbench-kernel.cpp";
-    req.source = buildTranslationUnit(ks, result.sourceName, options.nameExpressions);
+    req.source = buildTranslationUnit(ks, result.sourceName, options.nameExpressions, trace);
     req.flags = {"-O" + std::to_string(std::clamp(options.optLevel, 0, 3)),
                  stdFlag(options.std),
                  "-fvisibility=hidden",
@@ -432,6 +450,60 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled) 
         if (!module) throw Error(Error::Kind::Runtime, why);
     }
     return std::make_unique<CpuProgram>(compiled, std::move(library), module);
+}
+
+void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers) {
+    std::vector<detail::TraceRecorder::Target> targets;
+    m_impl->traces.clear();
+    m_impl->traceSnapshots.clear();
+    for (const TraceBuffer& tb : buffers) {
+        const auto* b = dynamic_cast<const CpuBuffer*>(tb.buffer);
+        if (!b || tb.elementSize == 0)
+            throw Error(Error::Kind::InvalidArgument,
+                        "tracing buffer '" + tb.name + "': not a buffer of this backend");
+        std::size_t count = 1;
+        for (std::size_t d : tb.shape) count *= d;
+        if (count * tb.elementSize > b->size())
+            throw Error(Error::Kind::InvalidArgument,
+                        "tracing buffer '" + tb.name + "': shape larger than the buffer");
+        auto w = std::make_unique<WriteTrace>();
+        w->buffer = tb.name;
+        w->shape = tb.shape;
+        w->elementSize = tb.elementSize;
+        w->grid = launch.grid;
+        w->block = launch.block;
+        w->lastWriter.assign(count, WriteTrace::kNoWriter);
+        w->writes.assign(count, 0);
+        w->atomicWrites.assign(count, 0);
+        w->multipleWriters.assign(count, 0);
+        w->untracedMask.assign(count, 0);
+        targets.push_back({b->data(), count * tb.elementSize, w.get()});
+        m_impl->traceSnapshots.emplace_back(
+            b, std::vector<unsigned char>(b->data(), b->data() + count * tb.elementSize));
+        m_impl->traces.push_back(std::move(w));
+    }
+    detail::TraceRecorder::start(std::move(targets));
+}
+
+std::vector<WriteTrace> CpuBackend::endTrace() {
+    detail::TraceRecorder::stop();
+    std::vector<WriteTrace> out;
+    for (std::size_t t = 0; t < m_impl->traces.size(); ++t) {
+        WriteTrace& w = *m_impl->traces[t];
+        const auto& [buffer, before] = m_impl->traceSnapshots[t];
+        for (std::size_t i = 0; i < w.count(); ++i) {
+            if (w.writes[i]) continue;
+            if (std::memcmp(before.data() + i * w.elementSize, buffer->data() + i * w.elementSize,
+                            w.elementSize) != 0) {
+                w.untracedMask[i] = 1;
+                ++w.untraced;
+            }
+        }
+        out.push_back(std::move(w));
+    }
+    m_impl->traces.clear();
+    m_impl->traceSnapshots.clear();
+    return out;
 }
 
 std::unique_ptr<BackendBuffer> CpuBackend::allocate(std::size_t bytes, std::string_view label) {

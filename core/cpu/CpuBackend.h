@@ -3,6 +3,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/MemoryFinding.h"
+#include "core/cpu/WriteTrace.h"
 
 #include <memory>
 #include <string>
@@ -48,6 +49,23 @@ public:
     /// Memory errors found by the last launch in bounds-checked mode.
     const std::vector<MemoryFinding>& lastFindings() const noexcept;
 
+    /// Trace mode (a program compiled with kTraceFlag): one output buffer to record.
+    struct TraceBuffer {
+        std::string name;
+        const BackendBuffer* buffer = nullptr;
+        std::size_t elementSize = 0;
+        std::vector<std::size_t> shape;
+    };
+    /// Starts recording, for every element of `buffers`, each store a traced kernel makes (last
+    /// writer, count, atomic or not) until endTrace(). `launch` decodes the writers' indices.
+    void beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers);
+    /// Stops recording and returns one WriteTrace per buffer given to beginTrace(), with the
+    /// elements that changed without a traced store counted as `untraced`.
+    std::vector<WriteTrace> endTrace();
+
+    /// The flag in CompileOptions::extraFlags that selects trace mode: mutable pointer
+    /// parameters of the kernels become recording proxies (see docs/teaching.md).
+    static constexpr const char* kTraceFlag = "--cpu-trace";
     /// The flag in CompileOptions::extraFlags that selects bounds-checked mode.
     static constexpr const char* kBoundsCheckFlag = "--cpu-bounds-check";
     /// Host compiler flags may be passed as extraFlags entries "--host-flag=<flag>"; every

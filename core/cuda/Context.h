@@ -43,8 +43,8 @@ public:
     /// Waits for all work in the context.
     void synchronize() const;
     MemoryInfo memoryInfo() const;
-    /// Frees the pooled device and pinned memory used by In/Out/InOut calls (they grow again
-    /// on the next such call).
+    /// Frees the pooled device, pinned and mapped pinned memory used by In/Out/InOut calls
+    /// (they are made again on the next such call).
     void releaseScratch() const;
 
     /// The shared state; dependent handles keep a copy.

@@ -283,29 +283,39 @@ double Kernel::call(const LaunchConfig& config, std::span<const KernelArg> args,
         if (pass == KernelArg::Kind::InOut) inEnd = total;
     }
 
-    ctx.ensureScratch(std::max<std::size_t>(total, 1));
+    // Small untimed payloads: the kernel works on mapped pinned memory directly (zero-copy),
+    // so the call is one launch and one synchronisation. Timed calls always stage in device
+    // memory: the kernel's time must not include reads and writes across the host link.
+    const std::size_t zeroCopyLimit = ctx.zeroCopyLimit.load(std::memory_order_relaxed);
+    const bool zeroCopy = !timed && ctx.canMapHost && zeroCopyLimit > 0 && total <= zeroCopyLimit;
+    if (zeroCopy)
+        ctx.ensureMappedScratch();
+    else
+        ctx.ensureScratch(std::max<std::size_t>(total, 1));
     const detail::Scratch& s = ctx.scratch;
     const CUstream st = stream ? stream : s.stream;
-    auto* host = static_cast<unsigned char*>(s.host);
+    auto* host = static_cast<unsigned char*>(zeroCopy ? s.mapped : s.host);
+    const CUdeviceptr device = zeroCopy ? s.mappedDevice : s.device;
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         patched[i] = args[i];
         if (!args[i].isTransfer()) continue;
         if (args[i].kind != KernelArg::Kind::Out && args[i].size)
             std::memcpy(host + offsets[i], args[i].data, args[i].size);
-        ptrs[i] = s.device + offsets[i];
+        ptrs[i] = device + offsets[i];
         patched[i] = {&ptrs[i], sizeof(CUdeviceptr), KernelArg::Kind::DevicePointer,
                       args[i].typeName};
     }
-    if (inEnd > 0)
-        CU_CHECK(api.cuMemcpyHtoDAsync(s.device, host, inEnd, st),
+    if (!zeroCopy && inEnd > 0)
+        CU_CHECK(api.cuMemcpyHtoDAsync(device, host, inEnd, st),
                  "copying the In/InOut arguments of kernel '" + m_name + "' to the device");
     if (timed) CU_CHECK(api.cuEventRecord(s.start, st), "timing kernel '" + m_name + "'");
     launchUnchecked(config, {patched, args.size()}, st);
     if (timed) CU_CHECK(api.cuEventRecord(s.stop, st), "timing kernel '" + m_name + "'");
-    if (total > outBegin)
-        CU_CHECK(api.cuMemcpyDtoHAsync(host + outBegin, s.device + outBegin, total - outBegin, st),
+    if (!zeroCopy && total > outBegin)
+        CU_CHECK(api.cuMemcpyDtoHAsync(host + outBegin, device + outBegin, total - outBegin, st),
                  "copying the Out/InOut arguments of kernel '" + m_name + "' to the host");
+    // Completion of the stream makes the kernel's writes to mapped memory visible here too.
     CU_CHECK(api.cuStreamSynchronize(st), "running kernel '" + m_name + "'");
 
     for (std::size_t i = 0; i < args.size(); ++i) {

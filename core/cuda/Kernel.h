@@ -119,9 +119,12 @@ public:
     /// Asynchronous launch on `stream` (legacy default stream when null); no In/Out/InOut.
     void submit(const LaunchConfig& config, std::span<const KernelArg> args,
                 CUstream stream = nullptr) const;
-    /// Launch with In/Out/InOut transfers through pooled device and pinned staging memory on
-    /// one stream, one synchronisation at the end. `timed` records events around the kernel
-    /// and returns its milliseconds (0 otherwise). Without transfers and untimed it is submit().
+    /// Launch with In/Out/InOut transfers on one stream, one synchronisation at the end.
+    /// Untimed calls whose payload fits detail::kZeroCopyLimit (64 KiB) stage it in mapped
+    /// pinned memory the kernel uses directly; larger or timed ones go through pooled device
+    /// memory and pinned staging with one upload and one download. `timed` records events
+    /// around the kernel and returns its milliseconds (0 otherwise). Without transfers and
+    /// untimed it is submit().
     double call(const LaunchConfig& config, std::span<const KernelArg> args,
                 CUstream stream = nullptr, bool timed = false) const;
 

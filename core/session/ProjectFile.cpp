@@ -418,6 +418,13 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
                 invalid(f + ".exports[" + std::to_string(e) + "]",
                         "expected a file name ending in .npy, .bin, .png or .jpg");
         }
+        if (r.has("poison")) {
+            b.poison = r.boolean("poison", true);
+            if (*b.poison && b.role != BufferRole::Out)
+                invalid(f + ".poison", "only \"out\" buffers can be poisoned (an \"" +
+                                           std::string(bufferRoleName(b.role)) +
+                                           "\" buffer's initial data is input)");
+        }
         r.finish();
         s.buffers.push_back(std::move(b));
     }
@@ -437,6 +444,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
     }
 
     if (auto t = root.object("tolerance")) s.tolerance = readTolerance(*t, Tolerance{});
+    s.poisonOutputs = root.boolean("poisonOutputs", true);
     // Per-buffer overrides start from the session's tolerance: re-read them now that it is known.
     for (qsizetype i = 0; i < buffers.size(); ++i) {
         const QJsonObject bo = buffers[i].toObject();
@@ -553,6 +561,7 @@ std::string ProjectFile::toJson(const Session& s)
         if (!(in == defaults) || in.kind != Initialiser::Kind::Zeros) bo["init"] = io;
         if (b.tolerance) bo["tolerance"] = toleranceJson(*b.tolerance);
         if (!b.exports.empty()) bo["exports"] = stringsJson(b.exports);
+        if (b.poison) bo["poison"] = *b.poison;
         buffers.append(bo);
     }
     root["buffers"] = buffers;
@@ -565,6 +574,7 @@ std::string ProjectFile::toJson(const Session& s)
     root["launch"] = launch;
 
     root["tolerance"] = toleranceJson(s.tolerance);
+    if (!s.poisonOutputs) root["poisonOutputs"] = false;
 
     const ReferenceSpec& r = s.reference;
     QJsonObject ro{{"kind", referenceKindName(r.kind)}};

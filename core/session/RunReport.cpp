@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -73,6 +74,20 @@ QJsonArray diagJson(const std::vector<Diagnostic>& ds)
     return a;
 }
 
+std::string traceSummary(const cpu::WriteTrace& t)
+{
+    std::string s = withThousands(t.count() - t.unwritten()) + " of " + withThousands(t.count()) +
+                    " elements written";
+    const std::size_t multi = t.writtenMoreThanOnce(), races = t.races();
+    if (multi) s += ", " + withThousands(multi) + " more than once";
+    s += races ? ", " + withThousands(races) + " by several threads non-atomically (race)"
+               : ", no races";
+    if (t.untraced)
+        s += "; " + withThousands(t.untraced) +
+             " changed through a raw pointer (not traced: passed to a __device__ function?)";
+    return s;
+}
+
 QJsonArray dimJson(const Dim3& d) { return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)}; }
 } // namespace
 
@@ -98,6 +113,16 @@ const char* RunReport::statusName() const noexcept
     case Status::Invalid: return "invalid";
     }
     return "runtime-error";
+}
+
+std::vector<std::uint8_t> RunReport::unwrittenMask(const std::string& buffer) const
+{
+    const auto out = std::find_if(outputs.begin(), outputs.end(),
+                                  [&](const OutputResult& r) { return r.buffer == buffer; });
+    const auto res = results.find(buffer);
+    if (out == outputs.end() || !out->coverage.checked || res == results.end()) return {};
+    const auto exp = expected.find(buffer);
+    return Poison::unwrittenMask(res->second, exp != expected.end() ? &exp->second : nullptr);
 }
 
 std::string RunReport::toText() const
@@ -147,10 +172,12 @@ std::string RunReport::toText() const
                       "tolerance");
         o += line;
         for (const OutputResult& r : outputs) {
+            const std::string unwritten = r.coverage.message(r.buffer);
             if (!r.compared) {
                 std::snprintf(line, sizeof line, "%-12s %-6s (no reference for this output)\n",
                               r.buffer.c_str(), "-");
                 o += line;
+                if (!unwritten.empty()) o += "             " + unwritten + "\n";
                 continue;
             }
             const DiffStats& s = r.stats;
@@ -163,6 +190,7 @@ std::string RunReport::toText() const
                 o += "             NaN " + std::to_string(s.nanActual) + "/" +
                      std::to_string(s.nanExpected) + ", Inf " + std::to_string(s.infActual) + "/" +
                      std::to_string(s.infExpected) + " (result/reference)\n";
+            if (!unwritten.empty()) o += "             " + unwritten + "\n";
             for (const Mismatch& m : s.firstMismatches) {
                 std::string c = "[";
                 for (std::size_t i = 0; i < m.coordinates.size(); ++i)
@@ -173,6 +201,16 @@ std::string RunReport::toText() const
                 o += line;
             }
         }
+    }
+    for (const auto& [name, t] : traces) {
+        o += "Trace     " + name + ": " + traceSummary(t) + "\n";
+        for (std::size_t i = 0, shown = 0; i < t.count() && shown < 3; ++i)
+            if (t.isRace(i)) {
+                o += "             race at " + withThousands(i) + ": " + std::to_string(t.writes[i]) +
+                     " stores, last by block " + dimText(t.lastBlock(i)) + " thread " +
+                     dimText(t.lastThread(i)) + "\n";
+                ++shown;
+            }
     }
     o += std::string("Result    ") +
          (status == Status::Passed ? "PASS" : status == Status::Mismatch ? "FAIL" : "ERROR") +
@@ -231,6 +269,19 @@ std::string RunReport::toJson() const
     QJsonArray outs;
     for (const OutputResult& r : outputs) {
         QJsonObject o{{"buffer", QString::fromStdString(r.buffer)}, {"compared", r.compared}};
+        if (r.coverage.checked) {
+            QJsonObject c{{"total", static_cast<double>(r.coverage.total)},
+                          {"unwritten", static_cast<double>(r.coverage.unwritten)},
+                          {"ambiguous", static_cast<double>(r.coverage.ambiguous)},
+                          {"tailOnly", r.coverage.tailOnly},
+                          {"message", QString::fromStdString(r.coverage.message(r.buffer))}};
+            if (r.coverage.unwritten) {
+                c["firstIndex"] = static_cast<double>(r.coverage.firstUnwritten);
+                c["lastIndex"] = static_cast<double>(r.coverage.lastUnwritten);
+                c["hint"] = QString::fromStdString(r.coverage.hint);
+            }
+            o["coverage"] = c;
+        }
         if (r.compared) {
             const DiffStats& s = r.stats;
             o["result"] = s.passed() ? "PASS" : "FAIL";
@@ -271,6 +322,32 @@ std::string RunReport::toJson() const
         outs.append(o);
     }
     root["outputs"] = outs;
+    if (!traces.empty()) {
+        QJsonObject tr;
+        for (const auto& [name, t] : traces) {
+            std::size_t atomicOnly = 0;
+            for (std::size_t i = 0; i < t.count(); ++i) atomicOnly += t.isAtomic(i) ? 1 : 0;
+            QJsonArray races;
+            for (std::size_t i = 0; i < t.count() && races.size() < 16; ++i)
+                if (t.isRace(i)) {
+                    const Dim3 b = t.lastBlock(i), th = t.lastThread(i);
+                    races.append(QJsonObject{{"index", static_cast<double>(i)},
+                                             {"writes", static_cast<double>(t.writes[i])},
+                                             {"lastBlock", dimJson(b)},
+                                             {"lastThread", dimJson(th)}});
+                }
+            tr[QString::fromStdString(name)] =
+                QJsonObject{{"elements", static_cast<double>(t.count())},
+                            {"unwritten", static_cast<double>(t.unwritten())},
+                            {"writtenMoreThanOnce", static_cast<double>(t.writtenMoreThanOnce())},
+                            {"races", static_cast<double>(t.races())},
+                            {"atomicOnly", static_cast<double>(atomicOnly)},
+                            {"untraced", static_cast<double>(t.untraced)},
+                            {"firstRaces", races},
+                            {"summary", QString::fromStdString(traceSummary(t))}};
+        }
+        root["trace"] = tr;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 

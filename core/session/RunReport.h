@@ -3,8 +3,10 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/CompileResult.h"
+#include "core/cpu/WriteTrace.h"
 #include "core/session/Diff.h"
 #include "core/session/HostArray.h"
+#include "core/session/Poison.h"
 #include "core/session/Session.h"
 
 #include <map>
@@ -25,6 +27,7 @@ struct OutputResult {
     bool compared = false;     ///< false when the reference does not cover this output
     Tolerance tolerance;
     DiffStats stats;
+    CoverageStats coverage;    ///< elements never written (out buffers filled with Poison)
 };
 
 /// Everything a session run produced: the data behind the CLI's text and JSON reports and the
@@ -57,10 +60,16 @@ struct RunReport {
     std::vector<OutputResult> outputs;
     std::map<std::string, HostArray> results;   ///< the kernel's output buffers
     std::map<std::string, HostArray> expected;  ///< the reference's, where there is one
+    /// Trace mode (CPU emulator): who wrote each element of each output in the result launch.
+    std::map<std::string, cpu::WriteTrace> traces;
 
     /// 0 pass, 1 mismatch, 2 compile error, 3 runtime error, 4 invalid project/arguments.
     int exitCode() const noexcept;
     const char* statusName() const noexcept;
+
+    /// One byte per element of output `buffer`, 1 = never written (empty when the buffer was
+    /// not poisoned or is unknown): the diff view and heatmap colour these.
+    std::vector<std::uint8_t> unwrittenMask(const std::string& buffer) const;
 
     std::string toText() const;
     std::string toJson() const;

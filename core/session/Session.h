@@ -61,6 +61,9 @@ struct BufferSpec {
     std::optional<Tolerance> tolerance; ///< overrides the session's for this output
     /// Extra files written next to the .npy of this buffer by `--output` (".png", ".bin", ".npy").
     std::vector<std::string> exports;
+    /// Fill this `out` buffer with Poison before the launch and count what stays unwritten.
+    /// Unset: the session's poisonOutputs. Never applies to `inout` (its data is input).
+    std::optional<bool> poison;
 
     bool isOutput() const noexcept { return role != BufferRole::In; }
     friend bool operator==(const BufferSpec&, const BufferSpec&) = default;
@@ -119,6 +122,14 @@ struct Session {
     int device = 0;
     ReferenceSpec reference;
     Tolerance tolerance;
+    /// Default for BufferSpec::poison ("poisonOutputs" in the project file).
+    bool poisonOutputs = true;
+
+    /// Whether buffer `b` is filled with Poison before the result launch.
+    bool poisons(const BufferSpec& b) const noexcept
+    {
+        return b.role == BufferRole::Out && b.poison.value_or(poisonOutputs);
+    }
 
     /// The folder relative paths are resolved against (the project file's folder); not saved.
     std::filesystem::path baseDir;
@@ -138,7 +149,8 @@ struct Session {
                a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
                a.buffers == b.buffers && a.launch == b.launch && a.warmup == b.warmup &&
                a.iterations == b.iterations && a.backend == b.backend && a.device == b.device &&
-               a.reference == b.reference && a.tolerance == b.tolerance;
+               a.reference == b.reference && a.tolerance == b.tolerance &&
+               a.poisonOutputs == b.poisonOutputs;
     }
 };
 

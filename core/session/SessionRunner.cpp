@@ -2,12 +2,14 @@
 #include "core/session/SessionRunner.h"
 
 #include "core/common/Error.h"
+#include "core/cpu/CpuBackend.h"
 #include "core/session/Binding.h"
 #include "core/session/CppReference.h"
 #include "core/session/Expression.h"
 #include "core/session/ImageCodec.h"
 #include "core/session/Initialisers.h"
 #include "core/session/Npy.h"
+#include "core/session/Poison.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <algorithm>
@@ -207,6 +209,10 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     }
     rep.backend = backend->kind();
     rep.device = backend->device();
+    auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(backend.get());
+    if (opt.trace && !cpuBackend)
+        throw Stop{RunReport::Status::Invalid,
+                   "trace mode needs the CPU emulator (use --backend cpu)"};
 
     CompileOptions options = s.compileOptions;
     auto addNameExpression = [&options](const std::string& k) {
@@ -215,6 +221,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                 options.nameExpressions.end())
             options.nameExpressions.push_back(k);
     };
+    if (opt.trace) options.extraFlags.push_back(cpu::CpuBackend::kTraceFlag);
     addNameExpression(s.launch.kernel);
     if (s.reference.kind == ReferenceSpec::Kind::Kernel) addNameExpression(s.reference.launch.kernel);
     const CompileResult compiled = backend->compile(source, s.kernelSourceName(), options);
@@ -283,9 +290,29 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
     {
-        DeviceSet d = upload(*backend, s, init);
+        // `out` buffers start poisoned so that elements the kernel never writes can be found.
+        std::vector<HostArray> first = init;
+        for (std::size_t i = 0; i < s.buffers.size(); ++i)
+            if (s.poisons(s.buffers[i])) Poison::fill(first[i]);
+        DeviceSet d = upload(*backend, s, first);
         const auto args = argsOf(bound, d, s, r);
-        backend->launch(*program, kernel->name, rep.launch, args);
+        if (opt.trace) {
+            std::vector<cpu::CpuBackend::TraceBuffer> traced;
+            for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                if (s.buffers[i].isOutput())
+                    traced.push_back({s.buffers[i].name, d.buffers[i].get(),
+                                      elementSize(s.buffers[i].type), r.shapes[i]});
+            cpuBackend->beginTrace(rep.launch, traced);
+            try {
+                backend->launch(*program, kernel->name, rep.launch, args);
+            } catch (...) {
+                cpuBackend->endTrace();
+                throw;
+            }
+            for (cpu::WriteTrace& t : cpuBackend->endTrace()) rep.traces.emplace(t.buffer, std::move(t));
+        } else {
+            backend->launch(*program, kernel->name, rep.launch, args);
+        }
         rep.results = download(*backend, s, d, init);
         for (int i = 0; i < rep.warmup; ++i) backend->launch(*program, kernel->name, rep.launch, args);
         std::vector<double> samples;
@@ -348,6 +375,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         }
         rep.outputs.push_back(std::move(o));
     }
+    SessionRunner::checkCoverage(s, rep);
     if (!opt.outputDir.empty()) writeOutputs(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
@@ -371,6 +399,21 @@ TimingStats TimingStats::of(std::vector<double> samples)
     for (double v : samples) sq += (v - t.meanMs) * (v - t.meanMs);
     t.stdevMs = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
     return t;
+}
+
+void SessionRunner::checkCoverage(const Session& session, RunReport& report)
+{
+    for (OutputResult& o : report.outputs) {
+        const BufferSpec* b = session.findBuffer(o.buffer);
+        const auto res = report.results.find(o.buffer);
+        if (!b || !session.poisons(*b) || res == report.results.end()) {
+            o.coverage = CoverageStats{};
+            continue;
+        }
+        const auto exp = report.expected.find(o.buffer);
+        o.coverage = Poison::check(res->second, exp != report.expected.end() ? &exp->second : nullptr,
+                                   &report.launch);
+    }
 }
 
 RunReport SessionRunner::run(const Session& session, const Options& options)

@@ -20,9 +20,17 @@ public:
         std::optional<int> device;
         std::optional<int> iterations;
         std::filesystem::path outputDir;     ///< when set: <buffer>.npy per output + exports
+        /// CPU emulator trace mode: record who wrote each element of every output buffer in
+        /// the result launch (RunReport::traces). Needs the CPU backend.
+        bool trace = false;
     };
 
     static RunReport run(const Session& session, const Options& options);
+
+    /// Fills OutputResult::coverage of every poisoned output from `report.results` (and
+    /// `expected`). run() calls it; a client that gets the report and the buffers from another
+    /// process (the isolated runner) can call it again on its side.
+    static void checkCoverage(const Session& session, RunReport& report);
 };
 
 } // namespace wb::session

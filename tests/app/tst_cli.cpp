@@ -137,6 +137,15 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("broken.cu:4"), qPrintable(r.err));
         QCOMPARE(runCli({"list-kernels", data("nothing.cu")}).exitCode, 4);
+        // A template kernel: a hint without --instantiate, the instance with it.
+        const QString tmpl = QStringLiteral(WB_SOURCE_DIR) +
+                             "/resources/examples/template_scale/template_scale.cu";
+        r = runCli({"list-kernels", tmpl, "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("--instantiate"), qPrintable(r.out));
+        r = runCli({"list-kernels", tmpl, "--backend", "cpu", "--instantiate", "scale<float, 3>"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("scale<float, 3>("), qPrintable(r.out));
         r = runCli({"devices", "--json"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QJsonDocument::fromJson(r.out.toUtf8()).object()["devices"].isArray());

@@ -2,7 +2,10 @@
 // The driver layer's costs, each next to a peer measured in the same run:
 //   1. launch overhead: Kernel::launch (checked arguments and shape) vs raw cuLaunchKernel
 //   2. the seed's call shape: kernel(Out(dest), In(a), In(b)) with 400 floats, end to end,
-//      vs the same work hand-written on the raw driver API (target <= 15 us)
+//      vs the same work hand-written on the raw driver API (target <= 15 us); then each In/Out
+//      path beside its own peer: the zero-copy path (mapped pinned memory) vs a hand-written
+//      zero-copy call, the device path forced for 400 floats and taken for 64K floats vs
+//      hand-written async copies
 //   3. pinned H2D / D2H through DeviceBuffer vs raw cuMemcpyHtoD / cuMemcpyDtoH (>= 0.9x)
 //   4. a bandwidth-bound kernel's GB/s vs a device-to-device copy and the theoretical peak
 // Prints the reason and exits 0 where no GPU is usable.
@@ -140,40 +143,54 @@ int main() {
                             "raw cuLaunchKernel", r / launches * 1e6, "us", true, "<= 1.10x"});
         }
 
-        // 2. The seed's call shape, end to end.
+        // 2. The seed's call shape, end to end, on each In/Out path.
         {
+            detail::ContextState& state = *ctx.state();
+            const bool zeroCopy = state.canMapHost;
             std::mt19937 rng(1);
             std::normal_distribution<float> normal;
-            std::vector<float> a(400), b(400), dest(400), check(400);
+            const std::size_t small = 400, large = std::size_t{64} << 10;
+            std::vector<float> a(large), b(large), dest(large), check(large);
             for (float& x : a)
                 x = normal(rng);
             for (float& x : b)
                 x = normal(rng);
-            const int calls = 5000;
-            const std::size_t bytes = a.size() * sizeof(float);
-            // The peer: the same copies and launch written by hand, buffers made once.
-            DeviceBuffer dDest(ctx, bytes, "dest"), dA(ctx, bytes, "a"), dB(ctx, bytes, "b");
-            PinnedHostBuffer staging(ctx, 3 * bytes, "staging");
+            const std::vector<float> a400(a.begin(), a.begin() + 400),
+                b400(b.begin(), b.begin() + 400);
+            std::vector<float> dest400(small);
+            const int calls = 5000, largeCalls = 500;
+
+            // The peers: the same work written by hand on the raw driver, buffers made once.
+            const std::size_t maxBytes = large * sizeof(float);
+            DeviceBuffer dDest(ctx, maxBytes, "dest"), dA(ctx, maxBytes, "a"),
+                dB(ctx, maxBytes, "b");
+            PinnedHostBuffer staging(ctx, 3 * maxBytes, "staging");
             const Stream stream(ctx, false);
             auto* host = static_cast<unsigned char*>(staging.data());
             CUdeviceptr pd = dDest.ptr(), pa = dA.ptr(), pb = dB.ptr();
-            void* params[] = {&pd, &pa, &pb};
-            const auto ours = [&] {
+            long long nLarge = static_cast<long long>(large);
+            void* paramsSmall[] = {&pd, &pa, &pb};
+            void* paramsLarge[] = {&pd, &pa, &pb, &nLarge};
+            const unsigned largeBlocks = static_cast<unsigned>(large / 256);
+            // Allocate, copy in, launch, copy out, as PyCUDA's In/Out does (minus allocation).
+            const auto rawCopies = [&](std::size_t n, int count, bool big) {
+                const std::size_t bytes = n * sizeof(float);
                 const auto t0 = Clock::now();
-                for (int i = 0; i < calls; ++i)
-                    multiplyThem(Out(dest), In(a), In(b), Block{400, 1, 1}, Grid{1, 1});
-                return seconds(t0, Clock::now());
-            };
-            const auto peer = [&] {
-                const auto t0 = Clock::now();
-                for (int i = 0; i < calls; ++i) {
+                for (int i = 0; i < count; ++i) {
                     std::memcpy(host, a.data(), bytes);
                     std::memcpy(host + bytes, b.data(), bytes);
                     CU_CHECK(api.cuMemcpyHtoDAsync(pa, host, bytes, stream.handle()), "a");
                     CU_CHECK(api.cuMemcpyHtoDAsync(pb, host + bytes, bytes, stream.handle()), "b");
-                    CU_CHECK(api.cuLaunchKernel(multiplyThem.handle(), 1, 1, 1, 400, 1, 1, 0,
-                                                stream.handle(), params, nullptr),
-                             "raw launch");
+                    if (big)
+                        CU_CHECK(api.cuLaunchKernel(multiplyBig.handle(), largeBlocks, 1, 1, 256,
+                                                    1, 1, 0, stream.handle(), paramsLarge,
+                                                    nullptr),
+                                 "raw launch");
+                    else
+                        CU_CHECK(api.cuLaunchKernel(multiplyThem.handle(), 1, 1, 1,
+                                                    static_cast<unsigned>(n), 1, 1, 0,
+                                                    stream.handle(), paramsSmall, nullptr),
+                                 "raw launch");
                     CU_CHECK(api.cuMemcpyDtoHAsync(host + 2 * bytes, pd, bytes, stream.handle()),
                              "dest");
                     CU_CHECK(api.cuStreamSynchronize(stream.handle()), "sync");
@@ -181,17 +198,104 @@ int main() {
                 }
                 return seconds(t0, Clock::now());
             };
-            ours();
-            peer();
-            const auto [o, r] = bestOf(5, ours, peer);
-            for (std::size_t i = 0; i < dest.size(); ++i)
-                if (dest[i] != a[i] * b[i] || check[i] != dest[i]) {
-                    std::printf("bench_cuda: wrong result at %zu\n", i);
-                    return 1;
+            // Zero-copy by hand: the kernel reads and writes mapped pinned memory.
+            void* mapped = nullptr;
+            CUdeviceptr mappedDevice = 0;
+            if (zeroCopy) {
+                CU_CHECK(api.cuMemHostAlloc(&mapped, 3 * small * sizeof(float),
+                                            CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+                         "allocating mapped pinned memory");
+                CU_CHECK(api.cuMemHostGetDevicePointer(&mappedDevice, mapped, 0),
+                         "mapping pinned memory");
+            }
+            const std::size_t smallBytes = small * sizeof(float);
+            CUdeviceptr md = mappedDevice + 2 * smallBytes, ma = mappedDevice,
+                        mb = mappedDevice + smallBytes;
+            void* paramsMapped[] = {&md, &ma, &mb};
+            const auto rawMapped = [&] {
+                auto* m = static_cast<unsigned char*>(mapped);
+                const auto t0 = Clock::now();
+                for (int i = 0; i < calls; ++i) {
+                    std::memcpy(m, a.data(), smallBytes);
+                    std::memcpy(m + smallBytes, b.data(), smallBytes);
+                    CU_CHECK(api.cuLaunchKernel(multiplyThem.handle(), 1, 1, 1, 400, 1, 1, 0,
+                                                stream.handle(), paramsMapped, nullptr),
+                             "raw launch");
+                    CU_CHECK(api.cuStreamSynchronize(stream.handle()), "sync");
+                    std::memcpy(check.data(), m + 2 * smallBytes, smallBytes);
                 }
-            rows.push_back({"seed call Out/In/In, 400 floats (per call)", o / calls * 1e6,
-                            "hand-written raw driver", r / calls * 1e6, "us", true,
-                            "<= 15 us absolute"});
+                return seconds(t0, Clock::now());
+            };
+            const auto seed = [&] {
+                const auto t0 = Clock::now();
+                for (int i = 0; i < calls; ++i)
+                    multiplyThem(Out(dest400), In(a400), In(b400), Block{400, 1, 1}, Grid{1, 1});
+                return seconds(t0, Clock::now());
+            };
+            const auto seedForced = [&] {
+                state.zeroCopyLimit.store(0);
+                const double t = seed();
+                state.zeroCopyLimit.store(detail::kZeroCopyLimit);
+                return t;
+            };
+            const auto big = [&] {
+                const auto t0 = Clock::now();
+                for (int i = 0; i < largeCalls; ++i)
+                    multiplyBig(Out(dest), In(a), In(b), nLarge, Block{256}, Grid{largeBlocks});
+                return seconds(t0, Clock::now());
+            };
+            const auto fail = [&](const char* what, std::size_t n, const std::vector<float>& got) {
+                for (std::size_t i = 0; i < n; ++i)
+                    if (got[i] != a[i] * b[i]) {
+                        std::printf("bench_cuda: %s: wrong result at %zu\n", what, i);
+                        return true;
+                    }
+                return false;
+            };
+
+            // Warm up everything, check every contender's result, then measure interleaved.
+            seed();
+            if (fail("seed call", small, dest400)) return 1;
+            seedForced();
+            if (fail("seed call, device path", small, dest400)) return 1;
+            rawCopies(small, 1, false);
+            if (fail("raw copies", small, check)) return 1;
+            if (zeroCopy) {
+                rawMapped();
+                if (fail("raw zero-copy", small, check)) return 1;
+            }
+            big();
+            if (fail("64K call", large, dest)) return 1;
+            rawCopies(large, 1, true);
+            if (fail("raw copies 64K", large, check)) return 1;
+
+            double bSeed = 1e30, bForced = 1e30, bCopies = 1e30, bMapped = 1e30, bBig = 1e30,
+                   bBigRaw = 1e30;
+            for (int r = 0; r < 5; ++r) {
+                bCopies = std::min(bCopies, rawCopies(small, calls, false));
+                bSeed = std::min(bSeed, seed());
+                if (zeroCopy) bMapped = std::min(bMapped, rawMapped());
+                bForced = std::min(bForced, seedForced());
+                bBigRaw = std::min(bBigRaw, rawCopies(large, largeCalls, true));
+                bBig = std::min(bBig, big());
+            }
+            if (mapped) CU_CHECK(api.cuMemFreeHost(mapped), "freeing mapped pinned memory");
+
+            const auto perCall = [](double s, int count) { return s / count * 1e6; };
+            rows.push_back({zeroCopy ? "seed call Out/In/In, 400 floats (zero-copy)"
+                                     : "seed call Out/In/In, 400 floats (device path)",
+                            perCall(bSeed, calls), "hand-written raw driver",
+                            perCall(bCopies, calls), "us", true, "<= 15 us absolute"});
+            if (zeroCopy)
+                rows.push_back({"  the same, zero-copy path (per call)", perCall(bSeed, calls),
+                                "raw mapped pinned, 1 launch", perCall(bMapped, calls), "us", true,
+                                "<= 1.10x"});
+            rows.push_back({"  the same, device path forced (per call)", perCall(bForced, calls),
+                            "hand-written raw driver", perCall(bCopies, calls), "us", true,
+                            "<= 1.10x"});
+            rows.push_back({"call Out/In/In, 64K floats (device path)", perCall(bBig, largeCalls),
+                            "hand-written raw driver", perCall(bBigRaw, largeCalls), "us", true,
+                            "<= 1.10x"});
         }
 
         // 3. Pinned copies, 256 MB.

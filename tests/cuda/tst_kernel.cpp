@@ -9,9 +9,12 @@
 
 #include <QTest>
 
+#include <atomic>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 using wb::Error;
@@ -48,6 +51,27 @@ extern "C" __global__ void reverse_shared(float* out)
 
 __constant__ float factor;
 extern "C" __global__ void times_factor(float* x) { x[threadIdx.x] *= factor; }
+
+extern "C" __global__ void multiply_n(float* dest, const float* a, const float* b, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        dest[i] = a[i] * b[i];
+}
+
+extern "C" __global__ void axpy(float* y, const float* x, float alpha, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        y[i] = alpha * x[i] + y[i];
+}
+
+// Writes into its In argument: the caller's data must stay as it was (PyCUDA's drv.In).
+extern "C" __global__ void twice_and_clobber(float* out, float* in, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        out[i] = 2.0f * in[i];
+        in[i] = -1.0f;
+    }
+}
 
 extern "C" __global__ void spin(float* x, int iterations)
 {
@@ -117,6 +141,158 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < d2.size(); ++i)
                 QCOMPARE(d2[i], a2[i] * b2[i]);
         }
+    }
+
+    // Both In/Out paths: the zero-copy one (small payloads in mapped pinned memory) and the
+    // device-buffer one (large payloads, or small ones with the zero-copy limit at 0).
+    void transferPaths_data() {
+        QTest::addColumn<bool>("forceDevicePath");
+        QTest::newRow("default") << false;
+        QTest::newRow("device path forced") << true;
+    }
+
+    void transferPaths() {
+        QFETCH(bool, forceDevicePath);
+        const Context ctx = Context::primary(0);
+        detail::ContextState& state = *ctx.state();
+        struct Restore {
+            detail::ContextState& s;
+            ~Restore() { s.zeroCopyLimit.store(detail::kZeroCopyLimit); }
+        } restore{state};
+        state.zeroCopyLimit.store(forceDevicePath ? 0 : detail::kZeroCopyLimit);
+        ctx.releaseScratch();
+        SourceModule mod(ctx, kSource);
+        const Kernel multiply = mod.function("multiply_n");
+        const Kernel axpy = mod.function("axpy");
+        const Kernel clobber = mod.function("twice_and_clobber");
+        const Kernel iota = mod.function("iota");
+        const auto mapped = [&] {
+            std::lock_guard lock(state.scratchMutex);
+            return state.scratch.mapped != nullptr;
+        };
+        const bool zeroCopySmall = !forceDevicePath && state.canMapHost;
+        qInfo("device %s map host memory; small payloads take the %s path",
+              state.canMapHost ? "can" : "cannot", zeroCopySmall ? "zero-copy" : "device");
+
+        // Out/In/In, small (3 x 1.6 kB) and large (3 x 256 KiB, always the device path).
+        for (const int n : {400, 65536}) {
+            const auto un = static_cast<std::size_t>(n);
+            for (unsigned round = 0; round < 3; ++round) {
+                const std::vector<float> a = randn(un, 100 + round), b = randn(un, 200 + round);
+                std::vector<float> dest(un, 0.0f);
+                multiply(Out(dest), In(a), In(b), n, Block{256}, Grid{64});
+                for (std::size_t i = 0; i < un; ++i)
+                    QCOMPARE(dest[i], a[i] * b[i]);
+            }
+        }
+        QCOMPARE(mapped(), zeroCopySmall);
+
+        // InOut round trip with an In beside it, small and large.
+        for (const int n : {1000, 100000}) {
+            const auto un = static_cast<std::size_t>(n);
+            // Small integers: every result below is exact, with or without fused multiply-add.
+            std::vector<float> x(un), y0(un);
+            for (std::size_t i = 0; i < un; ++i) {
+                x[i] = static_cast<float>(i % 17) - 8.0f;
+                y0[i] = static_cast<float>(i % 5);
+            }
+            std::vector<float> y = y0;
+            axpy(InOut(y), In(x), 3.0f, n, Block{256}, Grid{128});
+            for (std::size_t i = 0; i < un; ++i)
+                QCOMPARE(y[i], 3.0f * x[i] + y0[i]);
+            // Twice more: the result of one call is the input of the next.
+            axpy(InOut(y), In(x), -1.5f, n, Block{256}, Grid{128});
+            axpy(InOut(y), In(x), -1.5f, n, Block{256}, Grid{128});
+            for (std::size_t i = 0; i < un; ++i)
+                QCOMPARE(y[i], (3.0f * x[i] + y0[i]) - 1.5f * x[i] - 1.5f * x[i]);
+        }
+
+        // The limit itself: 16384 floats of InOut are exactly 64 KiB (zero-copy by default),
+        // one more float is beyond it (device path). Both must compute the same.
+        for (const int n : {16384, 16385}) {
+            const auto un = static_cast<std::size_t>(n);
+            std::vector<float> x(un);
+            std::iota(x.begin(), x.end(), 0.0f);
+            const Grid grid{static_cast<unsigned>((n + 255) / 256)};
+            mod.function("scale")(InOut(x), 0.5f, n, Block{256}, grid);
+            for (std::size_t i = 0; i < un; ++i)
+                QCOMPARE(x[i], 0.5f * static_cast<float>(i));
+        }
+
+        // A kernel that writes into its In argument leaves the caller's data alone.
+        for (const int n : {64, 50000}) {
+            const auto un = static_cast<std::size_t>(n);
+            const std::vector<float> original = randn(un, 9);
+            std::vector<float> in = original, out(un);
+            clobber(Out(out), In(in), n, Block{128}, Grid{32});
+            QCOMPARE(in, original);
+            for (std::size_t i = 0; i < un; ++i)
+                QCOMPARE(out[i], 2.0f * original[i]);
+            // The clobbered staging must not reach the next call's In.
+            std::vector<float> out2(un);
+            clobber(Out(out2), In(in), n, Block{128}, Grid{32});
+            QCOMPARE(out2, out);
+        }
+
+        // Empty transfers: an Out of no elements alone, beside non-empty Ins, and an empty In
+        // beside an InOut that the kernel leaves alone (its data must come back unchanged).
+        std::vector<int> none;
+        iota(Out(none), 0, Block{32});
+        QVERIFY(none.empty());
+        const std::vector<float> x = randn(32, 11);
+        std::vector<float> nothing;
+        multiply(Out(nothing), In(x), In(x), 0, Block{32});
+        QVERIFY(nothing.empty());
+        std::vector<float> y = randn(32, 12);
+        const std::vector<float> y0 = y;
+        axpy(InOut(y), In(nothing), 1.0f, 0, Block{32});
+        QCOMPARE(y, y0);
+        axpy(InOut(y), In(x), 1.0f, 32, Block{32});
+        for (std::size_t i = 0; i < y.size(); ++i)
+            QCOMPARE(y[i] - (x[i] + y0[i]), 0.0f);
+
+        // Timed calls always take the device path: the kernel's time excludes the host link.
+        ctx.releaseScratch();
+        std::vector<float> t(128, 1.0f);
+        const double ms = mod.function("scale").timedCall(InOut(t), 2.0f, 128, Block{128});
+        QVERIFY(ms >= 0 && std::isfinite(ms));
+        QCOMPARE(t, std::vector<float>(128, 2.0f));
+        QVERIFY(!mapped());
+        ctx.releaseScratch();
+    }
+
+    // Calls on one context from several threads: each sees only its own In data.
+    void concurrentCallsStaySeparate() {
+        const Context ctx = Context::primary(0);
+        SourceModule mod(ctx, kSource);
+        const Kernel multiply = mod.function("multiply_n");
+        std::atomic<int> wrong{0};
+        std::mutex messageMutex;
+        std::string firstMessage;
+        const auto worker = [&](unsigned seed, int n) {
+            try {
+                const auto un = static_cast<std::size_t>(n);
+                for (unsigned round = 0; round < 100; ++round) {
+                    const std::vector<float> a = randn(un, seed + round), b = randn(un, seed * 7u);
+                    std::vector<float> dest(un);
+                    multiply(Out(dest), In(a), In(b), n, Block{128}, Grid{16});
+                    for (std::size_t i = 0; i < un; ++i)
+                        if (dest[i] != a[i] * b[i]) {
+                            ++wrong;
+                            break;
+                        }
+                }
+            } catch (const std::exception& e) {
+                ++wrong;
+                std::lock_guard lock(messageMutex);
+                if (firstMessage.empty()) firstMessage = e.what();
+            }
+        };
+        std::thread t1(worker, 1000u, 300), t2(worker, 2000u, 500), t3(worker, 3000u, 20000);
+        t1.join();
+        t2.join();
+        t3.join();
+        QVERIFY2(wrong.load() == 0, firstMessage.c_str());
     }
 
     void inOutAndScalars() {

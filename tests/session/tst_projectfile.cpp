@@ -102,7 +102,32 @@ private Q_SLOTS:
             QVERIFY2(a == b, path.c_str());
             ++n;
         }
-        QCOMPARE(n, 10);
+        QCOMPARE(n, 14); // 10 examples + 4 deliberately buggy variants (bugs/)
+    }
+    void poisonSettingsRoundTrip()
+    {
+        QTemporaryDir dir;
+        const char* json = R"({"schemaVersion": 1, "kernel": {"source": "k"}, "poisonOutputs": false,
+            "buffers": [{"name": "a", "type": "f32", "shape": [4], "role": "out", "poison": true},
+                        {"name": "b", "type": "f32", "shape": [4], "role": "out"},
+                        {"name": "c", "type": "f32", "shape": [4], "role": "inout"}],
+            "launch": {"kernel": "k", "grid": [1], "block": [4]}})";
+        const Session a = ProjectFile::fromJson(json, dir.path().toStdString());
+        QCOMPARE(a.poisonOutputs, false);
+        QVERIFY(a.poisons(a.buffers[0]));
+        QVERIFY(!a.poisons(a.buffers[1]));
+        QVERIFY(!a.poisons(a.buffers[2])); // inout: its initial data is input
+        const std::string path = dir.filePath("p.wbproj").toStdString();
+        ProjectFile::save(a, path);
+        QVERIFY(ProjectFile::load(path) == a);
+        try {
+            ProjectFile::fromJson(R"({"schemaVersion": 1, "kernel": {"source": "k"},
+                "buffers": [{"name": "c", "type": "f32", "shape": [4], "role": "inout", "poison": true}],
+                "launch": {"kernel": "k", "grid": [1], "block": [4]}})", dir.path().toStdString());
+            QFAIL("poison on an inout buffer was accepted");
+        } catch (const wb::Error& e) {
+            QVERIFY2(QString(e.what()).contains("buffers[0].poison"), e.what());
+        }
     }
     void validationMessagesNameTheField_data()
     {

@@ -423,11 +423,51 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                     "volatile", "__restrict__", "__restrict", "restrict"};
                 if (!notNames.count(toks.back()->text)) pname = toks.back()->text;
             }
+            // Trace mode: `T* [qualifiers] name` with T not const becomes traced_ptr<T>.
+            if (!pname.empty()) {
+                std::size_t star = toks.size();
+                for (std::size_t q = 0; q + 1 < toks.size(); ++q)
+                    if (toks[q]->text == "*") star = q;
+                bool ok = star < toks.size() && star > 0;
+                std::string pointee;
+                for (std::size_t q = 0; ok && q < star; ++q) {
+                    const std::string& x = toks[q]->text;
+                    if (x == "const" || x == "*" || x == "&" || x == "volatile") ok = false;
+                    else if (x != "__restrict__" && x != "__restrict" && x != "restrict")
+                        pointee += (pointee.empty() ? "" : " ") + x;
+                }
+                for (std::size_t q = star + 1; ok && q + 1 < toks.size(); ++q)
+                    if (toks[q]->text == "*" || toks[q]->text == "&") ok = false;
+                if (ok && !pointee.empty()) {
+                    ScannedKernel::TypeEdit e;
+                    e.begin = toks.front()->pos;
+                    e.end = toks.back()->pos;
+                    const std::string replaced = source.substr(e.begin, e.end - e.begin);
+                    e.replacement = "::wbcpu::traced_ptr<" + pointee + "> " +
+                                    std::string(static_cast<std::size_t>(
+                                                    std::count(replaced.begin(), replaced.end(), '\n')),
+                                                '\n');
+                    kernel.tracedParams.push_back(std::move(e));
+                }
+            }
             kernel.paramNames.push_back(pname.empty() ? "param" + std::to_string(p) : pname);
         }
         if (seenKernels.insert(kernel.name).second) ks.kernels.push_back(std::move(kernel));
     }
     return ks;
+}
+
+std::string KernelSource::withTracedPointers(const std::string& source) {
+    const KernelSource ks = scan(source, "kernel.cu");
+    std::vector<ScannedKernel::TypeEdit> edits;
+    for (const ScannedKernel& k : ks.kernels)
+        edits.insert(edits.end(), k.tracedParams.begin(), k.tracedParams.end());
+    std::sort(edits.begin(), edits.end(),
+              [](const auto& a, const auto& b) { return a.begin > b.begin; });
+    std::string out = source;
+    for (const auto& e : edits)
+        out.replace(e.begin, e.end - e.begin, e.replacement);
+    return out;
 }
 
 } // namespace wb::cpu::detail

@@ -15,6 +15,13 @@ struct ScannedKernel {
     bool isTemplate = false;
     bool externC = false;
     int line = 0;
+    /// Trace mode: source ranges [begin, end) of mutable pointer parameter types and the
+    /// `::wbcpu::traced_ptr<T> ` text that replaces each (newlines kept).
+    struct TypeEdit {
+        std::size_t begin = 0, end = 0;
+        std::string replacement;
+    };
+    std::vector<TypeEdit> tracedParams;
 };
 
 /// What the emulator learns from a CUDA source before compiling it, and the source rewritten
@@ -28,6 +35,10 @@ struct KernelSource {
 
     /// Scans `source` (named `sourceName` in diagnostics).
     static KernelSource scan(const std::string& source, const std::string& sourceName);
+    /// `source` with the mutable pointer parameters of every __global__ function turned into
+    /// `::wbcpu::traced_ptr<T>` (trace mode, resources/prelude/warpbench/cpu_trace.h); line
+    /// structure kept.
+    static std::string withTracedPointers(const std::string& source);
 };
 
 /// Blanks comments, string and character literals with spaces (newlines kept), so positions in

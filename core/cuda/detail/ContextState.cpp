@@ -48,22 +48,58 @@ bool ContextState::makeCurrentNoThrow() const noexcept {
     return r == CUDA_SUCCESS;
 }
 
-void ContextState::ensureScratch(std::size_t bytes) {
+namespace {
+
+/// The call stream and the timing events, created once.
+void ensureStreamAndEvents(ContextState& ctx) {
+    Scratch& scratch = ctx.scratch;
+    if (scratch.stream && scratch.start && scratch.stop) return;
     const DriverApi& api = driverUnchecked();
-    makeCurrent();
     // A blocking stream: it stays ordered with work on the legacy default stream (the
     // synchronous uploads of DeviceBuffer), so In/Out calls see completed uploads.
     if (!scratch.stream) {
         CU_CHECK(api.cuStreamCreate(&scratch.stream, CU_STREAM_DEFAULT),
-                 "creating the call stream on " + describe());
+                 "creating the call stream on " + ctx.describe());
         HandleRegistry::instance().added(HandleKind::Stream);
     }
     for (CUevent* event : {&scratch.start, &scratch.stop}) {
         if (*event) continue;
         CU_CHECK(api.cuEventCreate(event, CU_EVENT_DEFAULT),
-                 "creating a timing event on " + describe());
+                 "creating a timing event on " + ctx.describe());
         HandleRegistry::instance().added(HandleKind::Event);
     }
+}
+
+} // namespace
+
+void ContextState::ensureMappedScratch() {
+    makeCurrent();
+    ensureStreamAndEvents(*this);
+    if (scratch.mapped) return;
+    const DriverApi& api = driverUnchecked();
+    void* mapped = nullptr;
+    CU_CHECK(api.cuMemHostAlloc(&mapped, kZeroCopyLimit,
+                                CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+             "allocating " + formatBytes(kZeroCopyLimit) +
+                 " of mapped pinned staging memory for In/Out arguments on " + describe());
+    CUdeviceptr alias = 0;
+    const CUresult r = api.cuMemHostGetDevicePointer(&alias, mapped, 0);
+    if (r != CUDA_SUCCESS) {
+        reportCudaFailure(api.cuMemFreeHost(mapped), "cuMemFreeHost", "mapping call buffers");
+        throwCudaError(r, "cuMemHostGetDevicePointer(&alias, mapped, 0)",
+                       "mapping " + formatBytes(kZeroCopyLimit) +
+                           " of pinned staging memory into " + describe());
+    }
+    scratch.mapped = mapped;
+    scratch.mappedDevice = alias;
+    scratch.mappedBytes = kZeroCopyLimit;
+    HandleRegistry::instance().added(HandleKind::PinnedHostBuffer, kZeroCopyLimit);
+}
+
+void ContextState::ensureScratch(std::size_t bytes) {
+    const DriverApi& api = driverUnchecked();
+    makeCurrent();
+    ensureStreamAndEvents(*this);
     if (bytes <= scratch.deviceBytes && bytes <= scratch.hostBytes) return;
     const std::size_t want = std::bit_ceil(std::max<std::size_t>(bytes, std::size_t{1} << 20));
     if (bytes > scratch.deviceBytes) {
@@ -96,7 +132,7 @@ void ContextState::ensureScratch(std::size_t bytes) {
 void ContextState::releaseScratch() noexcept {
     const DriverApi& api = driverUnchecked();
     HandleRegistry& registry = HandleRegistry::instance();
-    if (scratch.stream || scratch.device || scratch.host) makeCurrentNoThrow();
+    if (scratch.stream || scratch.device || scratch.host || scratch.mapped) makeCurrentNoThrow();
     if (scratch.stream) {
         reportCudaFailure(api.cuStreamSynchronize(scratch.stream), "cuStreamSynchronize",
                           "releasing the call stream");
@@ -117,6 +153,11 @@ void ContextState::releaseScratch() noexcept {
         reportCudaFailure(api.cuMemFreeHost(scratch.host), "cuMemFreeHost",
                           "releasing call buffers");
         registry.removed(HandleKind::PinnedHostBuffer, scratch.hostBytes);
+    }
+    if (scratch.mapped) {
+        reportCudaFailure(api.cuMemFreeHost(scratch.mapped), "cuMemFreeHost",
+                          "releasing call buffers");
+        registry.removed(HandleKind::PinnedHostBuffer, scratch.mappedBytes);
     }
     scratch = Scratch{};
 }
@@ -158,6 +199,9 @@ ContextRef primaryContext(int ordinal) {
                       dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
     state->maxSharedOptin = dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     state->clusterLaunch = dev.attribute(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH);
+    // Zero-copy staging needs mapped pinned memory whose device alias the kernel can use.
+    state->canMapHost = dev.attribute(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0 &&
+                        dev.attribute(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0;
 
     CUcontext ctx = nullptr;
     CU_CHECK(api.cuDevicePrimaryCtxRetain(&ctx, state->device),

@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -12,14 +13,24 @@
 
 namespace wb::cuda::detail {
 
+/// In/Out/InOut payloads of at most this many bytes in total (after 256-byte alignment of each
+/// argument) are staged in mapped pinned memory that the kernel reads and writes directly
+/// (zero-copy: one launch and one synchronisation, no copy-engine work), when the device can
+/// map host memory and the call is not timed. Larger payloads go through a device buffer.
+inline constexpr std::size_t kZeroCopyLimit = std::size_t{64} << 10;
+
 /// Pooled resources for In/Out/InOut calls and timed launches: one device allocation and one
-/// pinned staging buffer that grow on demand, one stream, two timing events. Owned by the
-/// context (raw handles, no back-reference, so no ownership cycle); guarded by the mutex.
+/// pinned staging buffer that grow on demand, one mapped pinned buffer of kZeroCopyLimit bytes
+/// for small payloads, one stream, two timing events. Owned by the context (raw handles, no
+/// back-reference, so no ownership cycle); guarded by the mutex.
 struct Scratch {
     CUdeviceptr device = 0;
     std::size_t deviceBytes = 0;
     void* host = nullptr;
     std::size_t hostBytes = 0;
+    void* mapped = nullptr;       ///< mapped pinned memory (CU_MEMHOSTALLOC_DEVICEMAP)
+    CUdeviceptr mappedDevice = 0; ///< its address on the device
+    std::size_t mappedBytes = 0;
     CUstream stream = nullptr;
     CUevent start = nullptr;
     CUevent stop = nullptr;
@@ -38,6 +49,12 @@ struct ContextState {
     std::array<int, 3> maxGrid{};
     int maxSharedOptin = 0;
     int clusterLaunch = 0;
+    /// The device can map host memory and shares one address space with the host.
+    bool canMapHost = false;
+    /// Payloads up to this many bytes take the zero-copy path (kZeroCopyLimit; 0 disables it).
+    /// Read under scratchMutex at each call; tests and benchmarks lower it to force the
+    /// device-buffer path.
+    std::atomic<std::size_t> zeroCopyLimit{kZeroCopyLimit};
 
     std::mutex scratchMutex;
     Scratch scratch;
@@ -53,6 +70,9 @@ struct ContextState {
     bool makeCurrentNoThrow() const noexcept;
     /// Grows the scratch buffers to at least `bytes`; call with scratchMutex held.
     void ensureScratch(std::size_t bytes);
+    /// Creates the call stream and the mapped staging buffer when missing; call with
+    /// scratchMutex held and only when canMapHost.
+    void ensureMappedScratch();
     /// Frees the scratch resources; call with scratchMutex held.
     void releaseScratch() noexcept;
     /// "device 0 (NVIDIA H200)"

@@ -26,19 +26,23 @@ namespace wb::cuda::detail {
     X(cuCtxSetCurrent, 13000, PFN_cuCtxSetCurrent_v4000)                                           \
     X(cuCtxGetCurrent, 13000, PFN_cuCtxGetCurrent_v4000)                                           \
     X(cuCtxSynchronize, 12080, PFN_cuCtxSynchronize_v2000)                                         \
+    X(cuCtxGetDevice, 12080, PFN_cuCtxGetDevice_v2000)                                             \
     X(cuMemGetInfo, 13000, PFN_cuMemGetInfo_v3020)                                                 \
     X(cuMemAlloc, 13000, PFN_cuMemAlloc_v3020)                                                     \
     X(cuMemFree, 13000, PFN_cuMemFree_v3020)                                                       \
     X(cuMemHostAlloc, 13000, PFN_cuMemHostAlloc_v2020)                                             \
     X(cuMemFreeHost, 13000, PFN_cuMemFreeHost_v2000)                                               \
+    X(cuMemHostGetDevicePointer, 13000, PFN_cuMemHostGetDevicePointer_v3020)                       \
     X(cuMemcpyHtoD, 13000, PFN_cuMemcpyHtoD_v3020)                                                 \
     X(cuMemcpyDtoH, 13000, PFN_cuMemcpyDtoH_v3020)                                                 \
     X(cuMemcpyDtoD, 13000, PFN_cuMemcpyDtoD_v3020)                                                 \
     X(cuMemcpyHtoDAsync, 13000, PFN_cuMemcpyHtoDAsync_v3020)                                       \
     X(cuMemcpyDtoHAsync, 13000, PFN_cuMemcpyDtoHAsync_v3020)                                       \
     X(cuMemsetD8, 13000, PFN_cuMemsetD8_v3020)                                                     \
+    X(cuMemsetD32Async, 13000, PFN_cuMemsetD32Async_v3020)                                         \
     X(cuMemsetD16, 13000, PFN_cuMemsetD16_v3020)                                                   \
     X(cuMemsetD32, 13000, PFN_cuMemsetD32_v3020)                                                   \
+    X(cuModuleLoadData, 13000, PFN_cuModuleLoadData_v2000)                                         \
     X(cuModuleLoadDataEx, 13000, PFN_cuModuleLoadDataEx_v2010)                                     \
     X(cuModuleUnload, 13000, PFN_cuModuleUnload_v2000)                                             \
     X(cuModuleGetFunction, 13000, PFN_cuModuleGetFunction_v2000)                                   \

@@ -12,6 +12,15 @@
 
 namespace wbcpu {
 
+template <typename T> class traced_ptr; // trace mode (cpu_trace.h)
+template <typename T> struct TracedElement {
+    static constexpr bool value = false;
+};
+template <typename T> struct TracedElement<traced_ptr<T>> {
+    static constexpr bool value = true;
+    using type = T;
+};
+
 /// The C++ spelling of T, taken from the compiler's own pretty function name.
 template <typename T> const char* typeName()
 {
@@ -44,7 +53,14 @@ template <typename T> abi::ParamDesc paramDesc()
     d.type = typeName<T>();
     d.size = sizeof(T);
     d.align = alignof(T);
-    if constexpr (std::is_pointer_v<T>) {
+    if constexpr (TracedElement<T>::value) {
+        // Trace mode: described as the raw pointer it stands for.
+        using E = typename TracedElement<T>::type;
+        d.type = typeName<E*>();
+        d.isPointer = 1;
+        d.isConst = 0;
+        d.pointee = typeName<std::remove_cv_t<E>>();
+    } else if constexpr (std::is_pointer_v<T>) {
         using P = std::remove_pointer_t<T>;
         d.isPointer = 1;
         d.isConst = std::is_const_v<P> ? 1 : 0;
@@ -59,7 +75,14 @@ template <auto F, typename... A> struct Entry {
     using Tuple = std::tuple<A...>;
     template <std::size_t... I> static Tuple unpack(void** args, std::index_sequence<I...>)
     {
-        return Tuple(*static_cast<A*>(args[I])...);
+        return Tuple(arg<A>(args[I])...);
+    }
+    template <typename P> static P arg(void* slot)
+    {
+        if constexpr (TracedElement<P>::value)
+            return P(*static_cast<typename TracedElement<P>::type**>(slot));
+        else
+            return *static_cast<P*>(slot);
     }
     static int runBlock(void** args, abi::ThreadState* st, unsigned long long first,
                         unsigned long long count)

@@ -156,6 +156,11 @@ inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{a.x * b.x, a.y * b
     inline T __hmin##SFX(T a, T b) { return a < b ? a : b; }
 WB_HALF_OPS(__half, )
 #undef WB_HALF_OPS
+// The _rn forms forbid contraction into an fma on the GPU; the emulator never contracts, so
+// they are the plain operations here.
+inline __half __hadd_rn(__half a, __half b) { return a + b; }
+inline __half __hsub_rn(__half a, __half b) { return a - b; }
+inline __half __hmul_rn(__half a, __half b) { return a * b; }
 inline __half hsqrt(__half a) { return __half(sqrtf(float(a))); }
 inline __half hexp(__half a) { return __half(expf(float(a))); }
 inline __half hlog(__half a) { return __half(logf(float(a))); }

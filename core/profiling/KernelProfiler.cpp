@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profiling/KernelProfiler.h"
+
+#include "core/profiling/ActivityTrace.h"
+#include "core/profiling/detail/Driver.h"
+
+namespace wb::profiling {
+
+MeasurementResult measureBackendLaunch(Backend& backend, BackendProgram& program,
+                                       const std::string& kernel, const LaunchConfig& config,
+                                       std::span<const KernelArgValue> args,
+                                       const MeasurementOptions& options,
+                                       const MeasurementHooks& hooks)
+{
+    MeasurementResult r = Measurement(options).run(
+        [&] { return backend.launch(program, kernel, config, args); }, hooks);
+    r.method = std::string("backend-") + backendName(backend.kind());
+    return r;
+}
+
+std::vector<Summary> ProfileResult::summaries() const
+{
+    std::vector<Summary> out = timing.summaries();
+    for (Summary& s : throughputSummaries(timing.statsMs.median * 1e-3, workload, device.peaks))
+        out.push_back(std::move(s));
+    out.push_back(device.summaries().front()); // nominal SM clock
+    if (counters)
+        for (Summary& s : counters->summaries())
+            out.push_back(std::move(s));
+    return out;
+}
+
+ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaunch& launch,
+                            const ProfileOptions& options, const MeasurementHooks& hooks)
+{
+    ProfileResult result;
+    result.workload = options.workload;
+    const detail::Driver& drv = detail::driver();
+    {
+        CUcontext previous = nullptr;
+        detail::check(drv.cuCtxGetCurrent(&previous), "cuCtxGetCurrent", "profiling");
+        detail::check(drv.cuCtxSetCurrent(context), "cuCtxSetCurrent", "profiling");
+        CUdevice device = 0;
+        const CUresult r = drv.cuCtxGetDevice(&device);
+        drv.cuCtxSetCurrent(previous);
+        detail::check(r, "cuCtxGetDevice", "profiling");
+        result.device = queryDeviceProperties(static_cast<int>(device));
+    }
+
+    CudaTimingOptions timing = options.timing;
+    if (timing.method == TimingMethod::CuptiActivity) {
+        if (const ProfilerStatus s = ActivityTrace::availability(); !s.ok()) {
+            result.warnings.push_back("CUPTI timing unavailable, CUDA events used: " + s.message);
+            timing.method = TimingMethod::CudaEvents;
+        }
+    }
+    CudaTimer timer(context, stream);
+    result.timing = timer.measure(launch, timing, hooks);
+
+    const bool cancelled = hooks.cancel && hooks.cancel->load();
+    if (options.collectCounters && !cancelled) {
+        // The counters see a cold L2 too, as Nsight Compute's default cache control does.
+        timer.flushL2();
+        detail::check(drv.cuStreamSynchronize(stream), "cuStreamSynchronize", "profiling");
+        result.counters = RangeProfiler::profile(context, stream, launch, options.counters);
+        if (!result.counters->status.ok())
+            result.warnings.push_back(std::string("hardware counters unavailable (") +
+                                      profilerStateName(result.counters->status.state) +
+                                      "): " + result.counters->status.message);
+        for (const std::string& w : result.counters->warnings)
+            result.warnings.push_back(w);
+    }
+    return result;
+}
+
+} // namespace wb::profiling

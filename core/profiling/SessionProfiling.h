@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profiling/RunRecord.h"
+#include "core/profiling/Summary.h"
+#include "core/profiling/Sweep.h"
+#include "core/session/RunReport.h"
+#include "core/session/Session.h"
+#include "core/session/SessionRunner.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace wb::profiling {
+
+/// Timing and throughput of a session run as summaries: "wb/timing/*" from the report's
+/// samples (method "session", i.e. the backend's own per-launch timing) and
+/// "wb/throughput/bandwidth" (+ "_peak") from its bytes moved.
+std::vector<Summary> sessionSummaries(const session::RunReport& report);
+
+/// The history record of a session run. `extra` (counters, CUPTI timing) is appended to the
+/// metrics. The verdict is the report's status ("pass", "mismatch: …", "compile-error: …").
+RunRecord toRunRecord(const session::Session& session, const session::RunReport& report,
+                      const std::vector<Summary>& extra = {});
+
+/// Sets one sweep value in a session — what a sweep point runs and what "apply the best point"
+/// does. BlockSize sets block.x and keeps the x thread count: grid.x becomes
+/// `ceil((grid.x) * (old block.x) / value)`. Define adds or replaces `-Dname=value`. Scalar
+/// sets the scalar's value expression. Throws wb::Error(InvalidArgument) for an unknown scalar.
+void applySweepValue(session::Session& session, const SweepParameter& parameter,
+                     const std::string& value);
+
+/// A SweepPointRunner that runs `base` with each value applied, through SessionRunner (so the
+/// diff against the reference is checked at every point). ok = the kernel ran (pass or
+/// mismatch), valid = pass, time = median of the timed launches.
+SweepPointRunner sessionSweepRunner(session::Session base,
+                                    session::SessionRunner::Options options = {});
+
+} // namespace wb::profiling

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `warpbench-cli grade`: a folder of submissions against one project on the CPU backend —
+// passing, failing (an unwritten element), non-compiling and hanging (stopped by --timeout).
+#include "CliProcess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+void write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+const char* kProject = R"json({
+    "schemaVersion": 1,
+    "name": "lab1",
+    "kernel": {"file": "solution.cu"},
+    "scalars": [{"name": "n", "type": "i32", "value": 1000}],
+    "buffers": [
+        {"name": "a", "type": "f32", "shape": ["n"], "init": {"kind": "iota"}},
+        {"name": "c", "type": "f32", "shape": ["n"], "role": "out"}
+    ],
+    "launch": {"kernel": "twice", "grid": ["ceil(n/128)"], "block": [128], "warmup": 0, "iterations": 1, "backend": "cpu"},
+    "reference": {"kind": "cpp", "source": "void reference(const float* a, float* c, int n) { for (int i = 0; i < n; ++i) c[i] = 2 * a[i]; }"},
+    "tolerance": {"atol": 0, "rtol": 0}
+})json";
+
+const char* kPass =
+    "__global__ void twice(const float* a, float* c, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = 2 * a[i]; }\n";
+const char* kFail =
+    "__global__ void twice(const float* a, float* c, int n)\n"
+    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n - 1) c[i] = 2 * a[i]; }\n";
+const char* kBroken = "__global__ void twice(const float* a, float* c, int n)\n"
+                      "{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n  c[i] = 2 * b[i]; }\n";
+const char* kHang = "__global__ void twice(const float* a, float* c, int n)\n"
+                    "{ volatile int spin = 1; while (spin) {} c[0] = a[0]; }\n";
+} // namespace
+
+class TestGrade : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void gradesAFolder()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        write(dir.filePath("lab1.wbproj"), kProject);
+        write(dir.filePath("solution.cu"), kPass);
+        QDir().mkpath(dir.filePath("subs"));
+        write(dir.filePath("subs/alice.cu"), kPass);
+        write(dir.filePath("subs/bob.cu"), kFail);
+        write(dir.filePath("subs/carol.cu"), kBroken);
+        write(dir.filePath("subs/notes.txt"), "not a submission");
+        const QString csv = dir.filePath("grades.csv");
+        // A generous timeout: compiles on a loaded machine take seconds. The runaway kernel has
+        // its own test below.
+        const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"),
+                                 "--json", "--csv", csv, "--timeout", "240"});
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc["submissions"].toInt(), 3);
+        QCOMPARE(doc["passed"].toInt(), 1);
+        const QJsonArray rows = doc["results"].toArray();
+        QCOMPARE(rows.size(), 3);
+        const auto row = [&](int i) { return rows[i].toObject(); };
+
+        QCOMPARE(row(0)["file"].toString(), QStringLiteral("alice.cu"));
+        QCOMPARE(row(0)["result"].toString(), QStringLiteral("pass"));
+        QCOMPARE(row(0)["maxAbsError"].toDouble(), 0.0);
+        QCOMPARE(row(0)["unwritten"].toInt(), 0);
+        QVERIFY(row(0)["kernelMs"].toDouble() > 0);
+
+        QCOMPARE(row(1)["file"].toString(), QStringLiteral("bob.cu"));
+        QCOMPARE(row(1)["result"].toString(), QStringLiteral("fail"));
+        QCOMPARE(row(1)["unwritten"].toInt(), 1);
+        QCOMPARE(row(1)["maxAbsError"].toString(),
+                 QStringLiteral("nan")); // unwritten: error unknown
+        QVERIFY2(
+            row(1)["message"].toString().contains("1 of 1,000 elements of 'c' was never written"),
+            qPrintable(row(1)["message"].toString()));
+
+        QCOMPARE(row(2)["file"].toString(), QStringLiteral("carol.cu"));
+        QCOMPARE(row(2)["result"].toString(), QStringLiteral("compile-error"));
+        QVERIFY2(row(2)["message"].toString().contains("carol.cu:3"),
+                 qPrintable(row(2)["message"].toString()));
+        QVERIFY(row(2)["unwritten"].isNull());
+
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(
+            lines[0].startsWith("file,result,max_abs_error,unwritten,kernel_ms,wall_s,message"));
+        QVERIFY(lines[1].startsWith("alice.cu,pass,0,0,"));
+        QVERIFY(lines[2].startsWith("bob.cu,fail,nan,1,"));
+        QVERIFY(lines[3].startsWith("carol.cu,compile-error,nan,,"));
+    }
+
+    void runawayKernelIsStopped()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        write(dir.filePath("lab1.wbproj"), kProject);
+        write(dir.filePath("solution.cu"), kPass);
+        QDir().mkpath(dir.filePath("subs"));
+        write(dir.filePath("subs/dave.cu"), kHang);
+        write(dir.filePath("subs/erin.cu"), kPass);
+        // Compile both first (same options, so the graded runs hit the compile cache and the
+        // short timeout below is spent running, not compiling).
+        QCOMPARE(
+            runCli({"run", dir.filePath("lab1.wbproj"), "--kernel", dir.filePath("subs/erin.cu")})
+                .exitCode,
+            0);
+        const CliRun warm =
+            runCli({"list-kernels", dir.filePath("subs/dave.cu"), "--backend", "cpu"});
+        QCOMPARE(warm.exitCode, 0);
+        const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"),
+                                 "--json", "--timeout", "6"});
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        const QJsonArray rows =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()["results"].toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()["file"].toString(), QStringLiteral("dave.cu"));
+        QCOMPARE(rows[0].toObject()["result"].toString(), QStringLiteral("timeout"));
+        QVERIFY(rows[0].toObject()["wallS"].toDouble() >= 6.0);
+        QVERIFY(rows[0].toObject()["message"].toString().contains("stopped after 6 s"));
+        // Grading went on after the runaway.
+        QCOMPARE(rows[1].toObject()["result"].toString(), QStringLiteral("pass"));
+    }
+
+    void textTableByDefault()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        write(dir.filePath("lab1.wbproj"), kProject);
+        write(dir.filePath("solution.cu"), kPass);
+        QDir().mkpath(dir.filePath("subs"));
+        write(dir.filePath("subs/alice.cu"), kPass);
+        const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("alice.cu") && r.out.contains("1 of 1 submissions pass"),
+                 qPrintable(r.out));
+    }
+
+    void invalidArguments()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath("lab1.wbproj"), kProject);
+        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj")}).exitCode, 4);
+        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("missing")}).exitCode,
+                 4);
+        QCOMPARE(runCli({"grade", dir.filePath("nope.wbproj"), dir.path()}).exitCode, 4);
+        QDir().mkpath(dir.filePath("empty"));
+        QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty")}).exitCode, 4);
+        write(dir.filePath("empty/x.cu"), kPass);
+        QCOMPARE(
+            runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty"), "--timeout", "0"})
+                .exitCode,
+            4);
+        write(dir.filePath("bad.wbproj"), "{\"schemaVersion\": 1}");
+        const CliRun bad = runCli({"grade", dir.filePath("bad.wbproj"), dir.filePath("empty")});
+        QCOMPARE(bad.exitCode, 4);
+        QVERIFY(bad.err.contains("invalid project"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGrade)
+#include "tst_grade.moc"

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# cmake -DSOURCE_DIR=<repo> -DWORK=<dir> -P FlatProjectTest.cmake
+# packaging/FlatProject.cmake must prefix every relative path of a project with its folder and
+# leave absolute paths and everything else alone.
+cmake_minimum_required(VERSION 3.25)
+set(out ${WORK}/demo.wbproj)
+execute_process(COMMAND ${CMAKE_COMMAND} -DIN=${SOURCE_DIR}/tests/packaging/data/demo/demo.wbproj
+                        -DDIR=demo -DOUT=${out} -P ${SOURCE_DIR}/packaging/FlatProject.cmake
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "FlatProject.cmake failed: ${rc}")
+endif()
+file(READ ${out} json)
+set(failures 0)
+function(expect want)
+    string(JSON got GET "${json}" ${ARGN})
+    if(NOT got STREQUAL want)
+        message(SEND_ERROR "${ARGN}: \"${got}\", expected \"${want}\"")
+        math(EXPR n "${failures} + 1")
+        set(failures ${n} PARENT_SCOPE)
+    endif()
+endfunction()
+expect("demo/demo.cu" kernel file)
+expect("demo/include" compileOptions includeDirs 0)
+expect("/opt/abs/include" compileOptions includeDirs 1)
+expect("demo/input \"q\".png" buffers 0 init path)
+expect("demo/expected/out.npy" reference files out)
+expect("k" launch kernel)
+expect("demo" name)
+string(JSON n LENGTH "${json}" buffers)
+if(NOT n EQUAL 2)
+    message(SEND_ERROR "buffers: ${n} entries, expected 2")
+    math(EXPR failures "${failures} + 1")
+endif()
+if(failures)
+    message(FATAL_ERROR "${failures} check(s) failed; output:\n${json}")
+endif()
+message(STATUS "flat project paths rewritten as expected")

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/teaching/PresentationMode.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMetaObject>
+#include <QPalette>
+#include <QToolBar>
+
+namespace wb::ui {
+
+namespace {
+const char* kActive = "wbPresentationActive";
+const char* kFont = "wbPresentationFont";
+const char* kPalette = "wbPresentationPalette";
+const char* kState = "wbPresentationState";
+const char* kIcons = "wbPresentationIcons";
+const char* kZoomed = "wbPresentationZoomed";
+
+QPalette highContrast()
+{
+    QPalette p;
+    const QColor bg(0, 0, 0), fg(255, 255, 255), accent(255, 214, 0);
+    for (auto group : {QPalette::Active, QPalette::Inactive}) {
+        p.setColor(group, QPalette::Window, bg);
+        p.setColor(group, QPalette::WindowText, fg);
+        p.setColor(group, QPalette::Base, bg);
+        p.setColor(group, QPalette::AlternateBase, QColor(40, 40, 40));
+        p.setColor(group, QPalette::Text, fg);
+        p.setColor(group, QPalette::Button, QColor(25, 25, 25));
+        p.setColor(group, QPalette::ButtonText, fg);
+        p.setColor(group, QPalette::Highlight, accent);
+        p.setColor(group, QPalette::HighlightedText, bg);
+        p.setColor(group, QPalette::ToolTipBase, accent);
+        p.setColor(group, QPalette::ToolTipText, bg);
+        p.setColor(group, QPalette::Link, QColor(0, 200, 255));
+        p.setColor(group, QPalette::Mid, QColor(160, 160, 160));
+        p.setColor(group, QPalette::PlaceholderText, QColor(190, 190, 190));
+    }
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(150, 150, 150));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(150, 150, 150));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(150, 150, 150));
+    return p;
+}
+
+/// Editors keep their own fonts (lexers): zoom them through their slot where they have one.
+/// QPlainTextEdit's zoom sets an explicit font on it; QScintilla's changes a zoom level.
+void zoomEditors(QMainWindow* w, bool in)
+{
+    const char* kOwnFont = "wbPresentationOwnFont";
+    if (in) {
+        QVariantList zoomed;
+        for (QWidget* child : w->findChildren<QWidget*>()) {
+            if (child->metaObject()->indexOfMethod("zoomIn(int)") < 0) continue;
+            const bool ownFont = child->testAttribute(Qt::WA_SetFont);
+            if (QMetaObject::invokeMethod(child, "zoomIn",
+                                          Q_ARG(int, PresentationMode::kEditorZoom))) {
+                child->setProperty(kOwnFont, ownFont);
+                zoomed << QVariant::fromValue(static_cast<QObject*>(child));
+            }
+        }
+        w->setProperty(kZoomed, zoomed);
+    } else {
+        for (const QVariant& v : w->property(kZoomed).toList()) {
+            auto* child = qobject_cast<QWidget*>(v.value<QObject*>());
+            if (!child) continue;
+            QMetaObject::invokeMethod(child, "zoomOut", Q_ARG(int, PresentationMode::kEditorZoom));
+            // The zoom gave it a font of its own: let it inherit the window's again.
+            if (!child->property(kOwnFont).toBool() && child->testAttribute(Qt::WA_SetFont))
+                child->setFont(QFont());
+            child->setProperty(kOwnFont, QVariant());
+        }
+        w->setProperty(kZoomed, QVariant());
+    }
+}
+} // namespace
+
+bool PresentationMode::isActive(const QMainWindow* window)
+{
+    return window && window->property(kActive).toBool();
+}
+
+void PresentationMode::apply(QMainWindow* w, bool on)
+{
+    if (!w || isActive(w) == on) return;
+    if (on) {
+        w->setProperty(kFont, w->font());
+        w->setProperty(kPalette, w->palette());
+        w->setProperty(kState, w->saveState());
+        w->setProperty(kIcons, w->iconSize());
+        QFont f = w->font();
+        f.setPointSize(std::max(kPointSize, f.pointSize()));
+        w->setFont(f);
+        w->setPalette(highContrast());
+        w->setIconSize(QSize(40, 40));
+        // Projector layout: results (bottom docks) get half the height, visible and on top.
+        QList<QDockWidget*> bottom;
+        QList<int> heights;
+        for (QDockWidget* d : w->findChildren<QDockWidget*>()) {
+            if (w->dockWidgetArea(d) != Qt::BottomDockWidgetArea) continue;
+            d->show();
+            bottom << d;
+            heights << w->height() / 2;
+        }
+        if (!bottom.isEmpty()) w->resizeDocks(bottom, heights, Qt::Vertical);
+        zoomEditors(w, true);
+        w->setProperty(kActive, true);
+    } else {
+        w->setFont(w->property(kFont).value<QFont>());
+        zoomEditors(w, false);
+        w->setPalette(w->property(kPalette).value<QPalette>());
+        w->setIconSize(w->property(kIcons).toSize());
+        w->restoreState(w->property(kState).toByteArray());
+        w->setProperty(kActive, false);
+    }
+}
+
+} // namespace wb::ui
