@@ -196,6 +196,7 @@ void DiffView::showOutput(int i) {
     ArrayView result = viewOf(m_outcome, res->second);
     ArrayView expected = viewOf(m_outcome, exp->second);
     m_model->setArrays(result, expected, o.tolerance);
+    m_model->setUnwrittenMask(m_outcome->report.unwrittenMask(o.buffer));
 
     // Error histogram (log2 bins of |a - b| from the diff engine).
     QChart* chart = m_histogram->chart();
@@ -300,6 +301,9 @@ QString DiffView::statsText() const {
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (o.coverage.unwritten > 0)
+        text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
+                tr(" (violet rows)");
     return text;
 }
 
