@@ -24,6 +24,7 @@ public:
     /// Elements the kernel never wrote (RunReport::unwrittenMask, one byte per element; empty:
     /// not poisoned). They get their own colour. setArrays() clears it.
     void setUnwrittenMask(std::vector<std::uint8_t> mask);
+    const std::vector<std::uint8_t>& unwrittenMask() const noexcept { return m_unwritten; }
     bool isUnwritten(std::size_t i) const noexcept { return i < m_unwritten.size() && m_unwritten[i]; }
 
     /// Whether element i is outside the tolerance (the diff engine's rule).

@@ -111,7 +111,11 @@ DiffView::DiffView(QWidget* parent)
                 m_heatmap->setTrueColour(false);
                 m_heatmap->setArray(view);
                 m_heatmap->setRange(0, mx > 0 ? mx : 1);
-                m_heatmap->setTitle(tr("|result − reference| (magenta: NaN/Inf)"));
+                m_heatmap->setMask(m_model->unwrittenMask(), QColor(120, 90, 220));
+                m_heatmap->setTitle(m_model->unwrittenMask().empty()
+                                        ? tr("|result − reference| (magenta: NaN/Inf)")
+                                        : tr("|result − reference| (magenta: NaN/Inf · violet: "
+                                             "never written)"));
             });
     connect(next, &QToolButton::clicked, this, [this]() { goToMismatch(false); });
     connect(prev, &QToolButton::clicked, this, [this]() { goToMismatch(true); });

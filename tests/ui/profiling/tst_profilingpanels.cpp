@@ -10,8 +10,12 @@
 #include "core/profiling/MetricTable.h"
 #include "core/profiling/RunHistory.h"
 #include "core/profiling/Statistics.h"
+#include "ui/DiffTableModel.h"
+#include "ui/DiffView.h"
+#include "ui/ImageView.h"
 #include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
 #include "ui/profiling/HistoryPanel.h"
@@ -317,6 +321,67 @@ private Q_SLOTS:
         QCOMPARE(SweepPanel::parseValues(QStringLiteral("1..7 +3")),
                  (std::vector<std::string>{"1", "4", "7"}));
         QVERIFY_THROWS_EXCEPTION(Error, SweepPanel::parseValues(QStringLiteral("1..x")));
+    }
+
+    void unwrittenElementsHaveTheirOwnColour()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString project =
+            QString::fromStdString((dataDir() / "examples" / "bugs" / "missing_bounds_check" /
+                                    "missing_bounds_check.wbproj")
+                                       .string());
+        QVERIFY(w.openProject(project));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QVERIFY(w.run());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        const auto& report = w.runController()->lastOutcome()->report;
+        QVERIFY2(!report.outputs.empty(), report.message.c_str());
+        const std::string buffer = report.outputs.front().buffer;
+        const auto mask = report.unwrittenMask(buffer);
+        QVERIFY(std::count(mask.begin(), mask.end(), std::uint8_t{1}) > 0);
+        DiffView* diff = w.resultsPanel()->diffView();
+        QVERIFY(diff->selectOutput(QString::fromStdString(buffer)));
+        DiffTableModel* model = diff->tableModel();
+        const auto firstUnwritten = static_cast<std::int64_t>(
+            std::find(mask.begin(), mask.end(), std::uint8_t{1}) - mask.begin());
+        QVERIFY(model->isUnwritten(static_cast<std::size_t>(firstUnwritten)));
+        QVERIFY(!model->isUnwritten(0));
+        const QVariant unwrittenBrush =
+            model->cell(firstUnwritten, DiffTableModel::ResultColumn, Qt::BackgroundRole);
+        QVERIFY(unwrittenBrush.isValid());
+        QVERIFY(unwrittenBrush != model->cell(0, DiffTableModel::ResultColumn, Qt::BackgroundRole));
+        QVERIFY(model->cell(firstUnwritten, DiffTableModel::ResultColumn, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("never written")));
+        QVERIFY2(diff->statsText().contains(QStringLiteral("never written")),
+                 qPrintable(diff->statsText()));
+        w.document()->setModified(false);
+    }
+
+    void heatmapPaintsMaskedElementsInTheirColour()
+    {
+        auto data = std::make_shared<std::vector<float>>(16, 0.5f);
+        ArrayView view(data, reinterpret_cast<const std::byte*>(data->data()), data->size(),
+                       ElementKind::F32, {4, 4});
+        ImageView image;
+        image.setColormap(Colormap::Inferno);
+        image.setTrueColour(false);
+        image.setArray(view);
+        image.setRange(0, 1);
+        std::vector<std::uint8_t> mask(16, 0);
+        mask[5] = 1; // row 1, column 1
+        const QColor violet(120, 90, 220);
+        image.setMask(mask, violet);
+        QCOMPARE(image.image().pixel(1, 1), violet.rgba());
+        QVERIFY(image.image().pixel(0, 0) != violet.rgba());
+        image.setMask({}, violet);
+        QCOMPARE(image.image().pixel(1, 1), image.image().pixel(0, 0));
     }
 
     void mainWindowRecordsRunsAndPresents()
