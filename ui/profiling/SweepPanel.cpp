@@ -76,9 +76,10 @@ std::vector<std::string> SweepPanel::parseValues(const QString& text)
         return SweepParameter::range(start, stop, step);
     }
     if (t.contains(QStringLiteral("..")))
-        throw Error(Error::Kind::InvalidArgument,
-                    "a range is start..stop, start..stop +step or start..stop x factor: '" +
-                        t.toStdString() + "'");
+        throw Error(
+            Error::Kind::InvalidArgument,
+            std::string("a range is start..stop, start..stop +step or start..stop x factor: '") +
+                t.toStdString() + "'");
     std::vector<std::string> values;
     for (const QString& v :
          t.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
