@@ -433,6 +433,12 @@ private Q_SLOTS:
             QVERIFY2(!outcome->report.traces.empty(), outcome->report.message.c_str());
             QVERIFY(docks->traceView()->trace().count() > 0);
         }
+        const QString shotDir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shotDir.isEmpty()) {
+            w.findChild<QDockWidget*>(QStringLiteral("geometryDock"))->raise();
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shotDir + QStringLiteral("/teaching-wiring.png")));
+        }
         docks->traceAction()->setChecked(false);
         QVERIFY(!w.runController()->trace());
 
