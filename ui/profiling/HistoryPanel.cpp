@@ -66,6 +66,8 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_baselineButton = new QPushButton(tr("Mark as baseline"), this);
     m_baselineButton->setToolTip(
         tr("Timing and counters then show their change in % against this run"));
+    m_vsBaselineButton = new QPushButton(tr("Compare with baseline"), this);
+    m_vsBaselineButton->setToolTip(tr("The selected run against its kernel's baseline"));
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
 
@@ -90,6 +92,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_compareButton);
     buttons->addWidget(m_baselineButton);
+    buttons->addWidget(m_vsBaselineButton);
     buttons->addStretch(1);
     ll->addLayout(buttons);
     ll->addWidget(m_table, 1);
@@ -103,14 +106,18 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
 
     connect(m_compareButton, &QPushButton::clicked, this, &HistoryPanel::compareSelected);
     connect(m_baselineButton, &QPushButton::clicked, this, &HistoryPanel::markSelectedAsBaseline);
+    connect(m_vsBaselineButton, &QPushButton::clicked, this, [this]() {
+        const auto rows = m_table->selectionModel()->selectedRows();
+        if (rows.size() == 1) compareWithBaseline(m_model->run(rows[0].row())->id);
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this]() { updateButtons(); });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this]() { updateButtons(); });
@@ -215,6 +222,16 @@ void HistoryPanel::compareSelected()
     std::int64_t b = m_model->run(rows[1].row())->id;
     if (a > b) std::swap(a, b);
     compare(a, b);
+}
+
+void HistoryPanel::compareWithBaseline(std::int64_t id)
+{
+    post([id](profiling::RunHistory& h) {
+        Listing l;
+        l.comparison = h.compareWithBaseline(id);
+        if (!l.comparison) l.error = "the run's kernel has no baseline: mark one first";
+        return l;
+    });
 }
 
 void HistoryPanel::markBaseline(std::int64_t id)
@@ -336,7 +353,12 @@ void HistoryPanel::updateChart()
     if (line->count() > 0) {
         const double pad = std::max((hi - lo) * 0.1, hi * 0.05 + 1e-9);
         y->setRange(std::max(0.0, lo - pad), hi + pad);
-        x->setRange(line->at(0).x() - 0.5, line->at(line->count() - 1).x() + 0.5);
+        const double first = line->at(0).x(), last = line->at(line->count() - 1).x();
+        x->setRange(first - 0.5, last + 0.5);
+        // Whole run numbers only, at most about eight labels.
+        x->setTickType(QValueAxis::TicksDynamic);
+        x->setTickAnchor(first);
+        x->setTickInterval(std::max(1.0, std::ceil((last - first + 1) / 8.0)));
     }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -352,6 +374,7 @@ void HistoryPanel::updateButtons()
     const int n = static_cast<int>(m_table->selectionModel()->selectedRows().size());
     m_compareButton->setEnabled(n == 2);
     m_baselineButton->setEnabled(n == 1);
+    m_vsBaselineButton->setEnabled(n == 1);
 }
 
 } // namespace wb::ui

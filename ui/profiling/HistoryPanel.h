@@ -43,6 +43,9 @@ public:
     void compare(std::int64_t before, std::int64_t after);
     /// Compares the two runs selected in the table (older first).
     void compareSelected();
+    /// Compares run `id` with its kernel's baseline (comparisonShown(), or a note when the
+    /// kernel has none).
+    void compareWithBaseline(std::int64_t id);
     void markBaseline(std::int64_t id);
     void markSelectedAsBaseline();
 
@@ -79,6 +82,7 @@ private:
     QChartView* m_chart = nullptr;
     QPushButton* m_compareButton = nullptr;
     QPushButton* m_baselineButton = nullptr;
+    QPushButton* m_vsBaselineButton = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_compareSummary = nullptr;
     QTableWidget* m_deltas = nullptr;

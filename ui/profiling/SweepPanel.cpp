@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace wb::ui {
 
@@ -359,7 +360,8 @@ void SweepPanel::updateChart()
     best->setMarkerSize(14);
     best->setColor(QColor(0x1b, 0x7f, 0x3b));
     double lo = INFINITY, hi = 0, xlo = INFINITY, xhi = -INFINITY;
-    std::optional<std::size_t> bestIndex = m_result ? m_result->best : std::nullopt;
+    // A plain index (GCC 12 -O3 warns falsely on an optional here); SIZE_MAX: none.
+    const std::size_t bestIndex = m_result && m_result->best ? *m_result->best : SIZE_MAX;
     for (std::size_t i = 0; i < m_points.size(); ++i) {
         const auto& p = m_points[i];
         if (!p.outcome.ok) continue;
@@ -368,7 +370,7 @@ void SweepPanel::updateChart()
         const double us = p.outcome.timeSeconds * 1e6;
         line->append(x, us);
         if (!p.outcome.valid) invalid->append(x, us);
-        if (bestIndex && *bestIndex == i) best->append(x, us);
+        if (i == bestIndex) best->append(x, us);
         lo = std::min(lo, us);
         hi = std::max(hi, us);
         xlo = std::min(xlo, x);

@@ -255,6 +255,13 @@ private Q_SLOTS:
         QCOMPARE(metrics.size(), std::size_t{1});
         QCOMPARE(metrics[0].value, 2e-6);
 
+        // The newer run against the baseline.
+        QSignalSpy vsBaseline(&panel, &HistoryPanel::comparisonShown);
+        panel.compareWithBaseline(b);
+        QTRY_COMPARE(vsBaseline.count(), 1);
+        QCOMPARE(panel.comparison()->before.id, a);
+        QCOMPARE(panel.comparison()->after.id, b);
+
         // A run recorded through the panel lands in the database.
         QSignalSpy recorded(&panel, &HistoryPanel::runRecorded);
         RunRecord r;
@@ -422,25 +429,6 @@ private Q_SLOTS:
         docks->history()->markBaseline(docks->history()->model()->run(1)->id);
         QTRY_VERIFY(docks->speedOfLight()->model()->hasBaseline());
 
-        // Trace mode: the next run records who wrote what.
-        docks->traceAction()->setChecked(true);
-        QVERIFY(w.runController()->trace());
-        {
-            QSignalSpy finished(w.runController(), &RunController::runFinished);
-            QVERIFY(w.run());
-            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
-            const auto outcome = w.runController()->lastOutcome();
-            QVERIFY2(!outcome->report.traces.empty(), outcome->report.message.c_str());
-            QVERIFY(docks->traceView()->trace().count() > 0);
-        }
-        const QString shotDir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
-        if (!shotDir.isEmpty()) {
-            w.findChild<QDockWidget*>(QStringLiteral("geometryDock"))->raise();
-            QTest::qWait(200);
-            QVERIFY(w.grab().save(shotDir + QStringLiteral("/teaching-wiring.png")));
-        }
-        docks->traceAction()->setChecked(false);
-        QVERIFY(!w.runController()->trace());
 
         // Screenshot with the Profile and History docks side by side.
         // (A tabbed dock cannot be split: take both out of the results' tab group.)
@@ -454,7 +442,7 @@ private Q_SLOTS:
         docks->historyDock()->show();
         docks->historyDock()->raise();
         w.resizeDocks({docks->historyDock()}, {480}, Qt::Vertical);
-        w.resizeDocks({docks->historyDock(), docks->profileDock()}, {700, 420}, Qt::Horizontal);
+        w.resizeDocks({docks->historyDock(), docks->profileDock()}, {600, 420}, Qt::Horizontal);
         {
             QTableView* table = docks->history()->table();
             QSignalSpy compared(docks->history(), &HistoryPanel::comparisonShown);
@@ -474,6 +462,26 @@ private Q_SLOTS:
             QTest::qWait(200);
             QVERIFY(w.grab().save(shots + QStringLiteral("/profiling.png")));
         }
+
+        // Trace mode: the next run records who wrote what.
+        docks->traceAction()->setChecked(true);
+        QVERIFY(w.runController()->trace());
+        {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+            const auto outcome = w.runController()->lastOutcome();
+            QVERIFY2(!outcome->report.traces.empty(), outcome->report.message.c_str());
+            QVERIFY(docks->traceView()->trace().count() > 0);
+        }
+        const QString shotDir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shotDir.isEmpty()) {
+            w.findChild<QDockWidget*>(QStringLiteral("geometryDock"))->raise();
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shotDir + QStringLiteral("/teaching-wiring.png")));
+        }
+        docks->traceAction()->setChecked(false);
+        QVERIFY(!w.runController()->trace());
 
         // Presentation mode: one checkable action under View.
         QAction* present = docks->presentationAction();
