@@ -25,7 +25,8 @@ wb::session::BufferSpec floatBuffer(std::string name, wb::session::BufferRole ro
             role,
             std::move(init),
             std::nullopt,
-            {}};
+            {},
+            std::nullopt};
 }
 
 wb::session::Session inCodeSession(bool correct)
