@@ -41,6 +41,12 @@ void DiffTableModel::setArrays(ArrayView result, ArrayView reference,
     m_result = std::move(result);
     m_reference = std::move(reference);
     m_tolerance = tolerance;
+    m_unwritten.clear();
+    tableReset();
+}
+
+void DiffTableModel::setUnwrittenMask(std::vector<std::uint8_t> mask) {
+    m_unwritten = std::move(mask);
     tableReset();
 }
 
@@ -93,7 +99,11 @@ QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const {
         }
     }
     case Qt::BackgroundRole:
+        if (isUnwritten(i)) return QBrush(QColor(120, 90, 220, 90));
         if (isMismatch(i)) return QBrush(QColor(240, 80, 70, 70));
+        return {};
+    case Qt::ToolTipRole:
+        if (isUnwritten(i)) return tr("never written: still holds the poison pattern");
         return {};
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);

@@ -21,6 +21,12 @@ public:
     const ArrayView& result() const noexcept { return m_result; }
     const ArrayView& reference() const noexcept { return m_reference; }
 
+    /// Elements the kernel never wrote (RunReport::unwrittenMask, one byte per element; empty:
+    /// not poisoned). They get their own colour. setArrays() clears it.
+    void setUnwrittenMask(std::vector<std::uint8_t> mask);
+    const std::vector<std::uint8_t>& unwrittenMask() const noexcept { return m_unwritten; }
+    bool isUnwritten(std::size_t i) const noexcept { return i < m_unwritten.size() && m_unwritten[i]; }
+
     /// Whether element i is outside the tolerance (the diff engine's rule).
     bool isMismatch(std::size_t i) const noexcept;
     /// First mismatch after `from` (or before, backwards), wrapping; -1 when there is none.
@@ -36,6 +42,7 @@ public:
 private:
     ArrayView m_result, m_reference;
     session::Tolerance m_tolerance;
+    std::vector<std::uint8_t> m_unwritten;
 };
 
 } // namespace wb::ui

@@ -111,7 +111,11 @@ DiffView::DiffView(QWidget* parent)
                 m_heatmap->setTrueColour(false);
                 m_heatmap->setArray(view);
                 m_heatmap->setRange(0, mx > 0 ? mx : 1);
-                m_heatmap->setTitle(tr("|result − reference| (magenta: NaN/Inf)"));
+                m_heatmap->setMask(m_model->unwrittenMask(), QColor(120, 90, 220));
+                m_heatmap->setTitle(m_model->unwrittenMask().empty()
+                                        ? tr("|result − reference| (magenta: NaN/Inf)")
+                                        : tr("|result − reference| (magenta: NaN/Inf · violet: "
+                                             "never written)"));
             });
     connect(next, &QToolButton::clicked, this, [this]() { goToMismatch(false); });
     connect(prev, &QToolButton::clicked, this, [this]() { goToMismatch(true); });
@@ -196,6 +200,7 @@ void DiffView::showOutput(int i) {
     ArrayView result = viewOf(m_outcome, res->second);
     ArrayView expected = viewOf(m_outcome, exp->second);
     m_model->setArrays(result, expected, o.tolerance);
+    m_model->setUnwrittenMask(m_outcome->report.unwrittenMask(o.buffer));
 
     // Error histogram (log2 bins of |a - b| from the diff engine).
     QChart* chart = m_histogram->chart();
@@ -300,6 +305,9 @@ QString DiffView::statsText() const {
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (o.coverage.unwritten > 0)
+        text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
+                tr(" (violet rows)");
     return text;
 }
 

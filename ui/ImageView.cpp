@@ -123,8 +123,28 @@ QImage ImageView::render(const ArrayView& a, const Colormap& map, double lo, dou
     return image;
 }
 
+void ImageView::setMask(std::vector<std::uint8_t> mask, QColor colour) {
+    m_mask = std::move(mask);
+    m_maskColour = colour;
+    rerender();
+}
+
 void ImageView::rerender() {
     m_image = render(m_array, m_map, m_lo, m_hi, m_trueColour);
+    // Marked elements in their own colour (sampled like render(): element at (y·stepY, x·stepX)).
+    if (!m_image.isNull() && m_mask.size() == m_array.size()) {
+        const Geometry g = geometryOf(m_array, m_trueColour);
+        if (g.layout == Layout::Scalar) {
+            const std::size_t stepX = (g.width + 2047) / 2048, stepY = (g.height + 2047) / 2048;
+            const QRgb colour = m_maskColour.rgba();
+            for (int y = 0; y < m_image.height(); ++y) {
+                auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+                const std::size_t row = static_cast<std::size_t>(y) * stepY * g.width;
+                for (int x = 0; x < m_image.width(); ++x)
+                    if (m_mask[row + static_cast<std::size_t>(x) * stepX]) line[x] = colour;
+            }
+        }
+    }
     update();
 }
 

@@ -4,8 +4,12 @@
 #include "ui/ArrayView.h"
 #include "ui/Colormap.h"
 
+#include <QColor>
 #include <QImage>
 #include <QWidget>
+
+#include <cstdint>
+#include <vector>
 
 namespace wb::ui {
 
@@ -29,6 +33,9 @@ public:
     /// Show RGB(A) arrays as colour (default) or as a heatmap of all planes.
     void setTrueColour(bool on);
     bool isTrueColour() const noexcept;
+    /// Elements to paint in `colour` whatever their value (one byte per element, 1 = marked;
+    /// e.g. RunReport::unwrittenMask). Empty clears it; setArray() keeps it only if it fits.
+    void setMask(std::vector<std::uint8_t> mask, QColor colour);
 
     /// The rendered image (sampled), for tests and screenshots.
     const QImage& image() const noexcept { return m_image; }
@@ -62,6 +69,8 @@ private:
     bool m_trueColour = true;
     QString m_title;
     QImage m_image;
+    std::vector<std::uint8_t> m_mask;
+    QColor m_maskColour;
 };
 
 } // namespace wb::ui

@@ -18,6 +18,7 @@
 #include "ui/LaunchPanel.h"
 #include "ui/LiveCompiler.h"
 #include "ui/ResultsPanel.h"
+#include "ui/profiling/ProfilingDocks.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
 #include "ui/StatusBanner.h"
@@ -287,6 +288,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
         m_pendingRecoveryPaths.clear();
         m_recoveryBar->hide();
     });
+
+    // Profiling and teaching docks (ui/profiling), before the layout is restored.
+    new ProfilingDocks(this);
 
     // Layout remembered between sessions.
     QSettings settings;

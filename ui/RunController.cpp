@@ -101,12 +101,17 @@ bool RunController::run() {
     const quint64 generation = ++m_generation;
     Q_EMIT runStarted();
     session::Session s = m_doc->runnableSession();
+    session::SessionRunner::Options options;
+    if (m_trace) {
+        options.trace = true;
+        options.backend = BackendKind::Cpu;
+    }
     m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
         this,
-        [s = std::move(s)](const CancelToken& token) {
+        [s = std::move(s), options](const CancelToken& token) {
             auto outcome = std::make_shared<RunOutcome>();
             const auto start = std::chrono::steady_clock::now();
-            outcome->report = session::SessionRunner::run(s, {});
+            outcome->report = session::SessionRunner::run(s, options);
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {

@@ -25,6 +25,9 @@ public:
     bool run();
     void cancel();
     bool isRunning() const noexcept { return m_running; }
+    /// Trace mode (CPU emulator): runs record who wrote each output element (RunReport::traces).
+    void setTrace(bool on) noexcept { m_trace = on; }
+    bool trace() const noexcept { return m_trace; }
     qint64 elapsedMs() const { return m_running ? m_clock.elapsed() : 0; }
     std::shared_ptr<const RunOutcome> lastOutcome() const { return m_last; }
 
@@ -40,6 +43,7 @@ private:
     SessionDocument* m_doc;
     Worker* m_worker;
     bool m_running = false;
+    bool m_trace = false;
     quint64 m_generation = 0;
     QElapsedTimer m_clock;
     CancelToken m_token;

@@ -127,6 +127,20 @@ double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
     return k.call(config, converted, nullptr, true);
 }
 
+void CudaBackend::submit(BackendProgram& program, const std::string& kernel,
+                         const LaunchConfig& config, std::span<const KernelArgValue> args,
+                         CUstream stream) {
+    const Kernel& k = cudaProgram(program).kernel(kernel);
+    std::vector<KernelArg> converted;
+    converted.reserve(args.size());
+    for (const KernelArgValue& a : args)
+        converted.push_back({a.data, a.size,
+                             a.isPointer ? KernelArg::Kind::DevicePointer : KernelArg::Kind::Value,
+                             nullptr});
+    // Device pointers and values only (no staged transfers): one asynchronous launch.
+    k.call(config, converted, stream, false);
+}
+
 std::unique_ptr<Backend> makeCudaBackend(int device) {
     return std::make_unique<CudaBackend>(device);
 }

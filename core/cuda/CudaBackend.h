@@ -33,6 +33,12 @@ public:
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override;
 
+    /// Enqueues one launch of `kernel` on `stream` and returns at once: no synchronisation, no
+    /// timing (arguments are checked as launch() checks them). The profiler's StreamLaunch:
+    /// `profiling::profileLaunch(context().handle(), stream, [&](CUstream s) { submit(..., s); })`.
+    void submit(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
+                std::span<const KernelArgValue> args, CUstream stream);
+
     const Context& context() const noexcept { return m_context; }
 
 private:

@@ -3,6 +3,7 @@
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
+#include "core/profiling/KernelProfiler.h"
 
 #include <QTest>
 
@@ -82,6 +83,41 @@ private Q_SLOTS:
             QCOMPARE(e.kind(), Error::Kind::InvalidArgument);
             QVERIFY2(std::string(e.what()).find("'y'") != std::string::npos, e.what());
         }
+    }
+
+    void submitsForTheProfiler() {
+        wb::cuda::CudaBackend backend(0);
+        const wb::CompileResult compiled = backend.compile(kSource, "axpb.cu", {});
+        QVERIFY2(compiled.ok, compiled.log.c_str());
+        auto program = backend.load(compiled);
+        const int n = 1 << 20;
+        std::vector<float> x(static_cast<std::size_t>(n), 3.0f), y(x.size());
+        auto xs = backend.allocate(x.size() * sizeof(float), "x");
+        auto ys = backend.allocate(y.size() * sizeof(float), "y");
+        backend.upload(*xs, x.data(), x.size() * sizeof(float));
+        const float offset = 1.0f;
+        backend.setConstant(*program, "offset", &offset, sizeof offset);
+        const std::uint64_t yAddr = ys->address(), xAddr = xs->address();
+        const float a = 2.0f;
+        const KernelArgValue args[] = {
+            {&yAddr, 8, true}, {&xAddr, 8, true}, {&a, 4, false}, {&n, 4, false}};
+        wb::profiling::ProfileOptions options;
+        options.collectCounters = false;
+        std::size_t launches = 0;
+        const auto r = wb::profiling::profileLaunch(
+            backend.context().handle(), nullptr,
+            [&](CUstream s) {
+                backend.submit(*program, "axpb",
+                               {{static_cast<unsigned>(n / 256), 1, 1}, {256, 1, 1}}, args, s);
+                ++launches;
+            },
+            options);
+        QVERIFY(r.timing.samplesMs.size() >= 10);
+        QVERIFY(launches >= r.timing.samplesMs.size());
+        QVERIFY(r.timing.statsMs.median > 0);
+        backend.download(*ys, y.data(), y.size() * sizeof(float));
+        QCOMPARE(y.front(), 7.0f);
+        QCOMPARE(y.back(), 7.0f);
     }
 
     void failuresAreClear() {

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests ui/profiling/*: the Speed-of-Light panel on a constructed profiler result (and on one
+// without counters), the history panel over a temporary database (listing, comparing, the
+// baseline), a block-size sweep on the CPU emulator (best point, Apply, cancel), and the main
+// window's wiring (runs recorded, presentation mode, trace mode). Offscreen; writes
+// docs/screenshots/profiling.png when $WARPBENCH_SCREENSHOT_DIR is set.
+#include "core/backend/Backend.h"
+#include "core/common/Error.h"
+#include "core/common/Paths.h"
+#include "core/profiling/MetricTable.h"
+#include "core/profiling/RunHistory.h"
+#include "core/profiling/Statistics.h"
+#include "ui/DiffTableModel.h"
+#include "ui/DiffView.h"
+#include "ui/ImageView.h"
+#include "ui/LaunchPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/ResultsPanel.h"
+#include "ui/RunController.h"
+#include "ui/SessionDocument.h"
+#include "ui/profiling/HistoryPanel.h"
+#include "ui/profiling/HistoryTableModel.h"
+#include "ui/profiling/MetricTableModel.h"
+#include "ui/profiling/ProfilingDocks.h"
+#include "ui/profiling/SpeedOfLightPanel.h"
+#include "ui/profiling/SweepPanel.h"
+#include "ui/teaching/LaunchGeometryView.h"
+#include "ui/teaching/PresentationMode.h"
+#include "ui/teaching/TraceOverlayView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb;
+using namespace wb::ui;
+using namespace wb::profiling;
+
+namespace {
+
+constexpr const char* kSm = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+constexpr const char* kMemory = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
+
+const char* kSource = R"cu(__global__ void scale(float* out, const float* in, float factor, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * factor;
+}
+)cu";
+const char* kReference = "void reference(float* out, const float* in, float factor, int n)\n"
+                         "{ for (int i = 0; i < n; ++i) out[i] = in[i] * factor; }\n";
+
+session::Session makeSession()
+{
+    using namespace wb::session;
+    Session s;
+    s.name = "sweep";
+    s.kernelSource = kSource;
+    s.scalars = {ScalarSpec{"n", ElementType::I32, "1000"},
+                 ScalarSpec{"factor", ElementType::F32, "1.5"}};
+    BufferSpec in;
+    in.name = "in";
+    in.shape = {"n"};
+    in.init.kind = Initialiser::Kind::Iota;
+    BufferSpec out;
+    out.name = "out";
+    out.shape = {"n"};
+    out.role = BufferRole::Out;
+    s.buffers = {in, out};
+    s.launch.kernel = "scale";
+    s.launch.grid = {"ceil(n/64)"};
+    s.launch.block = {"64"};
+    s.iterations = 3;
+    s.backend = BackendKind::Cpu;
+    s.reference.kind = ReferenceSpec::Kind::Cpp;
+    s.reference.source = kReference;
+    return s;
+}
+
+QString cpuUnavailable()
+{
+    try {
+        createBackend(BackendKind::Cpu, 0);
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+int rowOf(const MetricTableModel& m, const std::string& tag)
+{
+    for (int r = 0; r < m.rowCount(); ++r)
+        if (m.summaries()[static_cast<std::size_t>(r)].tag == tag) return r;
+    return -1;
+}
+
+ProfileResult makeResult(double sm, double memory)
+{
+    ProfileResult r;
+    r.device.name = "Test GPU";
+    r.timing.method = "cuda-event";
+    r.timing.samplesMs = {0.0105, 0.0110, 0.0102, 0.0108};
+    r.timing.statsMs = computeStatistics(r.timing.samplesMs);
+    CounterReport c;
+    c.passes = 4;
+    c.launches = 4;
+    c.ranges = 1;
+    for (const auto& [name, value] :
+         std::vector<std::pair<std::string, double>>{{"gpu__time_duration.sum", 10400.0},
+                                                     {kSm, sm},
+                                                     {kMemory, memory},
+                                                     {"dram__bytes_read.sum", 4.0e6}})
+        c.values.push_back({name, value, findMetric(name)});
+    r.counters = c;
+    return r;
+}
+
+QString example(const char* name)
+{
+    return QString::fromStdString(
+        (dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
+}
+
+} // namespace
+
+class TestProfilingPanels : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_autosave;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_profilingpanels"));
+        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        // The main window keeps an example's history in the (test) data folder: start empty.
+        std::filesystem::path old = RunHistory::pathForUnsaved();
+        old.replace_filename("hello_gpu-example.wbhistory");
+        std::filesystem::remove(old);
+    }
+
+    void speedOfLightShowsResult()
+    {
+        SpeedOfLightPanel panel;
+        panel.setResult(makeResult(42.5, 87.25));
+        QVERIFY(panel.smPercent().has_value());
+        QCOMPARE(*panel.smPercent(), 42.5);
+        QCOMPARE(*panel.memoryPercent(), 87.25);
+        QVERIFY2(panel.statusText().isEmpty(), qPrintable(panel.statusText()));
+        const MetricTableModel& m = *panel.model();
+        const int sm = rowOf(m, std::string("wb/counter/") + kSm);
+        QVERIFY(sm >= 0);
+        const MetricInfo* info = findMetric(kSm);
+        QCOMPARE(m.data(m.index(sm, MetricTableModel::Name), Qt::DisplayRole).toString(),
+                 QString::fromUtf8(info->displayName));
+        QVERIFY(m.data(m.index(sm, MetricTableModel::Value), Qt::DisplayRole)
+                    .toString()
+                    .contains(QStringLiteral("42.5")));
+        QCOMPARE(m.data(m.index(sm, MetricTableModel::Unit), Qt::DisplayRole).toString(),
+                 QString::fromUtf8(info->unit));
+        QVERIFY(m.data(m.index(sm, MetricTableModel::Name), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QString::fromUtf8(info->description)));
+        const int dram = rowOf(m, "wb/counter/dram__bytes_read.sum");
+        QVERIFY(dram >= 0);
+        QVERIFY(rowOf(m, "wb/timing/median") >= 0);
+        QVERIFY(m.data(m.index(sm, MetricTableModel::Delta), Qt::DisplayRole).toString().isEmpty());
+
+        // Baseline: SM 50 % → 42.5 % is −15 %.
+        panel.setBaseline(makeResult(50.0, 87.25).summaries(), QStringLiteral("run 1"));
+        QVERIFY(m.hasBaseline());
+        QVERIFY(m.deltaPercent(sm).has_value());
+        QCOMPARE(qRound(*m.deltaPercent(sm) * 10), -150);
+        QCOMPARE(m.data(m.index(sm, MetricTableModel::Delta), Qt::DisplayRole).toString(),
+                 QStringLiteral("-15.0 %"));
+        QCOMPARE(qRound(*m.deltaPercent(rowOf(m, std::string("wb/counter/") + kMemory)) * 10), 0);
+        panel.setBaseline({}, {});
+        QVERIFY(!m.hasBaseline());
+    }
+
+    void speedOfLightSaysWhyNoCounters()
+    {
+        SpeedOfLightPanel panel;
+        ProfileResult r = makeResult(0, 0);
+        r.counters->values.clear();
+        r.counters->status = {ProfilerStatus::State::InsufficientPrivileges,
+                              "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: counters need admin rights"};
+        panel.setResult(r);
+        QVERIFY(!panel.smPercent());
+        QVERIFY(!panel.memoryPercent());
+        QVERIFY(panel.statusText().contains(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")));
+        QVERIFY(panel.statusText().contains(QString::fromUtf8(counterPermissionHelp())));
+        QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0); // timing still shown
+    }
+
+    void historyListsAndCompares()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path file =
+            dir.filePath(QStringLiteral("p.wbhistory")).toStdString();
+        std::int64_t a = 0, b = 0;
+        {
+            RunHistory h(file);
+            RunRecord r;
+            r.kernel = "k";
+            r.backend = "cpu";
+            r.source = "int a;\nint b;\n";
+            r.metrics = {{"wb/timing/median", "Median", "duration", 2e-6, {}}};
+            r.verdict = "pass";
+            a = h.record(r);
+            r.source = "int a;\nint c;\n";
+            r.metrics = {{"wb/timing/median", "Median", "duration", 1e-6, {}}};
+            b = h.record(r);
+        }
+        HistoryPanel panel;
+        QSignalSpy baselines(&panel, &HistoryPanel::baselineChanged);
+        panel.setDatabase(file);
+        QTRY_COMPARE(panel.model()->rowCount(), 2);
+        QCOMPARE(panel.model()->run(0)->id, b); // newest first
+        QCOMPARE(panel.model()
+                     ->data(panel.model()->index(0, HistoryTableModel::Verdict), Qt::DisplayRole)
+                     .toString(),
+                 QStringLiteral("pass"));
+
+        // Compare the two selected rows (older first).
+        panel.table()->selectAll();
+        panel.compareSelected();
+        QTRY_VERIFY(panel.comparison().has_value());
+        const RunComparison& c = *panel.comparison();
+        QCOMPARE(c.before.id, a);
+        QCOMPARE(c.after.id, b);
+        QVERIFY(!c.sameSource);
+        QVERIFY(c.sourceDiff.find("-int b;") != std::string::npos);
+        QVERIFY(c.sourceDiff.find("+int c;") != std::string::npos);
+        const auto median = std::find_if(c.metrics.begin(), c.metrics.end(),
+                                         [](const auto& d) { return d.tag == "wb/timing/median"; });
+        QVERIFY(median != c.metrics.end() && median->deltaPercent);
+        QCOMPARE(qRound(*median->deltaPercent), -50);
+
+        // Baseline: marked in the table and announced with its metrics.
+        panel.markBaseline(a);
+        QTRY_VERIFY(panel.model()->run(1)->baseline);
+        QVERIFY(!panel.model()->run(0)->baseline);
+        const auto last = baselines.takeLast();
+        QCOMPARE(last.at(0).toString(), QStringLiteral("k"));
+        const auto metrics = last.at(1).value<std::vector<Summary>>();
+        QCOMPARE(metrics.size(), std::size_t{1});
+        QCOMPARE(metrics[0].value, 2e-6);
+
+        // The newer run against the baseline.
+        QSignalSpy vsBaseline(&panel, &HistoryPanel::comparisonShown);
+        panel.compareWithBaseline(b);
+        QTRY_COMPARE(vsBaseline.count(), 1);
+        QCOMPARE(panel.comparison()->before.id, a);
+        QCOMPARE(panel.comparison()->after.id, b);
+
+        // A run recorded through the panel lands in the database.
+        QSignalSpy recorded(&panel, &HistoryPanel::runRecorded);
+        RunRecord r;
+        r.kernel = "k";
+        r.backend = "cuda";
+        r.source = "int a;\n";
+        panel.record(r);
+        QTRY_COMPARE(recorded.count(), 1);
+        QTRY_COMPARE(panel.model()->rowCount(), 3);
+        QVERIFY(recorded.at(0).at(0).toLongLong() > b);
+    }
+
+    void sweepBlockSizeAppliesBest()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        SessionDocument doc;
+        doc.setSession(makeSession(), {}, QString::fromUtf8(kSource),
+                       QString::fromUtf8(kReference));
+        SweepPanel panel(&doc);
+        QSignalSpy points(&panel, &SweepPanel::pointFinished);
+        QSignalSpy finished(&panel, &SweepPanel::sweepFinished);
+        panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("32, 128, 256"));
+        QVERIFY(panel.start());
+        QVERIFY(panel.isRunning());
+        QVERIFY(!panel.start()); // one at a time
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QCOMPARE(points.count(), 3);
+        const SweepResult& r = *panel.result();
+        QVERIFY(!r.cancelled);
+        QCOMPARE(r.points.size(), std::size_t{3});
+        for (const auto& p : r.points)
+            QVERIFY2(p.outcome.valid, p.outcome.verdict.c_str());
+        QVERIFY(r.best.has_value());
+        const std::string best = r.points[*r.best].value;
+        QVERIFY(panel.statusText().contains(QString::fromStdString(best)));
+        QCOMPARE(doc.session().launch.block[0], std::string("64"));
+        QVERIFY(panel.applyBest());
+        QCOMPARE(doc.session().launch.block[0], best);
+        QVERIFY(doc.isModified());
+
+        // Cancel: stops before the remaining points.
+        QSignalSpy again(&panel, &SweepPanel::sweepFinished);
+        panel.setParameter(SweepParameter::Kind::BlockSize, {},
+                           QStringLiteral("32, 64, 96, 128, 160, 192, 224, 256"));
+        QVERIFY(panel.start());
+        panel.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 300000);
+        QVERIFY(panel.result()->cancelled);
+        QVERIFY(panel.result()->points.size() < 8);
+
+        // Invalid values are refused with the reason.
+        panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("32..16 +8"));
+        QVERIFY(!panel.start());
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot sweep")));
+    }
+
+    void parseValues()
+    {
+        QCOMPARE(SweepPanel::parseValues(QStringLiteral("32, 64 128")),
+                 (std::vector<std::string>{"32", "64", "128"}));
+        QCOMPARE(SweepPanel::parseValues(QStringLiteral("32..256 x2")),
+                 (std::vector<std::string>{"32", "64", "128", "256"}));
+        QCOMPARE(SweepPanel::parseValues(QStringLiteral("1..7 +3")),
+                 (std::vector<std::string>{"1", "4", "7"}));
+        QVERIFY_THROWS_EXCEPTION(Error, SweepPanel::parseValues(QStringLiteral("1..x")));
+    }
+
+    void unwrittenElementsHaveTheirOwnColour()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString project =
+            QString::fromStdString((dataDir() / "examples" / "bugs" / "missing_bounds_check" /
+                                    "missing_bounds_check.wbproj")
+                                       .string());
+        QVERIFY(w.openProject(project));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QVERIFY(w.run());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        const auto& report = w.runController()->lastOutcome()->report;
+        QVERIFY2(!report.outputs.empty(), report.message.c_str());
+        const std::string buffer = report.outputs.front().buffer;
+        const auto mask = report.unwrittenMask(buffer);
+        QVERIFY(std::count(mask.begin(), mask.end(), std::uint8_t{1}) > 0);
+        DiffView* diff = w.resultsPanel()->diffView();
+        QVERIFY(diff->selectOutput(QString::fromStdString(buffer)));
+        DiffTableModel* model = diff->tableModel();
+        const auto firstUnwritten = static_cast<std::int64_t>(
+            std::find(mask.begin(), mask.end(), std::uint8_t{1}) - mask.begin());
+        QVERIFY(model->isUnwritten(static_cast<std::size_t>(firstUnwritten)));
+        QVERIFY(!model->isUnwritten(0));
+        const QVariant unwrittenBrush =
+            model->cell(firstUnwritten, DiffTableModel::ResultColumn, Qt::BackgroundRole);
+        QVERIFY(unwrittenBrush.isValid());
+        QVERIFY(unwrittenBrush != model->cell(0, DiffTableModel::ResultColumn, Qt::BackgroundRole));
+        QVERIFY(model->cell(firstUnwritten, DiffTableModel::ResultColumn, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("never written")));
+        QVERIFY2(diff->statsText().contains(QStringLiteral("never written")),
+                 qPrintable(diff->statsText()));
+        w.document()->setModified(false);
+    }
+
+    void heatmapPaintsMaskedElementsInTheirColour()
+    {
+        auto data = std::make_shared<std::vector<float>>(16, 0.5f);
+        ArrayView view(data, reinterpret_cast<const std::byte*>(data->data()), data->size(),
+                       ElementKind::F32, {4, 4});
+        ImageView image;
+        image.setColormap(Colormap::Inferno);
+        image.setTrueColour(false);
+        image.setArray(view);
+        image.setRange(0, 1);
+        std::vector<std::uint8_t> mask(16, 0);
+        mask[5] = 1; // row 1, column 1
+        const QColor violet(120, 90, 220);
+        image.setMask(mask, violet);
+        QCOMPARE(image.image().pixel(1, 1), violet.rgba());
+        QVERIFY(image.image().pixel(0, 0) != violet.rgba());
+        image.setMask({}, violet);
+        QCOMPARE(image.image().pixel(1, 1), image.image().pixel(0, 0));
+    }
+
+    void mainWindowRecordsRunsAndPresents()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QVERIFY(docks);
+        QSignalSpy listed(docks->history(), &HistoryPanel::runsListed);
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QTRY_VERIFY(listed.count() >= 1);
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QCOMPARE(w.document()->session().backend, BackendKind::Cpu);
+        const std::int64_t before =
+            docks->history()->model()->rowCount() > 0 ? docks->history()->model()->run(0)->id : 0;
+
+        // Two runs, both recorded; the geometry view follows the launch.
+        for (int i = 0; i < 2; ++i) {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+            QTRY_VERIFY(docks->history()->model()->rowCount() > 0 &&
+                        docks->history()->model()->run(0)->id > before + i);
+        }
+        const RunRecord& newest = *docks->history()->model()->run(0);
+        QCOMPARE(newest.kernel, w.document()->session().launch.kernel);
+        QCOMPARE(newest.backend, std::string("cpu"));
+        QVERIFY(rowOf(*docks->speedOfLight()->model(), "wb/timing/median") >= 0);
+        QVERIFY(docks->speedOfLight()->statusText().contains(QStringLiteral("CPU emulator")));
+        QVERIFY(docks->geometry()->launch().block.x >= 1);
+
+        // Baseline from the history shows in the Speed-of-Light table.
+        docks->history()->markBaseline(docks->history()->model()->run(1)->id);
+        QTRY_VERIFY(docks->speedOfLight()->model()->hasBaseline());
+
+
+        // Screenshot with the Profile and History docks side by side.
+        // (A tabbed dock cannot be split: take both out of the results' tab group.)
+        w.removeDockWidget(docks->profileDock());
+        w.removeDockWidget(docks->historyDock());
+        w.addDockWidget(Qt::BottomDockWidgetArea, docks->historyDock());
+        w.splitDockWidget(docks->historyDock(), docks->profileDock(), Qt::Horizontal);
+        for (const char* name : {"resultsDock", "viewerDock", "sweepDock", "traceDock"})
+            w.findChild<QDockWidget*>(QLatin1String(name))->hide();
+        docks->profileDock()->show();
+        docks->historyDock()->show();
+        docks->historyDock()->raise();
+        w.resizeDocks({docks->historyDock()}, {480}, Qt::Vertical);
+        w.resizeDocks({docks->historyDock(), docks->profileDock()}, {600, 420}, Qt::Horizontal);
+        {
+            QTableView* table = docks->history()->table();
+            QSignalSpy compared(docks->history(), &HistoryPanel::comparisonShown);
+            table->selectionModel()->select(table->model()->index(0, 0),
+                                            QItemSelectionModel::Select |
+                                                QItemSelectionModel::Rows);
+            table->selectionModel()->select(table->model()->index(1, 0),
+                                            QItemSelectionModel::Select |
+                                                QItemSelectionModel::Rows);
+            docks->history()->compareSelected();
+            QTRY_COMPARE(compared.count(), 1);
+            QCOMPARE(docks->history()->comparison()->after.id,
+                     docks->history()->model()->run(0)->id);
+        }
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shots + QStringLiteral("/profiling.png")));
+        }
+
+        // Trace mode: the next run records who wrote what.
+        docks->traceAction()->setChecked(true);
+        QVERIFY(w.runController()->trace());
+        {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+            const auto outcome = w.runController()->lastOutcome();
+            QVERIFY2(!outcome->report.traces.empty(), outcome->report.message.c_str());
+            QVERIFY(docks->traceView()->trace().count() > 0);
+        }
+        const QString shotDir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shotDir.isEmpty()) {
+            w.findChild<QDockWidget*>(QStringLiteral("geometryDock"))->raise();
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shotDir + QStringLiteral("/teaching-wiring.png")));
+        }
+        docks->traceAction()->setChecked(false);
+        QVERIFY(!w.runController()->trace());
+
+        // Presentation mode: one checkable action under View.
+        QAction* present = docks->presentationAction();
+        QVERIFY(present->isCheckable());
+        const int pointSize = w.font().pointSize();
+        present->trigger();
+        QVERIFY(PresentationMode::isActive(&w));
+        QVERIFY(w.font().pointSize() >= PresentationMode::kPointSize);
+        present->trigger();
+        QVERIFY(!PresentationMode::isActive(&w));
+        QCOMPARE(w.font().pointSize(), pointSize);
+        w.document()->setModified(false);
+    }
+};
+
+QTEST_MAIN(TestProfilingPanels)
+#include "tst_profilingpanels.moc"

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/profiling/ProfilingDocks.h"
+
+#include "core/common/Paths.h"
+#include "core/profiling/RunHistory.h"
+#include "core/profiling/SessionProfiling.h"
+#include "ui/MainWindow.h"
+#include "ui/RunController.h"
+#include "ui/SessionDocument.h"
+#include "ui/SessionEval.h"
+#include "ui/profiling/HistoryPanel.h"
+#include "ui/profiling/SpeedOfLightPanel.h"
+#include "ui/profiling/SweepPanel.h"
+#include "ui/teaching/GuidePanel.h"
+#include "ui/teaching/LaunchGeometryView.h"
+#include "ui/teaching/PresentationMode.h"
+#include "ui/teaching/TraceOverlayView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QVBoxLayout>
+
+#include <filesystem>
+
+namespace wb::ui {
+
+namespace {
+
+/// The menu of the window's menu bar that holds `action` (found through the action, not the
+/// menu's title, so translations do not matter).
+QMenu* menuHolding(QMainWindow* window, QAction* action)
+{
+    if (!action) return nullptr;
+    for (QAction* top : window->menuBar()->actions())
+        if (QMenu* m = top->menu(); m && m->actions().contains(action)) return m;
+    return nullptr;
+}
+
+/// Beside the project; in the app data folder for unsaved sessions and for the shipped
+/// examples (their folder is read-only once installed, and the source tree is not ours to fill).
+std::filesystem::path historyPathFor(const QString& project)
+{
+    if (project.isEmpty()) return profiling::RunHistory::pathForUnsaved();
+    const std::filesystem::path file = std::filesystem::absolute(project.toStdString());
+    const std::filesystem::path shipped = std::filesystem::absolute(wb::dataDir());
+    const auto rel = file.lexically_relative(shipped);
+    if (!rel.empty() && *rel.begin() != "..") {
+        std::filesystem::path p = profiling::RunHistory::pathForUnsaved();
+        p.replace_filename(file.stem().string() + "-example.wbhistory");
+        return p;
+    }
+    return profiling::RunHistory::pathForProject(file);
+}
+
+} // namespace
+
+ProfilingDocks::ProfilingDocks(MainWindow* window)
+    : QObject(window)
+    , m_window(window)
+{
+    setObjectName(QStringLiteral("profilingDocks"));
+    auto dock = [window](const QString& title, const char* name, QWidget* w) {
+        auto* d = new QDockWidget(title, window);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        return d;
+    };
+    m_sol = new SpeedOfLightPanel(window);
+    m_history = new HistoryPanel(window);
+    m_sweep = new SweepPanel(window->document(), window);
+    m_geometry = new LaunchGeometryView(window);
+    m_guide = new GuidePanel(window);
+    m_trace = new TraceOverlayView(window);
+
+    // "Who wrote what": the trace overlay with its colouring choice.
+    auto* traceBox = new QWidget(window);
+    auto* tl = new QVBoxLayout(traceBox);
+    auto* colourBy = new QComboBox(traceBox);
+    colourBy->addItem(tr("Colour by writing block"),
+                      static_cast<int>(TraceOverlayView::ColourBy::Block));
+    colourBy->addItem(tr("Colour by writing thread"),
+                      static_cast<int>(TraceOverlayView::ColourBy::Thread));
+    auto* traceNote = new QLabel(tr("Turn on Run → Record Who Wrote What and run: the CPU emulator "
+                                    "records the last writer of every output element."),
+                                 traceBox);
+    traceNote->setWordWrap(true);
+    tl->addWidget(traceNote);
+    tl->addWidget(colourBy);
+    tl->addWidget(m_trace, 1);
+    connect(colourBy, &QComboBox::currentIndexChanged, m_trace, [this, colourBy]() {
+        m_trace->setColourBy(
+            static_cast<TraceOverlayView::ColourBy>(colourBy->currentData().toInt()));
+    });
+
+    m_profileDock = dock(tr("Profile"), "profileDock", m_sol);
+    m_historyDock = dock(tr("History"), "historyDock", m_history);
+    m_sweepDock = dock(tr("Sweep"), "sweepDock", m_sweep);
+    m_traceDock = dock(tr("Who wrote what"), "traceDock", traceBox);
+    QDockWidget* geometryDock = dock(tr("Launch geometry"), "geometryDock", m_geometry);
+    QDockWidget* guideDock = dock(tr("Guide"), "guideDock", m_guide);
+
+    auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+    auto* launch = window->findChild<QDockWidget*>(QStringLiteral("launchDock"));
+    auto* buffers = window->findChild<QDockWidget*>(QStringLiteral("buffersDock"));
+    QDockWidget* viewer = window->viewerDock();
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
+    window->addDockWidget(Qt::RightDockWidgetArea, geometryDock);
+    QDockWidget* bottomAnchor = viewer ? viewer : results;
+    for (QDockWidget* d : {m_profileDock, m_historyDock, m_sweepDock, m_traceDock})
+        if (bottomAnchor)
+            window->tabifyDockWidget(bottomAnchor, d), bottomAnchor = d;
+        else
+            window->addDockWidget(Qt::BottomDockWidgetArea, d);
+    if (buffers) {
+        window->tabifyDockWidget(buffers, geometryDock);
+        window->tabifyDockWidget(geometryDock, guideDock);
+        buffers->raise();
+    } else {
+        window->addDockWidget(Qt::RightDockWidgetArea, guideDock);
+    }
+    if (results) results->raise();
+
+    // Menus: the docks under View, presentation mode; trace mode under Run.
+    m_presentation = new QAction(tr("&Presentation Mode"), window);
+    m_presentation->setObjectName(QStringLiteral("presentationModeAction"));
+    m_presentation->setCheckable(true);
+    m_presentation->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F11));
+    m_presentation->setToolTip(tr("Large fonts, high contrast, results laid out for a projector"));
+    connect(m_presentation, &QAction::toggled, window,
+            [window](bool on) { PresentationMode::apply(window, on); });
+    m_traceAction = new QAction(tr("Record &Who Wrote What (CPU emulator)"), window);
+    m_traceAction->setObjectName(QStringLiteral("traceModeAction"));
+    m_traceAction->setCheckable(true);
+    m_traceAction->setToolTip(tr("Runs on the CPU emulator in trace mode: the last writer and the "
+                                 "number of writes of every output element"));
+    connect(m_traceAction, &QAction::toggled, window,
+            [window](bool on) { window->runController()->setTrace(on); });
+
+    QMenu* view = menuHolding(window, launch ? launch->toggleViewAction() : nullptr);
+    if (!view) view = window->menuBar()->addMenu(tr("&Profile"));
+    view->addSeparator();
+    for (QDockWidget* d :
+         {m_profileDock, m_historyDock, m_sweepDock, m_traceDock, geometryDock, guideDock})
+        view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_presentation);
+    QMenu* run = nullptr;
+    for (QAction* top : window->menuBar()->actions())
+        if (top->menu() && top->text() == tr("&Run")) run = top->menu();
+    (run ? run : view)->addSeparator();
+    (run ? run : view)->addAction(m_traceAction);
+
+    // Runs: the session at the start is what the history records.
+    RunController* runner = window->runController();
+    connect(runner, &RunController::runStarted, this,
+            [this]() { m_runSession = m_window->document()->runnableSession(); });
+    connect(runner, &RunController::runFinished, this,
+            [this](std::shared_ptr<const RunOutcome> outcome) {
+                if (outcome) onRunFinished(*outcome);
+            });
+
+    SessionDocument* doc = window->document();
+    connect(doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
+        if (part != SessionDocument::Part::Kernel && part != SessionDocument::Part::Reference)
+            updateGeometry();
+    });
+    connect(doc, &SessionDocument::sessionReplaced, this, [this]() {
+        updateGeometry();
+        projectChanged();
+    });
+    connect(doc, &SessionDocument::filePathChanged, this, [this]() { projectChanged(); });
+    connect(m_history, &HistoryPanel::baselineChanged, this,
+            [this](const QString& kernel, const std::vector<profiling::Summary>& metrics,
+                   const QString& label) {
+                if (kernel.toStdString() == m_window->document()->session().launch.kernel)
+                    m_sol->setBaseline(metrics, label);
+            });
+    updateGeometry();
+    projectChanged();
+}
+
+ProfilingDocks::~ProfilingDocks() = default;
+
+void ProfilingDocks::projectChanged()
+{
+    const QString path = m_window->document()->filePath();
+    try {
+        m_history->setDatabase(historyPathFor(path));
+    } catch (const std::exception&) {
+        // No writable data folder: the history panel stays empty and says nothing was opened.
+    }
+    m_guide->showGuideFor(path);
+    m_sol->setBaseline({}, {});
+}
+
+void ProfilingDocks::updateGeometry()
+{
+    const session::Session& s = m_window->document()->session();
+    SessionEval eval(s);
+    LaunchConfig config;
+    auto dims = [&eval](const std::vector<std::string>& exprs, const char* field, Dim3& out) {
+        unsigned* parts[3] = {&out.x, &out.y, &out.z};
+        for (std::size_t i = 0; i < exprs.size() && i < 3; ++i) {
+            QString error;
+            const auto v = eval.count(exprs[i], field, &error);
+            if (!v) return false;
+            *parts[i] = static_cast<unsigned>(*v);
+        }
+        return true;
+    };
+    if (!dims(s.launch.grid, "grid", config.grid) || !dims(s.launch.block, "block", config.block))
+        return; // the launch form shows the error; keep the last good picture
+    m_geometry->setLaunch(config);
+    for (const auto& b : s.buffers) {
+        if (!b.isOutput()) continue;
+        QString error;
+        if (const auto shape = eval.shape(b, &error)) {
+            m_geometry->setShape(*shape, QString::fromStdString(b.name));
+            break;
+        }
+    }
+}
+
+void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
+{
+    const session::RunReport& report = outcome.report;
+    const session::Session session =
+        m_runSession ? *m_runSession : m_window->document()->runnableSession();
+    m_runSession.reset();
+
+    // Session runs time the kernel with the backend's own clock; counters come from the
+    // profiler (KernelProfiler::profileLaunch), which a session run does not call.
+    profiling::ProfilerStatus counters;
+    if (report.backend == BackendKind::Cpu)
+        counters = {profiling::ProfilerStatus::State::UnsupportedDevice,
+                    "the CPU emulator has no hardware counters (timing is wall clock)"};
+    else
+        counters = {profiling::ProfilerStatus::State::Failed,
+                    "session runs are timed with CUDA events; hardware counters are not collected "
+                    "for them"};
+    m_sol->setSummaries(profiling::sessionSummaries(report), counters,
+                        tr("%1 · %2 · %3")
+                            .arg(QString::fromStdString(session.launch.kernel),
+                                 QString::fromStdString(report.device.name),
+                                 QString::fromUtf8(report.statusName())));
+    if (report.status != session::RunReport::Status::Invalid)
+        m_history->record(profiling::toRunRecord(session, report));
+
+    if (!report.traces.empty()) {
+        const auto& [name, trace] = *report.traces.begin();
+        const auto values = report.results.find(name);
+        m_trace->setTrace(trace,
+                          values != report.results.end() ? values->second : session::HostArray{});
+        m_traceDock->show();
+        m_traceDock->raise();
+    }
+}
+
+} // namespace wb::ui

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/session/Session.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QDockWidget;
+
+namespace wb::ui {
+
+class GuidePanel;
+class HistoryPanel;
+class LaunchGeometryView;
+class MainWindow;
+class SpeedOfLightPanel;
+class SweepPanel;
+class TraceOverlayView;
+struct RunOutcome;
+
+/// Adds the profiling (issue 7) and teaching (issue 9) docks to the main window and wires them
+/// to its document and run controller, so the window's own code changes by one line:
+/// Profile (Speed-of-Light), History, Sweep and "Who wrote what" tabbed with the results;
+/// Launch geometry and Guide beside the launch form; View → Presentation Mode and
+/// Run → Record Who Wrote What. Every finished run is recorded in the history.
+class ProfilingDocks : public QObject {
+    Q_OBJECT
+public:
+    explicit ProfilingDocks(MainWindow* window);
+    ~ProfilingDocks() override;
+
+    SpeedOfLightPanel* speedOfLight() const noexcept { return m_sol; }
+    HistoryPanel* history() const noexcept { return m_history; }
+    SweepPanel* sweep() const noexcept { return m_sweep; }
+    LaunchGeometryView* geometry() const noexcept { return m_geometry; }
+    GuidePanel* guide() const noexcept { return m_guide; }
+    TraceOverlayView* traceView() const noexcept { return m_trace; }
+    QAction* presentationAction() const noexcept { return m_presentation; }
+    QAction* traceAction() const noexcept { return m_traceAction; }
+    QDockWidget* profileDock() const noexcept { return m_profileDock; }
+    QDockWidget* historyDock() const noexcept { return m_historyDock; }
+    QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
+
+private:
+    void onRunFinished(const RunOutcome& outcome);
+    void updateGeometry();
+    void projectChanged();
+
+    MainWindow* m_window;
+    SpeedOfLightPanel* m_sol = nullptr;
+    HistoryPanel* m_history = nullptr;
+    SweepPanel* m_sweep = nullptr;
+    LaunchGeometryView* m_geometry = nullptr;
+    GuidePanel* m_guide = nullptr;
+    TraceOverlayView* m_trace = nullptr;
+    QAction* m_presentation = nullptr;
+    QAction* m_traceAction = nullptr;
+    QDockWidget* m_profileDock = nullptr;
+    QDockWidget* m_historyDock = nullptr;
+    QDockWidget* m_sweepDock = nullptr;
+    QDockWidget* m_traceDock = nullptr;
+    /// The session as it was when the current run started (what the history records).
+    std::optional<session::Session> m_runSession;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/profiling/SweepPanel.h"
+
+#include "core/common/Error.h"
+#include "core/profiling/SessionProfiling.h"
+#include "ui/ChartTheme.h"
+#include "ui/SessionDocument.h"
+#include "ui/Worker.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace wb::ui {
+
+using profiling::SweepParameter;
+
+namespace {
+
+double number(const QString& text, const char* what)
+{
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    if (!ok)
+        throw Error(Error::Kind::InvalidArgument,
+                    std::string(what) + " is not a number: '" + text.toStdString() + "'");
+    return v;
+}
+
+SessionDocument::Part partOf(SweepParameter::Kind kind)
+{
+    switch (kind) {
+    case SweepParameter::Kind::BlockSize:
+        return SessionDocument::Part::Launch;
+    case SweepParameter::Kind::Define:
+        return SessionDocument::Part::CompileOptions;
+    case SweepParameter::Kind::Scalar:
+        return SessionDocument::Part::Scalars;
+    }
+    return SessionDocument::Part::All;
+}
+
+} // namespace
+
+std::vector<std::string> SweepPanel::parseValues(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty()) throw Error(Error::Kind::InvalidArgument, "no values to sweep");
+    static const QRegularExpression range(
+        QStringLiteral(R"(^([^.\s]+)\s*\.\.\s*([^\sx*+]+)\s*(?:([x*+])\s*(\S+))?$)"));
+    const auto m = range.match(t);
+    if (m.hasMatch()) {
+        const double start = number(m.captured(1), "range start");
+        const double stop = number(m.captured(2), "range end");
+        const QString op = m.captured(3);
+        if (op == QStringLiteral("x") || op == QStringLiteral("*"))
+            return SweepParameter::geometric(start, stop, number(m.captured(4), "factor"));
+        const double step = op.isEmpty() ? 1.0 : number(m.captured(4), "step");
+        return SweepParameter::range(start, stop, step);
+    }
+    if (t.contains(QStringLiteral("..")))
+        throw Error(
+            Error::Kind::InvalidArgument,
+            std::string("a range is start..stop, start..stop +step or start..stop x factor: '") +
+                t.toStdString() + "'");
+    std::vector<std::string> values;
+    for (const QString& v :
+         t.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
+        values.push_back(v.toStdString());
+    return values;
+}
+
+SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_doc(document)
+    , m_worker(std::make_unique<Worker>(QStringLiteral("wb-sweep")))
+{
+    m_kind = new QComboBox(this);
+    m_kind->addItem(tr("Block size (block.x)"), static_cast<int>(SweepParameter::Kind::BlockSize));
+    m_kind->addItem(tr("#define"), static_cast<int>(SweepParameter::Kind::Define));
+    m_kind->addItem(tr("Scalar"), static_cast<int>(SweepParameter::Kind::Scalar));
+    m_name = new QComboBox(this);
+    m_name->setEditable(true);
+    m_name->setToolTip(tr("The #define's name (compiled with -DNAME=value) or the scalar's name"));
+    m_values = new QLineEdit(QStringLiteral("32..1024 x2"), this);
+    m_values->setToolTip(tr("A list: 32, 64, 128 · a range: 1..9 +2 (step) · a geometric range: "
+                            "32..1024 x2"));
+    m_runButton = new QPushButton(tr("Run sweep"), this);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setEnabled(false);
+    m_applyButton = new QPushButton(tr("Apply best"), this);
+    m_applyButton->setEnabled(false);
+    m_applyButton->setToolTip(tr("Write the fastest valid point into the session"));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status = new QLabel(tr("Vary one parameter; every point is run and checked against the "
+                             "reference."),
+                          this);
+    m_status->setWordWrap(true);
+    m_table = new QTableWidget(0, 3, this);
+    m_table->setHorizontalHeaderLabels({tr("Value"), tr("Median"), tr("Verdict")});
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* chart = new QChart;
+    chart->legend()->hide();
+    chart->setTitle(tr("Kernel time vs parameter"));
+    applyChartTheme(chart, palette());
+    m_chart = new QChartView(chart, this);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(140);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Parameter"), m_kind);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Values"), m_values);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_applyButton);
+    buttons->addStretch(1);
+    auto* left = new QWidget(this);
+    auto* ll = new QVBoxLayout(left);
+    ll->setContentsMargins(0, 0, 0, 0);
+    ll->addLayout(form);
+    ll->addLayout(buttons);
+    ll->addWidget(m_progress);
+    ll->addWidget(m_status);
+    ll->addWidget(m_table, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_chart);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(split);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this]() { refreshNames(); });
+    connect(m_runButton, &QPushButton::clicked, this, [this]() { start(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &SweepPanel::cancel);
+    connect(m_applyButton, &QPushButton::clicked, this, [this]() { applyBest(); });
+    connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() { refreshNames(); });
+    refreshNames();
+}
+
+SweepPanel::~SweepPanel()
+{
+    if (m_cancel) m_cancel->store(true);
+    m_worker.reset(); // joins: the running point finishes, then nothing touches `this`
+}
+
+QString SweepPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void SweepPanel::refreshNames()
+{
+    const auto kind = static_cast<SweepParameter::Kind>(m_kind->currentData().toInt());
+    const QString current = m_name->currentText();
+    m_name->clear();
+    m_name->setEnabled(kind != SweepParameter::Kind::BlockSize);
+    if (kind == SweepParameter::Kind::Scalar)
+        for (const auto& s : m_doc->session().scalars)
+            m_name->addItem(QString::fromStdString(s.name));
+    if (kind == SweepParameter::Kind::Define) {
+        // Names already defined with -DNAME=value are the likely candidates.
+        for (const auto& f : m_doc->session().compileOptions.defines)
+            m_name->addItem(QString::fromStdString(f.first));
+    }
+    if (!current.isEmpty() && kind != SweepParameter::Kind::BlockSize)
+        m_name->setCurrentText(current);
+}
+
+void SweepPanel::setParameter(SweepParameter::Kind kind, const QString& name, const QString& values)
+{
+    m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(kind)));
+    m_name->setCurrentText(name);
+    m_values->setText(values);
+}
+
+bool SweepPanel::start()
+{
+    if (m_running) return false;
+    SweepParameter parameter;
+    parameter.kind = static_cast<SweepParameter::Kind>(m_kind->currentData().toInt());
+    parameter.name = m_name->currentText().trimmed().toStdString();
+    try {
+        parameter.values = parseValues(m_values->text());
+        if (parameter.kind != SweepParameter::Kind::BlockSize && parameter.name.empty())
+            throw Error(Error::Kind::InvalidArgument,
+                        std::string("name the ") + profiling::sweepKindName(parameter.kind));
+    } catch (const std::exception& e) {
+        m_status->setText(tr("Cannot sweep: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    m_running = true;
+    m_points.clear();
+    m_result.reset();
+    m_table->setRowCount(0);
+    m_progress->setRange(0, static_cast<int>(parameter.values.size()));
+    m_progress->setValue(0);
+    m_runButton->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    m_applyButton->setEnabled(false);
+    m_status->setText(
+        tr("Sweeping %1 over %n value(s)…", nullptr, static_cast<int>(parameter.values.size()))
+            .arg(QString::fromUtf8(profiling::sweepKindName(parameter.kind))));
+    updateChart();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    auto runner = profiling::sessionSweepRunner(m_doc->runnableSession());
+    m_worker->post<profiling::SweepResult>(
+        this,
+        [this, parameter, runner = std::move(runner), cancel = m_cancel](const CancelToken&) {
+            // `this` outlives the job: the destructor cancels and joins the worker first.
+            auto progress = [this](std::size_t done, std::size_t total,
+                                   const profiling::SweepPoint& point) {
+                QMetaObject::invokeMethod(
+                    this, [this, done, total, point]() { onPoint(done, total, point); },
+                    Qt::QueuedConnection);
+            };
+            return profiling::runSweep(parameter, runner, progress, cancel.get());
+        },
+        [this](profiling::SweepResult r) { onFinished(std::move(r)); });
+    return true;
+}
+
+void SweepPanel::cancel()
+{
+    if (!m_running || !m_cancel) return;
+    m_cancel->store(true);
+    m_status->setText(tr("Cancelling after the current point…"));
+}
+
+void SweepPanel::addRow(const profiling::SweepPoint& p)
+{
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(p.value)));
+    m_table->setItem(
+        row, 1,
+        new QTableWidgetItem(
+            p.outcome.ok
+                ? QString::fromStdString(profiling::formatSummaryValue(
+                      {"wb/timing/median", "Median", "duration", p.outcome.timeSeconds, {}}))
+                : QStringLiteral("—")));
+    auto* verdict = new QTableWidgetItem(QString::fromStdString(p.outcome.verdict));
+    verdict->setToolTip(verdict->text());
+    m_table->setItem(row, 2, verdict);
+}
+
+void SweepPanel::onPoint(std::size_t done, std::size_t total, const profiling::SweepPoint& point)
+{
+    if (!m_running) return;
+    m_points.push_back(point);
+    addRow(point);
+    m_progress->setValue(static_cast<int>(done));
+    updateChart();
+    Q_EMIT pointFinished(static_cast<int>(done), static_cast<int>(total));
+}
+
+void SweepPanel::onFinished(profiling::SweepResult r)
+{
+    m_running = false;
+    m_runButton->setEnabled(true);
+    m_cancelButton->setEnabled(false);
+    // Progress events were queued before this completion; the result is authoritative.
+    m_points = r.points;
+    m_table->setRowCount(0);
+    for (const auto& p : m_points)
+        addRow(p);
+    m_result = std::move(r);
+    QString text;
+    if (m_result->best) {
+        const auto& b = m_result->points[*m_result->best];
+        text =
+            tr("Best valid point: %1 = %2 (%3)")
+                .arg(QString::fromUtf8(profiling::sweepKindName(m_result->parameter.kind)),
+                     QString::fromStdString(b.value),
+                     QString::fromStdString(profiling::formatSummaryValue(
+                         {"wb/timing/median", "Median", "duration", b.outcome.timeSeconds, {}})));
+        m_table->selectRow(static_cast<int>(*m_result->best));
+        for (int c = 0; c < m_table->columnCount(); ++c) {
+            QFont f = m_table->item(static_cast<int>(*m_result->best), c)->font();
+            f.setBold(true);
+            m_table->item(static_cast<int>(*m_result->best), c)->setFont(f);
+        }
+    } else {
+        text = tr("No valid point (none passed the diff against the reference).");
+    }
+    if (m_result->cancelled)
+        text = tr("Cancelled after %n point(s). ", nullptr,
+                  static_cast<int>(m_result->points.size())) +
+               text;
+    m_status->setText(text);
+    m_applyButton->setEnabled(m_result->best.has_value());
+    updateChart();
+    Q_EMIT sweepFinished();
+}
+
+bool SweepPanel::applyBest()
+{
+    if (m_running || !m_result || !m_result->best) return false;
+    const auto parameter = m_result->parameter;
+    const std::string value = m_result->points[*m_result->best].value;
+    try {
+        m_doc->edit(partOf(parameter.kind),
+                    [&](session::Session& s) { profiling::applySweepValue(s, parameter, value); });
+    } catch (const std::exception& e) {
+        m_status->setText(tr("Cannot apply: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    m_status->setText(tr("Applied %1 = %2 to the session.")
+                          .arg(QString::fromUtf8(profiling::sweepKindName(parameter.kind)),
+                               QString::fromStdString(value)));
+    Q_EMIT bestApplied(QString::fromStdString(value));
+    return true;
+}
+
+void SweepPanel::updateChart()
+{
+    QChart* chart = m_chart->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+    // Numeric parameters on a numeric axis; anything else by position.
+    bool numeric = true;
+    for (const auto& p : m_points) {
+        bool ok = false;
+        QString::fromStdString(p.value).toDouble(&ok);
+        numeric = numeric && ok;
+    }
+    auto* line = new QLineSeries;
+    auto* invalid = new QScatterSeries;
+    invalid->setMarkerSize(8);
+    invalid->setColor(QColor(0xc0, 0x1c, 0x28));
+    auto* best = new QScatterSeries;
+    best->setMarkerSize(14);
+    best->setColor(QColor(0x1b, 0x7f, 0x3b));
+    double lo = INFINITY, hi = 0, xlo = INFINITY, xhi = -INFINITY;
+    // A plain index (GCC 12 -O3 warns falsely on an optional here); SIZE_MAX: none.
+    const std::size_t bestIndex = m_result && m_result->best ? *m_result->best : SIZE_MAX;
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const auto& p = m_points[i];
+        if (!p.outcome.ok) continue;
+        const double x =
+            numeric ? QString::fromStdString(p.value).toDouble() : static_cast<double>(i);
+        const double us = p.outcome.timeSeconds * 1e6;
+        line->append(x, us);
+        if (!p.outcome.valid) invalid->append(x, us);
+        if (i == bestIndex) best->append(x, us);
+        lo = std::min(lo, us);
+        hi = std::max(hi, us);
+        xlo = std::min(xlo, x);
+        xhi = std::max(xhi, x);
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(numeric && m_result
+                        ? QString::fromUtf8(profiling::sweepKindName(m_result->parameter.kind))
+                        : tr("parameter"));
+    x->setLabelFormat(QStringLiteral("%g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("median (µs)"));
+    if (line->count() > 0) {
+        const double pad = std::max((hi - lo) * 0.1, hi * 0.05 + 1e-9);
+        y->setRange(std::max(0.0, lo - pad), hi + pad);
+        const double xpad = std::max((xhi - xlo) * 0.05, 0.5);
+        x->setRange(xlo - xpad, xhi + xpad);
+    }
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(invalid),
+          static_cast<QAbstractSeries*>(best)}) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+} // namespace wb::ui
