@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/runner/SanitizerReport.h"
 
+#include "core/common/Text.h"
+
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -14,18 +16,10 @@ struct Record {
     std::vector<std::string> details;
 };
 
-std::string trim(const std::string& s)
-{
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
 /// "oob_write(float *, int)" → "oob_write"; "void ns::k<int>(int *)" → "ns::k<int>".
 std::string kernelName(std::string s)
 {
-    s = trim(s);
+    s = std::string(trim(s));
     int depth = 0;
     for (std::size_t i = s.size(); i-- > 0;) {
         if (s[i] == ')')
@@ -38,7 +32,7 @@ std::string kernelName(std::string s)
     if (s.rfind("void ", 0) == 0) s = s.substr(5); // kernels return void
     if (const auto sp = s.rfind(' '); sp != std::string::npos && s.find('<') == std::string::npos)
         s = s.substr(sp + 1);
-    return trim(s);
+    return std::string(trim(s));
 }
 
 Dim3 dim3Of(const std::smatch& m, std::size_t first)
@@ -173,7 +167,7 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
             inBacktrace = false;
             continue;
         }
-        const std::string content = trim(body);
+        const std::string content(trim(body));
         if (rep.tool.empty() && std::regex_search(content, m, toolLine)) rep.tool = m[1].str();
         if (indent <= 1) {
             inBacktrace = false;

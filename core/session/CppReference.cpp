@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/CppReference.h"
 
+#include "core/common/Text.h"
+
 #include "core/common/Error.h"
 #include "core/host/HostCompiler.h"
 
@@ -9,14 +11,6 @@
 namespace wb::session {
 
 namespace {
-std::string trim(const std::string& s)
-{
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
-
 /// Removes comments so that the signature search does not trip on them.
 std::string stripComments(const std::string& s)
 {
@@ -74,9 +68,9 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
         if (!trim(cur).empty()) parts.push_back(cur);
         std::vector<CppParam> params;
         for (std::size_t i = 0; i < parts.size(); ++i) {
-            std::string p = trim(parts[i]);
+            std::string p(trim(parts[i]));
             if (p == "void" && parts.size() == 1) break;
-            if (const auto eq = p.find('='); eq != std::string::npos) p = trim(p.substr(0, eq));
+            if (const auto eq = p.find('='); eq != std::string::npos) p = std::string(trim(std::string_view(p).substr(0, eq)));
             std::smatch m;
             static const std::regex nameRe(R"(^(.*?)([A-Za-z_]\w*)\s*$)");
             CppParam cp;
@@ -85,7 +79,7 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
                             "reference: parameter " + std::to_string(i + 1) + " of " + function +
                                 "() has no name (\"" + p + "\"): every parameter binds by name");
             cp.name = m[2].str();
-            cp.type = trim(m[1].str());
+            cp.type = std::string(trim(m[1].str()));
             for (const char* q : {"__restrict__", "__restrict", "restrict"}) {
                 for (auto at = cp.type.find(q); at != std::string::npos; at = cp.type.find(q))
                     cp.type.erase(at, std::string(q).size());

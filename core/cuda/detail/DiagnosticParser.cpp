@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/detail/DiagnosticParser.h"
 
+#include "core/common/Text.h"
+
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -20,14 +22,6 @@ std::vector<std::string_view> splitLines(std::string_view text) {
         text.remove_prefix(end + 1);
     }
     return lines;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
 }
 
 bool startsWith(std::string_view s, std::string_view prefix) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/detail/KernelDiscovery.h"
 
+#include "core/common/Text.h"
+
 #include "core/cuda/detail/PtxParser.h"
 
 #include <cxxabi.h>
@@ -20,14 +22,6 @@ bool isIdentStart(char c) {
 
 bool isIdentChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
 }
 
 /// Comments, string and character literals become spaces; preprocessor lines stay except for
