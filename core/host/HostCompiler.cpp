@@ -104,6 +104,21 @@ std::string envValue(const char* name) {
     return v ? std::string(v) : std::string();
 }
 
+/// The request's own flags (with -std=c++20 unless it names a standard), -I and -D, shared by
+/// library and precompiled-header builds so that both see the same translation environment.
+void appendRequestFlags(QStringList& args, const HostCompileRequest& request) {
+    bool hasStd = false;
+    for (const std::string& f : request.flags)
+        hasStd = hasStd || f.rfind("-std=", 0) == 0;
+    if (!hasStd) args << QStringLiteral("-std=c++20");
+    for (const std::string& f : request.flags)
+        args << toQ(f);
+    for (const std::string& dir : request.includeDirs)
+        args << QStringLiteral("-I") + toQ(dir);
+    for (const auto& [name, value] : request.defines)
+        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+}
+
 std::string hashHex(const QByteArray& bytes) {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
 }
@@ -225,16 +240,7 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     QStringList args;
     args << QStringLiteral("-shared") << QStringLiteral("-fPIC")
          << QStringLiteral("-fdiagnostics-color=never");
-    bool hasStd = false;
-    for (const std::string& f : request.flags)
-        hasStd = hasStd || f.rfind("-std=", 0) == 0;
-    if (!hasStd) args << QStringLiteral("-std=c++20");
-    for (const std::string& f : request.flags)
-        args << toQ(f);
-    for (const std::string& dir : request.includeDirs)
-        args << QStringLiteral("-I") + toQ(dir);
-    for (const auto& [name, value] : request.defines)
-        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+    appendRequestFlags(args, request);
     args << QStringLiteral("-x") << QStringLiteral("c++") << toQ(fileName.string());
     args << QStringLiteral("-x") << QStringLiteral("none");
     args << QStringLiteral("-o") << QStringLiteral("out.so");
@@ -353,16 +359,7 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
     if (m_isClang) return {};
     QStringList args;
     args << QStringLiteral("-fPIC") << QStringLiteral("-fdiagnostics-color=never");
-    bool hasStd = false;
-    for (const std::string& f : request.flags)
-        hasStd = hasStd || f.rfind("-std=", 0) == 0;
-    if (!hasStd) args << QStringLiteral("-std=c++20");
-    for (const std::string& f : request.flags)
-        args << toQ(f);
-    for (const std::string& dir : request.includeDirs)
-        args << QStringLiteral("-I") + toQ(dir);
-    for (const auto& [name, value] : request.defines)
-        args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+    appendRequestFlags(args, request);
 
     QByteArray keyMaterial;
     const auto addKey = [&](const std::string& text) {
