@@ -37,7 +37,8 @@ struct Options {
     QCommandLineOption testQuit{QStringLiteral("test-quit"),
                                 QStringLiteral("Quit after --test-report")};
 
-    void addTo(QCommandLineParser& parser) const {
+    void addTo(QCommandLineParser& parser) const
+    {
         parser.setApplicationDescription(
             QStringLiteral("Warpbench: a desktop workbench for CUDA kernels"));
         parser.addHelpOption();
@@ -48,7 +49,8 @@ struct Options {
     }
 };
 
-void setIdentity() {
+void setIdentity()
+{
     QCoreApplication::setOrganizationName(QStringLiteral("Warpbench"));
     QCoreApplication::setApplicationName(QStringLiteral("warpbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(WB_VERSION));
@@ -56,7 +58,8 @@ void setIdentity() {
 
 } // namespace
 
-int runApplication(int argc, char** argv) {
+int runApplication(int argc, char** argv)
+{
     QElapsedTimer startup;
     startup.start();
     // --help and --version work without a display.

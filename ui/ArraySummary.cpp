@@ -7,7 +7,8 @@
 
 namespace wb::ui {
 
-ArraySummary ArraySummary::compute(const ArrayView& array, int buckets) {
+ArraySummary ArraySummary::compute(const ArrayView& array, int buckets)
+{
     ArraySummary s;
     const std::size_t n = array.size();
     if (array.isNull() || n == 0) return s;

@@ -9,7 +9,8 @@
 
 namespace wb::ui {
 
-std::size_t elementBytes(ElementKind kind) noexcept {
+std::size_t elementBytes(ElementKind kind) noexcept
+{
     switch (kind) {
     case ElementKind::I8:
     case ElementKind::U8:
@@ -31,7 +32,8 @@ std::size_t elementBytes(ElementKind kind) noexcept {
     return 1;
 }
 
-const char* elementKindName(ElementKind kind) noexcept {
+const char* elementKindName(ElementKind kind) noexcept
+{
     switch (kind) {
     case ElementKind::F16:
         return "f16";
@@ -61,12 +63,14 @@ const char* elementKindName(ElementKind kind) noexcept {
     return "?";
 }
 
-bool isFloatKind(ElementKind kind) noexcept {
+bool isFloatKind(ElementKind kind) noexcept
+{
     return kind == ElementKind::F16 || kind == ElementKind::BF16 || kind == ElementKind::F32 ||
            kind == ElementKind::F64;
 }
 
-float halfToFloat(std::uint16_t h) noexcept {
+float halfToFloat(std::uint16_t h) noexcept
+{
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
     std::uint32_t exponent = (h >> 10) & 0x1fu;
     std::uint32_t mantissa = h & 0x3ffu;
@@ -91,7 +95,8 @@ float halfToFloat(std::uint16_t h) noexcept {
     return std::bit_cast<float>(bits);
 }
 
-float bfloat16ToFloat(std::uint16_t bits) noexcept {
+float bfloat16ToFloat(std::uint16_t bits) noexcept
+{
     return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
 }
 
@@ -101,36 +106,42 @@ ArrayView::ArrayView(std::shared_ptr<const void> owner, const std::byte* data, s
     , m_data(data)
     , m_count(count)
     , m_kind(kind)
-    , m_shape(std::move(shape)) {
+    , m_shape(std::move(shape))
+{
     if (m_shape.empty()) m_shape = {m_count};
 }
 
 ArrayView ArrayView::copyOf(const void* bytes, std::size_t count, ElementKind kind,
-                            std::vector<std::size_t> shape) {
+                            std::vector<std::size_t> shape)
+{
     auto storage = std::make_shared<std::vector<std::byte>>(count * elementBytes(kind));
     if (!storage->empty()) std::memcpy(storage->data(), bytes, storage->size());
     const std::byte* data = storage->data();
     return ArrayView(std::move(storage), data, count, kind, std::move(shape));
 }
 
-std::size_t ArrayView::width() const noexcept {
+std::size_t ArrayView::width() const noexcept
+{
     return m_shape.empty() ? m_count : m_shape.back();
 }
 
-std::size_t ArrayView::height() const noexcept {
+std::size_t ArrayView::height() const noexcept
+{
     const std::size_t w = width();
     return w == 0 ? 0 : m_count / w;
 }
 
 namespace {
-template <typename T> T load(const std::byte* p) noexcept {
+template <typename T> T load(const std::byte* p) noexcept
+{
     T v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
 } // namespace
 
-double ArrayView::value(std::size_t i) const noexcept {
+double ArrayView::value(std::size_t i) const noexcept
+{
     const std::byte* p = m_data + i * elementBytes(m_kind);
     switch (m_kind) {
     case ElementKind::F16:
@@ -161,7 +172,8 @@ double ArrayView::value(std::size_t i) const noexcept {
     return 0;
 }
 
-QString ArrayView::text(std::size_t i) const {
+QString ArrayView::text(std::size_t i) const
+{
     const std::byte* p = m_data + i * elementBytes(m_kind);
     switch (m_kind) {
     case ElementKind::I64:
@@ -180,7 +192,8 @@ QString ArrayView::text(std::size_t i) const {
     }
 }
 
-QString ArrayView::coordinates(std::size_t i) const {
+QString ArrayView::coordinates(std::size_t i) const
+{
     if (m_shape.size() <= 1) return QStringLiteral("[%1]").arg(i);
     std::vector<std::size_t> idx(m_shape.size());
     std::size_t rest = i;

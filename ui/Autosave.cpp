@@ -16,7 +16,8 @@
 
 namespace wb::ui {
 
-QString Autosave::defaultDirectory() {
+QString Autosave::defaultDirectory()
+{
     const QString env = qEnvironmentVariable("WARPBENCH_AUTOSAVE_DIR");
     if (!env.isEmpty()) return env;
     return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
@@ -25,7 +26,8 @@ QString Autosave::defaultDirectory() {
 
 Autosave::Autosave(const QString& directory, QObject* parent)
     : QObject(parent)
-    , m_dir(directory.isEmpty() ? defaultDirectory() : directory) {
+    , m_dir(directory.isEmpty() ? defaultDirectory() : directory)
+{
     QDir().mkpath(m_dir);
     m_id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     m_path = m_dir + u'/' + m_id + QStringLiteral(".wbautosave");
@@ -37,14 +39,16 @@ Autosave::Autosave(const QString& directory, QObject* parent)
     m_worker = new Worker(QStringLiteral("wb-autosave"), this);
 }
 
-Autosave::~Autosave() {
+Autosave::~Autosave()
+{
     waitForWrites();
     // A clean exit keeps no snapshot only if the owner cleared it; otherwise it stays for the
     // next start (the lock is released, so it is offered).
     if (m_lock) m_lock->unlock();
 }
 
-void Autosave::noteModified() {
+void Autosave::noteModified()
+{
     const QDateTime now = QDateTime::currentDateTimeUtc();
     if (!m_timer.isActive()) m_firstPending = now;
     const qint64 waited = m_firstPending.msecsTo(now);
@@ -52,14 +56,16 @@ void Autosave::noteModified() {
     m_timer.start(static_cast<int>(std::min<qint64>(kQuietMs, left)));
 }
 
-void Autosave::flush() {
+void Autosave::flush()
+{
     if (m_timer.isActive()) {
         m_timer.stop();
         write();
     }
 }
 
-void Autosave::write() {
+void Autosave::write()
+{
     if (!m_provider) return;
     const QByteArray content = m_provider();
     const QString path = m_path;
@@ -76,7 +82,8 @@ void Autosave::write() {
         });
 }
 
-void Autosave::clear() {
+void Autosave::clear()
+{
     m_timer.stop();
     // After any write still in flight, in order.
     const QString path = m_path;
@@ -84,7 +91,8 @@ void Autosave::clear() {
         this, [path](const CancelToken&) { return QFile::remove(path); }, [](bool) {});
 }
 
-void Autosave::waitForWrites() {
+void Autosave::waitForWrites()
+{
     QSemaphore done;
     m_worker->post<bool>(
         nullptr,
@@ -96,7 +104,8 @@ void Autosave::waitForWrites() {
     done.acquire();
 }
 
-QList<Autosave::Recovered> Autosave::findRecoverable() const {
+QList<Autosave::Recovered> Autosave::findRecoverable() const
+{
     QList<Recovered> found;
     const QDir dir(m_dir);
     const QFileInfoList files =
@@ -115,7 +124,8 @@ QList<Autosave::Recovered> Autosave::findRecoverable() const {
     return found;
 }
 
-void Autosave::discard(const Recovered& recovered) {
+void Autosave::discard(const Recovered& recovered)
+{
     QFile::remove(recovered.snapshotPath);
     const QFileInfo info(recovered.snapshotPath);
     QFile::remove(info.absolutePath() + u'/' + info.completeBaseName() + QStringLiteral(".lock"));

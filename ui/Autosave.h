@@ -43,7 +43,8 @@ public:
     QString snapshotPath() const { return m_path; }
 
     /// What to write: called on the GUI thread when a snapshot is due.
-    void setSnapshotProvider(std::function<QByteArray()> provider) {
+    void setSnapshotProvider(std::function<QByteArray()> provider)
+    {
         m_provider = std::move(provider);
     }
     /// Call after each edit.

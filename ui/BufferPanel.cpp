@@ -21,7 +21,8 @@ namespace wb::ui {
 
 namespace {
 
-QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
+{
     auto* b = new QToolButton(parent);
     b->setText(text);
     b->setToolTip(tip);
@@ -29,7 +30,8 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     return b;
 }
 
-QTableView* makeTable(QWidget* parent) {
+QTableView* makeTable(QWidget* parent)
+{
     auto* view = new QTableView(parent);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -42,7 +44,8 @@ QTableView* makeTable(QWidget* parent) {
     return view;
 }
 
-QStringList elementTypes() {
+QStringList elementTypes()
+{
     return {QStringLiteral("f16"), QStringLiteral("bf16"), QStringLiteral("f32"),
             QStringLiteral("f64"), QStringLiteral("i8"),   QStringLiteral("i16"),
             QStringLiteral("i32"), QStringLiteral("i64"),  QStringLiteral("u8"),
@@ -53,7 +56,8 @@ QStringList elementTypes() {
 
 BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     : QWidget(parent)
-    , m_doc(document) {
+    , m_doc(document)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -153,7 +157,8 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     updateMemory();
 }
 
-void BufferPanel::updateMemory() {
+void BufferPanel::updateMemory()
+{
     int unknown = 0;
     const std::uint64_t bytes = SessionEval(m_doc->session()).totalBufferBytes(&unknown);
     const QLocale locale;

@@ -14,12 +14,14 @@ namespace wb::ui {
 
 namespace {
 
-const QRegularExpression& identifier() {
+const QRegularExpression& identifier()
+{
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     return re;
 }
 
-std::vector<std::string> splitShape(const QString& text) {
+std::vector<std::string> splitShape(const QString& text)
+{
     std::vector<std::string> out;
     for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
         const QString t = part.trimmed();
@@ -28,14 +30,16 @@ std::vector<std::string> splitShape(const QString& text) {
     return out;
 }
 
-QString joinShape(const std::vector<std::string>& shape) {
+QString joinShape(const std::vector<std::string>& shape)
+{
     QStringList parts;
     for (const std::string& s : shape)
         parts << QString::fromStdString(s);
     return parts.join(QStringLiteral(", "));
 }
 
-std::optional<session::BufferRole> parseRole(const QString& text) {
+std::optional<session::BufferRole> parseRole(const QString& text)
+{
     if (text == u"in") return session::BufferRole::In;
     if (text == u"out") return session::BufferRole::Out;
     if (text == u"inout") return session::BufferRole::InOut;
@@ -46,7 +50,8 @@ std::optional<session::BufferRole> parseRole(const QString& text) {
 
 BufferTableModel::BufferTableModel(SessionDocument* document, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_doc(document) {
+    , m_doc(document)
+{
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         beginResetModel();
         endResetModel();
@@ -58,15 +63,18 @@ BufferTableModel::BufferTableModel(SessionDocument* document, QObject* parent)
     });
 }
 
-int BufferTableModel::rowCount(const QModelIndex& parent) const {
+int BufferTableModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : static_cast<int>(m_doc->session().buffers.size());
 }
 
-int BufferTableModel::columnCount(const QModelIndex& parent) const {
+int BufferTableModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString BufferTableModel::validate(int row, int column, const QString& text) const {
+QString BufferTableModel::validate(int row, int column, const QString& text) const
+{
     const auto& buffers = m_doc->session().buffers;
     switch (column) {
     case NameColumn: {
@@ -106,7 +114,8 @@ QString BufferTableModel::validate(int row, int column, const QString& text) con
     }
 }
 
-QString BufferTableModel::cellError(int row, int column) const {
+QString BufferTableModel::cellError(int row, int column) const
+{
     const auto& b = m_doc->session().buffers[static_cast<std::size_t>(row)];
     if (column == ShapeColumn || column == SizeColumn) {
         QString error;
@@ -115,7 +124,8 @@ QString BufferTableModel::cellError(int row, int column) const {
     return {};
 }
 
-QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
+QVariant BufferTableModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const auto& b = m_doc->session().buffers[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
@@ -161,7 +171,8 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
     if (!index.isValid() || role != Qt::EditRole) return false;
     const QString text = value.toString().trimmed();
     if (!validate(index.row(), index.column(), text).isEmpty()) return false;
@@ -199,13 +210,15 @@ bool BufferTableModel::setData(const QModelIndex& index, const QVariant& value, 
     return true;
 }
 
-Qt::ItemFlags BufferTableModel::flags(const QModelIndex& index) const {
+Qt::ItemFlags BufferTableModel::flags(const QModelIndex& index) const
+{
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && index.column() != SizeColumn) f |= Qt::ItemIsEditable;
     return f;
 }
 
-QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case NameColumn:
@@ -225,7 +238,8 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-int BufferTableModel::addBuffer() {
+int BufferTableModel::addBuffer()
+{
     const auto& buffers = m_doc->session().buffers;
     std::string name;
     for (int k = static_cast<int>(buffers.size());; ++k) {
@@ -244,7 +258,8 @@ int BufferTableModel::addBuffer() {
     return row;
 }
 
-int BufferTableModel::duplicateBuffer(int row) {
+int BufferTableModel::duplicateBuffer(int row)
+{
     if (row < 0 || row >= rowCount()) return -1;
     session::BufferSpec copy = m_doc->session().buffers[static_cast<std::size_t>(row)];
     std::string base = copy.name + "_copy";
@@ -259,7 +274,8 @@ int BufferTableModel::duplicateBuffer(int row) {
     return at;
 }
 
-void BufferTableModel::removeBuffer(int row) {
+void BufferTableModel::removeBuffer(int row)
+{
     if (row < 0 || row >= rowCount()) return;
     beginRemoveRows({}, row, row);
     m_doc->edit(SessionDocument::Part::Buffers,

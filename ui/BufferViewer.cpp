@@ -25,7 +25,8 @@
 namespace wb::ui {
 
 namespace {
-QString humanBytes(double bytes) {
+QString humanBytes(double bytes)
+{
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};
     int u = 0;
     while (bytes >= 1000 && u < 4) {
@@ -37,7 +38,8 @@ QString humanBytes(double bytes) {
 } // namespace
 
 BufferViewer::BufferViewer(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -129,12 +131,14 @@ BufferViewer::BufferViewer(QWidget* parent)
     connect(m_hi, &QLineEdit::editingFinished, this, &BufferViewer::applyRange);
 }
 
-BufferViewer::~BufferViewer() {
+BufferViewer::~BufferViewer()
+{
     m_watcher->disconnect(this);
     m_watcher->waitForFinished();
 }
 
-void BufferViewer::setBuffer(const QString& name, ArrayView array) {
+void BufferViewer::setBuffer(const QString& name, ArrayView array)
+{
     m_name = name;
     m_array = std::move(array);
     m_summaryReady = false;
@@ -162,7 +166,8 @@ void BufferViewer::setBuffer(const QString& name, ArrayView array) {
     m_watcher->setFuture(QtConcurrent::run([copy]() { return ArraySummary::compute(copy); }));
 }
 
-void BufferViewer::applySummary() {
+void BufferViewer::applySummary()
+{
     const QString stats = tr("min %1 · max %2 · mean %3")
                               .arg(m_summary.min, 0, 'g', 6)
                               .arg(m_summary.max, 0, 'g', 6)
@@ -175,7 +180,8 @@ void BufferViewer::applySummary() {
     updatePlot();
 }
 
-void BufferViewer::applyRange() {
+void BufferViewer::applyRange()
+{
     double lo = m_summary.min, hi = m_summary.max;
     if (!m_autoRange->isChecked()) {
         lo = m_lo->text().toDouble();
@@ -190,7 +196,8 @@ void BufferViewer::applyRange() {
     m_image->setRange(lo, hi);
 }
 
-void BufferViewer::updatePlot() {
+void BufferViewer::updatePlot()
+{
     QChart* chart = m_plot->chart();
     chart->removeAllSeries();
     applyChartTheme(chart, palette());
@@ -219,19 +226,23 @@ void BufferViewer::updatePlot() {
                         : m_name);
 }
 
-void BufferViewer::showPage(Page page) {
+void BufferViewer::showPage(Page page)
+{
     m_tabs->setCurrentIndex(static_cast<int>(page));
 }
 
-BufferViewer::Page BufferViewer::currentPage() const {
+BufferViewer::Page BufferViewer::currentPage() const
+{
     return static_cast<Page>(m_tabs->currentIndex());
 }
 
-QString BufferViewer::pickerText() const {
+QString BufferViewer::pickerText() const
+{
     return m_picker->text();
 }
 
-void BufferViewer::pick(qint64 index) {
+void BufferViewer::pick(qint64 index)
+{
     if (index < 0 || static_cast<std::size_t>(index) >= m_array.size()) return;
     const auto i = static_cast<std::size_t>(index);
     m_picker->setText(tr("%1 %2 = %3  (flat index %4)")
@@ -239,7 +250,8 @@ void BufferViewer::pick(qint64 index) {
                           .arg(index));
 }
 
-bool BufferViewer::goToElement(const QString& text) {
+bool BufferViewer::goToElement(const QString& text)
+{
     const QStringList parts = text.split(u',', Qt::SkipEmptyParts);
     if (parts.isEmpty()) return false;
     std::size_t flat = 0;

@@ -6,7 +6,8 @@
 
 namespace wb::ui {
 
-void applyChartTheme(QChart* chart, const QPalette& palette) {
+void applyChartTheme(QChart* chart, const QPalette& palette)
+{
     const bool dark = palette.color(QPalette::Window).lightness() < 128;
     const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (chart->theme() != theme) chart->setTheme(theme);

@@ -16,7 +16,8 @@ struct Stop {
 };
 
 // Control points sampled from matplotlib's viridis / inferno and Moreland's cool-warm.
-const std::vector<Stop>& stops(Colormap::Kind kind) {
+const std::vector<Stop>& stops(Colormap::Kind kind)
+{
     static const std::vector<Stop> viridis = {
         {0.00, 68, 1, 84},    {0.13, 71, 44, 122},  {0.25, 59, 81, 139},
         {0.38, 44, 113, 142}, {0.50, 33, 144, 141}, {0.63, 39, 173, 129},
@@ -43,13 +44,15 @@ const std::vector<Stop>& stops(Colormap::Kind kind) {
     }
 }
 
-int lerp(int a, int b, double f) {
+int lerp(int a, int b, double f)
+{
     return static_cast<int>(std::lround(a + (b - a) * f));
 }
 } // namespace
 
 Colormap::Colormap(Kind kind)
-    : m_kind(kind) {
+    : m_kind(kind)
+{
     const auto& s = stops(kind);
     for (std::size_t i = 0; i < m_table.size(); ++i) {
         const double t = static_cast<double>(i) / 255.0;
@@ -63,12 +66,14 @@ Colormap::Colormap(Kind kind)
     }
 }
 
-QStringList Colormap::names() {
+QStringList Colormap::names()
+{
     return {QObject::tr("viridis"), QObject::tr("inferno"), QObject::tr("grey"),
             QObject::tr("cool-warm")};
 }
 
-QRgb Colormap::map(double t) const noexcept {
+QRgb Colormap::map(double t) const noexcept
+{
     if (!std::isfinite(t)) return nonFinite();
     const double c = std::clamp(t, 0.0, 1.0);
     return m_table[static_cast<std::size_t>(c * 255.0 + 0.5)];

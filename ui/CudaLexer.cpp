@@ -11,7 +11,8 @@ namespace wb::ui {
 
 CudaLexer::CudaLexer(bool cuda, QObject* parent)
     : QsciLexerCPP(parent)
-    , m_cuda(cuda) {
+    , m_cuda(cuda)
+{
     m_keywords = QsciLexerCPP::keywords(1);
     if (m_cuda) {
         const CudaWords& words = CudaWords::instance();
@@ -30,7 +31,8 @@ CudaLexer::CudaLexer(bool cuda, QObject* parent)
     setFont(mono);
 }
 
-const char* CudaLexer::keywords(int set) const {
+const char* CudaLexer::keywords(int set) const
+{
     switch (set) {
     case 1:
         return m_keywords.constData();
@@ -43,11 +45,13 @@ const char* CudaLexer::keywords(int set) const {
     }
 }
 
-const char* CudaLexer::language() const {
+const char* CudaLexer::language() const
+{
     return m_cuda ? "CUDA" : "C++";
 }
 
-void CudaLexer::applyPalette(const QPalette& palette) {
+void CudaLexer::applyPalette(const QPalette& palette)
+{
     const bool dark = palette.color(QPalette::Window).lightness() < 128;
     const QColor paper = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);

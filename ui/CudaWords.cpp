@@ -7,7 +7,8 @@ namespace wb::ui {
 
 namespace {
 
-QStringList loadList(const QString& name) {
+QStringList loadList(const QString& name)
+{
     QFile file(QStringLiteral(":/warpbench/") + name);
     QStringList words;
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) return words;
@@ -20,7 +21,8 @@ QStringList loadList(const QString& name) {
 
 } // namespace
 
-const CudaWords& CudaWords::instance() {
+const CudaWords& CudaWords::instance()
+{
     static const CudaWords words{loadList(QStringLiteral("cuda_keywords.txt")),
                                  loadList(QStringLiteral("cuda_builtins.txt")),
                                  loadList(QStringLiteral("cuda_types.txt")),
@@ -28,7 +30,8 @@ const CudaWords& CudaWords::instance() {
     return words;
 }
 
-QStringList CudaWords::all() const {
+QStringList CudaWords::all() const
+{
     QStringList words = keywords + builtins + types + intrinsics;
     words.sort();
     words.removeDuplicates();

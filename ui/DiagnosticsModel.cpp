@@ -8,10 +8,13 @@
 namespace wb::ui {
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent)
-    : QAbstractTableModel(parent) {}
+    : QAbstractTableModel(parent)
+{
+}
 
 void DiagnosticsModel::setDiagnostics(const QString& source,
-                                      const std::vector<Diagnostic>& diagnostics) {
+                                      const std::vector<Diagnostic>& diagnostics)
+{
     beginResetModel();
     std::erase_if(m_rows, [&](const Row& r) { return r.source == source; });
     for (const Diagnostic& d : diagnostics)
@@ -23,27 +26,32 @@ void DiagnosticsModel::setDiagnostics(const QString& source,
     endResetModel();
 }
 
-int DiagnosticsModel::errorCount() const {
+int DiagnosticsModel::errorCount() const
+{
     return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
         return r.diagnostic.severity == Severity::Error || r.diagnostic.severity == Severity::Fatal;
     }));
 }
 
-int DiagnosticsModel::warningCount() const {
+int DiagnosticsModel::warningCount() const
+{
     return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
         return r.diagnostic.severity == Severity::Warning;
     }));
 }
 
-int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     const Diagnostic& d = row.diagnostic;
@@ -85,7 +93,8 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case SeverityColumn:

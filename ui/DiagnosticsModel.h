@@ -20,7 +20,8 @@ public:
 
     /// Replaces the messages that came from `source` ("kernel.cu" or "reference.cpp").
     void setDiagnostics(const QString& source, const std::vector<Diagnostic>& diagnostics);
-    const Diagnostic& diagnostic(int row) const {
+    const Diagnostic& diagnostic(int row) const
+    {
         return m_rows.at(static_cast<std::size_t>(row)).diagnostic;
     }
     QString source(int row) const { return m_rows.at(static_cast<std::size_t>(row)).source; }

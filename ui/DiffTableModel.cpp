@@ -13,7 +13,8 @@ namespace wb::ui {
 
 namespace {
 
-std::uint64_t orderedBits(double v, ElementKind kind) {
+std::uint64_t orderedBits(double v, ElementKind kind)
+{
     // Maps floats onto integers in value order so that their difference counts ULPs.
     if (kind == ElementKind::F64) {
         const auto b = std::bit_cast<std::int64_t>(v);
@@ -25,7 +26,8 @@ std::uint64_t orderedBits(double v, ElementKind kind) {
     return static_cast<std::uint64_t>(ordered >> shift);
 }
 
-std::uint64_t ulpDistance(double a, double b, ElementKind kind) {
+std::uint64_t ulpDistance(double a, double b, ElementKind kind)
+{
     if (!isFloatKind(kind)) return static_cast<std::uint64_t>(std::fabs(a - b));
     const std::uint64_t x = orderedBits(a, kind), y = orderedBits(b, kind);
     return x > y ? x - y : y - x;
@@ -34,10 +36,13 @@ std::uint64_t ulpDistance(double a, double b, ElementKind kind) {
 } // namespace
 
 DiffTableModel::DiffTableModel(QObject* parent)
-    : WindowedTableModel(parent) {}
+    : WindowedTableModel(parent)
+{
+}
 
 void DiffTableModel::setArrays(ArrayView result, ArrayView reference,
-                               const session::Tolerance& tolerance) {
+                               const session::Tolerance& tolerance)
+{
     m_result = std::move(result);
     m_reference = std::move(reference);
     m_tolerance = tolerance;
@@ -45,12 +50,14 @@ void DiffTableModel::setArrays(ArrayView result, ArrayView reference,
     tableReset();
 }
 
-void DiffTableModel::setUnwrittenMask(std::vector<std::uint8_t> mask) {
+void DiffTableModel::setUnwrittenMask(std::vector<std::uint8_t> mask)
+{
     m_unwritten = std::move(mask);
     tableReset();
 }
 
-bool DiffTableModel::isMismatch(std::size_t i) const noexcept {
+bool DiffTableModel::isMismatch(std::size_t i) const noexcept
+{
     const double a = m_result.value(i);
     const double b = m_reference.value(i);
     if (!std::isfinite(a) || !std::isfinite(b)) {
@@ -62,7 +69,8 @@ bool DiffTableModel::isMismatch(std::size_t i) const noexcept {
     return std::fabs(a - b) > m_tolerance.atol + m_tolerance.rtol * std::fabs(b);
 }
 
-std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) const {
+std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) const
+{
     const auto n = static_cast<std::int64_t>(std::min(m_result.size(), m_reference.size()));
     if (n == 0) return -1;
     std::int64_t i = from;
@@ -74,11 +82,13 @@ std::int64_t DiffTableModel::findMismatch(std::int64_t from, bool backwards) con
     return -1;
 }
 
-std::int64_t DiffTableModel::totalRows() const {
+std::int64_t DiffTableModel::totalRows() const
+{
     return static_cast<std::int64_t>(std::min(m_result.size(), m_reference.size()));
 }
 
-QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const {
+QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const
+{
     const auto i = static_cast<std::size_t>(row);
     if (i >= static_cast<std::size_t>(totalRows())) return {};
     switch (role) {
@@ -114,16 +124,19 @@ QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const {
     }
 }
 
-QVariant DiffTableModel::rowHeader(std::int64_t row, int role) const {
+QVariant DiffTableModel::rowHeader(std::int64_t row, int role) const
+{
     if (role != Qt::DisplayRole) return {};
     return m_result.coordinates(static_cast<std::size_t>(row));
 }
 
-int DiffTableModel::columnCount(const QModelIndex& parent) const {
+int DiffTableModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation == Qt::Horizontal && role == Qt::DisplayRole) {
         switch (section) {
         case ResultColumn:

@@ -25,7 +25,10 @@ public:
     /// not poisoned). They get their own colour. setArrays() clears it.
     void setUnwrittenMask(std::vector<std::uint8_t> mask);
     const std::vector<std::uint8_t>& unwrittenMask() const noexcept { return m_unwritten; }
-    bool isUnwritten(std::size_t i) const noexcept { return i < m_unwritten.size() && m_unwritten[i]; }
+    bool isUnwritten(std::size_t i) const noexcept
+    {
+        return i < m_unwritten.size() && m_unwritten[i];
+    }
 
     /// Whether element i is outside the tolerance (the diff engine's rule).
     bool isMismatch(std::size_t i) const noexcept;

@@ -30,21 +30,24 @@ namespace wb::ui {
 
 namespace {
 
-QString badgeHtml(bool pass) {
+QString badgeHtml(bool pass)
+{
     return pass ? QStringLiteral("<span style='background:#2e9e44;color:white;font-weight:bold;"
                                  "padding:2px 8px;border-radius:3px'>&nbsp;PASS&nbsp;</span>")
                 : QStringLiteral("<span style='background:#d0342c;color:white;font-weight:bold;"
                                  "padding:2px 8px;border-radius:3px'>&nbsp;FAIL&nbsp;</span>");
 }
 
-QString g(double v) {
+QString g(double v)
+{
     return QString::number(v, 'g', 4);
 }
 
 } // namespace
 
 DiffView::DiffView(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -123,12 +126,14 @@ DiffView::DiffView(QWidget* parent)
     clear();
 }
 
-DiffView::~DiffView() {
+DiffView::~DiffView()
+{
     m_search->waitForFinished();
     m_errors->waitForFinished();
 }
 
-void DiffView::clear() {
+void DiffView::clear()
+{
     m_outcome.reset();
     m_outputs.clear();
     m_output->clear();
@@ -142,7 +147,8 @@ void DiffView::clear() {
 }
 
 void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome,
-                          const session::Session& session) {
+                          const session::Session& session)
+{
     m_search->waitForFinished();
     m_errors->waitForFinished();
     clear();
@@ -169,7 +175,8 @@ void DiffView::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     if (m_hasImages) m_tabs->setCurrentWidget(m_images);
 }
 
-bool DiffView::selectOutput(const QString& name) {
+bool DiffView::selectOutput(const QString& name)
+{
     for (std::size_t i = 0; i < m_outputs.size(); ++i)
         if (QString::fromStdString(m_outputs[i]) == name) {
             m_output->setCurrentIndex(static_cast<int>(i));
@@ -178,7 +185,8 @@ bool DiffView::selectOutput(const QString& name) {
     return false;
 }
 
-void DiffView::showOutput(int i) {
+void DiffView::showOutput(int i)
+{
     if (!m_outcome || i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return;
     m_search->waitForFinished();
     m_errors->waitForFinished();
@@ -272,7 +280,8 @@ void DiffView::showOutput(int i) {
     }
 }
 
-QString DiffView::badgeText() const {
+QString DiffView::badgeText() const
+{
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
     if (i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return {};
@@ -281,7 +290,8 @@ QString DiffView::badgeText() const {
     return o.stats.passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL");
 }
 
-QString DiffView::statsText() const {
+QString DiffView::statsText() const
+{
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
     if (i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return {};
@@ -311,7 +321,8 @@ QString DiffView::statsText() const {
     return text;
 }
 
-bool DiffView::goToMismatch(bool backwards) {
+bool DiffView::goToMismatch(bool backwards)
+{
     if (!m_outcome || m_model->totalRows() == 0) return false;
     m_search->waitForFinished();
     std::int64_t from = m_table->currentRow();
@@ -332,7 +343,8 @@ bool DiffView::goToMismatch(bool backwards) {
     return true;
 }
 
-void DiffView::buildImages(const session::Session& session) {
+void DiffView::buildImages(const session::Session& session)
+{
     auto* grid = static_cast<QGridLayout*>(m_images->layout());
     while (QLayoutItem* item = grid->takeAt(0)) {
         delete item->widget();

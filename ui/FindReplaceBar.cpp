@@ -17,7 +17,8 @@ namespace wb::ui {
 namespace {
 enum Mode { Find, Replace, GoTo };
 
-QToolButton* button(const QString& text, QWidget* parent) {
+QToolButton* button(const QString& text, QWidget* parent)
+{
     auto* b = new QToolButton(parent);
     b->setText(text);
     b->setAutoRaise(true);
@@ -26,7 +27,8 @@ QToolButton* button(const QString& text, QWidget* parent) {
 } // namespace
 
 FindReplaceBar::FindReplaceBar(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setSpacing(2);
@@ -114,11 +116,13 @@ FindReplaceBar::FindReplaceBar(QWidget* parent)
     hide();
 }
 
-void FindReplaceBar::setEditor(QsciScintilla* editor) {
+void FindReplaceBar::setEditor(QsciScintilla* editor)
+{
     m_editor = editor;
 }
 
-void FindReplaceBar::setMode(int mode) {
+void FindReplaceBar::setMode(int mode)
+{
     m_findRow->setVisible(mode != GoTo);
     m_replaceRow->setVisible(mode == Replace);
     m_gotoRow->setVisible(mode == GoTo);
@@ -126,7 +130,8 @@ void FindReplaceBar::setMode(int mode) {
     show();
 }
 
-void FindReplaceBar::showFind() {
+void FindReplaceBar::showFind()
+{
     setMode(Find);
     if (m_editor && m_editor->hasSelectedText() && !m_editor->selectedText().contains(u'\n'))
         m_find->setText(m_editor->selectedText());
@@ -134,13 +139,15 @@ void FindReplaceBar::showFind() {
     m_find->selectAll();
 }
 
-void FindReplaceBar::showReplace() {
+void FindReplaceBar::showReplace()
+{
     showFind();
     setMode(Replace);
     m_find->setFocus();
 }
 
-void FindReplaceBar::showGoToLine() {
+void FindReplaceBar::showGoToLine()
+{
     setMode(GoTo);
     if (m_editor) {
         int line = 0, index = 0;
@@ -153,7 +160,8 @@ void FindReplaceBar::showGoToLine() {
     m_line->selectAll();
 }
 
-bool FindReplaceBar::findNext(bool backwards) {
+bool FindReplaceBar::findNext(bool backwards)
+{
     if (!m_editor || m_find->text().isEmpty()) return false;
     int line = 0, index = 0;
     m_editor->getCursorPosition(&line, &index);
@@ -170,7 +178,8 @@ bool FindReplaceBar::findNext(bool backwards) {
     return found;
 }
 
-int FindReplaceBar::replaceAll() {
+int FindReplaceBar::replaceAll()
+{
     if (!m_editor || m_find->text().isEmpty()) return 0;
     int count = 0;
     m_editor->beginUndoAction();
@@ -186,12 +195,14 @@ int FindReplaceBar::replaceAll() {
     return count;
 }
 
-void FindReplaceBar::closeBar() {
+void FindReplaceBar::closeBar()
+{
     hide();
     if (m_editor) m_editor->setFocus();
 }
 
-void FindReplaceBar::keyPressEvent(QKeyEvent* event) {
+void FindReplaceBar::keyPressEvent(QKeyEvent* event)
+{
     if (event->key() == Qt::Key_Escape) {
         closeBar();
         return;

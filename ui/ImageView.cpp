@@ -13,7 +13,8 @@ namespace {
 
 enum class Layout { Scalar, Planes, Interleaved };
 
-Layout layoutOf(const ArrayView& a) {
+Layout layoutOf(const ArrayView& a)
+{
     const auto& s = a.shape();
     if (s.size() == 3 && (s[0] == 3 || s[0] == 4)) return Layout::Planes;
     if (s.size() == 3 && (s[2] == 3 || s[2] == 4)) return Layout::Interleaved;
@@ -25,7 +26,8 @@ struct Geometry {
     Layout layout;
 };
 
-Geometry geometryOf(const ArrayView& a, bool trueColour) {
+Geometry geometryOf(const ArrayView& a, bool trueColour)
+{
     const auto& s = a.shape();
     const Layout layout = trueColour ? layoutOf(a) : Layout::Scalar;
     switch (layout) {
@@ -41,51 +43,61 @@ Geometry geometryOf(const ArrayView& a, bool trueColour) {
 } // namespace
 
 ImageView::ImageView(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void ImageView::setArray(ArrayView array) {
+void ImageView::setArray(ArrayView array)
+{
     m_array = std::move(array);
     rerender();
 }
 
-void ImageView::setColormap(Colormap::Kind kind) {
+void ImageView::setColormap(Colormap::Kind kind)
+{
     m_map = Colormap(kind);
     rerender();
 }
 
-void ImageView::setRange(double lo, double hi) {
+void ImageView::setRange(double lo, double hi)
+{
     m_lo = lo;
     m_hi = hi;
     rerender();
 }
 
-void ImageView::setTitle(const QString& title) {
+void ImageView::setTitle(const QString& title)
+{
     m_title = title;
     update();
 }
 
-void ImageView::setTrueColour(bool on) {
+void ImageView::setTrueColour(bool on)
+{
     m_trueColour = on;
     rerender();
 }
 
-bool ImageView::isTrueColour() const noexcept {
+bool ImageView::isTrueColour() const noexcept
+{
     return m_trueColour && layoutOf(m_array) != Layout::Scalar;
 }
 
-int ImageView::imageWidth() const noexcept {
+int ImageView::imageWidth() const noexcept
+{
     return m_array.isNull() ? 0 : static_cast<int>(geometryOf(m_array, m_trueColour).width);
 }
 
-int ImageView::imageHeight() const noexcept {
+int ImageView::imageHeight() const noexcept
+{
     return m_array.isNull() ? 0 : static_cast<int>(geometryOf(m_array, m_trueColour).height);
 }
 
 QImage ImageView::render(const ArrayView& a, const Colormap& map, double lo, double hi,
-                         bool trueColour, int maxSide) {
+                         bool trueColour, int maxSide)
+{
     if (a.isNull() || a.size() == 0) return {};
     const Geometry g = geometryOf(a, trueColour);
     if (g.width == 0 || g.height == 0) return {};
@@ -123,13 +135,15 @@ QImage ImageView::render(const ArrayView& a, const Colormap& map, double lo, dou
     return image;
 }
 
-void ImageView::setMask(std::vector<std::uint8_t> mask, QColor colour) {
+void ImageView::setMask(std::vector<std::uint8_t> mask, QColor colour)
+{
     m_mask = std::move(mask);
     m_maskColour = colour;
     rerender();
 }
 
-void ImageView::rerender() {
+void ImageView::rerender()
+{
     m_image = render(m_array, m_map, m_lo, m_hi, m_trueColour);
     // Marked elements in their own colour (sampled like render(): element at (y·stepY, x·stepX)).
     if (!m_image.isNull() && m_mask.size() == m_array.size()) {
@@ -148,7 +162,8 @@ void ImageView::rerender() {
     update();
 }
 
-QRect ImageView::imageRect() const {
+QRect ImageView::imageRect() const
+{
     if (m_image.isNull()) return {};
     const int titleHeight = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
     const int barWidth = isTrueColour() ? 0 : 56;
@@ -161,7 +176,8 @@ QRect ImageView::imageRect() const {
     return r;
 }
 
-void ImageView::paintEvent(QPaintEvent*) {
+void ImageView::paintEvent(QPaintEvent*)
+{
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_title.isEmpty()) {
@@ -192,7 +208,8 @@ void ImageView::paintEvent(QPaintEvent*) {
     p.drawText(QPoint(bar.right() + 3, bar.bottom()), QString::number(m_lo, 'g', 3));
 }
 
-qint64 ImageView::elementAtPos(QPointF pos) const {
+qint64 ImageView::elementAtPos(QPointF pos) const
+{
     const QRect r = imageRect();
     if (r.isEmpty() || !r.contains(pos.toPoint())) return -1;
     const int w = imageWidth(), h = imageHeight();
@@ -205,12 +222,14 @@ qint64 ImageView::elementAtPos(QPointF pos) const {
     return y * w + x;
 }
 
-void ImageView::mouseMoveEvent(QMouseEvent* event) {
+void ImageView::mouseMoveEvent(QMouseEvent* event)
+{
     const qint64 i = elementAtPos(event->position());
     if (i >= 0) Q_EMIT elementHovered(i);
 }
 
-void ImageView::mousePressEvent(QMouseEvent* event) {
+void ImageView::mousePressEvent(QMouseEvent* event)
+{
     const qint64 i = elementAtPos(event->position());
     if (i >= 0) Q_EMIT elementClicked(i);
 }

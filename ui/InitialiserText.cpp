@@ -9,7 +9,8 @@ namespace wb::ui {
 
 using Kind = session::Initialiser::Kind;
 
-QString InitialiserText::format(const session::Initialiser& i) {
+QString InitialiserText::format(const session::Initialiser& i)
+{
     auto q = [](const std::string& s) { return QString::fromStdString(s); };
     switch (i.kind) {
     case Kind::Zeros:
@@ -34,7 +35,8 @@ QString InitialiserText::format(const session::Initialiser& i) {
     return QStringLiteral("zeros");
 }
 
-std::optional<session::Initialiser> InitialiserText::parse(const QString& text, QString* error) {
+std::optional<session::Initialiser> InitialiserText::parse(const QString& text, QString* error)
+{
     QStringList words = text.simplified().split(u' ', Qt::SkipEmptyParts);
     session::Initialiser init;
     if (words.isEmpty()) {

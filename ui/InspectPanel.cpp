@@ -19,7 +19,8 @@
 namespace wb::ui {
 
 namespace {
-QPlainTextEdit* codeView(QWidget* parent) {
+QPlainTextEdit* codeView(QWidget* parent)
+{
     auto* v = new QPlainTextEdit(parent);
     v->setReadOnly(true);
     v->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -29,7 +30,8 @@ QPlainTextEdit* codeView(QWidget* parent) {
 } // namespace
 
 InspectPanel::InspectPanel(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_tabs = new QTabWidget(this);
@@ -76,14 +78,16 @@ InspectPanel::InspectPanel(QWidget* parent)
     setCompileResult(nullptr);
 }
 
-InspectPanel::~InspectPanel() {
+InspectPanel::~InspectPanel()
+{
     if (m_process->state() != QProcess::NotRunning) {
         m_process->kill();
         m_process->waitForFinished(1000);
     }
 }
 
-QString InspectPanel::findDisassembler() {
+QString InspectPanel::findDisassembler()
+{
     const QStringList toolkit = {QStringLiteral("/usr/local/cuda/bin")};
     for (const char* name : {"nvdisasm", "cuobjdump"}) {
         QString path = QStandardPaths::findExecutable(QString::fromLatin1(name));
@@ -94,7 +98,8 @@ QString InspectPanel::findDisassembler() {
     return {};
 }
 
-void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result) {
+void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
+{
     m_result = std::move(result);
     if (!m_result) {
         m_ptx->setPlainText(tr("// Compile the kernel (Ctrl+B) to see its PTX."));
@@ -115,7 +120,8 @@ void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
     if (m_tabs->currentIndex() == 1) disassemble();
 }
 
-void InspectPanel::disassemble() {
+void InspectPanel::disassemble()
+{
     m_sassStale = false;
     if (!m_result || !m_result->ok) return;
     if (m_result->binary.empty()) {
@@ -153,16 +159,20 @@ void InspectPanel::disassemble() {
                                     : QStringList{QStringLiteral("-sass"), cubin});
 }
 
-QString InspectPanel::ptxText() const {
+QString InspectPanel::ptxText() const
+{
     return m_ptx->toPlainText();
 }
-QString InspectPanel::sassText() const {
+QString InspectPanel::sassText() const
+{
     return m_sass->toPlainText();
 }
-QString InspectPanel::sassNote() const {
+QString InspectPanel::sassNote() const
+{
     return m_sassNote->text();
 }
-void InspectPanel::showSass() {
+void InspectPanel::showSass()
+{
     m_tabs->setCurrentIndex(1);
 }
 

@@ -23,7 +23,8 @@ constexpr int kErrorIndicator = 8;
 constexpr int kWarningIndicator = 9;
 constexpr int kMarkerMargin = 1;
 
-bool isErrorSeverity(Severity s) {
+bool isErrorSeverity(Severity s)
+{
     return s == Severity::Error || s == Severity::Fatal;
 }
 
@@ -31,7 +32,8 @@ bool isErrorSeverity(Severity s) {
 
 KernelEditor::KernelEditor(Language language, QWidget* parent)
     : QsciScintilla(parent)
-    , m_language(language) {
+    , m_language(language)
+{
     m_sourceName =
         language == Language::Cuda ? QStringLiteral("kernel.cu") : QStringLiteral("reference.cpp");
     m_lexer = new CudaLexer(language == Language::Cuda, this);
@@ -97,18 +99,21 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     updateLineNumberWidth();
 }
 
-KernelEditor::~KernelEditor() {
+KernelEditor::~KernelEditor()
+{
     delete m_errorStyle;
     delete m_warningStyle;
     delete m_noteStyle;
 }
 
-void KernelEditor::updateLineNumberWidth() {
+void KernelEditor::updateLineNumberWidth()
+{
     const auto digits = static_cast<int>(QString::number(std::max(lines(), 99)).size());
     setMarginWidth(0, QString(digits + 1, u'9'));
 }
 
-void KernelEditor::applyPalette() {
+void KernelEditor::applyPalette()
+{
     const QPalette pal = palette();
     const bool dark = pal.color(QPalette::Window).lightness() < 128;
     m_lexer->applyPalette(pal);
@@ -140,16 +145,19 @@ void KernelEditor::applyPalette() {
     setDiagnostics(std::vector<Diagnostic>(m_diagnostics));
 }
 
-void KernelEditor::changeEvent(QEvent* event) {
+void KernelEditor::changeEvent(QEvent* event)
+{
     QsciScintilla::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) applyPalette();
 }
 
-void KernelEditor::clearDiagnostics() {
+void KernelEditor::clearDiagnostics()
+{
     setDiagnostics({});
 }
 
-void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
+{
     markerDeleteAll(kErrorMarker);
     markerDeleteAll(kWarningMarker);
     clearAnnotations();
@@ -217,28 +225,33 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
     }
 }
 
-bool KernelEditor::hasErrorMarker(int line) const {
+bool KernelEditor::hasErrorMarker(int line) const
+{
     return line >= 1 &&
            (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kErrorMarker));
 }
 
-bool KernelEditor::hasWarningMarker(int line) const {
+bool KernelEditor::hasWarningMarker(int line) const
+{
     return line >= 1 &&
            (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kWarningMarker));
 }
 
-QString KernelEditor::annotationText(int line) const {
+QString KernelEditor::annotationText(int line) const
+{
     return line >= 1 ? annotation(line - 1) : QString();
 }
 
-void KernelEditor::goToLine(int line, int column) {
+void KernelEditor::goToLine(int line, int column)
+{
     const int l = std::clamp(line, 1, std::max(1, lines())) - 1;
     setCursorPosition(l, std::max(0, column - 1));
     ensureLineVisible(l);
     setFocus();
 }
 
-bool KernelEditor::goToNextDiagnostic(bool backwards) {
+bool KernelEditor::goToNextDiagnostic(bool backwards)
+{
     std::vector<int> located;
     for (const Diagnostic& d : m_diagnostics)
         if (d.line > 0) located.push_back(d.line);
@@ -268,7 +281,8 @@ bool KernelEditor::goToNextDiagnostic(bool backwards) {
 
 namespace wb::ui {
 
-void KernelEditor::showCompletions(bool force) {
+void KernelEditor::showCompletions(bool force)
+{
     int line = 0, index = 0;
     getCursorPosition(&line, &index);
     const QString before = text(line).left(index);

@@ -27,20 +27,23 @@ namespace wb::ui {
 
 namespace {
 
-QLineEdit* exprField(QWidget* parent, const QString& tip) {
+QLineEdit* exprField(QWidget* parent, const QString& tip)
+{
     auto* e = new QLineEdit(parent);
     e->setToolTip(tip);
     e->setMinimumWidth(40);
     return e;
 }
 
-void markField(QLineEdit* field, const QString& error) {
+void markField(QLineEdit* field, const QString& error)
+{
     field->setStyleSheet(
         error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d0342c; }"));
     field->setToolTip(error.isEmpty() ? field->property("wbTip").toString() : error);
 }
 
-std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields) {
+std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields)
+{
     // Trailing "1" extents are dropped so a 1-D launch stays {"N"}.
     std::vector<std::string> out;
     for (QLineEdit* f : fields)
@@ -54,7 +57,8 @@ std::vector<std::string> axes(const std::array<QLineEdit*, 3>& fields) {
 
 LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     : QWidget(parent)
-    , m_doc(document) {
+    , m_doc(document)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -265,12 +269,14 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     loadFromSession();
 }
 
-const KernelInfo* LaunchPanel::currentKernel() const {
+const KernelInfo* LaunchPanel::currentKernel() const
+{
     if (!m_compiled) return nullptr;
     return m_compiled->findKernel(m_kernel->currentText().trimmed().toStdString());
 }
 
-void LaunchPanel::loadFromSession() {
+void LaunchPanel::loadFromSession()
+{
     m_loading = true;
     const session::Session& s = m_doc->session();
     m_kernel->setEditText(QString::fromStdString(s.launch.kernel));
@@ -316,7 +322,8 @@ void LaunchPanel::loadFromSession() {
     evaluateFields();
 }
 
-void LaunchPanel::writeLaunch() {
+void LaunchPanel::writeLaunch()
+{
     if (m_loading) return;
     const std::string kernel = m_kernel->currentText().trimmed().toStdString();
     const auto grid = axes(m_grid);
@@ -334,7 +341,8 @@ void LaunchPanel::writeLaunch() {
     evaluateFields();
 }
 
-void LaunchPanel::writeOptions() {
+void LaunchPanel::writeOptions()
+{
     if (m_loading) return;
     CompileOptions o = m_doc->session().compileOptions;
     const int archIndex = m_arch->findText(m_arch->currentText());
@@ -357,7 +365,8 @@ void LaunchPanel::writeOptions() {
     Q_EMIT compileOptionsChanged();
 }
 
-void LaunchPanel::evaluateFields() {
+void LaunchPanel::evaluateFields()
+{
     const SessionEval eval(m_doc->session());
     QStringList parts;
     auto evalAxis = [&](std::array<QLineEdit*, 3>& fields, const char* what) {
@@ -386,7 +395,8 @@ void LaunchPanel::evaluateFields() {
     updateOccupancy();
 }
 
-void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result) {
+void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
+{
     // A failed compile keeps the last good kernel list: the bindings stay visible while typing.
     if (result && !result->ok && m_compiled && m_compiled->ok) return;
     m_compiled = std::move(result);
@@ -407,19 +417,22 @@ void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result) 
     updateOccupancy();
 }
 
-void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors) {
+void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors)
+{
     m_deviceArch = arch;
     m_multiprocessors = multiprocessors;
     updateOccupancy();
 }
 
-void LaunchPanel::setCudaUnavailableReason(const QString& reason) {
+void LaunchPanel::setCudaUnavailableReason(const QString& reason)
+{
     m_backend->setItemData(1, reason.isEmpty() ? tr("Run on the GPU") : reason, Qt::ToolTipRole);
     m_backend->setItemText(1,
                            reason.isEmpty() ? tr("CUDA (GPU)") : tr("CUDA (GPU) — not available"));
 }
 
-void LaunchPanel::updateOccupancy() {
+void LaunchPanel::updateOccupancy()
+{
     QString arch = m_deviceArch;
     if (arch.isEmpty() && m_compiled) arch = QString::fromStdString(m_compiled->target);
     if (arch.isEmpty() || arch.startsWith(u'h'))
@@ -479,7 +492,8 @@ void LaunchPanel::updateOccupancy() {
                      : QString::number(m_occupancy.blocksByShared)));
 }
 
-QString LaunchPanel::occupancyText() const {
+QString LaunchPanel::occupancyText() const
+{
     return m_occupancyLabel->text();
 }
 

@@ -5,25 +5,29 @@ namespace wb::ui {
 
 LiveCompiler::LiveCompiler(Worker* worker, int delayMs, QObject* parent)
     : QObject(parent)
-    , m_worker(worker) {
+    , m_worker(worker)
+{
     m_timer.setSingleShot(true);
     m_timer.setInterval(delayMs);
     connect(&m_timer, &QTimer::timeout, this, &LiveCompiler::fire);
 }
 
-void LiveCompiler::schedule(Job job) {
+void LiveCompiler::schedule(Job job)
+{
     m_pending = std::move(job);
     ++m_generation; // a result still in flight is now stale
     m_timer.start();
 }
 
-void LiveCompiler::runNow(Job job) {
+void LiveCompiler::runNow(Job job)
+{
     m_pending = std::move(job);
     m_timer.stop();
     fire();
 }
 
-void LiveCompiler::fire() {
+void LiveCompiler::fire()
+{
     if (!m_pending) return;
     Job job = std::move(m_pending);
     m_pending = nullptr;

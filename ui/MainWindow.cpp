@@ -18,11 +18,11 @@
 #include "ui/LaunchPanel.h"
 #include "ui/LiveCompiler.h"
 #include "ui/ResultsPanel.h"
-#include "ui/profiling/ProfilingDocks.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
 #include "ui/StatusBanner.h"
 #include "ui/Worker.h"
+#include "ui/profiling/ProfilingDocks.h"
 
 #include <QAction>
 #include <QApplication>
@@ -58,11 +58,13 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 
-QIcon icon(const char* name) {
+QIcon icon(const char* name)
+{
     return QIcon(QStringLiteral(":/warpbench/icons/%1.svg").arg(QLatin1String(name)));
 }
 
-CompileResult referenceBuildToResult(const session::CppReference::Build& b) {
+CompileResult referenceBuildToResult(const session::CppReference::Build& b)
+{
     CompileResult r;
     r.ok = b.ok;
     r.sourceName = "reference.cpp";
@@ -77,7 +79,8 @@ CompileResult referenceBuildToResult(const session::CppReference::Build& b) {
 } // namespace
 
 MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
-    : QMainWindow(parent) {
+    : QMainWindow(parent)
+{
     setObjectName(QStringLiteral("warpbenchMainWindow"));
     setWindowIcon(icon("app"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -308,7 +311,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildDocks() {
+void MainWindow::buildDocks()
+{
     m_launch = new LaunchPanel(m_doc, this);
     m_buffers = new BufferPanel(m_doc, this);
     m_results = new ResultsPanel(m_diagnostics, this);
@@ -340,7 +344,8 @@ void MainWindow::buildDocks() {
     resizeDocks({m_resultsDock}, {330}, Qt::Vertical);
 }
 
-void MainWindow::buildActions() {
+void MainWindow::buildActions()
+{
     m_runAction = new QAction(icon("run"), tr("&Run"), this);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setToolTip(
@@ -382,7 +387,8 @@ void MainWindow::buildActions() {
     sync();
 }
 
-void MainWindow::buildMenus() {
+void MainWindow::buildMenus()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() {
         if (maybeSave()) newProject();
@@ -473,7 +479,8 @@ void MainWindow::buildMenus() {
     });
 }
 
-QList<QPair<QString, QString>> MainWindow::examples() {
+QList<QPair<QString, QString>> MainWindow::examples()
+{
     QList<QPair<QString, QString>> list;
     const QString dir = QString::fromStdString((wb::dataDir() / "examples").string());
     QDirIterator it(dir, {QStringLiteral("*.wbproj")}, QDir::Files, QDirIterator::Subdirectories);
@@ -485,7 +492,8 @@ QList<QPair<QString, QString>> MainWindow::examples() {
     return list;
 }
 
-void MainWindow::probeEnvironment() {
+void MainWindow::probeEnvironment()
+{
     m_compileWorker->post<Environment>(
         this,
         [](const CancelToken&) {
@@ -518,7 +526,8 @@ void MainWindow::probeEnvironment() {
         });
 }
 
-void MainWindow::applyEnvironment() {
+void MainWindow::applyEnvironment()
+{
     const DeviceDescription& d = m_env.device;
     QString device =
         m_env.backendProblem.empty()
@@ -540,7 +549,8 @@ void MainWindow::applyEnvironment() {
     scheduleKernelCompile(true); // now with the device's architecture
 }
 
-void MainWindow::updateBanner() {
+void MainWindow::updateBanner()
+{
     QList<QPair<StatusBanner::Level, QString>> messages;
     if (!m_env.probed) return;
     if (m_env.cudaProblem)
@@ -570,7 +580,8 @@ void MainWindow::updateBanner() {
     m_banner->setMessages(messages);
 }
 
-void MainWindow::loadEditorsFromDocument() {
+void MainWindow::loadEditorsFromDocument()
+{
     m_loadingEditors = true;
     m_kernelEditor->setText(m_doc->kernelText());
     m_referenceEditor->setText(m_doc->referenceText());
@@ -593,7 +604,8 @@ void MainWindow::loadEditorsFromDocument() {
     m_loadingEditors = false;
 }
 
-void MainWindow::scheduleKernelCompile(bool now) {
+void MainWindow::scheduleKernelCompile(bool now)
+{
     const session::Session s = m_doc->runnableSession();
     const std::string source = s.kernelSource;
     const std::string name = s.kernelSourceName();
@@ -619,7 +631,8 @@ void MainWindow::scheduleKernelCompile(bool now) {
         m_liveKernel->schedule(std::move(job));
 }
 
-void MainWindow::scheduleReferenceCompile(bool now) {
+void MainWindow::scheduleReferenceCompile(bool now)
+{
     const session::Session s = m_doc->runnableSession();
     if (s.reference.kind != session::ReferenceSpec::Kind::Cpp) {
         m_referenceEditor->clearDiagnostics();
@@ -649,23 +662,27 @@ void MainWindow::scheduleReferenceCompile(bool now) {
         m_liveReference->schedule(std::move(job));
 }
 
-void MainWindow::compileNow() {
+void MainWindow::compileNow()
+{
     scheduleKernelCompile(true);
     scheduleReferenceCompile(true);
 }
 
-bool MainWindow::run() {
+bool MainWindow::run()
+{
     m_autosave->flush();
     if (!m_runner->run()) return false;
     m_lastRunLabel->setText(tr("running…"));
     return true;
 }
 
-void MainWindow::cancel() {
+void MainWindow::cancel()
+{
     m_runner->cancel();
 }
 
-void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome) {
+void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
+{
     m_runAction->setEnabled(true);
     m_cancelAction->setEnabled(false);
     m_progress->hide();
@@ -690,7 +707,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome) {
     if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
 }
 
-void MainWindow::goToNext(bool backwards) {
+void MainWindow::goToNext(bool backwards)
+{
     const auto last = m_liveKernel->lastResult();
     if ((last && !last->ok) || m_diagnostics->errorCount() > 0) {
         KernelEditor* editor =
@@ -704,7 +722,8 @@ void MainWindow::goToNext(bool backwards) {
     m_results->diffView()->goToMismatch(backwards);
 }
 
-void MainWindow::showBuffer(const QString& name, bool raise) {
+void MainWindow::showBuffer(const QString& name, bool raise)
+{
     const std::string n = name.toStdString();
     const auto outcome = m_runner->lastOutcome();
     auto show = [this, name, raise](ArrayView view) {
@@ -753,12 +772,14 @@ void MainWindow::showBuffer(const QString& name, bool raise) {
 
 // ---- files -------------------------------------------------------------------------------
 
-void MainWindow::newProject() {
+void MainWindow::newProject()
+{
     m_doc->newSession();
     m_autosave->clear();
 }
 
-bool MainWindow::openProject(const QString& path) {
+bool MainWindow::openProject(const QString& path)
+{
     try {
         m_doc->load(path);
     } catch (const std::exception& e) {
@@ -776,7 +797,8 @@ bool MainWindow::openProject(const QString& path) {
     return true;
 }
 
-bool MainWindow::save() {
+bool MainWindow::save()
+{
     if (m_doc->filePath().isEmpty()) {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(),
                                                           tr("Warpbench projects (*.wbproj)"));
@@ -787,7 +809,8 @@ bool MainWindow::save() {
     return saveAs(m_doc->filePath());
 }
 
-bool MainWindow::saveAs(const QString& path) {
+bool MainWindow::saveAs(const QString& path)
+{
     try {
         m_doc->save(path);
     } catch (const std::exception& e) {
@@ -801,7 +824,8 @@ bool MainWindow::saveAs(const QString& path) {
     return true;
 }
 
-bool MainWindow::maybeSave() {
+bool MainWindow::maybeSave()
+{
     if (!m_doc->isModified()) return true;
     const auto answer = QMessageBox::question(
         this, tr("Unsaved changes"),
@@ -812,7 +836,8 @@ bool MainWindow::maybeSave() {
     return true;
 }
 
-void MainWindow::addRecentFile(const QString& path) {
+void MainWindow::addRecentFile(const QString& path)
+{
     QSettings settings;
     QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
     recent.removeAll(path);
@@ -823,7 +848,8 @@ void MainWindow::addRecentFile(const QString& path) {
     rebuildRecentMenu();
 }
 
-void MainWindow::rebuildRecentMenu() {
+void MainWindow::rebuildRecentMenu()
+{
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& path : recent)
@@ -836,14 +862,16 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::updateTitle() {
+void MainWindow::updateTitle()
+{
     setWindowTitle(QStringLiteral("%1[*] — Warpbench").arg(m_doc->displayName()));
     setWindowModified(m_doc->isModified());
 }
 
 // ---- autosave and recovery -----------------------------------------------------------------
 
-QByteArray MainWindow::snapshot() const {
+QByteArray MainWindow::snapshot() const
+{
     QJsonObject o;
     o.insert(QStringLiteral("format"), QStringLiteral("warpbench-autosave"));
     o.insert(QStringLiteral("version"), 1);
@@ -855,7 +883,8 @@ QByteArray MainWindow::snapshot() const {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-int MainWindow::offerRecovery() {
+int MainWindow::offerRecovery()
+{
     const QList<Autosave::Recovered> found = m_autosave->findRecoverable();
     m_pendingRecovery.clear();
     m_pendingRecoveryPaths.clear();
@@ -875,11 +904,13 @@ int MainWindow::offerRecovery() {
     return static_cast<int>(found.size());
 }
 
-QString MainWindow::recoveryText() const {
+QString MainWindow::recoveryText() const
+{
     return m_recoveryBar->isVisible() ? m_recoveryLabel->text() : QString();
 }
 
-bool MainWindow::restoreSnapshot(const QByteArray& content) {
+bool MainWindow::restoreSnapshot(const QByteArray& content)
+{
     const QJsonObject o = QJsonDocument::fromJson(content).object();
     if (o.value(QStringLiteral("format")).toString() != u"warpbench-autosave") return false;
     const QString path = o.value(QStringLiteral("projectPath")).toString();
@@ -904,7 +935,8 @@ bool MainWindow::restoreSnapshot(const QByteArray& content) {
 
 // ---- window --------------------------------------------------------------------------------
 
-void MainWindow::closeEvent(QCloseEvent* event) {
+void MainWindow::closeEvent(QCloseEvent* event)
+{
     if (!maybeSave()) {
         event->ignore();
         return;
@@ -917,7 +949,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-void MainWindow::showEvent(QShowEvent* event) {
+void MainWindow::showEvent(QShowEvent* event)
+{
     QMainWindow::showEvent(event);
     if (m_shownOnce) return;
     m_shownOnce = true;
@@ -932,7 +965,8 @@ void MainWindow::showEvent(QShowEvent* event) {
     });
 }
 
-void MainWindow::changeEvent(QEvent* event) {
+void MainWindow::changeEvent(QEvent* event)
+{
     QMainWindow::changeEvent(event);
     if (event->type() == QEvent::PaletteChange ||
         event->type() == QEvent::ApplicationPaletteChange) {

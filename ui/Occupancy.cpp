@@ -10,12 +10,14 @@
 namespace wb::ui {
 
 namespace {
-int ceilTo(int value, int unit) {
+int ceilTo(int value, int unit)
+{
     return unit <= 0 ? value : (value + unit - 1) / unit * unit;
 }
 } // namespace
 
-std::optional<SmLimits> SmLimits::forArch(const QString& arch) {
+std::optional<SmLimits> SmLimits::forArch(const QString& arch)
+{
     static const QRegularExpression re(QStringLiteral("^(?:sm_|compute_)?(\\d{2,3})[af]?$"));
     const auto m = re.match(arch);
     if (!m.hasMatch()) return std::nullopt;
@@ -80,7 +82,8 @@ std::optional<SmLimits> SmLimits::forArch(const QString& arch) {
     return s;
 }
 
-Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int shared) {
+Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int shared)
+{
     Occupancy o;
     if (threads <= 0) {
         o.limitedBy = Limit::Invalid;
@@ -144,7 +147,8 @@ Occupancy Occupancy::compute(const SmLimits& sm, int threads, int registers, int
     return o;
 }
 
-QString Occupancy::limitName(Limit limit) {
+QString Occupancy::limitName(Limit limit)
+{
     switch (limit) {
     case Limit::Threads:
         return QObject::tr("threads");
@@ -162,7 +166,8 @@ QString Occupancy::limitName(Limit limit) {
     return QObject::tr("nothing");
 }
 
-QString Occupancy::summary() const {
+QString Occupancy::summary() const
+{
     if (limitedBy == Limit::Invalid) return problem;
     return QObject::tr("%1 % · %2 blocks/SM · limited by %3")
         .arg(occupancy * 100.0, 0, 'f', 0)

@@ -11,7 +11,8 @@ namespace wb::ui {
 
 ParamBindingModel::ParamBindingModel(SessionDocument* document, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_doc(document) {
+    , m_doc(document)
+{
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         if (part == SessionDocument::Part::Buffers || part == SessionDocument::Part::Scalars ||
             part == SessionDocument::Part::Launch)
@@ -20,7 +21,8 @@ ParamBindingModel::ParamBindingModel(SessionDocument* document, QObject* parent)
     connect(m_doc, &SessionDocument::sessionReplaced, this, &ParamBindingModel::refresh);
 }
 
-void ParamBindingModel::setKernel(const KernelInfo* kernel) {
+void ParamBindingModel::setKernel(const KernelInfo* kernel)
+{
     std::vector<KernelParam> params = kernel ? kernel->params : std::vector<KernelParam>{};
     if (params == m_params) {
         refresh();
@@ -31,18 +33,21 @@ void ParamBindingModel::setKernel(const KernelInfo* kernel) {
     endResetModel();
 }
 
-void ParamBindingModel::refresh() {
+void ParamBindingModel::refresh()
+{
     if (!m_params.empty()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-QString ParamBindingModel::boundTo(int row) const {
+QString ParamBindingModel::boundTo(int row) const
+{
     const KernelParam& p = m_params[static_cast<std::size_t>(row)];
     const auto& bindings = m_doc->session().launch.bindings;
     auto it = bindings.find(p.name);
     return QString::fromStdString(it != bindings.end() ? it->second : p.name);
 }
 
-QStringList ParamBindingModel::candidates(int row) const {
+QStringList ParamBindingModel::candidates(int row) const
+{
     QStringList names;
     const KernelParam& p = m_params[static_cast<std::size_t>(row)];
     if (p.isPointer)
@@ -54,7 +59,8 @@ QStringList ParamBindingModel::candidates(int row) const {
     return names;
 }
 
-QString ParamBindingModel::check(int row) const {
+QString ParamBindingModel::check(int row) const
+{
     const KernelParam& p = m_params[static_cast<std::size_t>(row)];
     const std::string target = boundTo(row).toStdString();
     const session::Session& s = m_doc->session();
@@ -96,21 +102,25 @@ QString ParamBindingModel::check(int row) const {
     return {};
 }
 
-bool ParamBindingModel::allValid() const {
+bool ParamBindingModel::allValid() const
+{
     for (int r = 0; r < rowCount(); ++r)
         if (!check(r).isEmpty()) return false;
     return true;
 }
 
-int ParamBindingModel::rowCount(const QModelIndex& parent) const {
+int ParamBindingModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : static_cast<int>(m_params.size());
 }
 
-int ParamBindingModel::columnCount(const QModelIndex& parent) const {
+int ParamBindingModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant ParamBindingModel::data(const QModelIndex& index, int role) const {
+QVariant ParamBindingModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const KernelParam& p = m_params[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
@@ -138,7 +148,8 @@ QVariant ParamBindingModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-bool ParamBindingModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+bool ParamBindingModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
     if (!index.isValid() || role != Qt::EditRole || index.column() != BoundColumn) return false;
     const std::string param = m_params[static_cast<std::size_t>(index.row())].name;
     const std::string target = value.toString().trimmed().toStdString();
@@ -151,13 +162,15 @@ bool ParamBindingModel::setData(const QModelIndex& index, const QVariant& value,
     return true;
 }
 
-Qt::ItemFlags ParamBindingModel::flags(const QModelIndex& index) const {
+Qt::ItemFlags ParamBindingModel::flags(const QModelIndex& index) const
+{
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && index.column() == BoundColumn) f |= Qt::ItemIsEditable;
     return f;
 }
 
-QVariant ParamBindingModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant ParamBindingModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case ParamColumn:

@@ -6,21 +6,25 @@
 
 namespace wb::ui {
 
-void ResourceTableModel::setKernels(std::vector<KernelInfo> kernels) {
+void ResourceTableModel::setKernels(std::vector<KernelInfo> kernels)
+{
     beginResetModel();
     m_kernels = std::move(kernels);
     endResetModel();
 }
 
-int ResourceTableModel::rowCount(const QModelIndex& parent) const {
+int ResourceTableModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : static_cast<int>(m_kernels.size());
 }
 
-int ResourceTableModel::columnCount(const QModelIndex& parent) const {
+int ResourceTableModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant ResourceTableModel::data(const QModelIndex& index, int role) const {
+QVariant ResourceTableModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const KernelInfo& k = m_kernels[static_cast<std::size_t>(index.row())];
     const ResourceUsage& r = k.resources;
@@ -74,7 +78,8 @@ QVariant ResourceTableModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-QVariant ResourceTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant ResourceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case KernelColumn:

@@ -22,13 +22,15 @@ namespace wb::ui {
 
 namespace {
 
-QString formatMs(double ms) {
+QString formatMs(double ms)
+{
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
     return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
 }
 
-QString statusWord(session::RunReport::Status s) {
+QString statusWord(session::RunReport::Status s)
+{
     switch (s) {
     case session::RunReport::Status::Passed:
         return QObject::tr("✔ PASS");
@@ -44,7 +46,8 @@ QString statusWord(session::RunReport::Status s) {
     return {};
 }
 
-QString statusColour(session::RunReport::Status s) {
+QString statusColour(session::RunReport::Status s)
+{
     switch (s) {
     case session::RunReport::Status::Passed:
         return QStringLiteral("#2e9e44");
@@ -58,7 +61,8 @@ QString statusColour(session::RunReport::Status s) {
 } // namespace
 
 ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     m_verdict = new QLabel(this);
@@ -117,7 +121,8 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_charts->hide(); // calm until there is something to show
 }
 
-bool ResultsPanel::eventFilter(QObject* watched, QEvent* event) {
+bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
+{
     if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
@@ -133,25 +138,30 @@ bool ResultsPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-void ResultsPanel::showTab(Tab tab) {
+void ResultsPanel::showTab(Tab tab)
+{
     m_tabs->setCurrentIndex(static_cast<int>(tab));
 }
 
-QString ResultsPanel::verdictText() const {
+QString ResultsPanel::verdictText() const
+{
     return m_verdict->text();
 }
 
-void ResultsPanel::setRunning(bool running, const QString& what) {
+void ResultsPanel::setRunning(bool running, const QString& what)
+{
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
 }
 
-void ResultsPanel::appendLog(const QString& line) {
+void ResultsPanel::appendLog(const QString& line)
+{
     m_log->appendPlainText(QStringLiteral("[%1] %2").arg(
         QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
 }
 
 void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
-                              const session::Session& session) {
+                              const session::Session& session)
+{
     if (!outcome) return;
     const session::RunReport& r = outcome->report;
     const session::TimingStats& t = r.timing;

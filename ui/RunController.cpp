@@ -14,13 +14,15 @@ namespace wb::ui {
 
 namespace {
 
-double msSince(std::chrono::steady_clock::time_point start) {
+double msSince(std::chrono::steady_clock::time_point start)
+{
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
 
 /// Copies the same bytes a run moves once each way on the backend that ran, and times them.
-void measureTransfers(RunOutcome& outcome, const session::Session& s) {
+void measureTransfers(RunOutcome& outcome, const session::Session& s)
+{
     if (!outcome.report.compiled) {
         outcome.transferNote = QObject::tr("not measured: the kernel did not run");
         return;
@@ -72,9 +74,12 @@ void measureTransfers(RunOutcome& outcome, const session::Session& s) {
 RunController::RunController(SessionDocument* document, Worker* worker, QObject* parent)
     : QObject(parent)
     , m_doc(document)
-    , m_worker(worker) {}
+    , m_worker(worker)
+{
+}
 
-std::map<std::string, session::HostArray> RunController::makeInputs(const session::Session& s) {
+std::map<std::string, session::HostArray> RunController::makeInputs(const session::Session& s)
+{
     session::Expression expr;
     for (std::size_t i = 0; i < s.scalars.size(); ++i)
         expr.setVariable(
@@ -94,7 +99,8 @@ std::map<std::string, session::HostArray> RunController::makeInputs(const sessio
     return inputs;
 }
 
-bool RunController::run() {
+bool RunController::run()
+{
     if (m_running) return false;
     m_running = true;
     m_clock.start();
@@ -134,7 +140,8 @@ bool RunController::run() {
     return true;
 }
 
-void RunController::cancel() {
+void RunController::cancel()
+{
     if (!m_running) return;
     ++m_generation;
     m_token.cancel();

@@ -3,7 +3,8 @@
 
 namespace wb::ui {
 
-ElementKind elementKindOf(session::ElementType type) noexcept {
+ElementKind elementKindOf(session::ElementType type) noexcept
+{
     switch (type) {
     case session::ElementType::F16:
         return ElementKind::F16;
@@ -33,7 +34,8 @@ ElementKind elementKindOf(session::ElementType type) noexcept {
     return ElementKind::F32;
 }
 
-ArrayView viewOf(std::shared_ptr<const void> owner, const session::HostArray& array) {
+ArrayView viewOf(std::shared_ptr<const void> owner, const session::HostArray& array)
+{
     return ArrayView(std::move(owner), reinterpret_cast<const std::byte*>(array.data()),
                      array.count(), elementKindOf(array.type()), array.shape());
 }

@@ -13,22 +13,26 @@ namespace wb::ui {
 
 ScalarTableModel::ScalarTableModel(SessionDocument* document, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_doc(document) {
+    , m_doc(document)
+{
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         beginResetModel();
         endResetModel();
     });
 }
 
-int ScalarTableModel::rowCount(const QModelIndex& parent) const {
+int ScalarTableModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : static_cast<int>(m_doc->session().scalars.size());
 }
 
-int ScalarTableModel::columnCount(const QModelIndex& parent) const {
+int ScalarTableModel::columnCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ScalarTableModel::validate(int row, int column, const QString& text) const {
+QString ScalarTableModel::validate(int row, int column, const QString& text) const
+{
     const auto& scalars = m_doc->session().scalars;
     switch (column) {
     case NameColumn: {
@@ -63,7 +67,8 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
     }
 }
 
-QVariant ScalarTableModel::data(const QModelIndex& index, int role) const {
+QVariant ScalarTableModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const auto& s = m_doc->session().scalars[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
@@ -91,7 +96,8 @@ QVariant ScalarTableModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
     if (!index.isValid() || role != Qt::EditRole) return false;
     const QString text = value.toString().trimmed();
     if (!validate(index.row(), index.column(), text).isEmpty()) return false;
@@ -120,13 +126,15 @@ bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, 
     return true;
 }
 
-Qt::ItemFlags ScalarTableModel::flags(const QModelIndex& index) const {
+Qt::ItemFlags ScalarTableModel::flags(const QModelIndex& index) const
+{
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && index.column() != EvaluatedColumn) f |= Qt::ItemIsEditable;
     return f;
 }
 
-QVariant ScalarTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant ScalarTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case NameColumn:
@@ -142,7 +150,8 @@ QVariant ScalarTableModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-int ScalarTableModel::addScalar() {
+int ScalarTableModel::addScalar()
+{
     std::string name;
     for (int k = 0;; ++k) {
         // Built rather than assigned from a one-character literal: GCC 12 -O3 reports a false
@@ -161,7 +170,8 @@ int ScalarTableModel::addScalar() {
     return row;
 }
 
-void ScalarTableModel::removeScalar(int row) {
+void ScalarTableModel::removeScalar(int row)
+{
     if (row < 0 || row >= rowCount()) return;
     beginRemoveRows({}, row, row);
     m_doc->edit(SessionDocument::Part::Scalars,

@@ -28,7 +28,8 @@ const char* kNewReference = R"(void reference(float* out, const float* in, float
 }
 )";
 
-QString readText(const std::filesystem::path& path) {
+QString readText(const std::filesystem::path& path)
+{
     QFile file(QString::fromStdString(path.string()));
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
         throw Error(Error::Kind::Io,
@@ -36,7 +37,8 @@ QString readText(const std::filesystem::path& path) {
     return QString::fromUtf8(file.readAll());
 }
 
-void writeText(const std::filesystem::path& path, const QString& text) {
+void writeText(const std::filesystem::path& path, const QString& text)
+{
     QSaveFile file(QString::fromStdString(path.string()));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(text.toUtf8()) < 0 ||
         !file.commit())
@@ -47,21 +49,25 @@ void writeText(const std::filesystem::path& path, const QString& text) {
 } // namespace
 
 SessionDocument::SessionDocument(QObject* parent)
-    : QObject(parent) {
+    : QObject(parent)
+{
     newSession();
 }
 
-QString SessionDocument::displayName() const {
+QString SessionDocument::displayName() const
+{
     return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
 }
 
-void SessionDocument::setModified(bool modified) {
+void SessionDocument::setModified(bool modified)
+{
     if (m_modified == modified) return;
     m_modified = modified;
     Q_EMIT modifiedChanged(modified);
 }
 
-session::Session SessionDocument::runnableSession() const {
+session::Session SessionDocument::runnableSession() const
+{
     session::Session s = m_session;
     s.kernelFile.clear();
     s.kernelSource = m_kernelText.toStdString();
@@ -72,7 +78,8 @@ session::Session SessionDocument::runnableSession() const {
     return s;
 }
 
-void SessionDocument::setKernelText(const QString& text) {
+void SessionDocument::setKernelText(const QString& text)
+{
     if (text == m_kernelText) return;
     m_kernelText = text;
     if (m_session.kernelFile.empty()) m_session.kernelSource = text.toStdString();
@@ -80,7 +87,8 @@ void SessionDocument::setKernelText(const QString& text) {
     Q_EMIT edited(Part::Kernel);
 }
 
-void SessionDocument::setReferenceText(const QString& text) {
+void SessionDocument::setReferenceText(const QString& text)
+{
     if (text == m_referenceText) return;
     m_referenceText = text;
     if (m_session.reference.file.empty()) m_session.reference.source = text.toStdString();
@@ -88,13 +96,15 @@ void SessionDocument::setReferenceText(const QString& text) {
     Q_EMIT edited(Part::Reference);
 }
 
-void SessionDocument::edit(Part part, const std::function<void(session::Session&)>& change) {
+void SessionDocument::edit(Part part, const std::function<void(session::Session&)>& change)
+{
     change(m_session);
     setModified(true);
     Q_EMIT edited(part);
 }
 
-void SessionDocument::newSession() {
+void SessionDocument::newSession()
+{
     session::Session s;
     s.name = "untitled";
     s.kernelSource = kNewKernel;
@@ -119,7 +129,8 @@ void SessionDocument::newSession() {
                QString::fromUtf8(kNewReference));
 }
 
-void SessionDocument::load(const QString& path) {
+void SessionDocument::load(const QString& path)
+{
     const std::filesystem::path p = path.toStdString();
     session::Session s = session::ProjectFile::load(p);
     const QString kernel = s.kernelFile.empty() ? QString::fromStdString(s.kernelSource)
@@ -132,7 +143,8 @@ void SessionDocument::load(const QString& path) {
 }
 
 void SessionDocument::setSession(session::Session session, const QString& path,
-                                 const QString& kernelText, const QString& referenceText) {
+                                 const QString& kernelText, const QString& referenceText)
+{
     m_session = std::move(session);
     m_kernelText = kernelText;
     m_referenceText = referenceText;
@@ -144,7 +156,8 @@ void SessionDocument::setSession(session::Session session, const QString& path,
     Q_EMIT sessionReplaced();
 }
 
-void SessionDocument::save(const QString& path) {
+void SessionDocument::save(const QString& path)
+{
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const std::filesystem::path p = absolute.toStdString();
     session::Session s = m_session;
@@ -191,7 +204,8 @@ void SessionDocument::save(const QString& path) {
     if (pathChanged) Q_EMIT filePathChanged(m_path);
 }
 
-std::string SessionDocument::snapshotJson() const {
+std::string SessionDocument::snapshotJson() const
+{
     return session::ProjectFile::toJson(runnableSession());
 }
 

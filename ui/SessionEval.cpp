@@ -8,7 +8,8 @@
 namespace wb::ui {
 
 SessionEval::SessionEval(const session::Session& session)
-    : m_session(session) {
+    : m_session(session)
+{
     for (std::size_t i = 0; i < session.scalars.size(); ++i) {
         const session::ScalarSpec& s = session.scalars[i];
         try {
@@ -20,12 +21,14 @@ SessionEval::SessionEval(const session::Session& session)
     }
 }
 
-QString SessionEval::scalarError(const std::string& name) const {
+QString SessionEval::scalarError(const std::string& name) const
+{
     auto it = m_scalarErrors.find(name);
     return it == m_scalarErrors.end() ? QString() : it->second;
 }
 
-std::optional<double> SessionEval::scalarValue(const std::string& name) const {
+std::optional<double> SessionEval::scalarValue(const std::string& name) const
+{
     auto it = m_expr.variables().find(name);
     if (it == m_expr.variables().end()) return std::nullopt;
     return it->second;
@@ -33,7 +36,8 @@ std::optional<double> SessionEval::scalarValue(const std::string& name) const {
 
 std::optional<std::uint64_t> SessionEval::count(const std::string& expression,
                                                 const std::string& field, QString* error,
-                                                std::uint64_t minimum) const {
+                                                std::uint64_t minimum) const
+{
     try {
         return m_expr.evaluateCount(expression, field, minimum);
     } catch (const Error& e) {
@@ -43,7 +47,8 @@ std::optional<std::uint64_t> SessionEval::count(const std::string& expression,
 }
 
 std::optional<std::vector<std::size_t>> SessionEval::shape(const session::BufferSpec& buffer,
-                                                           QString* error) const {
+                                                           QString* error) const
+{
     if (buffer.shape.empty() || buffer.shape.size() > 3) {
         if (error) *error = QObject::tr("a shape has 1 to 3 extents");
         return std::nullopt;
@@ -58,7 +63,8 @@ std::optional<std::vector<std::size_t>> SessionEval::shape(const session::Buffer
     return extents;
 }
 
-std::uint64_t SessionEval::totalBufferBytes(int* unknown) const {
+std::uint64_t SessionEval::totalBufferBytes(int* unknown) const
+{
     std::uint64_t total = 0;
     int missing = 0;
     for (const session::BufferSpec& b : m_session.buffers) {

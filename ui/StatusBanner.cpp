@@ -8,7 +8,8 @@
 namespace wb::ui {
 
 StatusBanner::StatusBanner(QWidget* parent)
-    : QFrame(parent) {
+    : QFrame(parent)
+{
     setObjectName(QStringLiteral("statusBanner"));
     setFrameShape(QFrame::StyledPanel);
     auto* layout = new QHBoxLayout(this);
@@ -28,7 +29,8 @@ StatusBanner::StatusBanner(QWidget* parent)
     hide();
 }
 
-void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages) {
+void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
+{
     if (messages.isEmpty()) {
         m_label->clear();
         hide();
@@ -56,7 +58,8 @@ void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages) {
     show();
 }
 
-QString StatusBanner::text() const {
+QString StatusBanner::text() const
+{
     return m_label->text();
 }
 

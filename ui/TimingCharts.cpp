@@ -18,13 +18,15 @@
 namespace wb::ui {
 
 namespace {
-QString formatMs(double ms) {
+QString formatMs(double ms)
+{
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'g', 3);
     return QStringLiteral("%1 ms").arg(ms, 0, 'g', 4);
 }
 
-QChart* makeChart(const QString& title) {
+QChart* makeChart(const QString& title)
+{
     auto* chart = new QChart;
     chart->setTitle(title);
     chart->setMargins(QMargins(2, 2, 2, 2));
@@ -35,7 +37,8 @@ QChart* makeChart(const QString& title) {
 } // namespace
 
 TimingCharts::TimingCharts(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_histogram = new QChartView(makeChart(tr("Iteration times")), this);
@@ -49,7 +52,8 @@ TimingCharts::TimingCharts(QWidget* parent)
 }
 
 std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, double* lo,
-                                         double* width) {
+                                         double* width)
+{
     if (samples.empty()) return {};
     std::vector<double> s = samples;
     std::sort(s.begin(), s.end());
@@ -69,12 +73,14 @@ std::vector<int> TimingCharts::histogram(const std::vector<double>& samples, dou
     return counts;
 }
 
-void TimingCharts::clear() {
+void TimingCharts::clear()
+{
     setTimes({}, -1, -1, -1);
 }
 
 void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, double kernel,
-                            double d2h) {
+                            double d2h)
+{
     QChart* hist = m_histogram->chart();
     hist->removeAllSeries();
     applyChartTheme(hist, palette());

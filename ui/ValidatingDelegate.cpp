@@ -9,14 +9,18 @@ namespace wb::ui {
 
 ValidatingDelegate::ValidatingDelegate(Validator validator, QObject* parent)
     : QStyledItemDelegate(parent)
-    , m_validator(std::move(validator)) {}
+    , m_validator(std::move(validator))
+{
+}
 
-void ValidatingDelegate::setChoices(int column, const QStringList& choices, bool editable) {
+void ValidatingDelegate::setChoices(int column, const QStringList& choices, bool editable)
+{
     m_choices.insert(column, {choices, editable});
 }
 
 QWidget* ValidatingDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem&,
-                                          const QModelIndex& index) const {
+                                          const QModelIndex& index) const
+{
     if (auto it = m_choices.find(index.column()); it != m_choices.end()) {
         auto* combo = new QComboBox(parent);
         combo->addItems(it->first);
@@ -41,7 +45,8 @@ QWidget* ValidatingDelegate::createEditor(QWidget* parent, const QStyleOptionVie
     return edit;
 }
 
-void ValidatingDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
+void ValidatingDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const
+{
     const QString value = index.data(Qt::EditRole).toString();
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
         const int i = combo->findText(value);
@@ -55,7 +60,8 @@ void ValidatingDelegate::setEditorData(QWidget* editor, const QModelIndex& index
 }
 
 void ValidatingDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
-                                      const QModelIndex& index) const {
+                                      const QModelIndex& index) const
+{
     QString text;
     if (auto* combo = qobject_cast<QComboBox*>(editor))
         text = combo->currentText();

@@ -17,7 +17,8 @@
 namespace wb::ui {
 
 VirtualTableView::VirtualTableView(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+{
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -38,7 +39,8 @@ VirtualTableView::VirtualTableView(QWidget* parent)
             [this](int value) { setFirst(static_cast<std::int64_t>(value)); });
 }
 
-void VirtualTableView::setModel(WindowedTableModel* model) {
+void VirtualTableView::setModel(WindowedTableModel* model)
+{
     m_model = model;
     m_table->setModel(model);
     m_current = -1;
@@ -57,12 +59,14 @@ void VirtualTableView::setModel(WindowedTableModel* model) {
     updateWindow();
 }
 
-void VirtualTableView::resizeEvent(QResizeEvent* event) {
+void VirtualTableView::resizeEvent(QResizeEvent* event)
+{
     QWidget::resizeEvent(event);
     updateWindow();
 }
 
-void VirtualTableView::updateWindow() {
+void VirtualTableView::updateWindow()
+{
     if (!m_model) return;
     m_inUpdate = true;
     const int rowHeight = std::max(1, m_table->verticalHeader()->defaultSectionSize());
@@ -83,7 +87,8 @@ void VirtualTableView::updateWindow() {
     m_inUpdate = false;
 }
 
-void VirtualTableView::setFirst(std::int64_t first) {
+void VirtualTableView::setFirst(std::int64_t first)
+{
     if (!m_model) return;
     m_model->setWindow(first, m_model->windowRows());
     {
@@ -104,11 +109,13 @@ void VirtualTableView::setFirst(std::int64_t first) {
     m_table->viewport()->update();
 }
 
-void VirtualTableView::scrollBy(std::int64_t rows) {
+void VirtualTableView::scrollBy(std::int64_t rows)
+{
     if (m_model) setFirst(m_model->firstRow() + rows);
 }
 
-void VirtualTableView::scrollToRow(std::int64_t row, int column) {
+void VirtualTableView::scrollToRow(std::int64_t row, int column)
+{
     if (!m_model) return;
     row = std::clamp<std::int64_t>(row, 0, std::max<std::int64_t>(0, m_model->totalRows() - 1));
     const std::int64_t first = m_model->firstRow();
@@ -122,11 +129,13 @@ void VirtualTableView::scrollToRow(std::int64_t row, int column) {
     Q_EMIT currentRowChanged(m_current, m_currentColumn);
 }
 
-std::int64_t VirtualTableView::currentRow() const {
+std::int64_t VirtualTableView::currentRow() const
+{
     return m_current;
 }
 
-bool VirtualTableView::eventFilter(QObject* watched, QEvent* event) {
+bool VirtualTableView::eventFilter(QObject* watched, QEvent* event)
+{
     if (!m_model) return QWidget::eventFilter(watched, event);
     if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
         updateWindow();

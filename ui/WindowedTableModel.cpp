@@ -5,12 +5,14 @@
 
 namespace wb::ui {
 
-QVariant WindowedTableModel::rowHeader(std::int64_t row, int role) const {
+QVariant WindowedTableModel::rowHeader(std::int64_t row, int role) const
+{
     if (role == Qt::DisplayRole) return QString::number(row);
     return {};
 }
 
-void WindowedTableModel::setWindow(std::int64_t first, int rows) {
+void WindowedTableModel::setWindow(std::int64_t first, int rows)
+{
     const std::int64_t total = totalRows();
     rows = static_cast<int>(std::clamp<std::int64_t>(rows, 0, total));
     first = std::clamp<std::int64_t>(first, 0, std::max<std::int64_t>(0, total - rows));
@@ -29,7 +31,8 @@ void WindowedTableModel::setWindow(std::int64_t first, int rows) {
     Q_EMIT windowMoved();
 }
 
-void WindowedTableModel::tableReset() {
+void WindowedTableModel::tableReset()
+{
     beginResetModel();
     const std::int64_t total = totalRows();
     m_window = static_cast<int>(std::min<std::int64_t>(m_window, total));
@@ -38,16 +41,19 @@ void WindowedTableModel::tableReset() {
     Q_EMIT windowMoved();
 }
 
-int WindowedTableModel::rowCount(const QModelIndex& parent) const {
+int WindowedTableModel::rowCount(const QModelIndex& parent) const
+{
     return parent.isValid() ? 0 : m_window;
 }
 
-QVariant WindowedTableModel::data(const QModelIndex& index, int role) const {
+QVariant WindowedTableModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     return cell(m_first + index.row(), index.column(), role);
 }
 
-QVariant WindowedTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant WindowedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (orientation == Qt::Vertical) return rowHeader(m_first + section, role);
     return QAbstractTableModel::headerData(section, orientation, role);
 }

@@ -38,7 +38,8 @@ public:
     /// (dropped if the receiver is gone by then). Returns the token that cancels this job.
     template <typename R>
     CancelToken post(QObject* receiver, std::function<R(const CancelToken&)> job,
-                     std::function<void(R)> done) {
+                     std::function<void(R)> done)
+    {
         CancelToken token;
         auto task = [job = std::move(job), done = std::move(done), token,
                      receiver = QPointer<QObject>(receiver), this]() mutable {

@@ -41,10 +41,19 @@ const char* kDescription =
     "  3  runtime error (launch failure, missing input file, no usable backend)\n"
     "  4  invalid project or arguments";
 
-void out(const std::string& s) { std::cout << s << std::flush; }
-void err(const std::string& s) { std::cerr << "warpbench-cli: " << s << "\n" << std::flush; }
+void out(const std::string& s)
+{
+    std::cout << s << std::flush;
+}
+void err(const std::string& s)
+{
+    std::cerr << "warpbench-cli: " << s << "\n" << std::flush;
+}
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 std::optional<BackendKind> backendOption(const QCommandLineParser& p, bool& ok)
 {
@@ -66,8 +75,8 @@ std::optional<int> intOption(const QCommandLineParser& p, const char* name, int 
     bool conv = false;
     const int v = p.value(QLatin1String(name)).toInt(&conv);
     if (!conv || v < min) {
-        err(std::string("--") + name + ": expected an integer >= " + std::to_string(min) + ", got \"" +
-            p.value(QLatin1String(name)).toStdString() + "\"");
+        err(std::string("--") + name + ": expected an integer >= " + std::to_string(min) +
+            ", got \"" + p.value(QLatin1String(name)).toStdString() + "\"");
         ok = false;
     }
     return v;
@@ -113,7 +122,8 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         }
     } catch (const Error& e) {
         if (p.isSet(QStringLiteral("json"))) {
-            out(QJsonDocument(QJsonObject{{"status", "invalid"}, {"exitCode", InvalidInput},
+            out(QJsonDocument(QJsonObject{{"status", "invalid"},
+                                          {"exitCode", InvalidInput},
                                           {"message", e.what()}})
                     .toJson()
                     .toStdString());
@@ -131,7 +141,8 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report.
     runner::RunnerClient::Config config;
     if (p.isSet(QStringLiteral("runner"))) {
-        for (const QString& a : p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        for (const QString& a :
+             p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
             config.command.push_back(a.toStdString());
     }
     if (p.isSet(QStringLiteral("memcheck"))) {
@@ -140,8 +151,9 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
             err("--memcheck: expected memcheck or racecheck, got \"" + tool.toStdString() + "\"");
             return InvalidInput;
         }
-        config.memoryCheck = tool == QLatin1String("racecheck") ? runner::RunnerClient::MemoryCheck::Racecheck
-                                                                : runner::RunnerClient::MemoryCheck::Memcheck;
+        config.memoryCheck = tool == QLatin1String("racecheck")
+                                 ? runner::RunnerClient::MemoryCheck::Racecheck
+                                 : runner::RunnerClient::MemoryCheck::Memcheck;
     }
     runner::RunnerClient::Request req;
     req.session = s;
@@ -166,11 +178,12 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     out(p.isSet(QStringLiteral("json")) ? o.report.toJson() : o.report.toText());
     if (!p.isSet(QStringLiteral("json"))) {
         for (const MemoryFinding& f : o.findings) {
-            std::string loc = f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
+            std::string loc =
+                f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
             if (f.located)
-                loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
-                       std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) + "," +
-                       std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
+                loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) +
+                       "," + std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) +
+                       "," + std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
             out(std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
                 (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n");
         }
@@ -219,11 +232,14 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
         for (const KernelInfo& k : r.kernels) {
             QJsonArray ps;
             for (const KernelParam& pa : k.params)
-                ps.append(QJsonObject{{"name", qs(pa.name)}, {"type", qs(pa.type)},
+                ps.append(QJsonObject{{"name", qs(pa.name)},
+                                      {"type", qs(pa.type)},
                                       {"size", static_cast<double>(pa.size)},
                                       {"pointer", pa.isPointer}});
-            QJsonObject ko{{"name", qs(k.name)}, {"loweredName", qs(k.loweredName)},
-                           {"signature", qs(k.signature)}, {"params", ps}};
+            QJsonObject ko{{"name", qs(k.name)},
+                           {"loweredName", qs(k.loweredName)},
+                           {"signature", qs(k.signature)},
+                           {"params", ps}};
             if (k.resources.known) {
                 ko["registers"] = k.resources.registers;
                 ko["spillStoreBytes"] = k.resources.spillStoreBytes;
@@ -231,14 +247,14 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
             }
             ks.append(ko);
         }
-        out(QJsonDocument(QJsonObject{{"file", qs(path.string())}, {"target", qs(r.target)},
-                                      {"kernels", ks}})
+        out(QJsonDocument(
+                QJsonObject{{"file", qs(path.string())}, {"target", qs(r.target)}, {"kernels", ks}})
                 .toJson()
                 .toStdString());
         return Pass;
     }
-    out(path.string() + " (" + r.compilerVersion + ", " + r.target + "): " +
-        std::to_string(r.kernels.size()) + " kernel(s)\n");
+    out(path.string() + " (" + r.compilerVersion + ", " + r.target +
+        "): " + std::to_string(r.kernels.size()) + " kernel(s)\n");
     // A template kernel exists only once instantiated: say how, rather than a bare "0 kernels".
     if (options.nameExpressions.empty() && source.find("template") != std::string::npos &&
         source.find("__global__") != std::string::npos)
@@ -301,16 +317,20 @@ int runCli(const QStringList& arguments)
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run, list-kernels, devices or grade"));
-    p.addPositionalArgument(QStringLiteral("argument"), QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
+    p.addPositionalArgument(QStringLiteral("command"),
+                            QStringLiteral("run, list-kernels, devices or grade"));
+    p.addPositionalArgument(QStringLiteral("argument"),
+                            QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
                             QStringLiteral("[argument...]"));
-    p.addOption({QStringLiteral("backend"), QStringLiteral("cuda, cpu or auto (default: the project's)."),
+    p.addOption({QStringLiteral("backend"),
+                 QStringLiteral("cuda, cpu or auto (default: the project's)."),
                  QStringLiteral("kind")});
     p.addOption({QStringLiteral("device"), QStringLiteral("Device index (default: the project's)."),
                  QStringLiteral("N")});
-    p.addOption({QStringLiteral("iterations"), QStringLiteral("Timed launches (default: the project's)."),
-                 QStringLiteral("N")});
-    p.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON document instead of text.")});
+    p.addOption({QStringLiteral("iterations"),
+                 QStringLiteral("Timed launches (default: the project's)."), QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("json"), QStringLiteral("Print one JSON document instead of text.")});
     p.addOption({QStringLiteral("instantiate"),
                  QStringLiteral("list-kernels: instantiate a template kernel (repeatable), "
                                 "e.g. 'scale<float, 128>'."),
@@ -321,15 +341,19 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("kernel"),
                  QStringLiteral("run: use FILE.cu instead of the project's kernel source."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("trace"),
-                 QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
-    p.addOption({QStringLiteral("csv"), QStringLiteral("grade: also write the table as CSV to FILE."),
+    p.addOption(
+        {QStringLiteral("trace"),
+         QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
+    p.addOption({QStringLiteral("csv"),
+                 QStringLiteral("grade: also write the table as CSV to FILE."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("in-process"),
-                 QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
+    p.addOption(
+        {QStringLiteral("in-process"),
+         QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
     p.addOption({QStringLiteral("timeout"),
-                 QStringLiteral("run: wall-clock limit in seconds for the kernel (default 10); the runner is "
-                                "killed after it. grade: per submission, compile included (default 60)."),
+                 QStringLiteral(
+                     "run: wall-clock limit in seconds for the kernel (default 10); the runner is "
+                     "killed after it. grade: per submission, compile included (default 60)."),
                  QStringLiteral("SECONDS")});
     p.addOption({QStringLiteral("bounds-check"),
                  QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode.")});
@@ -337,7 +361,8 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});
     p.addOption({QStringLiteral("runner"),
-                 QStringLiteral("run: command that starts the runner, e.g. \"ssh gpu-box warpbench-runner\"."),
+                 QStringLiteral(
+                     "run: command that starts the runner, e.g. \"ssh gpu-box warpbench-runner\"."),
                  QStringLiteral("COMMAND")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
@@ -366,7 +391,8 @@ int runCli(const QStringList& arguments)
         err(e.what());
         return RuntimeError;
     }
-    err("unknown command \"" + cmd.toStdString() + "\" (run, list-kernels, devices, grade); see --help");
+    err("unknown command \"" + cmd.toStdString() +
+        "\" (run, list-kernels, devices, grade); see --help");
     return InvalidInput;
 }
 

@@ -180,10 +180,14 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
     }
     readReport(doc.object(), row);
     // The child's runner stopped the kernel at the same limit: a timeout like the one above.
-    if (row.result == QLatin1String("runtime-error") &&
-        doc.object().value(QLatin1String("message")).toString().startsWith(QLatin1String("timeout"))) {
+    if (row.result == QLatin1String("runtime-error") && doc.object()
+                                                            .value(QLatin1String("message"))
+                                                            .toString()
+                                                            .startsWith(QLatin1String("timeout"))) {
         row.result = QStringLiteral("timeout");
-        row.message = QStringLiteral("stopped after %1 s (runaway kernel?): %2").arg(timeoutS).arg(row.message);
+        row.message = QStringLiteral("stopped after %1 s (runaway kernel?): %2")
+                          .arg(timeoutS)
+                          .arg(row.message);
     }
     return row;
 }

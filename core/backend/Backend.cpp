@@ -6,9 +6,12 @@ namespace wb {
 const char* backendName(BackendKind kind) noexcept
 {
     switch (kind) {
-    case BackendKind::Auto: return "auto";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Cpu: return "cpu";
+    case BackendKind::Auto:
+        return "auto";
+    case BackendKind::Cuda:
+        return "cuda";
+    case BackendKind::Cpu:
+        return "cpu";
     }
     return "auto";
 }

@@ -17,18 +17,18 @@ namespace wb {
 /// Where kernels run. Auto picks CUDA when a usable GPU is present, else the CPU emulator.
 enum class BackendKind { Auto, Cuda, Cpu };
 
-const char* backendName(BackendKind kind) noexcept;            ///< "auto", "cuda", "cpu"
+const char* backendName(BackendKind kind) noexcept; ///< "auto", "cuda", "cpu"
 std::optional<BackendKind> parseBackendKind(std::string_view text) noexcept;
 
 /// The device a backend runs on, for reports and the status bar.
 struct DeviceDescription {
-    std::string name;             ///< "NVIDIA H200", "CPU emulator (AMD EPYC ..., 2 threads)"
+    std::string name; ///< "NVIDIA H200", "CPU emulator (AMD EPYC ..., 2 threads)"
     int index = 0;
-    std::string arch;             ///< "sm_90" or "x86_64"
-    int multiprocessors = 0;      ///< SMs, or worker threads on the CPU
+    std::string arch;        ///< "sm_90" or "x86_64"
+    int multiprocessors = 0; ///< SMs, or worker threads on the CPU
     std::uint64_t totalMemoryBytes = 0;
-    double peakBandwidthGBs = 0;  ///< theoretical; 0 when unknown
-    std::string driverVersion;    ///< "580.95", "13.0"; empty for CPU
+    double peakBandwidthGBs = 0; ///< theoretical; 0 when unknown
+    std::string driverVersion;   ///< "580.95", "13.0"; empty for CPU
 };
 
 /// Memory that kernels of one backend can address. address() is what a pointer parameter

@@ -14,7 +14,8 @@ std::unique_ptr<Backend> createBackend(BackendKind kind, int device)
         if (const auto reason = cudaUnavailableReason())
             throw Error(Error::Kind::Unavailable, "the CUDA backend is unavailable: " + *reason);
         return cuda::makeCudaBackend(device);
-    case BackendKind::Cpu: return cpu::makeCpuBackend();
+    case BackendKind::Cpu:
+        return cpu::makeCpuBackend();
     case BackendKind::Auto:
         // A GPU when one is usable, else the emulator. A failure to open a device that the
         // driver reported usable is an error worth seeing, not a silent fallback.

@@ -11,15 +11,17 @@ namespace wb {
 /// makes sense for a host compiler (optLevel, fastMath, std, defines, includeDirs, extraFlags
 /// are passed on; GPU-only fields are ignored there).
 struct CompileOptions {
-    std::string arch;               ///< "sm_90", "compute_90"; empty = the device's own (or sm_75 with no device)
-    int optLevel = 3;               ///< ptxas -O0..3 (host compiler -O for the CPU backend)
-    bool fastMath = false;          ///< --use_fast_math
-    bool lineInfo = false;          ///< -lineinfo
-    bool deviceDebug = false;       ///< -G
-    std::string std = "c++17";      ///< -std=
-    std::vector<std::pair<std::string, std::string>> defines; ///< -DNAME or -DNAME=value (value may be empty)
-    std::vector<std::string> includeDirs; ///< extra -I; the toolkit's own include dirs are always added
-    int maxRegCount = 0;            ///< -maxrregcount; 0 = no limit
+    std::string arch; ///< "sm_90", "compute_90"; empty = the device's own (or sm_75 with no device)
+    int optLevel = 3; ///< ptxas -O0..3 (host compiler -O for the CPU backend)
+    bool fastMath = false;     ///< --use_fast_math
+    bool lineInfo = false;     ///< -lineinfo
+    bool deviceDebug = false;  ///< -G
+    std::string std = "c++17"; ///< -std=
+    std::vector<std::pair<std::string, std::string>>
+        defines; ///< -DNAME or -DNAME=value (value may be empty)
+    std::vector<std::string>
+        includeDirs;     ///< extra -I; the toolkit's own include dirs are always added
+    int maxRegCount = 0; ///< -maxrregcount; 0 = no limit
     std::vector<std::string> extraFlags; ///< passed verbatim
     /// Template kernels to instantiate, as the user writes them: "scale<float, 128>".
     std::vector<std::string> nameExpressions;

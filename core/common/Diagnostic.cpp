@@ -8,10 +8,14 @@ namespace wb {
 const char* severityName(Severity severity) noexcept
 {
     switch (severity) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-    case Severity::Fatal: return "fatal error";
+    case Severity::Note:
+        return "note";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
+    case Severity::Fatal:
+        return "fatal error";
     }
     return "error";
 }

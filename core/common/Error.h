@@ -11,18 +11,23 @@ namespace wb {
 class Error : public std::runtime_error {
 public:
     enum class Kind {
-        InvalidArgument, ///< the caller asked for something impossible (bad launch config, wrong argument type)
+        InvalidArgument, ///< the caller asked for something impossible (bad launch config, wrong
+                         ///< argument type)
         OutOfMemory,     ///< host or device allocation failed
         Unavailable,     ///< a driver, library, device or tool is missing
         ContextLost,     ///< sticky GPU error: the context is unusable, restart required
         Runtime,         ///< a kernel or driver call failed at run time
         Timeout,
         Cancelled,
-        Io,              ///< files: reading, writing, formats
+        Io, ///< files: reading, writing, formats
         Internal,
     };
 
-    Error(Kind kind, const std::string& message) : std::runtime_error(message), m_kind(kind) {}
+    Error(Kind kind, const std::string& message)
+        : std::runtime_error(message)
+        , m_kind(kind)
+    {
+    }
     Kind kind() const noexcept { return m_kind; }
 
 private:

@@ -33,7 +33,8 @@ struct MemoryFinding {
 };
 
 /// "out of bounds", "misaligned", ... as shown to users.
-inline const char* memoryFindingKindName(MemoryFinding::Kind kind) noexcept {
+inline const char* memoryFindingKindName(MemoryFinding::Kind kind) noexcept
+{
     switch (kind) {
     case MemoryFinding::Kind::OutOfBounds:
         return "out of bounds";

@@ -76,7 +76,8 @@ public:
     CpuBuffer(std::size_t bytes, std::string_view label, std::shared_ptr<BufferRegistry> registry)
         : m_size(bytes)
         , m_label(label)
-        , m_registry(std::move(registry)) {
+        , m_registry(std::move(registry))
+    {
         // 256-byte alignment like cudaMalloc; at least one byte so that address() is valid.
         const std::size_t rounded = ((bytes ? bytes : 1) + 255) / 256 * 256;
         m_data = static_cast<unsigned char*>(std::aligned_alloc(256, rounded));
@@ -86,7 +87,8 @@ public:
         std::lock_guard lock(m_registry->mutex);
         m_registry->live.insert(this);
     }
-    ~CpuBuffer() override {
+    ~CpuBuffer() override
+    {
         {
             std::lock_guard lock(m_registry->mutex);
             m_registry->live.erase(this);
@@ -96,7 +98,8 @@ public:
     CpuBuffer(const CpuBuffer&) = delete;
     CpuBuffer& operator=(const CpuBuffer&) = delete;
 
-    std::uint64_t address() const noexcept override {
+    std::uint64_t address() const noexcept override
+    {
         return reinterpret_cast<std::uint64_t>(m_data);
     }
     std::size_t size() const noexcept override { return m_size; }
@@ -115,7 +118,9 @@ public:
     CpuProgram(CompileResult compiled, DynamicLibrary library, const abi::ModuleDesc* module)
         : m_compiled(std::move(compiled))
         , m_library(std::move(library))
-        , m_module(module) {}
+        , m_module(module)
+    {
+    }
     const CompileResult& compiled() const noexcept override { return m_compiled; }
     const abi::ModuleDesc& module() const noexcept { return *m_module; }
     bool boundsChecked() const noexcept { return m_compiled.target == kBoundsTarget; }
@@ -130,7 +135,8 @@ private:
 
 /// Opens a kernel library and finds its module description.
 const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& library,
-                                  std::string& why) {
+                                  std::string& why)
+{
     library = DynamicLibrary::open({path});
     if (!library) {
         why = "cannot load the kernel library: " + library.error();
@@ -149,7 +155,8 @@ const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& libra
     return module;
 }
 
-std::string stdFlag(const std::string& requested) {
+std::string stdFlag(const std::string& requested)
+{
     // The prelude needs C++20 (std::atomic_ref); newer standards are kept.
     static const char* const older[] = {"c++11",   "c++14",   "c++17", "gnu++11",
                                         "gnu++14", "gnu++17", ""};
@@ -158,7 +165,8 @@ std::string stdFlag(const std::string& requested) {
     return "-std=" + requested;
 }
 
-std::string quoteCpp(const std::string& s) {
+std::string quoteCpp(const std::string& s)
+{
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
@@ -169,7 +177,8 @@ std::string quoteCpp(const std::string& s) {
 
 /// The translation unit: prelude, the user's text at its own line numbers, registration.
 std::string buildTranslationUnit(const detail::KernelSource& ks, const std::string& sourceName,
-                                 const std::vector<std::string>& nameExpressions, bool trace) {
+                                 const std::vector<std::string>& nameExpressions, bool trace)
+{
     std::ostringstream tu;
     tu << "#include \"warpbench/cuda_prelude.h\"\n";
     if (trace) tu << "#include \"warpbench/cpu_trace.h\"\n";
@@ -209,7 +218,8 @@ std::string buildTranslationUnit(const detail::KernelSource& ks, const std::stri
     return tu.str();
 }
 
-std::string joinTypes(const KernelInfo& k) {
+std::string joinTypes(const KernelInfo& k)
+{
     std::string s = "void " + k.name + "(";
     for (std::size_t i = 0; i < k.params.size(); ++i)
         s += (i ? ", " : "") + k.params[i].type;
@@ -233,7 +243,8 @@ struct CpuBackend::Impl {
     std::vector<std::unique_ptr<WriteTrace>> traces;
     std::vector<std::pair<const CpuBuffer*, std::vector<unsigned char>>> traceSnapshots;
 
-    void resize(int n) {
+    void resize(int n)
+    {
         threads = n > 0 ? n : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
         pool = std::make_unique<detail::ThreadPool>(threads);
         runners.clear();
@@ -241,7 +252,8 @@ struct CpuBackend::Impl {
             runners.push_back(std::make_unique<BlockRunner>());
     }
 
-    const HostCompiler* hostCompiler() {
+    const HostCompiler* hostCompiler()
+    {
         std::lock_guard lock(compileMutex);
         if (!compilerSearched) {
             compiler = HostCompiler::find();
@@ -253,23 +265,28 @@ struct CpuBackend::Impl {
 };
 
 CpuBackend::CpuBackend(int threads)
-    : m_impl(std::make_unique<Impl>()) {
+    : m_impl(std::make_unique<Impl>())
+{
     m_impl->resize(threads);
 }
 CpuBackend::~CpuBackend() = default;
 
-int CpuBackend::threadCount() const noexcept {
+int CpuBackend::threadCount() const noexcept
+{
     return m_impl->threads;
 }
-void CpuBackend::setThreadCount(int threads) {
+void CpuBackend::setThreadCount(int threads)
+{
     std::lock_guard launchLock(m_impl->launchMutex);
     m_impl->resize(threads);
 }
-const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept {
+const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
+{
     return m_impl->findings;
 }
 
-DeviceDescription CpuBackend::device() const {
+DeviceDescription CpuBackend::device() const
+{
     DeviceDescription d;
     std::string cpu;
     std::ifstream info("/proc/cpuinfo");
@@ -290,7 +307,8 @@ DeviceDescription CpuBackend::device() const {
 }
 
 CompileResult CpuBackend::compile(const std::string& source, const std::string& sourceName,
-                                  const CompileOptions& options) {
+                                  const CompileOptions& options)
+{
     const auto started = std::chrono::steady_clock::now();
     CompileResult result;
     result.sourceName = sourceName.empty() ? "kernel.cu" : sourceName;
@@ -319,7 +337,11 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
                                  std::string(kTraceFlag)) != options.extraFlags.end();
     if (trace && std::find(options.extraFlags.begin(), options.extraFlags.end(),
                            std::string(kBoundsCheckFlag)) != options.extraFlags.end()) {
-        result.diagnostics.push_back({{}, 0, 0, Severity::Fatal, {},
+        result.diagnostics.push_back({{},
+                                      0,
+                                      0,
+                                      Severity::Fatal,
+                                      {},
                                       "trace mode and bounds-checked mode cannot be combined "
                                       "(bounds-checked launches run in another process)",
                                       {}});
@@ -468,7 +490,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     return finish();
 }
 
-std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled) {
+std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
+{
     if (!compiled.ok)
         throw Error(Error::Kind::InvalidArgument,
                     "cannot load '" + compiled.sourceName + "': it did not compile");
@@ -486,7 +509,8 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled) 
     return std::make_unique<CpuProgram>(compiled, std::move(library), module);
 }
 
-void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers) {
+void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers)
+{
     std::vector<detail::TraceRecorder::Target> targets;
     m_impl->traces.clear();
     m_impl->traceSnapshots.clear();
@@ -496,7 +520,8 @@ void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceB
             throw Error(Error::Kind::InvalidArgument,
                         "tracing buffer '" + tb.name + "': not a buffer of this backend");
         std::size_t count = 1;
-        for (std::size_t d : tb.shape) count *= d;
+        for (std::size_t d : tb.shape)
+            count *= d;
         if (count * tb.elementSize > b->size())
             throw Error(Error::Kind::InvalidArgument,
                         "tracing buffer '" + tb.name + "': shape larger than the buffer");
@@ -519,7 +544,8 @@ void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceB
     detail::TraceRecorder::start(std::move(targets));
 }
 
-std::vector<WriteTrace> CpuBackend::endTrace() {
+std::vector<WriteTrace> CpuBackend::endTrace()
+{
     detail::TraceRecorder::stop();
     std::vector<WriteTrace> out;
     for (std::size_t t = 0; t < m_impl->traces.size(); ++t) {
@@ -540,11 +566,13 @@ std::vector<WriteTrace> CpuBackend::endTrace() {
     return out;
 }
 
-std::unique_ptr<BackendBuffer> CpuBackend::allocate(std::size_t bytes, std::string_view label) {
+std::unique_ptr<BackendBuffer> CpuBackend::allocate(std::size_t bytes, std::string_view label)
+{
     return std::make_unique<CpuBuffer>(bytes, label, m_impl->buffers);
 }
 
-void CpuBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes) {
+void CpuBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes)
+{
     auto& b = static_cast<CpuBuffer&>(dst);
     if (bytes > b.size())
         throw Error(Error::Kind::InvalidArgument, "uploading " + std::to_string(bytes) +
@@ -553,7 +581,8 @@ void CpuBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes) 
     std::memcpy(b.data(), src, bytes);
 }
 
-void CpuBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes) {
+void CpuBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes)
+{
     const auto& b = static_cast<const CpuBuffer&>(src);
     if (bytes > b.size())
         throw Error(Error::Kind::InvalidArgument, "downloading " + std::to_string(bytes) +
@@ -563,7 +592,8 @@ void CpuBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes
 }
 
 void CpuBackend::setConstant(BackendProgram& program, const std::string& symbol, const void* src,
-                             std::size_t bytes) {
+                             std::size_t bytes)
+{
     auto& p = static_cast<CpuProgram&>(program);
     if (p.boundsChecked()) {
         // The sandbox applies it before each launch; the size is checked there.
@@ -589,7 +619,8 @@ void CpuBackend::setConstant(BackendProgram& program, const std::string& symbol,
 namespace {
 
 void checkLaunch(const KernelInfo& info, const LaunchConfig& config,
-                 std::span<const KernelArgValue> args) {
+                 std::span<const KernelArgValue> args)
+{
     if (args.size() != info.params.size())
         throw Error(Error::Kind::InvalidArgument,
                     "kernel '" + info.name + "' takes " + std::to_string(info.params.size()) +
@@ -625,7 +656,8 @@ void checkLaunch(const KernelInfo& info, const LaunchConfig& config,
 } // namespace
 
 double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
-                          const LaunchConfig& config, std::span<const KernelArgValue> args) {
+                          const LaunchConfig& config, std::span<const KernelArgValue> args)
+{
     auto& p = static_cast<CpuProgram&>(program);
     std::lock_guard launchLock(m_impl->launchMutex);
     const KernelInfo* info = p.compiled().findKernel(kernel);
@@ -705,7 +737,8 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     return ms;
 }
 
-std::unique_ptr<Backend> makeCpuBackend() {
+std::unique_ptr<Backend> makeCpuBackend()
+{
     return std::make_unique<CpuBackend>();
 }
 

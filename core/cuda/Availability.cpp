@@ -5,7 +5,8 @@
 
 namespace wb {
 
-std::optional<std::string> cudaUnavailableReason() {
+std::optional<std::string> cudaUnavailableReason()
+{
     const cuda::detail::DriverStatus& status = cuda::detail::driverStatus();
     if (status.state == cuda::detail::DriverStatus::State::Usable) return std::nullopt;
     return status.reason;

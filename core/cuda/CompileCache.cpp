@@ -23,7 +23,8 @@ constexpr std::uint32_t kFormatVersion = 1;
 constexpr std::size_t kHeaderSize = CompileCache::kHeaderSize;
 
 /// A fast 64-bit checksum over 8-byte words (corruption detection, not security).
-std::uint64_t checksum(std::string_view data) noexcept {
+std::uint64_t checksum(std::string_view data) noexcept
+{
     constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
     std::uint64_t h = 0xCBF29CE484222325ULL ^ data.size();
     std::size_t i = 0;
@@ -47,7 +48,8 @@ public:
     void u64(std::uint64_t v) { raw(&v, 8); }
     void i32(int v) { u32(static_cast<std::uint32_t>(v)); }
     void f64(double v) { raw(&v, 8); }
-    void str(std::string_view s) {
+    void str(std::string_view s)
+    {
         u32(static_cast<std::uint32_t>(s.size()));
         m_out.append(s.data(), s.size());
     }
@@ -61,30 +63,37 @@ private:
 class Reader {
 public:
     explicit Reader(std::string_view in)
-        : m_in(in) {}
+        : m_in(in)
+    {
+    }
     bool ok() const noexcept { return m_ok; }
-    std::uint8_t u8() {
+    std::uint8_t u8()
+    {
         std::uint8_t v = 0;
         raw(&v, 1);
         return v;
     }
-    std::uint32_t u32() {
+    std::uint32_t u32()
+    {
         std::uint32_t v = 0;
         raw(&v, 4);
         return v;
     }
-    std::uint64_t u64() {
+    std::uint64_t u64()
+    {
         std::uint64_t v = 0;
         raw(&v, 8);
         return v;
     }
     int i32() { return static_cast<int>(u32()); }
-    double f64() {
+    double f64()
+    {
         double v = 0;
         raw(&v, 8);
         return v;
     }
-    std::string str() {
+    std::string str()
+    {
         const std::uint32_t n = u32();
         if (!m_ok || n > m_in.size() - m_pos) {
             m_ok = false;
@@ -95,7 +104,8 @@ public:
         return s;
     }
     /// A count that cannot exceed what is left (each element takes ≥ 1 byte).
-    std::uint32_t count() {
+    std::uint32_t count()
+    {
         const std::uint32_t n = u32();
         if (n > m_in.size() - m_pos) m_ok = false;
         return m_ok ? n : 0;
@@ -103,7 +113,8 @@ public:
     bool atEnd() const noexcept { return m_pos == m_in.size(); }
 
 private:
-    void raw(void* p, std::size_t n) {
+    void raw(void* p, std::size_t n)
+    {
         if (!m_ok || n > m_in.size() - m_pos) {
             m_ok = false;
             return;
@@ -116,7 +127,8 @@ private:
     bool m_ok = true;
 };
 
-void writeDiagnostic(Writer& w, const Diagnostic& d) {
+void writeDiagnostic(Writer& w, const Diagnostic& d)
+{
     w.str(d.file);
     w.i32(d.line);
     w.i32(d.column);
@@ -128,7 +140,8 @@ void writeDiagnostic(Writer& w, const Diagnostic& d) {
         w.str(c);
 }
 
-Diagnostic readDiagnostic(Reader& r) {
+Diagnostic readDiagnostic(Reader& r)
+{
     Diagnostic d;
     d.file = r.str();
     d.line = r.i32();
@@ -145,7 +158,8 @@ Diagnostic readDiagnostic(Reader& r) {
     return d;
 }
 
-void writeKernel(Writer& w, const KernelInfo& k) {
+void writeKernel(Writer& w, const KernelInfo& k)
+{
     w.str(k.name);
     w.str(k.loweredName);
     w.str(k.signature);
@@ -167,7 +181,8 @@ void writeKernel(Writer& w, const KernelInfo& k) {
     w.u8(u.known ? 1 : 0);
 }
 
-KernelInfo readKernel(Reader& r) {
+KernelInfo readKernel(Reader& r)
+{
     KernelInfo k;
     k.name = r.str();
     k.loweredName = r.str();
@@ -200,17 +215,20 @@ KernelInfo readKernel(Reader& r) {
 
 } // namespace
 
-std::uint64_t CompileCache::payloadChecksum(std::string_view payload) noexcept {
+std::uint64_t CompileCache::payloadChecksum(std::string_view payload) noexcept
+{
     return checksum(payload);
 }
 
-std::size_t CompileCache::KeyHash::operator()(const Key& k) const noexcept {
+std::size_t CompileCache::KeyHash::operator()(const Key& k) const noexcept
+{
     std::size_t h;
     std::memcpy(&h, k.data(), sizeof h); // the key is already a uniform hash
     return h;
 }
 
-CompileCache::Key CompileCache::makeKey(const KeyInput& in) {
+CompileCache::Key CompileCache::makeKey(const KeyInput& in)
+{
     QCryptographicHash hash(QCryptographicHash::Sha256);
     auto add = [&hash](std::string_view field) {
         // Length-prefixed so that field boundaries are part of the key.
@@ -236,7 +254,8 @@ CompileCache::Key CompileCache::makeKey(const KeyInput& in) {
     return key;
 }
 
-std::string CompileCache::hexKey(const Key& key) {
+std::string CompileCache::hexKey(const Key& key)
+{
     static constexpr char digits[] = "0123456789abcdef";
     std::string hex;
     hex.reserve(key.size() * 2);
@@ -251,19 +270,24 @@ CompileCache::CompileCache(std::filesystem::path directory, std::size_t memoryCa
                            std::uintmax_t diskLimitBytes)
     : m_directory(std::move(directory))
     , m_capacity(memoryCapacity == 0 ? 1 : memoryCapacity)
-    , m_diskLimit(diskLimitBytes) {}
+    , m_diskLimit(diskLimitBytes)
+{
+}
 
-std::filesystem::path CompileCache::entryPath(const Key& key) const {
+std::filesystem::path CompileCache::entryPath(const Key& key) const
+{
     return m_directory / (hexKey(key) + ".wbnvrtc");
 }
 
-std::shared_ptr<const CompileResult> CompileCache::findInMemory(const Key& key) const {
+std::shared_ptr<const CompileResult> CompileCache::findInMemory(const Key& key) const
+{
     std::lock_guard lock(m_mutex);
     const auto it = m_memory.find(key);
     return it == m_memory.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key) {
+std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key)
+{
     const std::string path = entryPath(key).string();
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
@@ -295,8 +319,8 @@ std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key) {
     return shared;
 }
 
-bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> result,
-                         bool persist) {
+bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> result, bool persist)
+{
     {
         std::lock_guard lock(m_mutex);
         auto [it, inserted] = m_memory.insert_or_assign(key, result);
@@ -341,7 +365,8 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
     return true;
 }
 
-void CompileCache::trimDisk() {
+void CompileCache::trimDisk()
+{
     namespace fs = std::filesystem;
     struct Entry {
         fs::path path;
@@ -378,13 +403,15 @@ void CompileCache::trimDisk() {
     }
 }
 
-void CompileCache::clearMemory() {
+void CompileCache::clearMemory()
+{
     std::lock_guard lock(m_mutex);
     m_memory.clear();
     m_order.clear();
 }
 
-std::string CompileCache::serialize(const Key& key, const CompileResult& r) {
+std::string CompileCache::serialize(const Key& key, const CompileResult& r)
+{
     Writer w;
     w.out().reserve(kHeaderSize + r.ptx.size() + r.binary.size() + r.log.size() + 1024);
     w.out().resize(kHeaderSize); // header filled in below
@@ -419,7 +446,8 @@ std::string CompileCache::serialize(const Key& key, const CompileResult& r) {
     return out;
 }
 
-std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::string_view file) {
+std::optional<CompileResult> CompileCache::deserialize(const Key& key, std::string_view file)
+{
     if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, 8) != 0) return std::nullopt;
     std::uint32_t version = 0;
     std::uint32_t headerSize = 0;

@@ -4,7 +4,8 @@
 namespace wb::cuda {
 
 namespace {
-std::string message(const CompileResult& r) {
+std::string message(const CompileResult& r)
+{
     std::string text = "compiling '" + r.sourceName + "' failed";
     std::string details;
     for (const Diagnostic& d : r.diagnostics) {
@@ -19,6 +20,8 @@ std::string message(const CompileResult& r) {
 
 CompileError::CompileError(CompileResult result)
     : Error(Kind::InvalidArgument, message(result))
-    , m_result(std::move(result)) {}
+    , m_result(std::move(result))
+{
+}
 
 } // namespace wb::cuda

@@ -28,19 +28,22 @@ namespace {
 /// architecture NVRTC 13 supports, so the CUBIN and ptxas report exist without a device.
 constexpr const char* kFallbackArch = "sm_75";
 
-double msSince(std::chrono::steady_clock::time_point start) {
+double msSince(std::chrono::steady_clock::time_point start)
+{
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
 
-bool envFlag(const char* name) {
+bool envFlag(const char* name)
+{
     const char* v = std::getenv(name);
     return v && *v && std::string_view(v) != "0";
 }
 
 /// NVRTC's option strings for `options` (one flag per string).
 std::vector<std::string> buildFlags(const CompileOptions& options, const std::string& arch,
-                                    const std::vector<std::string>& toolkitIncludes) {
+                                    const std::vector<std::string>& toolkitIncludes)
+{
     std::vector<std::string> flags;
     flags.reserve(12 + options.defines.size() + options.includeDirs.size() +
                   toolkitIncludes.size() + options.extraFlags.size());
@@ -72,7 +75,8 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
 /// include dirs; angle includes in the option include dirs only (toolkit headers are covered by
 /// the NVRTC version in the key). Editing such a header, or creating one, changes the key.
 std::string userHeaders(std::string_view source, const std::string& sourceName,
-                        const std::vector<std::string>& includeDirs) {
+                        const std::vector<std::string>& includeDirs)
+{
     namespace fs = std::filesystem;
     std::string out;
     std::set<std::string> seen;
@@ -125,7 +129,8 @@ std::string userHeaders(std::string_view source, const std::string& sourceName,
     return out;
 }
 
-CompileResult unavailableResult(const std::string& sourceName, const std::string& reason) {
+CompileResult unavailableResult(const std::string& sourceName, const std::string& reason)
+{
     CompileResult r;
     r.sourceName = sourceName;
     r.log = reason;
@@ -156,13 +161,15 @@ struct Compiler::Impl {
                                   const CompileOptions& options, const std::string& arch) const;
 };
 
-Compiler& Compiler::instance() {
+Compiler& Compiler::instance()
+{
     static Compiler compiler;
     return compiler;
 }
 
 Compiler::Compiler()
-    : m_impl(new Impl) {
+    : m_impl(new Impl)
+{
     if (m_impl->api.ok()) {
         m_impl->version = m_impl->api.versionString();
         m_impl->toolkitIncludes = detail::toolkitIncludeDirs(m_impl->api.libraryPath);
@@ -170,28 +177,34 @@ Compiler::Compiler()
     m_impl->cacheEnabled = !envFlag("WARPBENCH_NO_CACHE");
 }
 
-bool Compiler::available() const noexcept {
+bool Compiler::available() const noexcept
+{
     return m_impl->api.ok();
 }
 
-const std::string& Compiler::unavailableReason() const noexcept {
+const std::string& Compiler::unavailableReason() const noexcept
+{
     return m_impl->api.error;
 }
 
-std::string Compiler::version() const {
+std::string Compiler::version() const
+{
     return m_impl->version;
 }
 
-void Compiler::clearMemoryCache() {
+void Compiler::clearMemoryCache()
+{
     m_impl->cache.clearMemory();
 }
 
-void Compiler::setCacheEnabled(bool enabled) {
+void Compiler::setCacheEnabled(bool enabled)
+{
     m_impl->cacheEnabled = enabled;
 }
 
 CompileResult Compiler::compile(const std::string& source, const std::string& sourceName,
-                                const CompileOptions& options, const std::string& defaultArch) {
+                                const CompileOptions& options, const std::string& defaultArch)
+{
     const auto start = std::chrono::steady_clock::now();
     if (!available()) {
         CompileResult r = unavailableResult(sourceName, unavailableReason());
@@ -284,7 +297,8 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
                                               const std::string& sourceName,
                                               const std::vector<std::string>& flags,
                                               const CompileOptions& options,
-                                              const std::string& arch) const {
+                                              const std::string& arch) const
+{
     CompileResult r;
     r.sourceName = sourceName;
     r.target = arch;

@@ -6,37 +6,45 @@
 
 namespace wb::cuda {
 
-Context Context::primary(int ordinal) {
+Context Context::primary(int ordinal)
+{
     return Context(detail::primaryContext(ordinal));
 }
 
-const detail::ContextRef& Context::state() const {
+const detail::ContextRef& Context::state() const
+{
     if (!m_state) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Context");
     return m_state;
 }
 
-Device Context::device() const {
+Device Context::device() const
+{
     return Device::get(state()->ordinal);
 }
-int Context::ordinal() const {
+int Context::ordinal() const
+{
     return state()->ordinal;
 }
-CUcontext Context::handle() const {
+CUcontext Context::handle() const
+{
     return state()->context;
 }
-void Context::makeCurrent() const {
+void Context::makeCurrent() const
+{
     state()->makeCurrent();
 }
 
-void Context::synchronize() const {
+void Context::synchronize() const
+{
     const detail::ContextState& s = *state();
     s.makeCurrent();
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuCtxSynchronize(), "waiting for the work on " + s.describe());
 }
 
-Context::MemoryInfo Context::memoryInfo() const {
+Context::MemoryInfo Context::memoryInfo() const
+{
     const detail::ContextState& s = *state();
     s.makeCurrent();
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -46,7 +54,8 @@ Context::MemoryInfo Context::memoryInfo() const {
     return info;
 }
 
-void Context::releaseScratch() const {
+void Context::releaseScratch() const
+{
     detail::ContextState& s = *state();
     std::lock_guard lock(s.scratchMutex);
     s.releaseScratch();

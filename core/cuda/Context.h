@@ -52,7 +52,9 @@ public:
 
 private:
     explicit Context(detail::ContextRef state)
-        : m_state(std::move(state)) {}
+        : m_state(std::move(state))
+    {
+    }
     detail::ContextRef m_state;
 };
 

@@ -17,7 +17,9 @@ namespace {
 class CudaBuffer final : public BackendBuffer {
 public:
     explicit CudaBuffer(DeviceBuffer buffer)
-        : m_buffer(std::move(buffer)) {}
+        : m_buffer(std::move(buffer))
+    {
+    }
     std::uint64_t address() const noexcept override { return m_buffer.ptr(); }
     std::size_t size() const noexcept override { return m_buffer.size(); }
     DeviceBuffer& buffer() noexcept { return m_buffer; }
@@ -31,10 +33,13 @@ class CudaProgram final : public BackendProgram {
 public:
     CudaProgram(CompileResult compiled, Module module)
         : m_compiled(std::move(compiled))
-        , m_module(std::move(module)) {}
+        , m_module(std::move(module))
+    {
+    }
     const CompileResult& compiled() const noexcept override { return m_compiled; }
     const Module& module() const noexcept { return m_module; }
-    const Kernel& kernel(const std::string& name) {
+    const Kernel& kernel(const std::string& name)
+    {
         auto it = m_kernels.find(name);
         if (it == m_kernels.end()) it = m_kernels.emplace(name, m_module.function(name)).first;
         return it->second;
@@ -46,21 +51,24 @@ private:
     std::map<std::string, Kernel, std::less<>> m_kernels;
 };
 
-CudaBuffer& cudaBuffer(BackendBuffer& buffer) {
+CudaBuffer& cudaBuffer(BackendBuffer& buffer)
+{
     auto* b = dynamic_cast<CudaBuffer*>(&buffer);
     if (!b)
         throw Error(Error::Kind::InvalidArgument, "the buffer does not belong to the CUDA backend");
     return *b;
 }
 
-const CudaBuffer& cudaBuffer(const BackendBuffer& buffer) {
+const CudaBuffer& cudaBuffer(const BackendBuffer& buffer)
+{
     auto* b = dynamic_cast<const CudaBuffer*>(&buffer);
     if (!b)
         throw Error(Error::Kind::InvalidArgument, "the buffer does not belong to the CUDA backend");
     return *b;
 }
 
-CudaProgram& cudaProgram(BackendProgram& program) {
+CudaProgram& cudaProgram(BackendProgram& program)
+{
     auto* p = dynamic_cast<CudaProgram*>(&program);
     if (!p)
         throw Error(Error::Kind::InvalidArgument,
@@ -71,7 +79,8 @@ CudaProgram& cudaProgram(BackendProgram& program) {
 } // namespace
 
 CudaBackend::CudaBackend(int device)
-    : m_context(Context::primary(device)) {
+    : m_context(Context::primary(device))
+{
     const Device dev = m_context.device();
     m_arch = dev.arch();
     m_description.name = dev.name();
@@ -85,38 +94,46 @@ CudaBackend::CudaBackend(int device)
 
 CudaBackend::~CudaBackend() = default;
 
-DeviceDescription CudaBackend::device() const {
+DeviceDescription CudaBackend::device() const
+{
     return m_description;
 }
 
 CompileResult CudaBackend::compile(const std::string& source, const std::string& sourceName,
-                                   const CompileOptions& options) {
+                                   const CompileOptions& options)
+{
     return Compiler::instance().compile(source, sourceName, options, m_arch);
 }
 
-std::unique_ptr<BackendProgram> CudaBackend::load(const CompileResult& compiled) {
+std::unique_ptr<BackendProgram> CudaBackend::load(const CompileResult& compiled)
+{
     return std::make_unique<CudaProgram>(compiled, Module::load(m_context, compiled));
 }
 
-std::unique_ptr<BackendBuffer> CudaBackend::allocate(std::size_t bytes, std::string_view label) {
+std::unique_ptr<BackendBuffer> CudaBackend::allocate(std::size_t bytes, std::string_view label)
+{
     return std::make_unique<CudaBuffer>(DeviceBuffer(m_context, bytes, label));
 }
 
-void CudaBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes) {
+void CudaBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes)
+{
     cudaBuffer(dst).buffer().upload(src, bytes);
 }
 
-void CudaBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes) {
+void CudaBackend::download(const BackendBuffer& src, void* dst, std::size_t bytes)
+{
     cudaBuffer(src).buffer().download(dst, bytes);
 }
 
 void CudaBackend::setConstant(BackendProgram& program, const std::string& symbol, const void* src,
-                              std::size_t bytes) {
+                              std::size_t bytes)
+{
     cudaProgram(program).module().setGlobal(symbol, src, bytes);
 }
 
 double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
-                           const LaunchConfig& config, std::span<const KernelArgValue> args) {
+                           const LaunchConfig& config, std::span<const KernelArgValue> args)
+{
     const Kernel& k = cudaProgram(program).kernel(kernel);
     std::vector<KernelArg> converted;
     converted.reserve(args.size());
@@ -129,7 +146,8 @@ double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
 
 void CudaBackend::submit(BackendProgram& program, const std::string& kernel,
                          const LaunchConfig& config, std::span<const KernelArgValue> args,
-                         CUstream stream) {
+                         CUstream stream)
+{
     const Kernel& k = cudaProgram(program).kernel(kernel);
     std::vector<KernelArg> converted;
     converted.reserve(args.size());
@@ -141,7 +159,8 @@ void CudaBackend::submit(BackendProgram& program, const std::string& kernel,
     k.call(config, converted, stream, false);
 }
 
-std::unique_ptr<Backend> makeCudaBackend(int device) {
+std::unique_ptr<Backend> makeCudaBackend(int device)
+{
     return std::make_unique<CudaBackend>(device);
 }
 

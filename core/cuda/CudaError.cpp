@@ -9,7 +9,8 @@ namespace wb::cuda {
 
 namespace {
 
-std::string buildMessage(CUresult result, const std::string& call, const std::string& context) {
+std::string buildMessage(CUresult result, const std::string& call, const std::string& context)
+{
     std::string msg = context.empty() ? std::string() : context + ": ";
     msg += call + " failed with " + CudaError::nameOf(result);
     const std::string text = CudaError::describe(result);
@@ -26,9 +27,12 @@ CudaError::CudaError(CUresult result, std::string call, std::string context)
     , m_call(std::move(call))
     , m_name(nameOf(result))
     , m_string(describe(result))
-    , m_context(std::move(context)) {}
+    , m_context(std::move(context))
+{
+}
 
-bool CudaError::isSticky(CUresult result) noexcept {
+bool CudaError::isSticky(CUresult result) noexcept
+{
     switch (result) {
     case CUDA_ERROR_ILLEGAL_ADDRESS:
     case CUDA_ERROR_LAUNCH_FAILED:
@@ -47,7 +51,8 @@ bool CudaError::isSticky(CUresult result) noexcept {
     }
 }
 
-Error::Kind CudaError::kindOf(CUresult result) noexcept {
+Error::Kind CudaError::kindOf(CUresult result) noexcept
+{
     if (isSticky(result)) return Kind::ContextLost;
     switch (result) {
     case CUDA_ERROR_OUT_OF_MEMORY:
@@ -73,7 +78,8 @@ Error::Kind CudaError::kindOf(CUresult result) noexcept {
     }
 }
 
-std::string CudaError::nameOf(CUresult result) {
+std::string CudaError::nameOf(CUresult result)
+{
     const detail::DriverApi& api = detail::driverUnchecked();
     const char* name = nullptr;
     if (api.cuGetErrorName && api.cuGetErrorName(result, &name) == CUDA_SUCCESS && name)
@@ -81,7 +87,8 @@ std::string CudaError::nameOf(CUresult result) {
     return "CUresult " + std::to_string(static_cast<int>(result));
 }
 
-std::string CudaError::describe(CUresult result) {
+std::string CudaError::describe(CUresult result)
+{
     const detail::DriverApi& api = detail::driverUnchecked();
     const char* text = nullptr;
     if (api.cuGetErrorString && api.cuGetErrorString(result, &text) == CUDA_SUCCESS && text)
@@ -91,11 +98,13 @@ std::string CudaError::describe(CUresult result) {
 
 namespace detail {
 
-void throwCudaError(CUresult result, const char* call, const std::string& context) {
+void throwCudaError(CUresult result, const char* call, const std::string& context)
+{
     throw CudaError(result, call, context);
 }
 
-void reportCudaFailure(CUresult result, const char* call, const char* what) noexcept {
+void reportCudaFailure(CUresult result, const char* call, const char* what) noexcept
+{
     if (result == CUDA_SUCCESS || result == CUDA_ERROR_DEINITIALIZED) return;
     try {
         qWarning("warpbench: %s: %s failed with %s", what, call, CudaError::nameOf(result).c_str());

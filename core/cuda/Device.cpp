@@ -8,14 +8,16 @@
 
 namespace wb::cuda {
 
-int Device::count() {
+int Device::count()
+{
     const detail::DriverApi& api = detail::driver();
     int n = 0;
     CU_CHECK(api.cuDeviceGetCount(&n), "counting CUDA devices");
     return n;
 }
 
-std::vector<Device> Device::all() {
+std::vector<Device> Device::all()
+{
     std::vector<Device> devices;
     const int n = count();
     devices.reserve(static_cast<std::size_t>(n));
@@ -24,7 +26,8 @@ std::vector<Device> Device::all() {
     return devices;
 }
 
-Device Device::get(int ordinal) {
+Device Device::get(int ordinal)
+{
     const detail::DriverApi& api = detail::driver();
     const int n = count();
     if (ordinal < 0 || ordinal >= n)
@@ -36,13 +39,15 @@ Device Device::get(int ordinal) {
     return Device(ordinal, dev);
 }
 
-std::string Device::driverVersion() {
+std::string Device::driverVersion()
+{
     const int v = detail::driverStatus().driverVersion;
     detail::driver();
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-int Device::attribute(CUdevice_attribute attribute) const {
+int Device::attribute(CUdevice_attribute attribute) const
+{
     const detail::DriverApi& api = detail::driver();
     int value = 0;
     CU_CHECK(api.cuDeviceGetAttribute(&value, attribute, m_device),
@@ -51,7 +56,8 @@ int Device::attribute(CUdevice_attribute attribute) const {
     return value;
 }
 
-std::string Device::name() const {
+std::string Device::name() const
+{
     const detail::DriverApi& api = detail::driver();
     std::array<char, 256> buffer{};
     CU_CHECK(api.cuDeviceGetName(buffer.data(), static_cast<int>(buffer.size()), m_device),
@@ -59,21 +65,25 @@ std::string Device::name() const {
     return buffer.data();
 }
 
-Device::ComputeCapability Device::computeCapability() const {
+Device::ComputeCapability Device::computeCapability() const
+{
     return {attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
             attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)};
 }
 
-std::string Device::arch() const {
+std::string Device::arch() const
+{
     const ComputeCapability cc = computeCapability();
     return "sm_" + std::to_string(cc.major) + std::to_string(cc.minor);
 }
 
-int Device::multiprocessorCount() const {
+int Device::multiprocessorCount() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
 }
 
-std::uint64_t Device::totalMemory() const {
+std::uint64_t Device::totalMemory() const
+{
     const detail::DriverApi& api = detail::driver();
     std::size_t bytes = 0;
     CU_CHECK(api.cuDeviceTotalMem(&bytes, m_device),
@@ -81,31 +91,38 @@ std::uint64_t Device::totalMemory() const {
     return bytes;
 }
 
-int Device::clockRateKHz() const {
+int Device::clockRateKHz() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
 }
-int Device::memoryClockKHz() const {
+int Device::memoryClockKHz() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
 }
-int Device::memoryBusWidthBits() const {
+int Device::memoryBusWidthBits() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
 }
 
-double Device::peakBandwidthGBs() const {
+double Device::peakBandwidthGBs() const
+{
     const double clockHz = static_cast<double>(memoryClockKHz()) * 1000.0;
     const double busBytes = static_cast<double>(memoryBusWidthBits()) / 8.0;
     return 2.0 * clockHz * busBytes / 1e9;
 }
 
-int Device::maxThreadsPerBlock() const {
+int Device::maxThreadsPerBlock() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
 }
 
-int Device::maxSharedMemoryPerBlockOptin() const {
+int Device::maxSharedMemoryPerBlockOptin() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
 }
 
-int Device::warpSize() const {
+int Device::warpSize() const
+{
     return attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
 }
 

@@ -51,7 +51,9 @@ public:
 private:
     Device(int ordinal, CUdevice device)
         : m_ordinal(ordinal)
-        , m_device(device) {}
+        , m_device(device)
+    {
+    }
     int m_ordinal = 0;
     CUdevice m_device = 0;
 };

@@ -32,10 +32,13 @@ public:
                 std::string_view label = "array")
         : m_shape(checkedShape(shape))
         , m_ndim(shape.size())
-        , m_buffer(context, count(m_shape) * sizeof(T), label) {}
+        , m_buffer(context, count(m_shape) * sizeof(T), label)
+    {
+    }
     /// A 1-D array holding a copy of `host`.
     static DeviceArray fromHost(const Context& context, std::span<const T> host,
-                                std::string_view label = "array") {
+                                std::string_view label = "array")
+    {
         DeviceArray array(context, {host.size()}, label);
         array.upload(host);
         return array;
@@ -51,21 +54,25 @@ public:
     DeviceBuffer& buffer() noexcept { return m_buffer; }
 
     /// Copies `host` (exactly size() elements) to the device.
-    void upload(std::span<const T> host) {
+    void upload(std::span<const T> host)
+    {
         checkCount("uploading to", host.size());
         m_buffer.upload(host.data(), bytes());
     }
-    void download(std::span<T> host) const {
+    void download(std::span<T> host) const
+    {
         checkCount("downloading from", host.size());
         m_buffer.download(host.data(), bytes());
     }
-    std::vector<T> download() const {
+    std::vector<T> download() const
+    {
         std::vector<T> host(size());
         m_buffer.download(host.data(), bytes());
         return host;
     }
     /// Sets every element to `value` (device memset for 1-, 2- and 4-byte types).
-    void fill(const T& value) {
+    void fill(const T& value)
+    {
         if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) {
             using Word = std::conditional_t<
                 sizeof(T) == 1, std::uint8_t,
@@ -85,7 +92,8 @@ public:
     }
 
 private:
-    static std::array<std::size_t, 3> checkedShape(std::initializer_list<std::size_t> shape) {
+    static std::array<std::size_t, 3> checkedShape(std::initializer_list<std::size_t> shape)
+    {
         if (shape.size() == 0 || shape.size() > 3)
             throw Error(Error::Kind::InvalidArgument,
                         "a DeviceArray has 1 to 3 dimensions, not " + std::to_string(shape.size()));
@@ -95,10 +103,12 @@ private:
             out[i++] = extent;
         return out;
     }
-    static std::size_t count(const std::array<std::size_t, 3>& s) noexcept {
+    static std::size_t count(const std::array<std::size_t, 3>& s) noexcept
+    {
         return s[0] * s[1] * s[2];
     }
-    void checkCount(const char* what, std::size_t n) const {
+    void checkCount(const char* what, std::size_t n) const
+    {
         if (n != size())
             throw Error(Error::Kind::InvalidArgument,
                         std::string(what) + " array '" + m_buffer.label() +

@@ -11,7 +11,8 @@
 namespace wb::cuda {
 
 DeviceBuffer::DeviceBuffer(const Context& context, std::size_t bytes, std::string_view label)
-    : m_label(label) {
+    : m_label(label)
+{
     const detail::DriverApi& api = detail::driver();
     const detail::ContextRef& state = context.state();
     const auto what = [&] {
@@ -35,9 +36,12 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : m_context(std::move(other.m_context))
     , m_ptr(std::exchange(other.m_ptr, 0))
     , m_bytes(std::exchange(other.m_bytes, 0))
-    , m_label(std::move(other.m_label)) {}
+    , m_label(std::move(other.m_label))
+{
+}
 
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept
+{
     if (this != &other) {
         release();
         m_context = std::move(other.m_context);
@@ -48,11 +52,13 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     return *this;
 }
 
-DeviceBuffer::~DeviceBuffer() {
+DeviceBuffer::~DeviceBuffer()
+{
     release();
 }
 
-void DeviceBuffer::release() noexcept {
+void DeviceBuffer::release() noexcept
+{
     if (!m_context) return;
     if (m_ptr) {
         const detail::DriverApi& api = detail::driverUnchecked();
@@ -65,7 +71,8 @@ void DeviceBuffer::release() noexcept {
     m_context.reset();
 }
 
-void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t offset) const {
+void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t offset) const
+{
     if (!m_context) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument,
                     std::string(what) + ": use of a moved-from or empty DeviceBuffer");
@@ -76,7 +83,8 @@ void DeviceBuffer::checkRange(const char* what, std::size_t bytes, std::size_t o
                         std::to_string(m_bytes) + " bytes");
 }
 
-void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset) {
+void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset)
+{
     checkRange("uploading to", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -85,7 +93,8 @@ void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset
              "uploading " + detail::formatBytes(bytes) + " to buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const {
+void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const
+{
     checkRange("downloading from", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -95,7 +104,8 @@ void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) co
 }
 
 void DeviceBuffer::uploadAsync(const void* src, std::size_t bytes, const Stream& stream,
-                               std::size_t offset) {
+                               std::size_t offset)
+{
     checkRange("uploading to", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -105,7 +115,8 @@ void DeviceBuffer::uploadAsync(const void* src, std::size_t bytes, const Stream&
 }
 
 void DeviceBuffer::downloadAsync(void* dst, std::size_t bytes, const Stream& stream,
-                                 std::size_t offset) const {
+                                 std::size_t offset) const
+{
     checkRange("downloading from", bytes, offset);
     if (bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -114,7 +125,8 @@ void DeviceBuffer::downloadAsync(void* dst, std::size_t bytes, const Stream& str
              "downloading " + detail::formatBytes(bytes) + " from buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::copyFrom(const DeviceBuffer& src, std::size_t bytes) {
+void DeviceBuffer::copyFrom(const DeviceBuffer& src, std::size_t bytes)
+{
     checkRange("copying into", bytes, 0);
     src.checkRange("copying from", bytes, 0);
     if (bytes == 0) return;
@@ -125,7 +137,8 @@ void DeviceBuffer::copyFrom(const DeviceBuffer& src, std::size_t bytes) {
                                                             "' to buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill8(std::uint8_t value) {
+void DeviceBuffer::fill8(std::uint8_t value)
+{
     checkRange("filling", 0, 0);
     if (m_bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
@@ -133,7 +146,8 @@ void DeviceBuffer::fill8(std::uint8_t value) {
     CU_CHECK(api.cuMemsetD8(m_ptr, value, m_bytes), "filling buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill16(std::uint16_t value) {
+void DeviceBuffer::fill16(std::uint16_t value)
+{
     checkRange("filling", 0, 0);
     if (m_bytes % 2 != 0)
         throw Error(Error::Kind::InvalidArgument,
@@ -144,7 +158,8 @@ void DeviceBuffer::fill16(std::uint16_t value) {
     CU_CHECK(api.cuMemsetD16(m_ptr, value, m_bytes / 2), "filling buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill32(std::uint32_t value) {
+void DeviceBuffer::fill32(std::uint32_t value)
+{
     checkRange("filling", 0, 0);
     if (m_bytes % 4 != 0)
         throw Error(Error::Kind::InvalidArgument,

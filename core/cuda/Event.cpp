@@ -11,14 +11,16 @@
 namespace wb::cuda {
 
 namespace {
-void requireValid(CUevent event) {
+void requireValid(CUevent event)
+{
     if (!event) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Event");
 }
 } // namespace
 
 Event::Event(const Context& context, bool timing)
-    : m_context(context.state()) {
+    : m_context(context.state())
+{
     const detail::DriverApi& api = detail::driver();
     m_context->makeCurrent();
     CU_CHECK(api.cuEventCreate(&m_event, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING),
@@ -28,9 +30,12 @@ Event::Event(const Context& context, bool timing)
 
 Event::Event(Event&& other) noexcept
     : m_context(std::move(other.m_context))
-    , m_event(std::exchange(other.m_event, nullptr)) {}
+    , m_event(std::exchange(other.m_event, nullptr))
+{
+}
 
-Event& Event::operator=(Event&& other) noexcept {
+Event& Event::operator=(Event&& other) noexcept
+{
     if (this != &other) {
         release();
         m_context = std::move(other.m_context);
@@ -39,11 +44,13 @@ Event& Event::operator=(Event&& other) noexcept {
     return *this;
 }
 
-Event::~Event() {
+Event::~Event()
+{
     release();
 }
 
-void Event::release() noexcept {
+void Event::release() noexcept
+{
     if (!m_event) return;
     const detail::DriverApi& api = detail::driverUnchecked();
     m_context->makeCurrentNoThrow();
@@ -53,23 +60,27 @@ void Event::release() noexcept {
     m_context.reset();
 }
 
-void Event::record(const Stream* stream) {
+void Event::record(const Stream* stream)
+{
     recordOn(stream ? stream->handle() : nullptr);
 }
 
-void Event::recordOn(CUstream stream) {
+void Event::recordOn(CUstream stream)
+{
     requireValid(m_event);
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuEventRecord(m_event, stream), "recording an event on " + m_context->describe());
 }
 
-void Event::synchronize() const {
+void Event::synchronize() const
+{
     requireValid(m_event);
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuEventSynchronize(m_event), "waiting for an event on " + m_context->describe());
 }
 
-double Event::elapsedMs(const Event& start, const Event& end) {
+double Event::elapsedMs(const Event& start, const Event& end)
+{
     requireValid(start.m_event);
     requireValid(end.m_event);
     const detail::DriverApi& api = detail::driverUnchecked();

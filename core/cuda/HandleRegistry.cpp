@@ -3,7 +3,8 @@
 
 namespace wb::cuda {
 
-const char* handleKindName(HandleKind kind) noexcept {
+const char* handleKindName(HandleKind kind) noexcept
+{
     switch (kind) {
     case HandleKind::Context:
         return "context";
@@ -23,31 +24,36 @@ const char* handleKindName(HandleKind kind) noexcept {
     return "handle";
 }
 
-HandleRegistry& HandleRegistry::instance() noexcept {
+HandleRegistry& HandleRegistry::instance() noexcept
+{
     // Never destroyed: handles may be released during static destruction.
     static HandleRegistry* registry = new HandleRegistry;
     return *registry;
 }
 
-void HandleRegistry::added(HandleKind kind, std::size_t bytes) noexcept {
+void HandleRegistry::added(HandleKind kind, std::size_t bytes) noexcept
+{
     const auto i = static_cast<std::size_t>(kind);
     m_counts[i].fetch_add(1, std::memory_order_relaxed);
     m_bytes[i].fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
 }
 
-void HandleRegistry::removed(HandleKind kind, std::size_t bytes) noexcept {
+void HandleRegistry::removed(HandleKind kind, std::size_t bytes) noexcept
+{
     const auto i = static_cast<std::size_t>(kind);
     m_counts[i].fetch_sub(1, std::memory_order_relaxed);
     m_bytes[i].fetch_sub(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
 }
 
-HandleRegistry::Usage HandleRegistry::usage(HandleKind kind) const noexcept {
+HandleRegistry::Usage HandleRegistry::usage(HandleKind kind) const noexcept
+{
     const auto i = static_cast<std::size_t>(kind);
     return {m_counts[i].load(std::memory_order_relaxed),
             m_bytes[i].load(std::memory_order_relaxed)};
 }
 
-std::int64_t HandleRegistry::totalCount() const noexcept {
+std::int64_t HandleRegistry::totalCount() const noexcept
+{
     std::int64_t total = 0;
     for (const auto& c : m_counts)
         total += c.load(std::memory_order_relaxed);

@@ -15,14 +15,16 @@ namespace {
 constexpr std::size_t kInlineParams = 32;
 constexpr std::size_t kTransferAlign = 256;
 
-std::string dimText(const Dim3& d) {
+std::string dimText(const Dim3& d)
+{
     // snprintf rather than operator+ chains: GCC 12 -O3 warns falsely (-Wrestrict) on those.
     char text[48];
     std::snprintf(text, sizeof text, "(%u, %u, %u)", d.x, d.y, d.z);
     return text;
 }
 
-std::string argText(const KernelArg& arg) {
+std::string argText(const KernelArg& arg)
+{
     const std::string type = arg.typeName ? arg.typeName : "";
     switch (arg.kind) {
     case KernelArg::Kind::Value:
@@ -47,7 +49,8 @@ Kernel::Kernel(detail::ModuleRef module, CUfunction function, std::string name,
     : m_module(std::move(module))
     , m_function(function)
     , m_name(std::move(name))
-    , m_params(std::move(params)) {
+    , m_params(std::move(params))
+{
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuFuncGetAttribute(&m_maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                     m_function),
@@ -69,9 +72,12 @@ Kernel::Kernel(Kernel&& other) noexcept
     , m_params(std::move(other.m_params))
     , m_maxThreadsPerBlock(other.m_maxThreadsPerBlock)
     , m_staticShared(other.m_staticShared)
-    , m_dynamicSharedLimit(other.m_dynamicSharedLimit.load(std::memory_order_relaxed)) {}
+    , m_dynamicSharedLimit(other.m_dynamicSharedLimit.load(std::memory_order_relaxed))
+{
+}
 
-Kernel& Kernel::operator=(Kernel&& other) noexcept {
+Kernel& Kernel::operator=(Kernel&& other) noexcept
+{
     if (this != &other) {
         m_module = std::move(other.m_module);
         m_function = std::exchange(other.m_function, nullptr);
@@ -87,12 +93,14 @@ Kernel& Kernel::operator=(Kernel&& other) noexcept {
 
 Kernel::~Kernel() = default;
 
-void Kernel::requireValid() const {
+void Kernel::requireValid() const
+{
     if (!m_function) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Kernel");
 }
 
-std::string Kernel::describeLaunch(const LaunchConfig& config) const {
+std::string Kernel::describeLaunch(const LaunchConfig& config) const
+{
     std::string text = "launching kernel '" + m_name + "' with grid " + dimText(config.grid) +
                        ", block " + dimText(config.block);
     if (config.sharedBytes) text += ", " + std::to_string(config.sharedBytes) + " bytes shared";
@@ -100,7 +108,8 @@ std::string Kernel::describeLaunch(const LaunchConfig& config) const {
     return text + " on " + m_module->context->describe();
 }
 
-void Kernel::checkConfig(const LaunchConfig& config) const {
+void Kernel::checkConfig(const LaunchConfig& config) const
+{
     const detail::ContextState& ctx = *m_module->context;
     const auto fail = [&](const std::string& why) {
         throw Error(Error::Kind::InvalidArgument, describeLaunch(config) + ": " + why);
@@ -148,7 +157,8 @@ void Kernel::checkConfig(const LaunchConfig& config) const {
     }
 }
 
-void Kernel::argError(std::size_t index, const KernelArg& arg, const char* problem) const {
+void Kernel::argError(std::size_t index, const KernelArg& arg, const char* problem) const
+{
     const KernelParamSlot& p = m_params[index];
     std::string param = "parameter " + std::to_string(index + 1) + " '" + p.name + "'";
     if (!p.type.empty()) param += " (" + p.type + ")";
@@ -156,7 +166,8 @@ void Kernel::argError(std::size_t index, const KernelArg& arg, const char* probl
                 "kernel '" + m_name + "': " + param + " " + problem + ", got " + argText(arg));
 }
 
-void Kernel::checkArgs(std::span<const KernelArg> args) const {
+void Kernel::checkArgs(std::span<const KernelArg> args) const
+{
     if (args.size() != m_params.size()) [[unlikely]] {
         std::string list;
         for (const KernelParamSlot& p : m_params)
@@ -182,7 +193,8 @@ void Kernel::checkArgs(std::span<const KernelArg> args) const {
 }
 
 void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelArg> args,
-                             CUstream stream) const {
+                             CUstream stream) const
+{
     const detail::DriverApi& api = detail::driverUnchecked();
     std::array<void*, kInlineParams> inlineParams;
     std::vector<void*> heapParams;
@@ -223,7 +235,8 @@ void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelA
 }
 
 void Kernel::submit(const LaunchConfig& config, std::span<const KernelArg> args,
-                    CUstream stream) const {
+                    CUstream stream) const
+{
     requireValid();
     checkConfig(config);
     checkArgs(args);
@@ -237,7 +250,8 @@ void Kernel::submit(const LaunchConfig& config, std::span<const KernelArg> args,
 }
 
 double Kernel::call(const LaunchConfig& config, std::span<const KernelArg> args, CUstream stream,
-                    bool timed) const {
+                    bool timed) const
+{
     requireValid();
     checkConfig(config);
     checkArgs(args);

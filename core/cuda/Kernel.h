@@ -32,11 +32,14 @@ struct KernelParamSlot {
 };
 
 namespace detail {
-template <typename T> struct IsDeviceArray : std::false_type {};
-template <typename T> struct IsDeviceArray<DeviceArray<T>> : std::true_type {};
+template <typename T> struct IsDeviceArray : std::false_type {
+};
+template <typename T> struct IsDeviceArray<DeviceArray<T>> : std::true_type {
+};
 template <typename> inline constexpr bool kAlwaysFalse = false;
 
-template <typename T> KernelArg toKernelArg(const T& value) noexcept {
+template <typename T> KernelArg toKernelArg(const T& value) noexcept
+{
     using U = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<U, In> || std::is_same_v<U, Out> || std::is_same_v<U, InOut>) {
         return value.arg();
@@ -130,17 +133,20 @@ public:
 
     /// PyCUDA's call: arguments and launch-shape tags (Block, Grid, SharedBytes, Cluster, a
     /// Stream, a whole LaunchConfig) in any order. Waits when there are Out/InOut arguments.
-    template <typename... A> void operator()(A&&... args) const {
+    template <typename... A> void operator()(A&&... args) const
+    {
         launch(LaunchConfig{}, std::forward<A>(args)...);
     }
     /// The same, starting from `config`.
-    template <typename... A> void launch(const LaunchConfig& config, A&&... args) const {
+    template <typename... A> void launch(const LaunchConfig& config, A&&... args) const
+    {
         detail::CallBuilder<detail::kArgCount<A...>> b{config};
         (b.add(args), ...);
         call(b.config, b.span(), b.stream, false);
     }
     /// PyCUDA's prepared_timed_call: runs and waits, returns the kernel's milliseconds.
-    template <typename... A> double timedCall(A&&... args) const {
+    template <typename... A> double timedCall(A&&... args) const
+    {
         detail::CallBuilder<detail::kArgCount<A...>> b{};
         (b.add(args), ...);
         return call(b.config, b.span(), b.stream, true);

@@ -50,7 +50,8 @@ struct KernelArg {
 };
 
 namespace detail {
-template <typename T> constexpr const char* typeName() noexcept {
+template <typename T> constexpr const char* typeName() noexcept
+{
     using U = std::remove_cv_t<T>;
     if constexpr (std::is_same_v<U, float>)
         return "float";
@@ -85,7 +86,8 @@ template <typename T> constexpr const char* typeName() noexcept {
 }
 
 template <KernelArg::Kind kind, typename T>
-constexpr KernelArg transfer(T* data, std::size_t count) noexcept {
+constexpr KernelArg transfer(T* data, std::size_t count) noexcept
+{
     return {data, count * sizeof(T), kind, typeName<T>()};
 }
 } // namespace detail
@@ -95,10 +97,14 @@ class In {
 public:
     template <typename T>
     In(const std::vector<T>& v) noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::In>(v.data(), v.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::In>(v.data(), v.size()))
+    {
+    }
     template <typename T, std::size_t E>
     In(std::span<T, E> s) noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::In>(s.data(), s.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::In>(s.data(), s.size()))
+    {
+    }
     const KernelArg& arg() const noexcept { return m_arg; }
 
 private:
@@ -110,12 +116,16 @@ class Out {
 public:
     template <typename T>
     Out(std::vector<T>& v) noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::Out>(v.data(), v.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::Out>(v.data(), v.size()))
+    {
+    }
     template <typename T> Out(std::vector<T>&&) = delete; // the results would be lost
     template <typename T, std::size_t E>
     requires(!std::is_const_v<T>) Out(std::span<T, E> s)
     noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::Out>(s.data(), s.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::Out>(s.data(), s.size()))
+    {
+    }
     const KernelArg& arg() const noexcept { return m_arg; }
 
 private:
@@ -127,12 +137,16 @@ class InOut {
 public:
     template <typename T>
     InOut(std::vector<T>& v) noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::InOut>(v.data(), v.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::InOut>(v.data(), v.size()))
+    {
+    }
     template <typename T> InOut(std::vector<T>&&) = delete;
     template <typename T, std::size_t E>
     requires(!std::is_const_v<T>) InOut(std::span<T, E> s)
     noexcept
-        : m_arg(detail::transfer<KernelArg::Kind::InOut>(s.data(), s.size())) {}
+        : m_arg(detail::transfer<KernelArg::Kind::InOut>(s.data(), s.size()))
+    {
+    }
     const KernelArg& arg() const noexcept { return m_arg; }
 
 private:

@@ -14,7 +14,8 @@
 namespace wb::cuda {
 
 namespace detail {
-ModuleState::~ModuleState() {
+ModuleState::~ModuleState()
+{
     if (!module) return;
     const DriverApi& api = driverUnchecked();
     context->makeCurrentNoThrow();
@@ -23,7 +24,8 @@ ModuleState::~ModuleState() {
 }
 } // namespace detail
 
-Module Module::load(const Context& context, const CompileResult& compiled) {
+Module Module::load(const Context& context, const CompileResult& compiled)
+{
     if (!compiled.ok)
         throw Error(Error::Kind::InvalidArgument,
                     "cannot load '" + compiled.sourceName + "': it did not compile");
@@ -34,8 +36,8 @@ Module Module::load(const Context& context, const CompileResult& compiled) {
                 "cannot load '" + compiled.sourceName + "': the compile produced no PTX or CUBIN");
 }
 
-Module Module::loadImage(const Context& context, const void* image,
-                         std::vector<KernelInfo> kernels) {
+Module Module::loadImage(const Context& context, const void* image, std::vector<KernelInfo> kernels)
+{
     const detail::DriverApi& api = detail::driver();
     auto state = std::make_shared<detail::ModuleState>();
     state->context = context.state();
@@ -60,17 +62,20 @@ Module Module::loadImage(const Context& context, const void* image,
     return Module(std::move(state));
 }
 
-const detail::ModuleState& Module::state() const {
+const detail::ModuleState& Module::state() const
+{
     if (!m_state) [[unlikely]]
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Module");
     return *m_state;
 }
 
-const std::vector<KernelInfo>& Module::kernels() const {
+const std::vector<KernelInfo>& Module::kernels() const
+{
     return state().kernels;
 }
 
-Kernel Module::function(const std::string& name) const {
+Kernel Module::function(const std::string& name) const
+{
     const detail::ModuleState& s = state();
     const detail::DriverApi& api = detail::driverUnchecked();
     const KernelInfo* info = nullptr;
@@ -128,7 +133,8 @@ Kernel Module::function(const std::string& name) const {
     return Kernel(m_state, function, info ? info->name : name, std::move(params));
 }
 
-Module::Global Module::global(const std::string& name) const {
+Module::Global Module::global(const std::string& name) const
+{
     const detail::ModuleState& s = state();
     const detail::DriverApi& api = detail::driverUnchecked();
     s.context->makeCurrent();
@@ -141,7 +147,8 @@ Module::Global Module::global(const std::string& name) const {
     return g;
 }
 
-void Module::setGlobal(const std::string& name, const void* src, std::size_t bytes) const {
+void Module::setGlobal(const std::string& name, const void* src, std::size_t bytes) const
+{
     const Global g = global(name);
     if (bytes != g.bytes)
         throw Error(Error::Kind::InvalidArgument,

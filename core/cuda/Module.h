@@ -53,7 +53,9 @@ public:
 
 private:
     explicit Module(detail::ModuleRef state)
-        : m_state(std::move(state)) {}
+        : m_state(std::move(state))
+    {
+    }
     const detail::ModuleState& state() const;
     detail::ModuleRef m_state;
 };

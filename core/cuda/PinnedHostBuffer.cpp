@@ -11,7 +11,8 @@ namespace wb::cuda {
 
 PinnedHostBuffer::PinnedHostBuffer(const Context& context, std::size_t bytes,
                                    std::string_view label)
-    : m_label(label) {
+    : m_label(label)
+{
     const detail::DriverApi& api = detail::driver();
     const detail::ContextRef& state = context.state();
     state->makeCurrent();
@@ -30,9 +31,12 @@ PinnedHostBuffer::PinnedHostBuffer(PinnedHostBuffer&& other) noexcept
     : m_context(std::move(other.m_context))
     , m_data(std::exchange(other.m_data, nullptr))
     , m_bytes(std::exchange(other.m_bytes, 0))
-    , m_label(std::move(other.m_label)) {}
+    , m_label(std::move(other.m_label))
+{
+}
 
-PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& other) noexcept {
+PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& other) noexcept
+{
     if (this != &other) {
         release();
         m_context = std::move(other.m_context);
@@ -43,11 +47,13 @@ PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& other) noexcept
     return *this;
 }
 
-PinnedHostBuffer::~PinnedHostBuffer() {
+PinnedHostBuffer::~PinnedHostBuffer()
+{
     release();
 }
 
-void PinnedHostBuffer::release() noexcept {
+void PinnedHostBuffer::release() noexcept
+{
     if (!m_context) return;
     if (m_data) {
         const detail::DriverApi& api = detail::driverUnchecked();

@@ -27,7 +27,8 @@ public:
     std::size_t size() const noexcept { return m_bytes; }
     const std::string& label() const noexcept { return m_label; }
     /// The memory as elements of T (size() / sizeof(T) of them).
-    template <typename T> std::span<T> as() const noexcept {
+    template <typename T> std::span<T> as() const noexcept
+    {
         return {static_cast<T*>(m_data), m_bytes / sizeof(T)};
     }
 

@@ -10,7 +10,8 @@
 namespace wb::cuda {
 
 Stream::Stream(const Context& context, bool nonBlocking)
-    : m_context(context.state()) {
+    : m_context(context.state())
+{
     const detail::DriverApi& api = detail::driver();
     m_context->makeCurrent();
     CU_CHECK(
@@ -21,9 +22,12 @@ Stream::Stream(const Context& context, bool nonBlocking)
 
 Stream::Stream(Stream&& other) noexcept
     : m_context(std::move(other.m_context))
-    , m_stream(std::exchange(other.m_stream, nullptr)) {}
+    , m_stream(std::exchange(other.m_stream, nullptr))
+{
+}
 
-Stream& Stream::operator=(Stream&& other) noexcept {
+Stream& Stream::operator=(Stream&& other) noexcept
+{
     if (this != &other) {
         release();
         m_context = std::move(other.m_context);
@@ -32,11 +36,13 @@ Stream& Stream::operator=(Stream&& other) noexcept {
     return *this;
 }
 
-Stream::~Stream() {
+Stream::~Stream()
+{
     release();
 }
 
-void Stream::release() noexcept {
+void Stream::release() noexcept
+{
     if (!m_stream) return;
     const detail::DriverApi& api = detail::driverUnchecked();
     m_context->makeCurrentNoThrow();
@@ -47,14 +53,16 @@ void Stream::release() noexcept {
     m_context.reset();
 }
 
-void Stream::synchronize() const {
+void Stream::synchronize() const
+{
     if (!m_stream)
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Stream");
     const detail::DriverApi& api = detail::driverUnchecked();
     CU_CHECK(api.cuStreamSynchronize(m_stream), "waiting for a stream on " + m_context->describe());
 }
 
-bool Stream::query() const {
+bool Stream::query() const
+{
     if (!m_stream)
         throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Stream");
     const detail::DriverApi& api = detail::driverUnchecked();

@@ -29,7 +29,8 @@ namespace {
 constexpr int kProbeTimeoutMs = 15'000;
 constexpr int kCompileTimeoutMs = 300'000;
 
-QString toQ(const std::string& s) {
+QString toQ(const std::string& s)
+{
     return QString::fromStdString(s);
 }
 
@@ -41,7 +42,8 @@ struct Probe {
     std::string why;
 };
 
-Probe probeCompiler(const std::string& exe) {
+Probe probeCompiler(const std::string& exe)
+{
     Probe probe;
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
@@ -88,7 +90,8 @@ Probe probeCompiler(const std::string& exe) {
 }
 
 /// A candidate name resolved on PATH ("g++" → "/usr/bin/g++"); absolute paths stay as given.
-std::string resolve(const std::string& name) {
+std::string resolve(const std::string& name)
+{
     if (name.find('/') != std::string::npos) return name;
     const QString found = QStandardPaths::findExecutable(toQ(name));
     return found.isEmpty() ? std::string() : found.toStdString();
@@ -99,14 +102,16 @@ struct Search {
     std::string reason;
 };
 
-std::string envValue(const char* name) {
+std::string envValue(const char* name)
+{
     const char* v = std::getenv(name);
     return v ? std::string(v) : std::string();
 }
 
 /// The request's own flags (with -std=c++20 unless it names a standard), -I and -D, shared by
 /// library and precompiled-header builds so that both see the same translation environment.
-void appendRequestFlags(QStringList& args, const HostCompileRequest& request) {
+void appendRequestFlags(QStringList& args, const HostCompileRequest& request)
+{
     bool hasStd = false;
     for (const std::string& f : request.flags)
         hasStd = hasStd || f.rfind("-std=", 0) == 0;
@@ -119,24 +124,28 @@ void appendRequestFlags(QStringList& args, const HostCompileRequest& request) {
         args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
 }
 
-std::string hashHex(const QByteArray& bytes) {
+std::string hashHex(const QByteArray& bytes)
+{
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
 }
 
-std::string readFile(const std::filesystem::path& path) {
+std::string readFile(const std::filesystem::path& path)
+{
     std::ifstream in(path, std::ios::binary);
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
 
-bool writeFile(const std::filesystem::path& path, const std::string& text) {
+bool writeFile(const std::filesystem::path& path, const std::string& text)
+{
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
     return static_cast<bool>(out);
 }
 
-std::string shellQuote(const std::string& arg) {
+std::string shellQuote(const std::string& arg)
+{
     if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;#~") == std::string::npos)
         return arg;
     std::string quoted = "'";
@@ -149,7 +158,8 @@ std::string shellQuote(const std::string& arg) {
     return quoted + "'";
 }
 
-Diagnostic toolDiagnostic(const std::string& message) {
+Diagnostic toolDiagnostic(const std::string& message)
+{
     Diagnostic d;
     d.severity = Severity::Error;
     d.message = message;
@@ -160,7 +170,8 @@ Diagnostic toolDiagnostic(const std::string& message) {
 
 // The constructor is private; find() builds instances through this friend-free helper.
 struct HostCompilerAccess {
-    static HostCompiler make(std::string exe, std::string version, bool isClang) {
+    static HostCompiler make(std::string exe, std::string version, bool isClang)
+    {
         HostCompiler c;
         c.m_executable = std::move(exe);
         c.m_version = std::move(version);
@@ -171,7 +182,8 @@ struct HostCompilerAccess {
 
 namespace {
 
-Search search() {
+Search search()
+{
     Search result;
     // An explicit choice is honoured strictly: a broken $WARPBENCH_CXX is an error, not a hint.
     if (const std::string explicitCxx = envValue("WARPBENCH_CXX"); !explicitCxx.empty()) {
@@ -217,16 +229,19 @@ Search search() {
 
 } // namespace
 
-std::optional<HostCompiler> HostCompiler::find() {
+std::optional<HostCompiler> HostCompiler::find()
+{
     return search().compiler;
 }
 
-std::string HostCompiler::unavailableReason() {
+std::string HostCompiler::unavailableReason()
+{
     Search s = search();
     return s.compiler ? std::string() : s.reason;
 }
 
-HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& request) const {
+HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& request) const
+{
     const auto started = std::chrono::steady_clock::now();
     HostCompileResult result;
     const auto elapsed = [&] {
@@ -354,7 +369,8 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
 
 std::string HostCompiler::precompileHeader(const std::string& headerPath,
                                            const std::string& includeName,
-                                           const HostCompileRequest& request) const {
+                                           const HostCompileRequest& request) const
+{
     namespace fs = std::filesystem;
     if (m_isClang) return {};
     QStringList args;
@@ -413,7 +429,8 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
     return fs::exists(gch) ? dir.string() : std::string();
 }
 
-std::vector<Diagnostic> parseGccDiagnostics(const std::string& log) {
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
+{
     // file:line:col: severity: message      (col optional)
     static const std::regex located(
         R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)");

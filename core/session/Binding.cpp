@@ -15,7 +15,8 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
         throw Error(Error::Kind::InvalidArgument, what + ": " + msg);
     };
     std::set<std::string> paramNames;
-    for (const KernelParam& p : params) paramNames.insert(p.name);
+    for (const KernelParam& p : params)
+        paramNames.insert(p.name);
     for (const auto& [param, target] : bindings)
         if (!paramNames.count(param))
             fail("binding for '" + param + "', but there is no parameter of that name");
@@ -26,7 +27,8 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
         const std::string target = it != bindings.end() ? it->second : p.name;
         BoundArg arg;
         arg.param = p.name;
-        const std::string typeText = p.type.empty() ? (p.isPointer ? p.pointee + "*" : "?") : p.type;
+        const std::string typeText =
+            p.type.empty() ? (p.isPointer ? p.pointee + "*" : "?") : p.type;
         if (const BufferSpec* b = session.findBuffer(target)) {
             if (!p.isPointer)
                 fail("parameter '" + p.name + "' is a value (" + typeText + ") but '" + target +

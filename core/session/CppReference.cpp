@@ -18,7 +18,8 @@ std::string stripComments(const std::string& s)
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (s.compare(i, 2, "//") == 0) {
-            while (i < s.size() && s[i] != '\n') ++i;
+            while (i < s.size() && s[i] != '\n')
+                ++i;
             out += '\n';
         } else if (s.compare(i, 2, "/*") == 0) {
             const auto e = s.find("*/", i + 2);
@@ -44,8 +45,10 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
         int depth = 1;
         std::size_t end = pos;
         while (end < source.size() && depth > 0) {
-            if (source[end] == '(') ++depth;
-            else if (source[end] == ')') --depth;
+            if (source[end] == '(')
+                ++depth;
+            else if (source[end] == ')')
+                --depth;
             if (depth > 0) ++end;
         }
         if (depth != 0) break;
@@ -70,7 +73,8 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
         for (std::size_t i = 0; i < parts.size(); ++i) {
             std::string p(trim(parts[i]));
             if (p == "void" && parts.size() == 1) break;
-            if (const auto eq = p.find('='); eq != std::string::npos) p = std::string(trim(std::string_view(p).substr(0, eq)));
+            if (const auto eq = p.find('='); eq != std::string::npos)
+                p = std::string(trim(std::string_view(p).substr(0, eq)));
             std::smatch m;
             static const std::regex nameRe(R"(^(.*?)([A-Za-z_]\w*)\s*$)");
             CppParam cp;
@@ -144,8 +148,8 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
     m_params = parseParameters(source, function);
     const std::optional<HostCompiler> compiler = HostCompiler::find();
     if (!compiler)
-        throw Error(Error::Kind::Unavailable,
-                    "the C++ reference needs a host compiler: " + HostCompiler::unavailableReason());
+        throw Error(Error::Kind::Unavailable, "the C++ reference needs a host compiler: " +
+                                                  HostCompiler::unavailableReason());
     HostCompileRequest req;
     req.source = wrapperSource(source, sourceName, function, m_params.size());
     req.sourceName = "warpbench-reference-entry.cpp";
@@ -162,8 +166,7 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
     if (!lib->isOpen())
         throw Error(Error::Kind::Runtime, "cannot load the compiled reference: " + lib->error());
     m_entry = lib->function<Entry>("warpbench_reference_entry");
-    if (!m_entry)
-        throw Error(Error::Kind::Internal, "compiled reference lacks its entry point");
+    if (!m_entry) throw Error(Error::Kind::Internal, "compiled reference lacks its entry point");
     m_library = std::move(lib);
     return b;
 }

@@ -13,9 +13,9 @@ namespace wb::session {
 /// One parameter of the user's C++ reference function, as written in its source.
 struct CppParam {
     std::string name;
-    std::string type;      ///< "const float*", "int"
+    std::string type; ///< "const float*", "int"
     bool isPointer = false;
-    std::string pointee;   ///< "float" for "const float*"; empty for values
+    std::string pointee; ///< "float" for "const float*"; empty for values
 };
 
 /// The C++ reference of a session: the user's function compiled by wb::HostCompiler into a

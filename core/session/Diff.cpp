@@ -55,14 +55,22 @@ template <typename I> struct IntTraits {
     static constexpr bool kFloat = false;
     static double value(T v) noexcept { return static_cast<double>(v); }
 };
-template <> struct Traits<ElementType::I8> : IntTraits<std::int8_t> {};
-template <> struct Traits<ElementType::I16> : IntTraits<std::int16_t> {};
-template <> struct Traits<ElementType::I32> : IntTraits<std::int32_t> {};
-template <> struct Traits<ElementType::I64> : IntTraits<std::int64_t> {};
-template <> struct Traits<ElementType::U8> : IntTraits<std::uint8_t> {};
-template <> struct Traits<ElementType::U16> : IntTraits<std::uint16_t> {};
-template <> struct Traits<ElementType::U32> : IntTraits<std::uint32_t> {};
-template <> struct Traits<ElementType::U64> : IntTraits<std::uint64_t> {};
+template <> struct Traits<ElementType::I8> : IntTraits<std::int8_t> {
+};
+template <> struct Traits<ElementType::I16> : IntTraits<std::int16_t> {
+};
+template <> struct Traits<ElementType::I32> : IntTraits<std::int32_t> {
+};
+template <> struct Traits<ElementType::I64> : IntTraits<std::int64_t> {
+};
+template <> struct Traits<ElementType::U8> : IntTraits<std::uint8_t> {
+};
+template <> struct Traits<ElementType::U16> : IntTraits<std::uint16_t> {
+};
+template <> struct Traits<ElementType::U32> : IntTraits<std::uint32_t> {
+};
+template <> struct Traits<ElementType::U64> : IntTraits<std::uint64_t> {
+};
 
 struct Partial {
     double maxAbs = 0, maxRel = 0, sumAbs = 0, sumSq = 0;
@@ -82,7 +90,8 @@ inline int histogramBin(double err) noexcept
     return std::clamp(bin, 1, DiffStats::kHistogramBins - 1);
 }
 
-template <ElementType E> std::uint64_t ulpOf(typename Traits<E>::T a, typename Traits<E>::T b) noexcept
+template <ElementType E>
+std::uint64_t ulpOf(typename Traits<E>::T a, typename Traits<E>::T b) noexcept
 {
     if constexpr (Traits<E>::kFloat) {
         const std::int64_t ka = Traits<E>::key(a), kb = Traits<E>::key(b);
@@ -117,7 +126,8 @@ void diffSlow(const typename Traits<E>::T* a, const typename Traits<E>::T* b, st
                 p.infB += std::isinf(vb);
                 const bool equal = (na && nb) ? tol.nanEqual : (!na && !nb && va == vb);
                 if (!equal)
-                    record(i, va, vb, std::fabs(va - vb), std::numeric_limits<std::uint64_t>::max());
+                    record(i, va, vb, std::fabs(va - vb),
+                           std::numeric_limits<std::uint64_t>::max());
                 continue;
             }
         }
@@ -174,13 +184,20 @@ bool diffBlock(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
         const int e = static_cast<int>((std::bit_cast<std::uint64_t>(err) >> 52) & 0x7ff) - 1023;
         const int bin = e - DiffStats::kHistogramMinExp + 1;
         bins[j] = static_cast<std::uint8_t>(
-            err == 0 ? 0 : (bin < 1 ? 1 : (bin > DiffStats::kHistogramBins - 1 ? DiffStats::kHistogramBins - 1 : bin)));
+            err == 0
+                ? 0
+                : (bin < 1 ? 1
+                           : (bin > DiffStats::kHistogramBins - 1 ? DiffStats::kHistogramBins - 1
+                                                                  : bin)));
     };
     for (std::size_t j = 0; j < full; j += L)
-        for (std::size_t l = 0; l < L; ++l) lane(j + l, l);
-    for (std::size_t j = full; j < len; ++j) lane(j, j - full);
+        for (std::size_t l = 0; l < L; ++l)
+            lane(j + l, l);
+    for (std::size_t j = full; j < len; ++j)
+        lane(j, j - full);
     std::uint64_t nf = 0;
-    for (std::size_t l = 0; l < L; ++l) nf += nonFinite[l];
+    for (std::size_t l = 0; l < L; ++l)
+        nf += nonFinite[l];
     if (nf) return false;
     for (std::size_t l = 0; l < L; ++l) {
         p.maxAbs = std::max(p.maxAbs, mxA[l]);
@@ -198,8 +215,10 @@ bool diffBlock(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
         ++h[2][bins[j + 2]];
         ++h[3][bins[j + 3]];
     }
-    for (std::size_t j = len - len % 4; j < len; ++j) ++h[0][bins[j]];
-    for (int k = 0; k < DiffStats::kHistogramBins; ++k) p.hist[k] += h[0][k] + h[1][k] + h[2][k] + h[3][k];
+    for (std::size_t j = len - len % 4; j < len; ++j)
+        ++h[0][bins[j]];
+    for (int k = 0; k < DiffStats::kHistogramBins; ++k)
+        p.hist[k] += h[0][k] + h[1][k] + h[2][k] + h[3][k];
     return true;
 }
 
@@ -219,11 +238,13 @@ void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
             continue;
         }
         // Mismatches are rare: find their positions only in blocks that have some.
-        for (std::size_t i = s; i < s + len && p.mismatches > before && p.first.size() < firstK; ++i) {
+        for (std::size_t i = s; i < s + len && p.mismatches > before && p.first.size() < firstK;
+             ++i) {
             const double va = Tr::value(a[i]), vb = Tr::value(b[i]);
             const double err = std::fabs(va - vb);
             const std::uint64_t ulp = ulpOf<E>(a[i], b[i]);
-            const bool bad = ulpMode ? ulp > tol.maxUlp : !(err <= tol.atol + tol.rtol * std::fabs(vb));
+            const bool bad =
+                ulpMode ? ulp > tol.maxUlp : !(err <= tol.atol + tol.rtol * std::fabs(vb));
             if (bad) p.first.push_back(Mismatch{i, {}, va, vb, err, ulp});
         }
     }
@@ -237,7 +258,8 @@ std::vector<Partial> runThreads(const HostArray& actual, const HostArray& expect
     const T* a = actual.as<T>();
     const T* b = expected.as<T>();
     const std::size_t n = actual.count();
-    unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads =
+        opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
     // Small arrays are not worth a thread start.
     const std::size_t minPerThread = 1u << 16;
     threads = static_cast<unsigned>(std::clamp<std::size_t>(n / minPerThread, 1, threads));
@@ -249,7 +271,8 @@ std::vector<Partial> runThreads(const HostArray& actual, const HostArray& expect
         diffRange<E>(a, b, begin, end, tol, opt.firstK, parts[t]);
     };
     std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
     work(0);
     pool.clear(); // joins
     return parts;
@@ -275,14 +298,17 @@ DiffStats computeDiff(const HostArray& actual, const HostArray& expectedIn,
     const HostArray* expected = &expectedIn;
     if (expectedIn.type() != actual.type()) {
         converted = HostArray(actual.type(), actual.shape());
-        for (std::size_t i = 0; i < converted.count(); ++i) converted.set(i, expectedIn.at(i));
+        for (std::size_t i = 0; i < converted.count(); ++i)
+            converted.set(i, expectedIn.at(i));
         expected = &converted;
     }
 
     std::vector<Partial> parts;
     switch (actual.type()) {
 #define WB_DIFF_CASE(E)                                                                            \
-    case ElementType::E: parts = runThreads<ElementType::E>(actual, *expected, tolerance, options); break;
+    case ElementType::E:                                                                           \
+        parts = runThreads<ElementType::E>(actual, *expected, tolerance, options);                 \
+        break;
         WB_DIFF_CASE(F16)
         WB_DIFF_CASE(BF16)
         WB_DIFF_CASE(F32)
@@ -316,16 +342,20 @@ DiffStats computeDiff(const HostArray& actual, const HostArray& expectedIn,
         for (int i = 0; i < DiffStats::kHistogramBins; ++i)
             s.histogram[static_cast<std::size_t>(i)] += p.hist[i];
         for (Mismatch& m : p.first)
-            if (s.firstMismatches.size() < options.firstK) s.firstMismatches.push_back(std::move(m));
+            if (s.firstMismatches.size() < options.firstK)
+                s.firstMismatches.push_back(std::move(m));
     }
     // Every finite pair lands in exactly one histogram bin.
-    for (std::uint64_t h : s.histogram) s.compared += h;
-    for (Mismatch& m : s.firstMismatches) m.coordinates = actual.coordinates(m.index);
+    for (std::uint64_t h : s.histogram)
+        s.compared += h;
+    for (Mismatch& m : s.firstMismatches)
+        m.coordinates = actual.coordinates(m.index);
     if (s.compared) {
         s.meanAbs = sumAbs / static_cast<double>(s.compared);
         s.rms = std::sqrt(sumSq / static_cast<double>(s.compared));
     }
-    s.mismatchFraction = s.count ? static_cast<double>(s.mismatches) / static_cast<double>(s.count) : 0.0;
+    s.mismatchFraction =
+        s.count ? static_cast<double>(s.mismatches) / static_cast<double>(s.count) : 0.0;
     return s;
 }
 

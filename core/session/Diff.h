@@ -12,7 +12,7 @@ namespace wb::session {
 
 /// One element that is outside the tolerance.
 struct Mismatch {
-    std::size_t index = 0;               ///< flat, C order
+    std::size_t index = 0;                ///< flat, C order
     std::vector<std::size_t> coordinates; ///< N-d, same rank as the buffer
     double actual = 0;
     double expected = 0;
@@ -31,9 +31,9 @@ struct Mismatch {
 /// add); for integer types it is |a - b|.
 struct DiffStats {
     std::size_t count = 0;
-    std::size_t compared = 0;   ///< finite pairs, the basis of the error statistics
+    std::size_t compared = 0; ///< finite pairs, the basis of the error statistics
     double maxAbs = 0;
-    double maxRel = 0;          ///< |a-b| / |b|; +inf where b = 0 and a != 0
+    double maxRel = 0; ///< |a-b| / |b|; +inf where b = 0 and a != 0
     std::uint64_t maxUlp = 0;
     double meanAbs = 0;
     double rms = 0;

@@ -17,12 +17,18 @@ struct TypeRow {
     const char* descr;
 };
 constexpr std::array<TypeRow, 12> kTypes{{
-    {ElementType::F16, "f16", 2, "<f2"},   {ElementType::BF16, "bf16", 2, "<V2"},
-    {ElementType::F32, "f32", 4, "<f4"},   {ElementType::F64, "f64", 8, "<f8"},
-    {ElementType::I8, "i8", 1, "|i1"},     {ElementType::I16, "i16", 2, "<i2"},
-    {ElementType::I32, "i32", 4, "<i4"},   {ElementType::I64, "i64", 8, "<i8"},
-    {ElementType::U8, "u8", 1, "|u1"},     {ElementType::U16, "u16", 2, "<u2"},
-    {ElementType::U32, "u32", 4, "<u4"},   {ElementType::U64, "u64", 8, "<u8"},
+    {ElementType::F16, "f16", 2, "<f2"},
+    {ElementType::BF16, "bf16", 2, "<V2"},
+    {ElementType::F32, "f32", 4, "<f4"},
+    {ElementType::F64, "f64", 8, "<f8"},
+    {ElementType::I8, "i8", 1, "|i1"},
+    {ElementType::I16, "i16", 2, "<i2"},
+    {ElementType::I32, "i32", 4, "<i4"},
+    {ElementType::I64, "i64", 8, "<i8"},
+    {ElementType::U8, "u8", 1, "|u1"},
+    {ElementType::U16, "u16", 2, "<u2"},
+    {ElementType::U32, "u32", 4, "<u4"},
+    {ElementType::U64, "u64", 8, "<u8"},
 }};
 
 const TypeRow& row(ElementType type) noexcept
@@ -53,7 +59,10 @@ template <typename T> T toInteger(double value) noexcept
 }
 } // namespace
 
-const char* elementTypeName(ElementType type) noexcept { return row(type).name; }
+const char* elementTypeName(ElementType type) noexcept
+{
+    return row(type).name;
+}
 
 std::optional<ElementType> parseElementType(std::string_view text) noexcept
 {
@@ -62,7 +71,10 @@ std::optional<ElementType> parseElementType(std::string_view text) noexcept
     return std::nullopt;
 }
 
-std::size_t elementSize(ElementType type) noexcept { return row(type).size; }
+std::size_t elementSize(ElementType type) noexcept
+{
+    return row(type).size;
+}
 
 bool isFloatingPoint(ElementType type) noexcept
 {
@@ -76,12 +88,17 @@ bool isSigned(ElementType type) noexcept
     case ElementType::U8:
     case ElementType::U16:
     case ElementType::U32:
-    case ElementType::U64: return false;
-    default: return true;
+    case ElementType::U64:
+        return false;
+    default:
+        return true;
     }
 }
 
-std::string npyDescr(ElementType type) { return row(type).descr; }
+std::string npyDescr(ElementType type)
+{
+    return row(type).descr;
+}
 
 std::optional<ElementType> elementTypeOfCType(std::string_view s) noexcept
 {
@@ -144,7 +161,8 @@ std::optional<ElementType> elementTypeOfCType(std::string_view s) noexcept
         if (ch == ' ' && (c.empty() || c.back() == ' ')) continue;
         c.push_back(ch);
     }
-    while (!c.empty() && c.back() == ' ') c.pop_back();
+    while (!c.empty() && c.back() == ' ')
+        c.pop_back();
     if (c.rfind("std::", 0) == 0) c.erase(0, 5);
     for (const Alias& a : kAliases)
         if (c == a.spelling) return a.type;
@@ -186,7 +204,7 @@ std::uint16_t floatToHalf(float value) noexcept
         return static_cast<std::uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
     if (absx >= 0x477ff000u) // rounds to >= 65520: overflow to Inf
         return static_cast<std::uint16_t>(sign | 0x7c00u);
-    if (absx < 0x38800000u) { // result is subnormal or zero
+    if (absx < 0x38800000u) {                // result is subnormal or zero
         if (absx < 0x33000000u) return sign; // below half the smallest subnormal
         const std::uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
         // value = mant * 2^(e-150); in units of the smallest subnormal (2^-24): mant >> (126-e).
@@ -221,18 +239,30 @@ std::uint16_t floatToBfloat16(float value) noexcept
 double loadAsDouble(ElementType type, const void* d, std::size_t i) noexcept
 {
     switch (type) {
-    case ElementType::F16: return halfToFloat(loadRaw<std::uint16_t>(d, i));
-    case ElementType::BF16: return bfloat16ToFloat(loadRaw<std::uint16_t>(d, i));
-    case ElementType::F32: return loadRaw<float>(d, i);
-    case ElementType::F64: return loadRaw<double>(d, i);
-    case ElementType::I8: return loadRaw<std::int8_t>(d, i);
-    case ElementType::I16: return loadRaw<std::int16_t>(d, i);
-    case ElementType::I32: return loadRaw<std::int32_t>(d, i);
-    case ElementType::I64: return static_cast<double>(loadRaw<std::int64_t>(d, i));
-    case ElementType::U8: return loadRaw<std::uint8_t>(d, i);
-    case ElementType::U16: return loadRaw<std::uint16_t>(d, i);
-    case ElementType::U32: return loadRaw<std::uint32_t>(d, i);
-    case ElementType::U64: return static_cast<double>(loadRaw<std::uint64_t>(d, i));
+    case ElementType::F16:
+        return halfToFloat(loadRaw<std::uint16_t>(d, i));
+    case ElementType::BF16:
+        return bfloat16ToFloat(loadRaw<std::uint16_t>(d, i));
+    case ElementType::F32:
+        return loadRaw<float>(d, i);
+    case ElementType::F64:
+        return loadRaw<double>(d, i);
+    case ElementType::I8:
+        return loadRaw<std::int8_t>(d, i);
+    case ElementType::I16:
+        return loadRaw<std::int16_t>(d, i);
+    case ElementType::I32:
+        return loadRaw<std::int32_t>(d, i);
+    case ElementType::I64:
+        return static_cast<double>(loadRaw<std::int64_t>(d, i));
+    case ElementType::U8:
+        return loadRaw<std::uint8_t>(d, i);
+    case ElementType::U16:
+        return loadRaw<std::uint16_t>(d, i);
+    case ElementType::U32:
+        return loadRaw<std::uint32_t>(d, i);
+    case ElementType::U64:
+        return static_cast<double>(loadRaw<std::uint64_t>(d, i));
     }
     return 0;
 }
@@ -240,18 +270,42 @@ double loadAsDouble(ElementType type, const void* d, std::size_t i) noexcept
 void storeFromDouble(ElementType type, void* d, std::size_t i, double v) noexcept
 {
     switch (type) {
-    case ElementType::F16: storeRaw(d, i, floatToHalf(static_cast<float>(v))); break;
-    case ElementType::BF16: storeRaw(d, i, floatToBfloat16(static_cast<float>(v))); break;
-    case ElementType::F32: storeRaw(d, i, static_cast<float>(v)); break;
-    case ElementType::F64: storeRaw(d, i, v); break;
-    case ElementType::I8: storeRaw(d, i, toInteger<std::int8_t>(v)); break;
-    case ElementType::I16: storeRaw(d, i, toInteger<std::int16_t>(v)); break;
-    case ElementType::I32: storeRaw(d, i, toInteger<std::int32_t>(v)); break;
-    case ElementType::I64: storeRaw(d, i, toInteger<std::int64_t>(v)); break;
-    case ElementType::U8: storeRaw(d, i, toInteger<std::uint8_t>(v)); break;
-    case ElementType::U16: storeRaw(d, i, toInteger<std::uint16_t>(v)); break;
-    case ElementType::U32: storeRaw(d, i, toInteger<std::uint32_t>(v)); break;
-    case ElementType::U64: storeRaw(d, i, toInteger<std::uint64_t>(v)); break;
+    case ElementType::F16:
+        storeRaw(d, i, floatToHalf(static_cast<float>(v)));
+        break;
+    case ElementType::BF16:
+        storeRaw(d, i, floatToBfloat16(static_cast<float>(v)));
+        break;
+    case ElementType::F32:
+        storeRaw(d, i, static_cast<float>(v));
+        break;
+    case ElementType::F64:
+        storeRaw(d, i, v);
+        break;
+    case ElementType::I8:
+        storeRaw(d, i, toInteger<std::int8_t>(v));
+        break;
+    case ElementType::I16:
+        storeRaw(d, i, toInteger<std::int16_t>(v));
+        break;
+    case ElementType::I32:
+        storeRaw(d, i, toInteger<std::int32_t>(v));
+        break;
+    case ElementType::I64:
+        storeRaw(d, i, toInteger<std::int64_t>(v));
+        break;
+    case ElementType::U8:
+        storeRaw(d, i, toInteger<std::uint8_t>(v));
+        break;
+    case ElementType::U16:
+        storeRaw(d, i, toInteger<std::uint16_t>(v));
+        break;
+    case ElementType::U32:
+        storeRaw(d, i, toInteger<std::uint32_t>(v));
+        break;
+    case ElementType::U64:
+        storeRaw(d, i, toInteger<std::uint64_t>(v));
+        break;
     }
 }
 

@@ -11,11 +11,26 @@
 namespace wb::session {
 
 namespace {
-double fnCeil(double v) { return std::ceil(v); }
-double fnFloor(double v) { return std::floor(v); }
-double fnRound(double v) { return std::round(v); }
-double fnTrunc(double v) { return std::trunc(v); }
-double fnMod(double a, double b) { return std::fmod(a, b); }
+double fnCeil(double v)
+{
+    return std::ceil(v);
+}
+double fnFloor(double v)
+{
+    return std::floor(v);
+}
+double fnRound(double v)
+{
+    return std::round(v);
+}
+double fnTrunc(double v)
+{
+    return std::trunc(v);
+}
+double fnMod(double a, double b)
+{
+    return std::fmod(a, b);
+}
 
 std::string numberText(double v)
 {
@@ -26,7 +41,10 @@ std::string numberText(double v)
 }
 } // namespace
 
-void Expression::setVariable(const std::string& name, double value) { m_vars[name] = value; }
+void Expression::setVariable(const std::string& name, double value)
+{
+    m_vars[name] = value;
+}
 
 double Expression::evaluate(const std::string& expression, const std::string& field) const
 {
@@ -41,7 +59,8 @@ double Expression::evaluate(const std::string& expression, const std::string& fi
         parser.DefineFun("round", fnRound);
         parser.DefineFun("trunc", fnTrunc);
         parser.DefineFun("mod", fnMod);
-        for (auto& [name, value] : vars) parser.DefineVar(name, &value);
+        for (auto& [name, value] : vars)
+            parser.DefineVar(name, &value);
         parser.SetExpr(expression);
         const double v = parser.Eval();
         if (!std::isfinite(v))

@@ -8,13 +8,14 @@
 namespace wb::session {
 
 HostArray::HostArray(ElementType type, std::vector<std::size_t> shape)
-    : m_type(type), m_shape(std::move(shape))
+    : m_type(type)
+    , m_shape(std::move(shape))
 {
     std::size_t n = 1;
     for (std::size_t d : m_shape) {
         if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d / elementSize(type))
-            throw Error(Error::Kind::OutOfMemory, "array of shape " + shapeToText(m_shape) +
-                                                      " is too large");
+            throw Error(Error::Kind::OutOfMemory,
+                        "array of shape " + shapeToText(m_shape) + " is too large");
         n *= d;
     }
     m_count = n;

@@ -39,8 +39,8 @@ HostArray imageToArray(const Image& image, ElementType type)
     const auto w = static_cast<std::size_t>(image.width);
     const auto h = static_cast<std::size_t>(image.height);
     const auto c = static_cast<std::size_t>(image.channels);
-    std::vector<std::size_t> shape = c == 1 ? std::vector<std::size_t>{h, w}
-                                            : std::vector<std::size_t>{c, h, w};
+    std::vector<std::size_t> shape =
+        c == 1 ? std::vector<std::size_t>{h, w} : std::vector<std::size_t>{c, h, w};
     HostArray a(type, shape);
     const double scale = isFloatingPoint(type) ? 1.0 / 255.0 : 1.0;
     for (std::size_t ch = 0; ch < c; ++ch)

@@ -30,7 +30,8 @@ void convertInto(const HostArray& from, HostArray& to)
         std::memcpy(to.data(), from.data(), to.bytes());
         return;
     }
-    for (std::size_t i = 0; i < to.count(); ++i) to.set(i, from.at(i));
+    for (std::size_t i = 0; i < to.count(); ++i)
+        to.set(i, from.at(i));
 }
 } // namespace
 
@@ -42,23 +43,27 @@ HostArray Initialisers::make(const BufferSpec& buffer, const std::vector<std::si
     const Initialiser& in = buffer.init;
     const std::size_t n = a.count();
     switch (in.kind) {
-    case Initialiser::Kind::Zeros: break;
+    case Initialiser::Kind::Zeros:
+        break;
     case Initialiser::Kind::Constant: {
         const double v = expr.evaluate(in.value, field + ".value");
-        for (std::size_t i = 0; i < n; ++i) a.set(i, v);
+        for (std::size_t i = 0; i < n; ++i)
+            a.set(i, v);
         break;
     }
     case Initialiser::Kind::Iota: {
         const double start = expr.evaluate(in.start, field + ".start");
         const double step = expr.evaluate(in.step, field + ".step");
-        for (std::size_t i = 0; i < n; ++i) a.set(i, start + step * static_cast<double>(i));
+        for (std::size_t i = 0; i < n; ++i)
+            a.set(i, start + step * static_cast<double>(i));
         break;
     }
     case Initialiser::Kind::Linspace: {
         const double start = expr.evaluate(in.start, field + ".start");
         const double stop = expr.evaluate(in.stop, field + ".stop");
         const double step = n > 1 ? (stop - start) / static_cast<double>(n - 1) : 0.0;
-        for (std::size_t i = 0; i < n; ++i) a.set(i, start + step * static_cast<double>(i));
+        for (std::size_t i = 0; i < n; ++i)
+            a.set(i, start + step * static_cast<double>(i));
         if (n > 1) a.set(n - 1, stop);
         break;
     }
@@ -114,8 +119,8 @@ HostArray Initialisers::make(const BufferSpec& buffer, const std::vector<std::si
         HostArray loaded = imageToArray(ImageCodec::require().read(path, channels), buffer.type);
         if (loaded.shape() != a.shape())
             throw Error(Error::Kind::Io, field + ": image " + path.string() + " gives shape " +
-                                             shapeToText(loaded.shape()) +
-                                             " but the buffer has " + shapeToText(a.shape()));
+                                             shapeToText(loaded.shape()) + " but the buffer has " +
+                                             shapeToText(a.shape()));
         a = std::move(loaded);
         break;
     }

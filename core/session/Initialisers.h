@@ -25,8 +25,7 @@ class Initialisers {
 public:
     /// `field` names the buffer in errors ("buffers[1].init"). Paths resolve via `session`.
     static HostArray make(const BufferSpec& buffer, const std::vector<std::size_t>& shape,
-                          const Expression& expr, const Session& session,
-                          const std::string& field);
+                          const Expression& expr, const Session& session, const std::string& field);
 
     static double uniform01(std::uint64_t x) noexcept
     {

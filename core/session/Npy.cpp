@@ -40,8 +40,9 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
                      std::optional<ElementType> wanted)
 {
     static const char kMagic[] = "\x93NUMPY";
-    if (bytes.size() < 10) fail(name, "not a .npy file (only " + std::to_string(bytes.size()) +
-                                          " bytes, shorter than the .npy preamble)");
+    if (bytes.size() < 10)
+        fail(name, "not a .npy file (only " + std::to_string(bytes.size()) +
+                       " bytes, shorter than the .npy preamble)");
     if (std::memcmp(bytes.data(), kMagic, 6) != 0)
         fail(name, "not a .npy file (wrong magic: expected \\x93NUMPY)");
     const auto major = static_cast<unsigned char>(bytes[6]);
@@ -53,7 +54,8 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
     } else if (major == 2 || major == 3) {
         if (bytes.size() < 12) fail(name, "truncated .npy header");
         for (int i = 3; i >= 0; --i)
-            headerLen = headerLen << 8 | static_cast<unsigned char>(bytes[8 + static_cast<std::size_t>(i)]);
+            headerLen =
+                headerLen << 8 | static_cast<unsigned char>(bytes[8 + static_cast<std::size_t>(i)]);
         headerStart = 12;
     } else {
         fail(name, "unsupported .npy format version " + std::to_string(major) +
@@ -108,12 +110,14 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
 std::string Npy::serialize(const HostArray& array)
 {
     std::string shape = "(";
-    for (std::size_t d : array.shape()) shape += std::to_string(d) + ", ";
-    if (array.shape().size() > 1) shape.resize(shape.size() - 2);
-    else if (!array.shape().empty()) shape.resize(shape.size() - 1);
+    for (std::size_t d : array.shape())
+        shape += std::to_string(d) + ", ";
+    if (array.shape().size() > 1)
+        shape.resize(shape.size() - 2);
+    else if (!array.shape().empty())
+        shape.resize(shape.size() - 1);
     shape += ")";
-    const std::string descr =
-        array.type() == ElementType::BF16 ? "<u2" : npyDescr(array.type());
+    const std::string descr = array.type() == ElementType::BF16 ? "<u2" : npyDescr(array.type());
     std::string header =
         "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     std::size_t preamble = 10;
@@ -124,13 +128,15 @@ std::string Npy::serialize(const HostArray& array)
     if (header.size() > 65535) { // version 2.0: 4-byte header length
         preamble = 12;
         header.pop_back();
-        while (header.back() == ' ') header.pop_back();
+        while (header.back() == ' ')
+            header.pop_back();
         total = preamble + header.size() + 1;
         if (total % 64) header.append(64 - total % 64, ' ');
         header += '\n';
         out += '\x02';
         out += '\x00';
-        for (int i = 0; i < 4; ++i) out += static_cast<char>((header.size() >> (8 * i)) & 0xff);
+        for (int i = 0; i < 4; ++i)
+            out += static_cast<char>((header.size() >> (8 * i)) & 0xff);
     } else {
         out += '\x01';
         out += '\x00';

@@ -22,33 +22,58 @@ namespace {
     throw Error(Error::Kind::InvalidArgument, field + ": " + what);
 }
 
-std::string str(const QString& s) { return s.toStdString(); }
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+std::string str(const QString& s)
+{
+    return s.toStdString();
+}
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 const char* typeName(const QJsonValue& v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return "null";
-    case QJsonValue::Bool: return "a boolean";
-    case QJsonValue::Double: return "a number";
-    case QJsonValue::String: return "a string";
-    case QJsonValue::Array: return "an array";
-    case QJsonValue::Object: return "an object";
-    default: return "undefined";
+    case QJsonValue::Null:
+        return "null";
+    case QJsonValue::Bool:
+        return "a boolean";
+    case QJsonValue::Double:
+        return "a number";
+    case QJsonValue::String:
+        return "a string";
+    case QJsonValue::Array:
+        return "an array";
+    case QJsonValue::Object:
+        return "an object";
+    default:
+        return "undefined";
     }
 }
 
 /// A JSON object being read, with the dotted path used in messages; checks unknown keys.
 class Reader {
 public:
-    Reader(QJsonObject obj, std::string path) : m_obj(std::move(obj)), m_path(std::move(path)) {}
+    Reader(QJsonObject obj, std::string path)
+        : m_obj(std::move(obj))
+        , m_path(std::move(path))
+    {
+    }
 
     std::string field(const std::string& key) const
     {
         return m_path.empty() ? key : m_path + "." + key;
     }
-    bool has(const char* key) { m_known.insert(key); return m_obj.contains(QLatin1String(key)); }
-    QJsonValue value(const char* key) { m_known.insert(key); return m_obj.value(QLatin1String(key)); }
+    bool has(const char* key)
+    {
+        m_known.insert(key);
+        return m_obj.contains(QLatin1String(key));
+    }
+    QJsonValue value(const char* key)
+    {
+        m_known.insert(key);
+        return m_obj.value(QLatin1String(key));
+    }
 
     std::string string(const char* key, const std::string& fallback, bool required = false)
     {
@@ -57,7 +82,8 @@ public:
             return fallback;
         }
         const QJsonValue v = value(key);
-        if (!v.isString()) invalid(field(key), std::string("expected a string, found ") + typeName(v));
+        if (!v.isString())
+            invalid(field(key), std::string("expected a string, found ") + typeName(v));
         return str(v.toString());
     }
     /// A number or an expression string.
@@ -83,7 +109,8 @@ public:
     {
         if (!has(key)) return fallback;
         const QJsonValue v = value(key);
-        if (!v.isDouble()) invalid(field(key), std::string("expected a number, found ") + typeName(v));
+        if (!v.isDouble())
+            invalid(field(key), std::string("expected a number, found ") + typeName(v));
         const double d = v.toDouble();
         if (d < min) invalid(field(key), "must be at least " + str(QString::number(min)));
         return d;
@@ -105,14 +132,16 @@ public:
     {
         if (!has(key)) return fallback;
         const QJsonValue v = value(key);
-        if (!v.isBool()) invalid(field(key), std::string("expected true or false, found ") + typeName(v));
+        if (!v.isBool())
+            invalid(field(key), std::string("expected true or false, found ") + typeName(v));
         return v.toBool();
     }
     QJsonArray array(const char* key)
     {
         if (!has(key)) return {};
         const QJsonValue v = value(key);
-        if (!v.isArray()) invalid(field(key), std::string("expected an array, found ") + typeName(v));
+        if (!v.isArray())
+            invalid(field(key), std::string("expected an array, found ") + typeName(v));
         return v.toArray();
     }
     std::optional<Reader> object(const char* key, bool required = false)
@@ -122,7 +151,8 @@ public:
             return std::nullopt;
         }
         const QJsonValue v = value(key);
-        if (!v.isObject()) invalid(field(key), std::string("expected an object, found ") + typeName(v));
+        if (!v.isObject())
+            invalid(field(key), std::string("expected an object, found ") + typeName(v));
         return Reader(v.toObject(), field(key));
     }
     std::vector<std::string> strings(const char* key)
@@ -131,7 +161,8 @@ public:
         const QJsonArray a = array(key);
         for (qsizetype i = 0; i < a.size(); ++i) {
             const std::string f = field(key) + "[" + std::to_string(i) + "]";
-            if (!a[i].isString()) invalid(f, std::string("expected a string, found ") + typeName(a[i]));
+            if (!a[i].isString())
+                invalid(f, std::string("expected a string, found ") + typeName(a[i]));
             out.push_back(str(a[i].toString()));
         }
         return out;
@@ -153,8 +184,7 @@ public:
     void finish() const
     {
         for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
-            if (!m_known.count(str(it.key())))
-                invalid(field(str(it.key())), "unknown field");
+            if (!m_known.count(str(it.key()))) invalid(field(str(it.key())), "unknown field");
     }
 
 private:
@@ -179,7 +209,8 @@ std::vector<std::string> dims(Reader& r, const char* key, bool required, const c
         if (a.isEmpty() || a.size() > 3) invalid(f, std::string("expected 1–3 ") + what);
         for (qsizetype i = 0; i < a.size(); ++i) {
             const std::string fi = f + "[" + std::to_string(i) + "]";
-            if (a[i].isDouble() && (a[i].toDouble() < 1 || a[i].toDouble() != std::floor(a[i].toDouble())))
+            if (a[i].isDouble() &&
+                (a[i].toDouble() < 1 || a[i].toDouble() != std::floor(a[i].toDouble())))
                 invalid(f, std::string("expected 1–3 ") + what + " (element " + std::to_string(i) +
                                " is " + str(QString::number(a[i].toDouble())) + ")");
             out.push_back(Reader::expressionOf(a[i], fi));
@@ -203,8 +234,7 @@ Tolerance readTolerance(Reader& r, Tolerance t)
 {
     const bool hasUlp = r.has("maxUlp");
     const bool hasClose = r.has("atol") || r.has("rtol");
-    if (hasUlp && hasClose)
-        invalid(r.field("maxUlp"), "give either maxUlp or atol/rtol, not both");
+    if (hasUlp && hasClose) invalid(r.field("maxUlp"), "give either maxUlp or atol/rtol, not both");
     if (hasUlp) {
         t.mode = Tolerance::Mode::Ulp;
         t.maxUlp = static_cast<std::uint64_t>(r.integer("maxUlp", 4, 0, std::int64_t{1} << 53));
@@ -250,21 +280,24 @@ QJsonValue exprJson(const std::string& e)
 QJsonArray dimsJson(const std::vector<std::string>& d)
 {
     QJsonArray a;
-    for (const std::string& e : d) a.append(exprJson(e));
+    for (const std::string& e : d)
+        a.append(exprJson(e));
     return a;
 }
 
 QJsonObject mapJson(const std::map<std::string, std::string>& m)
 {
     QJsonObject o;
-    for (const auto& [k, v] : m) o.insert(qs(k), qs(v));
+    for (const auto& [k, v] : m)
+        o.insert(qs(k), qs(v));
     return o;
 }
 
 QJsonArray stringsJson(const std::vector<std::string>& v)
 {
     QJsonArray a;
-    for (const std::string& s : v) a.append(qs(s));
+    for (const std::string& s : v)
+        a.append(qs(s));
     return a;
 }
 
@@ -318,10 +351,10 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
     if (!root.has("schemaVersion")) invalid("schemaVersion", "required field is missing");
     const std::int64_t version = root.integer("schemaVersion", 0, 1, 1 << 30);
     if (version > kSchemaVersion)
-        invalid("schemaVersion",
-                "this project uses schema version " + std::to_string(version) +
-                    ", newer than this Warpbench understands (" + std::to_string(kSchemaVersion) +
-                    "): update Warpbench to open it");
+        invalid("schemaVersion", "this project uses schema version " + std::to_string(version) +
+                                     ", newer than this Warpbench understands (" +
+                                     std::to_string(kSchemaVersion) +
+                                     "): update Warpbench to open it");
 
     s.name = root.string("name", "");
     s.description = root.string("description", "");
@@ -343,7 +376,8 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         o.lineInfo = c->boolean("lineInfo", o.lineInfo);
         o.deviceDebug = c->boolean("deviceDebug", o.deviceDebug);
         o.std = c->string("std", o.std);
-        for (const auto& [k, v] : c->stringMap("defines")) o.defines.emplace_back(k, v);
+        for (const auto& [k, v] : c->stringMap("defines"))
+            o.defines.emplace_back(k, v);
         o.includeDirs = c->strings("includeDirs");
         o.maxRegCount = static_cast<int>(c->integer("maxRegCount", 0, 0, 255));
         o.extraFlags = c->strings("extraFlags");
@@ -355,12 +389,14 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
     const QJsonArray scalars = root.array("scalars");
     for (qsizetype i = 0; i < scalars.size(); ++i) {
         const std::string f = "scalars[" + std::to_string(i) + "]";
-        if (!scalars[i].isObject()) invalid(f, std::string("expected an object, found ") + typeName(scalars[i]));
+        if (!scalars[i].isObject())
+            invalid(f, std::string("expected an object, found ") + typeName(scalars[i]));
         Reader r(scalars[i].toObject(), f);
         ScalarSpec sc;
         sc.name = r.string("name", "", true);
         checkName(sc.name, f + ".name");
-        if (!names.insert(sc.name).second) invalid(f + ".name", "duplicate name \"" + sc.name + "\"");
+        if (!names.insert(sc.name).second)
+            invalid(f + ".name", "duplicate name \"" + sc.name + "\"");
         sc.type = elementType(r, "type", ElementType::I32, false);
         sc.value = r.expression("value", "", true);
         r.finish();
@@ -370,7 +406,8 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
     const QJsonArray buffers = root.array("buffers");
     for (qsizetype i = 0; i < buffers.size(); ++i) {
         const std::string f = "buffers[" + std::to_string(i) + "]";
-        if (!buffers[i].isObject()) invalid(f, std::string("expected an object, found ") + typeName(buffers[i]));
+        if (!buffers[i].isObject())
+            invalid(f, std::string("expected an object, found ") + typeName(buffers[i]));
         Reader r(buffers[i].toObject(), f);
         BufferSpec b;
         b.name = r.string("name", "", true);
@@ -379,10 +416,14 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         b.type = elementType(r, "type", ElementType::F32, true);
         b.shape = dims(r, "shape", true, "positive integers or expressions");
         const std::string role = r.string("role", "in");
-        if (role == "in") b.role = BufferRole::In;
-        else if (role == "out") b.role = BufferRole::Out;
-        else if (role == "inout") b.role = BufferRole::InOut;
-        else invalid(f + ".role", "expected \"in\", \"out\" or \"inout\", found \"" + role + "\"");
+        if (role == "in")
+            b.role = BufferRole::In;
+        else if (role == "out")
+            b.role = BufferRole::Out;
+        else if (role == "inout")
+            b.role = BufferRole::InOut;
+        else
+            invalid(f + ".role", "expected \"in\", \"out\" or \"inout\", found \"" + role + "\"");
         if (auto in = r.object("init")) {
             Initialiser& init = b.init;
             const std::string kind = in->string("kind", "", true);
@@ -402,8 +443,8 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             init.high = in->expression("high", init.high);
             init.mean = in->expression("mean", init.mean);
             init.stddev = in->expression("stddev", init.stddev);
-            init.seed = static_cast<std::uint64_t>(
-                in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
+            init.seed =
+                static_cast<std::uint64_t>(in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
             init.path = in->string("path", "", isFile);
             init.channels = in->string("channels", "grey");
             if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
@@ -437,7 +478,9 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         s.iterations = static_cast<int>(l->integer("iterations", 10, 1, 1000000));
         const std::string backend = l->string("backend", "auto");
         const auto bk = parseBackendKind(backend);
-        if (!bk) invalid(l->field("backend"), "expected \"auto\", \"cuda\" or \"cpu\", found \"" + backend + "\"");
+        if (!bk)
+            invalid(l->field("backend"),
+                    "expected \"auto\", \"cuda\" or \"cpu\", found \"" + backend + "\"");
         s.backend = *bk;
         s.device = static_cast<int>(l->integer("device", 0, 0, 1023));
         l->finish();
@@ -463,7 +506,8 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         } else if (kind == "cpp") {
             ref.kind = ReferenceSpec::Kind::Cpp;
             const bool hasFile = r->has("file"), hasSource = r->has("source");
-            if (hasFile == hasSource) invalid("reference", "give exactly one of \"file\" or \"source\"");
+            if (hasFile == hasSource)
+                invalid("reference", "give exactly one of \"file\" or \"source\"");
             ref.file = r->string("file", "");
             ref.source = r->string("source", "");
             ref.function = r->string("function", "reference");
@@ -472,8 +516,12 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         } else if (kind == "kernel") {
             ref.kind = ReferenceSpec::Kind::Kernel;
             ref.launch.kernel = r->string("kernel", "", true);
-            ref.launch.grid = r->has("grid") ? dims(*r, "grid", true, "positive integers or expressions") : s.launch.grid;
-            ref.launch.block = r->has("block") ? dims(*r, "block", true, "positive integers or expressions") : s.launch.block;
+            ref.launch.grid = r->has("grid")
+                                  ? dims(*r, "grid", true, "positive integers or expressions")
+                                  : s.launch.grid;
+            ref.launch.block = r->has("block")
+                                   ? dims(*r, "block", true, "positive integers or expressions")
+                                   : s.launch.block;
             ref.launch.sharedBytes = r->expression("sharedBytes", "0");
             ref.launch.bindings = r->stringMap("bindings");
         } else if (kind == "files") {
@@ -482,10 +530,12 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             for (const auto& [buf, file] : ref.files) {
                 const BufferSpec* b = s.findBuffer(buf);
                 if (!b) invalid(r->field("files") + "." + buf, "no buffer named \"" + buf + "\"");
-                if (!b->isOutput()) invalid(r->field("files") + "." + buf, "buffer \"" + buf + "\" is an input");
+                if (!b->isOutput())
+                    invalid(r->field("files") + "." + buf, "buffer \"" + buf + "\" is an input");
             }
         } else {
-            invalid(r->field("kind"), "expected \"none\", \"cpp\", \"kernel\" or \"files\", found \"" + kind + "\"");
+            invalid(r->field("kind"),
+                    "expected \"none\", \"cpp\", \"kernel\" or \"files\", found \"" + kind + "\"");
         }
         r->finish();
     }
@@ -500,8 +550,10 @@ std::string ProjectFile::toJson(const Session& s)
     if (!s.name.empty()) root["name"] = qs(s.name);
     if (!s.description.empty()) root["description"] = qs(s.description);
     QJsonObject kernel;
-    if (!s.kernelFile.empty()) kernel["file"] = qs(s.kernelFile);
-    else kernel["source"] = qs(s.kernelSource);
+    if (!s.kernelFile.empty())
+        kernel["file"] = qs(s.kernelFile);
+    else
+        kernel["source"] = qs(s.kernelSource);
     root["kernel"] = kernel;
 
     const CompileOptions& o = s.compileOptions;
@@ -515,7 +567,8 @@ std::string ProjectFile::toJson(const Session& s)
         c["std"] = qs(o.std);
         if (!o.defines.empty()) {
             QJsonObject d;
-            for (const auto& [k, v] : o.defines) d.insert(qs(k), qs(v));
+            for (const auto& [k, v] : o.defines)
+                d.insert(qs(k), qs(v));
             c["defines"] = d;
         }
         if (!o.includeDirs.empty()) c["includeDirs"] = stringsJson(o.includeDirs);
@@ -545,12 +598,16 @@ std::string ProjectFile::toJson(const Session& s)
             if (v != def) io[key] = exprJson(v);
         };
         // Fields a kind requires are always written, defaults or not.
-        if (in.kind == Initialiser::Kind::Constant) io["value"] = exprJson(in.value);
-        else put("value", in.value, defaults.value);
+        if (in.kind == Initialiser::Kind::Constant)
+            io["value"] = exprJson(in.value);
+        else
+            put("value", in.value, defaults.value);
         put("start", in.start, defaults.start);
         put("step", in.step, defaults.step);
-        if (in.kind == Initialiser::Kind::Linspace) io["stop"] = exprJson(in.stop);
-        else put("stop", in.stop, defaults.stop);
+        if (in.kind == Initialiser::Kind::Linspace)
+            io["stop"] = exprJson(in.stop);
+        else
+            put("stop", in.stop, defaults.stop);
         put("low", in.low, defaults.low);
         put("high", in.high, defaults.high);
         put("mean", in.mean, defaults.mean);
@@ -579,19 +636,25 @@ std::string ProjectFile::toJson(const Session& s)
     const ReferenceSpec& r = s.reference;
     QJsonObject ro{{"kind", referenceKindName(r.kind)}};
     switch (r.kind) {
-    case ReferenceSpec::Kind::None: break;
+    case ReferenceSpec::Kind::None:
+        break;
     case ReferenceSpec::Kind::Cpp:
-        if (!r.file.empty()) ro["file"] = qs(r.file);
-        else ro["source"] = qs(r.source);
+        if (!r.file.empty())
+            ro["file"] = qs(r.file);
+        else
+            ro["source"] = qs(r.source);
         ro["function"] = qs(r.function);
         ro["flags"] = stringsJson(r.flags);
         break;
     case ReferenceSpec::Kind::Kernel: {
         const QJsonObject l = launchJson(r.launch);
-        for (auto it = l.begin(); it != l.end(); ++it) ro.insert(it.key(), it.value());
+        for (auto it = l.begin(); it != l.end(); ++it)
+            ro.insert(it.key(), it.value());
         break;
     }
-    case ReferenceSpec::Kind::Files: ro["files"] = mapJson(r.files); break;
+    case ReferenceSpec::Kind::Files:
+        ro["files"] = mapJson(r.files);
+        break;
     }
     root["reference"] = ro;
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();

@@ -51,8 +51,9 @@ std::string ulpText(std::uint64_t u)
 
 std::string toleranceText(const Tolerance& t)
 {
-    std::string s = t.mode == Tolerance::Mode::Ulp ? "ulp<=" + std::to_string(t.maxUlp)
-                                                   : "atol=" + fmt("%g", t.atol) + " rtol=" + fmt("%g", t.rtol);
+    std::string s = t.mode == Tolerance::Mode::Ulp
+                        ? "ulp<=" + std::to_string(t.maxUlp)
+                        : "atol=" + fmt("%g", t.atol) + " rtol=" + fmt("%g", t.rtol);
     return s + (t.nanEqual ? " nan==nan" : "");
 }
 
@@ -88,17 +89,25 @@ std::string traceSummary(const cpu::WriteTrace& t)
     return s;
 }
 
-QJsonArray dimJson(const Dim3& d) { return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)}; }
+QJsonArray dimJson(const Dim3& d)
+{
+    return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)};
+}
 } // namespace
 
 int RunReport::exitCode() const noexcept
 {
     switch (status) {
-    case Status::Passed: return 0;
-    case Status::Mismatch: return 1;
-    case Status::CompileError: return 2;
-    case Status::RuntimeError: return 3;
-    case Status::Invalid: return 4;
+    case Status::Passed:
+        return 0;
+    case Status::Mismatch:
+        return 1;
+    case Status::CompileError:
+        return 2;
+    case Status::RuntimeError:
+        return 3;
+    case Status::Invalid:
+        return 4;
     }
     return 3;
 }
@@ -106,11 +115,16 @@ int RunReport::exitCode() const noexcept
 const char* RunReport::statusName() const noexcept
 {
     switch (status) {
-    case Status::Passed: return "pass";
-    case Status::Mismatch: return "mismatch";
-    case Status::CompileError: return "compile-error";
-    case Status::RuntimeError: return "runtime-error";
-    case Status::Invalid: return "invalid";
+    case Status::Passed:
+        return "pass";
+    case Status::Mismatch:
+        return "mismatch";
+    case Status::CompileError:
+        return "compile-error";
+    case Status::RuntimeError:
+        return "runtime-error";
+    case Status::Invalid:
+        return "invalid";
     }
     return "runtime-error";
 }
@@ -134,7 +148,8 @@ std::string RunReport::toText() const
     if (!compilerVersion.empty() || !diagnostics.empty()) {
         o += "Compile   " + compilerVersion + (target.empty() ? "" : " → " + target) + ", " +
              fmt("%.1f ms", compileMs) + (compiled ? "" : ", FAILED") + "\n";
-        for (const Diagnostic& d : diagnostics) o += "          " + diagText(d) + "\n";
+        for (const Diagnostic& d : diagnostics)
+            o += "          " + diagText(d) + "\n";
     }
     if (compiled && !kernel.name.empty()) {
         o += "Kernel    " + kernel.name;
@@ -149,7 +164,8 @@ std::string RunReport::toText() const
     }
     if (!referenceDiagnostics.empty()) {
         o += "Reference " + referenceCompiler + "\n";
-        for (const Diagnostic& d : referenceDiagnostics) o += "          " + diagText(d) + "\n";
+        for (const Diagnostic& d : referenceDiagnostics)
+            o += "          " + diagText(d) + "\n";
     }
     if (!timing.samplesMs.empty()) {
         o += "Launch    grid " + dimText(launch.grid) + " block " + dimText(launch.block) +
@@ -181,7 +197,8 @@ std::string RunReport::toText() const
                 continue;
             }
             const DiffStats& s = r.stats;
-            std::snprintf(line, sizeof line, "%-12s %-6s %11.4g %11.4g %9s %11.4g %11.4g %10zu  %s\n",
+            std::snprintf(line, sizeof line,
+                          "%-12s %-6s %11.4g %11.4g %9s %11.4g %11.4g %10zu  %s\n",
                           r.buffer.c_str(), s.passed() ? "PASS" : "FAIL", s.maxAbs, s.maxRel,
                           ulpText(s.maxUlp).c_str(), s.meanAbs, s.rms, s.mismatches,
                           toleranceText(r.tolerance).c_str());
@@ -196,7 +213,8 @@ std::string RunReport::toText() const
                 for (std::size_t i = 0; i < m.coordinates.size(); ++i)
                     c += (i ? ", " : "") + std::to_string(m.coordinates[i]);
                 c += "]";
-                std::snprintf(line, sizeof line, "             %-14s got %-14.8g expected %-14.8g |diff| %.4g\n",
+                std::snprintf(line, sizeof line,
+                              "             %-14s got %-14.8g expected %-14.8g |diff| %.4g\n",
                               c.c_str(), m.actual, m.expected, m.absError);
                 o += line;
             }
@@ -206,14 +224,16 @@ std::string RunReport::toText() const
         o += "Trace     " + name + ": " + traceSummary(t) + "\n";
         for (std::size_t i = 0, shown = 0; i < t.count() && shown < 3; ++i)
             if (t.isRace(i)) {
-                o += "             race at " + withThousands(i) + ": " + std::to_string(t.writes[i]) +
-                     " stores, last by block " + dimText(t.lastBlock(i)) + " thread " +
-                     dimText(t.lastThread(i)) + "\n";
+                o += "             race at " + withThousands(i) + ": " +
+                     std::to_string(t.writes[i]) + " stores, last by block " +
+                     dimText(t.lastBlock(i)) + " thread " + dimText(t.lastThread(i)) + "\n";
                 ++shown;
             }
     }
     o += std::string("Result    ") +
-         (status == Status::Passed ? "PASS" : status == Status::Mismatch ? "FAIL" : "ERROR") +
+         (status == Status::Passed     ? "PASS"
+          : status == Status::Mismatch ? "FAIL"
+                                       : "ERROR") +
          (message.empty() ? "" : ": " + message) + " (exit " + std::to_string(exitCode()) + ")\n";
     return o;
 }
@@ -254,9 +274,12 @@ std::string RunReport::toJson() const
                                      {"warmup", warmup},
                                      {"iterations", iterations}};
         QJsonArray samples;
-        for (double v : timing.samplesMs) samples.append(v);
-        root["timing"] = QJsonObject{{"medianMs", timing.medianMs}, {"minMs", timing.minMs},
-                                     {"meanMs", timing.meanMs},     {"stdevMs", timing.stdevMs},
+        for (double v : timing.samplesMs)
+            samples.append(v);
+        root["timing"] = QJsonObject{{"medianMs", timing.medianMs},
+                                     {"minMs", timing.minMs},
+                                     {"meanMs", timing.meanMs},
+                                     {"stdevMs", timing.stdevMs},
                                      {"samplesMs", samples}};
         root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
                                         {"GBs", bandwidthGBs},
@@ -303,7 +326,8 @@ std::string RunReport::toJson() const
             QJsonArray first;
             for (const Mismatch& m : s.firstMismatches) {
                 QJsonArray c;
-                for (std::size_t x : m.coordinates) c.append(static_cast<double>(x));
+                for (std::size_t x : m.coordinates)
+                    c.append(static_cast<double>(x));
                 first.append(QJsonObject{{"index", static_cast<double>(m.index)},
                                          {"coordinates", c},
                                          {"actual", num(m.actual)},
@@ -314,8 +338,9 @@ std::string RunReport::toJson() const
             QJsonArray hist;
             for (int i = 0; i < DiffStats::kHistogramBins; ++i) {
                 const auto c = s.histogram.at(static_cast<std::size_t>(i));
-                if (c) hist.append(QJsonObject{{"lowerEdge", DiffStats::binLowerEdge(i)},
-                                               {"count", static_cast<double>(c)}});
+                if (c)
+                    hist.append(QJsonObject{{"lowerEdge", DiffStats::binLowerEdge(i)},
+                                            {"count", static_cast<double>(c)}});
             }
             o["histogram"] = hist;
         }
@@ -326,7 +351,8 @@ std::string RunReport::toJson() const
         QJsonObject tr;
         for (const auto& [name, t] : traces) {
             std::size_t atomicOnly = 0;
-            for (std::size_t i = 0; i < t.count(); ++i) atomicOnly += t.isAtomic(i) ? 1 : 0;
+            for (std::size_t i = 0; i < t.count(); ++i)
+                atomicOnly += t.isAtomic(i) ? 1 : 0;
             QJsonArray races;
             for (std::size_t i = 0; i < t.count() && races.size() < 16; ++i)
                 if (t.isRace(i)) {

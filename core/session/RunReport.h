@@ -24,10 +24,10 @@ struct TimingStats {
 
 struct OutputResult {
     std::string buffer;
-    bool compared = false;     ///< false when the reference does not cover this output
+    bool compared = false; ///< false when the reference does not cover this output
     Tolerance tolerance;
     DiffStats stats;
-    CoverageStats coverage;    ///< elements never written (out buffers filled with Poison)
+    CoverageStats coverage; ///< elements never written (out buffers filled with Poison)
 };
 
 /// Everything a session run produced: the data behind the CLI's text and JSON reports and the
@@ -35,7 +35,7 @@ struct OutputResult {
 struct RunReport {
     enum class Status { Passed, Mismatch, CompileError, RuntimeError, Invalid };
     Status status = Status::Invalid;
-    std::string message;                 ///< why, when not Passed
+    std::string message; ///< why, when not Passed
     std::string project;
     BackendKind backend = BackendKind::Auto;
     DeviceDescription device;
@@ -50,16 +50,16 @@ struct RunReport {
     LaunchConfig launch;
     int warmup = 0, iterations = 0;
     TimingStats timing;
-    std::uint64_t bytesMoved = 0;        ///< in: read once, out: written once, inout: both
+    std::uint64_t bytesMoved = 0; ///< in: read once, out: written once, inout: both
     double bandwidthGBs = 0;
-    double peakPercent = 0;              ///< 0 when the device peak is unknown
+    double peakPercent = 0; ///< 0 when the device peak is unknown
     // Reference
     ReferenceSpec::Kind referenceKind = ReferenceSpec::Kind::None;
     std::string referenceCompiler;
     std::vector<Diagnostic> referenceDiagnostics;
     std::vector<OutputResult> outputs;
-    std::map<std::string, HostArray> results;   ///< the kernel's output buffers
-    std::map<std::string, HostArray> expected;  ///< the reference's, where there is one
+    std::map<std::string, HostArray> results;  ///< the kernel's output buffers
+    std::map<std::string, HostArray> expected; ///< the reference's, where there is one
     /// Trace mode (CPU emulator): who wrote each element of each output in the result launch.
     std::map<std::string, cpu::WriteTrace> traces;
 

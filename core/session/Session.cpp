@@ -8,8 +8,8 @@
 namespace wb::session {
 
 namespace {
-constexpr std::array<const char*, 9> kInitNames{"zeros",   "constant", "iota", "linspace", "uniform",
-                                                "normal",  "npy",      "bin",  "image"};
+constexpr std::array<const char*, 9> kInitNames{"zeros",  "constant", "iota", "linspace", "uniform",
+                                                "normal", "npy",      "bin",  "image"};
 }
 
 const char* initialiserKindName(Initialiser::Kind kind) noexcept
@@ -27,9 +27,12 @@ std::optional<Initialiser::Kind> parseInitialiserKind(const std::string& text) n
 const char* bufferRoleName(BufferRole role) noexcept
 {
     switch (role) {
-    case BufferRole::In: return "in";
-    case BufferRole::Out: return "out";
-    case BufferRole::InOut: return "inout";
+    case BufferRole::In:
+        return "in";
+    case BufferRole::Out:
+        return "out";
+    case BufferRole::InOut:
+        return "inout";
     }
     return "in";
 }
@@ -37,10 +40,14 @@ const char* bufferRoleName(BufferRole role) noexcept
 const char* referenceKindName(ReferenceSpec::Kind kind) noexcept
 {
     switch (kind) {
-    case ReferenceSpec::Kind::None: return "none";
-    case ReferenceSpec::Kind::Cpp: return "cpp";
-    case ReferenceSpec::Kind::Kernel: return "kernel";
-    case ReferenceSpec::Kind::Files: return "files";
+    case ReferenceSpec::Kind::None:
+        return "none";
+    case ReferenceSpec::Kind::Cpp:
+        return "cpp";
+    case ReferenceSpec::Kind::Kernel:
+        return "kernel";
+    case ReferenceSpec::Kind::Files:
+        return "files";
     }
     return "none";
 }

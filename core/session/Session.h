@@ -17,16 +17,16 @@ namespace wb::session {
 struct Initialiser {
     enum class Kind { Zeros, Constant, Iota, Linspace, Uniform, Normal, Npy, Bin, Image };
     Kind kind = Kind::Zeros;
-    std::string value = "0";   ///< Constant
-    std::string start = "0";   ///< Iota, Linspace
-    std::string step = "1";    ///< Iota
-    std::string stop = "1";    ///< Linspace (inclusive, like np.linspace)
-    std::string low = "0";     ///< Uniform: [low, high) for floats, [low, high] for integers
+    std::string value = "0"; ///< Constant
+    std::string start = "0"; ///< Iota, Linspace
+    std::string step = "1";  ///< Iota
+    std::string stop = "1";  ///< Linspace (inclusive, like np.linspace)
+    std::string low = "0";   ///< Uniform: [low, high) for floats, [low, high] for integers
     std::string high = "1";
-    std::string mean = "0";    ///< Normal
+    std::string mean = "0"; ///< Normal
     std::string stddev = "1";
-    std::uint64_t seed = 0;    ///< Uniform, Normal
-    std::string path;          ///< Npy, Bin, Image: relative to the project file
+    std::uint64_t seed = 0; ///< Uniform, Normal
+    std::string path;       ///< Npy, Bin, Image: relative to the project file
     /// Image: "grey", "rgb" or "rgba"; the buffer shape is [height, width] for grey, else
     /// [channels, height, width] (planar). u8 buffers get 0–255, f32 buffers 0–1.
     std::string channels = "grey";
@@ -41,10 +41,10 @@ std::optional<Initialiser::Kind> parseInitialiserKind(const std::string& text) n
 struct Tolerance {
     enum class Mode { AllClose, Ulp };
     Mode mode = Mode::AllClose;
-    double atol = 1e-6;        ///< |a - b| <= atol + rtol * |b|  (numpy.allclose, b = reference)
+    double atol = 1e-6; ///< |a - b| <= atol + rtol * |b|  (numpy.allclose, b = reference)
     double rtol = 1e-5;
-    std::uint64_t maxUlp = 4;  ///< Mode::Ulp
-    bool nanEqual = false;     ///< NaN in both at the same place counts as equal
+    std::uint64_t maxUlp = 4; ///< Mode::Ulp
+    bool nanEqual = false;    ///< NaN in both at the same place counts as equal
 
     friend bool operator==(const Tolerance&, const Tolerance&) = default;
 };
@@ -55,7 +55,7 @@ const char* bufferRoleName(BufferRole role) noexcept;
 struct BufferSpec {
     std::string name;
     ElementType type = ElementType::F32;
-    std::vector<std::string> shape;  ///< 1–3 expressions
+    std::vector<std::string> shape; ///< 1–3 expressions
     BufferRole role = BufferRole::In;
     Initialiser init;
     std::optional<Tolerance> tolerance; ///< overrides the session's for this output
@@ -93,8 +93,8 @@ struct ReferenceSpec {
     enum class Kind { None, Cpp, Kernel, Files };
     Kind kind = Kind::None;
     // Cpp
-    std::string source;       ///< inline C++ (used when file is empty)
-    std::string file;         ///< .cpp path, relative to the project file
+    std::string source; ///< inline C++ (used when file is empty)
+    std::string file;   ///< .cpp path, relative to the project file
     std::string function = "reference";
     std::vector<std::string> flags{"-O2"};
     // Kernel: another kernel of the session's source (launch.kernel names it)
@@ -110,8 +110,8 @@ const char* referenceKindName(ReferenceSpec::Kind kind) noexcept;
 struct Session {
     std::string name;
     std::string description;
-    std::string kernelSource;   ///< inline CUDA source (used when kernelFile is empty)
-    std::string kernelFile;     ///< .cu path, relative to the project file
+    std::string kernelSource; ///< inline CUDA source (used when kernelFile is empty)
+    std::string kernelFile;   ///< .cu path, relative to the project file
     CompileOptions compileOptions;
     std::vector<ScalarSpec> scalars;
     std::vector<BufferSpec> buffers;

@@ -44,8 +44,8 @@ Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std
     for (std::size_t i = 0; i < dims.size(); ++i) {
         const std::uint64_t n = e.evaluateCount(dims[i], field + "[" + std::to_string(i) + "]", 1);
         if (n > 0x7fffffffu)
-            throw Error(Error::Kind::InvalidArgument,
-                        field + "[" + std::to_string(i) + "]: " + std::to_string(n) + " is too large");
+            throw Error(Error::Kind::InvalidArgument, field + "[" + std::to_string(i) + "]: " +
+                                                          std::to_string(n) + " is too large");
         v[i] = static_cast<unsigned>(n);
     }
     return Dim3{v[0], v[1], v[2]};
@@ -56,7 +56,8 @@ LaunchConfig launchConfigOf(const LaunchSpec& l, const Expression& e, const std:
     LaunchConfig c;
     c.grid = dim3Of(l.grid, e, field + ".grid");
     c.block = dim3Of(l.block, e, field + ".block");
-    c.sharedBytes = static_cast<unsigned>(e.evaluateCount(l.sharedBytes, field + ".sharedBytes", 0));
+    c.sharedBytes =
+        static_cast<unsigned>(e.evaluateCount(l.sharedBytes, field + ".sharedBytes", 0));
     return c;
 }
 
@@ -110,7 +111,8 @@ DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray
 {
     DeviceSet d;
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
-        d.buffers.push_back(backend.allocate(std::max<std::size_t>(init[i].bytes(), 1), s.buffers[i].name));
+        d.buffers.push_back(
+            backend.allocate(std::max<std::size_t>(init[i].bytes(), 1), s.buffers[i].name));
         backend.upload(*d.buffers.back(), init[i].data(), init[i].bytes());
         d.addresses.push_back(d.buffers.back()->address());
     }
@@ -152,7 +154,8 @@ std::map<std::string, HostArray> download(Backend& backend, const Session& s, co
 std::string kernelNotFound(const CompileResult& c, const std::string& name)
 {
     std::string list;
-    for (const KernelInfo& k : c.kernels) list += (list.empty() ? "" : ", ") + k.name;
+    for (const KernelInfo& k : c.kernels)
+        list += (list.empty() ? "" : ", ") + k.name;
     return "kernel '" + name + "' not found in the source" +
            (list.empty() ? std::string(" (it defines no kernels)") : " (kernels: " + list + ")");
 }
@@ -170,7 +173,8 @@ void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesys
                 Npy::write(p, it->second);
             } else if (ext == ".bin") {
                 detail::writeFileAtomically(
-                    p, std::string(reinterpret_cast<const char*>(it->second.data()), it->second.bytes()));
+                    p, std::string(reinterpret_cast<const char*>(it->second.data()),
+                                   it->second.bytes()));
             } else {
                 ImageCodec::require().write(p, arrayToImage(it->second, b.name));
             }
@@ -197,7 +201,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     }
     rep.warmup = s.warmup;
     rep.iterations = opt.iterations.value_or(s.iterations);
-    if (rep.iterations < 1) throw Stop{RunReport::Status::Invalid, "--iterations must be at least 1"};
+    if (rep.iterations < 1)
+        throw Stop{RunReport::Status::Invalid, "--iterations must be at least 1"};
 
     // 2. Backend and compile.
     const BackendKind kind = opt.backend.value_or(s.backend);
@@ -224,17 +229,21 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     };
     if (opt.trace) options.extraFlags.push_back(cpu::CpuBackend::kTraceFlag);
     addNameExpression(s.launch.kernel);
-    if (s.reference.kind == ReferenceSpec::Kind::Kernel) addNameExpression(s.reference.launch.kernel);
+    if (s.reference.kind == ReferenceSpec::Kind::Kernel)
+        addNameExpression(s.reference.launch.kernel);
     const CompileResult compiled = backend->compile(source, s.kernelSourceName(), options);
     rep.compilerVersion = compiled.compilerVersion;
     rep.target = compiled.target;
     rep.compileMs = compiled.compileMs;
     rep.diagnostics = compiled.diagnostics;
     rep.compileLog = compiled.log;
-    if (!compiled.ok) throw Stop{RunReport::Status::CompileError, "the kernel source did not compile"};
+    if (!compiled.ok)
+        throw Stop{RunReport::Status::CompileError, "the kernel source did not compile"};
     rep.compiled = true;
     const KernelInfo* kernel = compiled.findKernel(s.launch.kernel);
-    if (!kernel) throw Stop{RunReport::Status::Invalid, "launch.kernel: " + kernelNotFound(compiled, s.launch.kernel)};
+    if (!kernel)
+        throw Stop{RunReport::Status::Invalid,
+                   "launch.kernel: " + kernelNotFound(compiled, s.launch.kernel)};
     rep.kernel = *kernel;
 
     // 3. Bindings, before anything runs.
@@ -248,7 +257,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             refKernel = compiled.findKernel(s.reference.launch.kernel);
             if (!refKernel)
                 throw Error(Error::Kind::InvalidArgument,
-                            "reference.kernel: " + kernelNotFound(compiled, s.reference.launch.kernel));
+                            "reference.kernel: " +
+                                kernelNotFound(compiled, s.reference.launch.kernel));
             refBound = Binding::bind(refKernel->params, s, s.reference.launch.bindings,
                                      "reference kernel " + refKernel->name);
         } else if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
@@ -257,8 +267,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             refName = s.reference.file.empty()
                           ? std::string("reference.cpp")
                           : std::filesystem::path(s.reference.file).filename().string();
-            refBound = Binding::bind(paramsOf(CppReference::parseParameters(refSource, s.reference.function)),
-                                     s, {}, "reference " + s.reference.function + "()");
+            refBound = Binding::bind(
+                paramsOf(CppReference::parseParameters(refSource, s.reference.function)), s, {},
+                "reference " + s.reference.function + "()");
         }
     } catch (const Error& e) {
         throw Stop{RunReport::Status::Invalid, e.what()};
@@ -267,7 +278,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // 4. The C++ reference compiles before the GPU work so that its errors come first.
     if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
         cppRef = std::make_unique<CppReference>();
-        const CppReference::Build b = cppRef->compile(refSource, refName, s.reference.function, s.reference.flags);
+        const CppReference::Build b =
+            cppRef->compile(refSource, refName, s.reference.function, s.reference.flags);
         rep.referenceCompiler = b.compilerVersion;
         rep.referenceDiagnostics = b.diagnostics;
         if (!b.ok) throw Stop{RunReport::Status::CompileError, "the C++ reference did not compile"};
@@ -310,12 +322,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                 cpuBackend->endTrace();
                 throw;
             }
-            for (cpu::WriteTrace& t : cpuBackend->endTrace()) rep.traces.emplace(t.buffer, std::move(t));
+            for (cpu::WriteTrace& t : cpuBackend->endTrace())
+                rep.traces.emplace(t.buffer, std::move(t));
         } else {
             backend->launch(*program, kernel->name, rep.launch, args);
         }
         rep.results = download(*backend, s, d, init);
-        for (int i = 0; i < rep.warmup; ++i) backend->launch(*program, kernel->name, rep.launch, args);
+        for (int i = 0; i < rep.warmup; ++i)
+            backend->launch(*program, kernel->name, rep.launch, args);
         std::vector<double> samples;
         for (int i = 0; i < rep.iterations; ++i)
             samples.push_back(backend->launch(*program, kernel->name, rep.launch, args));
@@ -330,7 +344,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // 7. Reference.
     rep.referenceKind = s.reference.kind;
     switch (s.reference.kind) {
-    case ReferenceSpec::Kind::None: break;
+    case ReferenceSpec::Kind::None:
+        break;
     case ReferenceSpec::Kind::Cpp: {
         std::vector<HostArray> data = init;
         std::vector<ScalarValue> scalars = r.scalars;
@@ -340,7 +355,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                       : static_cast<void*>(scalars[b.index].bytes));
         cppRef->call(args);
         for (std::size_t i = 0; i < s.buffers.size(); ++i)
-            if (s.buffers[i].isOutput()) rep.expected.emplace(s.buffers[i].name, std::move(data[i]));
+            if (s.buffers[i].isOutput())
+                rep.expected.emplace(s.buffers[i].name, std::move(data[i]));
         break;
     }
     case ReferenceSpec::Kind::Kernel: {
@@ -394,10 +410,12 @@ TimingStats TimingStats::of(std::vector<double> samples)
     t.medianMs = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
     t.minMs = samples.front();
     double sum = 0;
-    for (double v : samples) sum += v;
+    for (double v : samples)
+        sum += v;
     t.meanMs = sum / static_cast<double>(n);
     double sq = 0;
-    for (double v : samples) sq += (v - t.meanMs) * (v - t.meanMs);
+    for (double v : samples)
+        sq += (v - t.meanMs) * (v - t.meanMs);
     t.stdevMs = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
     return t;
 }
@@ -412,8 +430,8 @@ void SessionRunner::checkCoverage(const Session& session, RunReport& report)
             continue;
         }
         const auto exp = report.expected.find(o.buffer);
-        o.coverage = Poison::check(res->second, exp != report.expected.end() ? &exp->second : nullptr,
-                                   &report.launch);
+        o.coverage = Poison::check(
+            res->second, exp != report.expected.end() ? &exp->second : nullptr, &report.launch);
     }
 }
 

@@ -16,10 +16,10 @@ namespace wb::session {
 class SessionRunner {
 public:
     struct Options {
-        std::optional<BackendKind> backend;  ///< overrides the session's
+        std::optional<BackendKind> backend; ///< overrides the session's
         std::optional<int> device;
         std::optional<int> iterations;
-        std::filesystem::path outputDir;     ///< when set: <buffer>.npy per output + exports
+        std::filesystem::path outputDir; ///< when set: <buffer>.npy per output + exports
         /// CPU emulator trace mode: record who wrote each element of every output buffer in
         /// the result launch (RunReport::traces). Needs the CPU backend.
         bool trace = false;

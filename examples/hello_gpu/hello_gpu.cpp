@@ -34,7 +34,8 @@ std::vector<float> randn(std::size_t n, std::mt19937& rng)
 {
     std::normal_distribution<float> normal;
     std::vector<float> v(n);
-    for (float& x : v) x = normal(rng);
+    for (float& x : v)
+        x = normal(rng);
     return v;
 }
 
@@ -68,12 +69,11 @@ dest[i] = a[i] * b[i];
         std::vector<float> a = randn(400, rng);
         std::vector<float> b = randn(400, rng);
         std::vector<float> dest(a.size(), 0.0f);
-        multiply_them(
-            Out(dest), In(a), In(b),
-            Block{400, 1, 1}, Grid{1, 1});
+        multiply_them(Out(dest), In(a), In(b), Block{400, 1, 1}, Grid{1, 1});
 
         std::vector<float> diff(dest.size());
-        for (std::size_t i = 0; i < dest.size(); ++i) diff[i] = dest[i] - a[i] * b[i];
+        for (std::size_t i = 0; i < dest.size(); ++i)
+            diff[i] = dest[i] - a[i] * b[i];
         print(diff);
         return 0;
     } catch (const std::exception& e) {

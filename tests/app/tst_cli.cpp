@@ -12,7 +12,10 @@
 #include <cmath>
 
 namespace {
-QString data(const char* name) { return QStringLiteral(WB_TEST_DATA_DIR "/") + QLatin1String(name); }
+QString data(const char* name)
+{
+    return QStringLiteral(WB_TEST_DATA_DIR "/") + QLatin1String(name);
+}
 } // namespace
 
 class TestCli : public QObject {
@@ -22,8 +25,9 @@ private Q_SLOTS:
     {
         CliRun r = runCli({"--help"});
         QCOMPARE(r.exitCode, 0);
-        for (const char* s : {"0  pass", "1  mismatch", "2  compile error", "3  runtime error",
-                              "4  invalid project or arguments", "list-kernels", "devices", "--json", "--output"})
+        for (const char* s :
+             {"0  pass", "1  mismatch", "2  compile error", "3  runtime error",
+              "4  invalid project or arguments", "list-kernels", "devices", "--json", "--output"})
             QVERIFY2(r.out.contains(QLatin1String(s)), s);
         r = runCli({"--version"});
         QCOMPARE(r.exitCode, 0);
@@ -40,9 +44,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("project");
         QTest::addColumn<QString>("message");
-        QTest::newRow("shape") << "invalid.wbproj" << "buffers[0].shape: expected 1–3 positive integers";
-        QTest::newRow("binding") << "bad_binding.wbproj" << "but buffer 'b' is f64";
-        QTest::newRow("expression") << "bad_expression.wbproj" << "launch.grid[0]";
+        QTest::newRow("shape") << "invalid.wbproj"
+                               << "buffers[0].shape: expected 1–3 positive integers";
+        QTest::newRow("binding") << "bad_binding.wbproj"
+                                 << "but buffer 'b' is f64";
+        QTest::newRow("expression") << "bad_expression.wbproj"
+                                    << "launch.grid[0]";
     }
     void invalidProjectsExitFour()
     {
@@ -76,7 +83,8 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(QString, text);
         const CliRun r = runCli({"run", data(project.toUtf8().constData()), "--backend", "cpu"});
-        QVERIFY2(r.exitCode == code, qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        QVERIFY2(r.exitCode == code,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
         QVERIFY2((r.out + r.err).contains(text), qPrintable(r.out + r.err));
     }
     void mismatchReportNamesTheElement()
@@ -122,8 +130,9 @@ private Q_SLOTS:
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         const CliRun r = runCli({"run", data("pass.wbproj"), "--backend", "cpu"});
         QCOMPARE(r.exitCode, 0);
-        for (const char* s : {"Compile", "Kernel    mul", "Launch    grid (8, 1, 1) block (128, 1, 1)",
-                              "Timing    median", "Bandwidth", "dest", "PASS"})
+        for (const char* s :
+             {"Compile", "Kernel    mul", "Launch    grid (8, 1, 1) block (128, 1, 1)",
+              "Timing    median", "Bandwidth", "dest", "PASS"})
             QVERIFY2(r.out.contains(QLatin1String(s)), qPrintable(QString(s) + "\n" + r.out));
     }
     void listKernelsAndDevices()
@@ -138,8 +147,8 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("broken.cu:4"), qPrintable(r.err));
         QCOMPARE(runCli({"list-kernels", data("nothing.cu")}).exitCode, 4);
         // A template kernel: a hint without --instantiate, the instance with it.
-        const QString tmpl = QStringLiteral(WB_SOURCE_DIR) +
-                             "/resources/examples/template_scale/template_scale.cu";
+        const QString tmpl =
+            QStringLiteral(WB_SOURCE_DIR) + "/resources/examples/template_scale/template_scale.cu";
         r = runCli({"list-kernels", tmpl, "--backend", "cpu"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("--instantiate"), qPrintable(r.out));

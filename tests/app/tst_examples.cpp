@@ -34,7 +34,8 @@ private Q_SLOTS:
     void everyExamplePassesOnCpu_data()
     {
         QTest::addColumn<QString>("project");
-        for (const QString& p : projects(false)) QTest::newRow(qPrintable(QFileInfo(p).baseName())) << p;
+        for (const QString& p : projects(false))
+            QTest::newRow(qPrintable(QFileInfo(p).baseName())) << p;
     }
     void everyExamplePassesOnCpu()
     {
@@ -42,11 +43,14 @@ private Q_SLOTS:
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         QFETCH(QString, project);
         QTemporaryDir out;
-        const CliRun r = runCli({"run", project, "--backend", "cpu", "--iterations", "1", "--output", out.path()});
-        QVERIFY2(r.exitCode == 0, qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        const CliRun r = runCli(
+            {"run", project, "--backend", "cpu", "--iterations", "1", "--output", out.path()});
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
         QVERIFY(r.out.contains("PASS"));
         QVERIFY2(!r.out.contains("never written"), qPrintable(r.out));
-        if (project.endsWith("image_blur.wbproj")) QVERIFY(QFileInfo::exists(out.filePath("blurred.png")));
+        if (project.endsWith("image_blur.wbproj"))
+            QVERIFY(QFileInfo::exists(out.filePath("blurred.png")));
     }
     void everyExampleHasAGuide()
     {
@@ -70,7 +74,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<qint64>("unwritten"); // -1: the output must have no unwritten elements
         QTest::addColumn<bool>("everyElementWrong");
-        QTest::newRow("missing_bounds_check") << "missing_bounds_check" << 1 << qint64(232) << false;
+        QTest::newRow("missing_bounds_check")
+            << "missing_bounds_check" << 1 << qint64(232) << false;
         QTest::newRow("missing_syncthreads") << "missing_syncthreads" << 1 << qint64(-1) << true;
         QTest::newRow("transposed_index") << "transposed_index" << 1 << qint64(496) << false;
         QTest::newRow("uncoalesced_access") << "uncoalesced_access" << 0 << qint64(-1) << false;
@@ -83,16 +88,20 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(qint64, unwritten);
         QFETCH(bool, everyElementWrong);
-        const QString project = QStringLiteral(WB_SOURCE_DIR "/resources/examples/bugs/%1/%1.wbproj").arg(name);
+        const QString project =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/bugs/%1/%1.wbproj").arg(name);
         // Twice: the CPU emulator must show the bug the same way every time.
         for (int run = 0; run < 2; ++run) {
-            const CliRun r = runCli({"run", project, "--backend", "cpu", "--iterations", "1", "--json"});
-            QVERIFY2(r.exitCode == exitCode, qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+            const CliRun r =
+                runCli({"run", project, "--backend", "cpu", "--iterations", "1", "--json"});
+            QVERIFY2(r.exitCode == exitCode,
+                     qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
             const QJsonObject rep = QJsonDocument::fromJson(r.out.toUtf8()).object();
             const QJsonObject o = rep.value("outputs").toArray().at(0).toObject();
             const QJsonObject cov = o.value("coverage").toObject();
             QVERIFY2(!cov.isEmpty(), qPrintable(r.out));
-            QCOMPARE(static_cast<qint64>(cov.value("unwritten").toDouble()), std::max<qint64>(unwritten, 0));
+            QCOMPARE(static_cast<qint64>(cov.value("unwritten").toDouble()),
+                     std::max<qint64>(unwritten, 0));
             if (unwritten > 0) QVERIFY(cov.value("message").toString().contains("never written"));
             if (everyElementWrong)
                 QCOMPARE(o.value("mismatches").toDouble(), o.value("count").toDouble());

@@ -52,17 +52,20 @@ extern "C" __global__ void half_scale(__half* v, __half s, int n)
 )";
 const char* const kArch = "sm_90";
 
-double ms(Clock::duration d) {
+double ms(Clock::duration d)
+{
     return std::chrono::duration<double, std::milli>(d).count();
 }
 
-double median(std::vector<double> v) {
+double median(std::vector<double> v)
+{
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-CompileOptions benchOptions() {
+CompileOptions benchOptions()
+{
     CompileOptions o;
     o.arch = kArch;
     o.nameExpressions = {"reduce<float, 256>"};
@@ -71,7 +74,8 @@ CompileOptions benchOptions() {
 
 /// The peer: what a program calling NVRTC directly does for the same source and target.
 double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
-                         const std::vector<std::string>& flags) {
+                         const std::vector<std::string>& flags)
+{
     const auto t0 = Clock::now();
     nvrtcProgram prog = nullptr;
     api.createProgram(&prog, kSource, "bench.cu", 0, nullptr, nullptr);
@@ -96,7 +100,8 @@ double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
 }
 
 /// Child mode: a fresh process times Compiler creation and its first compile (a disk hit).
-int child() {
+int child()
+{
     const auto t0 = Clock::now();
     Compiler& c = Compiler::instance();
     const auto t1 = Clock::now();
@@ -113,7 +118,8 @@ int child() {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     if (argc == 2 && std::string(argv[1]) == "--child-disk-hit") return child();
     int repeat = 9;
     if (argc == 3 && std::string(argv[1]) == "--repeat") repeat = std::max(3, std::atoi(argv[2]));

@@ -36,12 +36,14 @@ struct Row {
     std::string ratioNote; // how to read the ratio, and the target
 };
 
-double medianOf(std::vector<double> v) {
+double medianOf(std::vector<double> v)
+{
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
-double timeMs(const std::function<void()>& fn, int reps) {
+double timeMs(const std::function<void()>& fn, int reps)
+{
     std::vector<double> t;
     fn(); // warm-up: page faults, caches, library loading
     for (int i = 0; i < reps; ++i) {
@@ -53,10 +55,12 @@ double timeMs(const std::function<void()>& fn, int reps) {
     return medianOf(t);
 }
 
-KernelArgValue ptrArg(const std::uint64_t& a) {
+KernelArgValue ptrArg(const std::uint64_t& a)
+{
     return {&a, 8, true};
 }
-template <typename T> KernelArgValue valArg(const T& v) {
+template <typename T> KernelArgValue valArg(const T& v)
+{
     return {&v, sizeof(T), false};
 }
 
@@ -106,7 +110,8 @@ __global__ void reduce(const float* in, float* partial)
 )";
 
 std::unique_ptr<BackendProgram> build(Backend& backend, const std::string& src,
-                                      const std::string& name, int opt) {
+                                      const std::string& name, int opt)
+{
     CompileOptions o;
     o.optLevel = opt;
     const CompileResult r = backend.compile(src, name, o);
@@ -116,7 +121,8 @@ std::unique_ptr<BackendProgram> build(Backend& backend, const std::string& src,
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     QCoreApplication app(argc, argv);
     QTemporaryDir cache;
     qputenv("WARPBENCH_CACHE_DIR", cache.path().toUtf8());

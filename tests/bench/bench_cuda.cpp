@@ -62,13 +62,15 @@ struct Row {
     std::string target;
 };
 
-double seconds(Clock::time_point a, Clock::time_point b) {
+double seconds(Clock::time_point a, Clock::time_point b)
+{
     return std::chrono::duration<double>(b - a).count();
 }
 
 /// Best of `rounds` runs of `fn` (seconds each); runs the two contenders interleaved.
 std::pair<double, double> bestOf(int rounds, const std::function<double()>& ours,
-                                 const std::function<double()>& peer) {
+                                 const std::function<double()>& peer)
+{
     double bestOurs = 1e30, bestPeer = 1e30;
     for (int r = 0; r < rounds; ++r) {
         bestPeer = std::min(bestPeer, peer());
@@ -77,7 +79,8 @@ std::pair<double, double> bestOf(int rounds, const std::function<double()>& ours
     return {bestOurs, bestPeer};
 }
 
-void printTable(const std::vector<Row>& rows) {
+void printTable(const std::vector<Row>& rows)
+{
     std::printf("\n%-44s %12s  %-28s %12s %8s  %s\n", "measurement", "warpbench", "peer", "peer",
                 "ratio", "target");
     for (const Row& r : rows) {
@@ -90,7 +93,8 @@ void printTable(const std::vector<Row>& rows) {
 
 } // namespace
 
-int main() {
+int main()
+{
     if (const auto reason = wb::cudaUnavailableReason()) {
         std::printf("bench_cuda: no usable GPU, nothing measured: %s\n", reason->c_str());
         return 0;
@@ -182,9 +186,8 @@ int main() {
                     CU_CHECK(api.cuMemcpyHtoDAsync(pa, host, bytes, stream.handle()), "a");
                     CU_CHECK(api.cuMemcpyHtoDAsync(pb, host + bytes, bytes, stream.handle()), "b");
                     if (big)
-                        CU_CHECK(api.cuLaunchKernel(multiplyBig.handle(), largeBlocks, 1, 1, 256,
-                                                    1, 1, 0, stream.handle(), paramsLarge,
-                                                    nullptr),
+                        CU_CHECK(api.cuLaunchKernel(multiplyBig.handle(), largeBlocks, 1, 1, 256, 1,
+                                                    1, 0, stream.handle(), paramsLarge, nullptr),
                                  "raw launch");
                     else
                         CU_CHECK(api.cuLaunchKernel(multiplyThem.handle(), 1, 1, 1,

@@ -25,7 +25,8 @@ QString pythonWithNumpy()
         if (c.isEmpty()) continue;
         QProcess p;
         p.start(c, {"-c", "import numpy"});
-        if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) return c;
+        if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
+            return c;
     }
     return {};
 }
@@ -66,21 +67,23 @@ int main(int argc, char** argv)
         std::printf("  numpy: not available (install python3-numpy): no ratio\n");
         return 0;
     }
-    const QString script = QString(
-        "import numpy as np, time\n"
-        "n = %1\n"
-        "i = np.arange(n, dtype=np.int64)\n"
-        "a = (i %% 1000).astype(np.float32) * np.float32(0.001)\n"
-        "b = a + np.where(i %% 7 == 0, np.float32(1e-6), np.float32(0))\n"
-        "del i\n"
-        "best = 1e300\n"
-        "for _ in range(%2):\n"
-        "    t0 = time.perf_counter()\n"
-        "    m = np.abs(a - b).max()\n"
-        "    c = np.allclose(a, b)\n"
-        "    best = min(best, time.perf_counter() - t0)\n"
-        "print(best, repr(float(m)), c, np.__version__)\n")
-        .arg(n).arg(repeats).replace("%%", "%");
+    const QString script =
+        QString("import numpy as np, time\n"
+                "n = %1\n"
+                "i = np.arange(n, dtype=np.int64)\n"
+                "a = (i %% 1000).astype(np.float32) * np.float32(0.001)\n"
+                "b = a + np.where(i %% 7 == 0, np.float32(1e-6), np.float32(0))\n"
+                "del i\n"
+                "best = 1e300\n"
+                "for _ in range(%2):\n"
+                "    t0 = time.perf_counter()\n"
+                "    m = np.abs(a - b).max()\n"
+                "    c = np.allclose(a, b)\n"
+                "    best = min(best, time.perf_counter() - t0)\n"
+                "print(best, repr(float(m)), c, np.__version__)\n")
+            .arg(n)
+            .arg(repeats)
+            .replace("%%", "%");
     QProcess p;
     p.start(python, {"-c", script});
     if (!p.waitForFinished(-1) || p.exitCode() != 0) {
@@ -92,6 +95,7 @@ int main(int argc, char** argv)
     std::printf("  numpy %s abs(a-b).max() + allclose   %9.1f ms   max abs %s, allclose %s\n",
                 qPrintable(out.value(3)), npSeconds * 1e3, qPrintable(out.value(1)),
                 qPrintable(out.value(2)));
-    std::printf("  ratio (numpy time / warpbench time)     %9.2fx   (target >= 1x)\n", npSeconds / best);
+    std::printf("  ratio (numpy time / warpbench time)     %9.2fx   (target >= 1x)\n",
+                npSeconds / best);
     return 0;
 }

@@ -20,7 +20,8 @@ using namespace wb;
 
 namespace {
 
-std::string readKernel(const std::string& file) {
+std::string readKernel(const std::string& file)
+{
     std::ifstream in(std::string(WB_SOURCE_DIR) + "/tests/cpu/kernels/" + file);
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -30,13 +31,15 @@ std::string readKernel(const std::string& file) {
 /// Launch arguments with stable storage.
 class Args {
 public:
-    template <typename T> Args& val(T v) {
+    template <typename T> Args& val(T v)
+    {
         auto& bytes = m_storage.emplace_back(sizeof(T));
         std::memcpy(bytes.data(), &v, sizeof(T));
         m_args.push_back({bytes.data(), sizeof(T), false});
         return *this;
     }
-    Args& ptr(const BackendBuffer& b, std::size_t byteOffset = 0) {
+    Args& ptr(const BackendBuffer& b, std::size_t byteOffset = 0)
+    {
         const std::uint64_t a = b.address() + byteOffset;
         auto& bytes = m_storage.emplace_back(8);
         std::memcpy(bytes.data(), &a, 8);
@@ -55,18 +58,21 @@ struct Harness {
     std::unique_ptr<BackendProgram> program;
     std::vector<std::unique_ptr<BackendBuffer>> buffers;
 
-    template <typename T> BackendBuffer& upload(const std::vector<T>& data, const char* label) {
+    template <typename T> BackendBuffer& upload(const std::vector<T>& data, const char* label)
+    {
         buffers.push_back(backend.allocate(data.size() * sizeof(T), label));
         backend.upload(*buffers.back(), data.data(), data.size() * sizeof(T));
         return *buffers.back();
     }
-    template <typename T> std::vector<T> download(const BackendBuffer& b, std::size_t n) {
+    template <typename T> std::vector<T> download(const BackendBuffer& b, std::size_t n)
+    {
         std::vector<T> out(n);
         backend.download(b, out.data(), n * sizeof(T));
         return out;
     }
     double launch(const std::string& kernel, Dim3 grid, Dim3 block, const Args& args,
-                  unsigned shared = 0) {
+                  unsigned shared = 0)
+    {
         LaunchConfig c;
         c.grid = grid;
         c.block = block;
@@ -75,7 +81,8 @@ struct Harness {
     }
 };
 
-template <typename T> std::vector<T> randomVector(std::size_t n, T lo, T hi, unsigned seed) {
+template <typename T> std::vector<T> randomVector(std::size_t n, T lo, T hi, unsigned seed)
+{
     std::mt19937 rng(seed);
     std::vector<T> v(n);
     if constexpr (std::is_floating_point_v<T>) {
@@ -90,7 +97,8 @@ template <typename T> std::vector<T> randomVector(std::size_t n, T lo, T hi, uns
     return v;
 }
 
-bool near(float a, float b, float rel = 1e-5f) {
+bool near(float a, float b, float rel = 1e-5f)
+{
     return std::fabs(a - b) <= rel * std::max(1.0f, std::fabs(b));
 }
 
@@ -107,7 +115,8 @@ struct Case {
     std::function<void(Harness&)> run;
 };
 
-float halfRound(float f) {
+float halfRound(float f)
+{
     // Reference rounding to binary16 (round to nearest even) through the exponent scale.
     if (f == 0.0f || !std::isfinite(f)) return f;
     int e = 0;
@@ -117,7 +126,8 @@ float halfRound(float f) {
     return std::nearbyint(f / ulp) * ulp;
 }
 
-const std::vector<Case>& cases() {
+const std::vector<Case>& cases()
+{
     static const std::vector<Case> table = {
         {"vector_add",
          "vector_add.cu",
@@ -458,7 +468,8 @@ class TestCpuBackend : public QObject {
 
     std::unique_ptr<BackendProgram> build(const std::string& file,
                                           const std::vector<std::string>& names,
-                                          std::vector<std::string> extraFlags = {}) {
+                                          std::vector<std::string> extraFlags = {})
+    {
         CompileOptions o;
         o.nameExpressions = names;
         o.extraFlags = std::move(extraFlags);
@@ -472,7 +483,8 @@ class TestCpuBackend : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         QVERIFY(m_cache.isValid());
         qputenv("WARPBENCH_CACHE_DIR", m_cache.path().toUtf8());
         m_kind = qEnvironmentVariable("WB_TEST_BACKEND", QStringLiteral("cpu"));
@@ -489,13 +501,15 @@ private Q_SLOTS:
         }
     }
 
-    void conformance_data() {
+    void conformance_data()
+    {
         QTest::addColumn<int>("index");
         for (std::size_t i = 0; i < cases().size(); ++i)
             QTest::newRow(cases()[i].name) << int(i);
     }
 
-    void conformance() {
+    void conformance()
+    {
         QFETCH(int, index);
         const Case& c = cases()[static_cast<std::size_t>(index)];
         Harness h{*m_backend, build(c.file, c.nameExpressions), {}};
@@ -507,7 +521,8 @@ private Q_SLOTS:
         }
     }
 
-    void divergentBarrierIsReported() {
+    void divergentBarrierIsReported()
+    {
         if (!onCpu()) QSKIP("a divergent barrier is undefined behaviour on a GPU (it may hang)");
         Harness h{*m_backend, build("divergent_barrier.cu", {}), {}};
         QVERIFY(h.program);
@@ -531,7 +546,8 @@ private Q_SLOTS:
     // Barrier flavours over blocks of many shapes, launch after launch (the emulator keeps its
     // thread fibers from block to block and launch to launch), and again after launches that
     // stopped inside a barrier kernel (an assertion, a divergent barrier).
-    void barriersAcrossLaunchesAndFailures() {
+    void barriersAcrossLaunchesAndFailures()
+    {
         // Line 1: NVRTC has no <cassert>; the assertion is only exercised on the CPU emulator
         // (below), so on a GPU it compiles away. Either way the kernel's lines stay the same.
         const std::string src =
@@ -540,7 +556,8 @@ private Q_SLOTS:
             "{\n"
             "    __shared__ int s[1024];\n"
             "    const unsigned n = blockDim.x * blockDim.y * blockDim.z;\n"
-            "    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+            "    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+            "threadIdx.z);\n"
             "    s[t] = int(t) * 3 + salt;\n"
             "    const int count = __syncthreads_count((t + blockIdx.x) % 3 == 0);\n"
             "    const int all = __syncthreads_and(s[(t + 1) % n] >= salt);\n"
@@ -580,8 +597,8 @@ private Q_SLOTS:
                         count += (u + b) % 3 == 0 ? 1 : 0;
                     for (unsigned t = 0; t < n; ++t) {
                         const unsigned u = (t + 7) % n;
-                        const int neighbours = int((u + 1) % n) * 3 + int((u + n - 1) % n) * 3 +
-                                               2 * salt;
+                        const int neighbours =
+                            int((u + 1) % n) * 3 + int((u + n - 1) % n) * 3 + 2 * salt;
                         const int expected[6] = {count, 1, b % 2 == 1 ? 1 : 0, 0, neighbours, 1};
                         for (int k = 0; k < 6; ++k)
                             if (out[6 * (b * n + t) + unsigned(k)] != expected[k])
@@ -613,12 +630,13 @@ private Q_SLOTS:
         Harness divergent{*m_backend, build("divergent_barrier.cu", {}), {}};
         QVERIFY(divergent.program);
         auto& dd = divergent.upload(std::vector<float>(128, 0), "data");
-        QVERIFY_THROWS_EXCEPTION(Error, divergent.launch("divergent_barrier", {2}, {64},
-                                                         Args().ptr(dd)));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 divergent.launch("divergent_barrier", {2}, {64}, Args().ptr(dd)));
         runShapes(2);
     }
 
-    void inconsistentWarpMaskIsReported() {
+    void inconsistentWarpMaskIsReported()
+    {
         if (!onCpu()) QSKIP("an inconsistent warp mask is undefined behaviour on a GPU");
         const std::string src = "__global__ void k(int* out)\n"
                                 "{\n"
@@ -639,7 +657,8 @@ private Q_SLOTS:
         }
     }
 
-    void assertionStopsTheLaunch() {
+    void assertionStopsTheLaunch()
+    {
         if (!onCpu()) QSKIP("device assertions are sticky errors on a GPU");
         const std::string src = "#include <cassert>\n"
                                 "__global__ void k(const int* v)\n"
@@ -664,7 +683,8 @@ private Q_SLOTS:
         }
     }
 
-    void outOfBoundsIsReportedInBoundsCheckedMode() {
+    void outOfBoundsIsReportedInBoundsCheckedMode()
+    {
         if (!onCpu())
             QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the "
                   "GPU)");
@@ -703,7 +723,8 @@ private Q_SLOTS:
         CHECK_ALL(std::size_t(n), out[i] == 2.0f * float(i), "data");
     }
 
-    void misalignedAccessIsReportedInBoundsCheckedMode() {
+    void misalignedAccessIsReportedInBoundsCheckedMode()
+    {
         if (!onCpu())
             QSKIP("bounds-checked mode belongs to the CPU emulator (use compute-sanitizer on the "
                   "GPU)");
@@ -728,7 +749,8 @@ private Q_SLOTS:
         QVERIFY(f.address % 4 != 0);
     }
 
-    void diagnosticsAtUserLine() {
+    void diagnosticsAtUserLine()
+    {
         const std::string src = "__global__ void k(float* out)\n"
                                 "{\n"
                                 "    out[threadIdx.x] = undefined_name;\n"
@@ -743,7 +765,8 @@ private Q_SLOTS:
         QVERIFY2(d.message.find("undefined_name") != std::string::npos, d.message.c_str());
     }
 
-    void refusedConstructs_data() {
+    void refusedConstructs_data()
+    {
         QTest::addColumn<QString>("source");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("needle");
@@ -762,7 +785,8 @@ private Q_SLOTS:
             << 2 << "dynamic parallelism";
     }
 
-    void refusedConstructs() {
+    void refusedConstructs()
+    {
         if (!onCpu()) QSKIP("these constructs are refused by the CPU emulator only");
         QFETCH(QString, source);
         QFETCH(int, line);
@@ -776,7 +800,8 @@ private Q_SLOTS:
                  r.diagnostics.front().message.c_str());
     }
 
-    void kernelDiscovery() {
+    void kernelDiscovery()
+    {
         if (!onCpu()) QSKIP("checks the emulator's kernel table");
         const std::string src = "namespace ops {\n"
                                 "struct Pair { int a; double b; };\n"
@@ -808,7 +833,8 @@ private Q_SLOTS:
         QVERIFY(warned);
     }
 
-    void argumentsAreChecked() {
+    void argumentsAreChecked()
+    {
         Harness h{*m_backend, build("vector_add.cu", {}), {}};
         QVERIFY(h.program);
         auto& d = h.upload(std::vector<float>(4, 0), "a");
@@ -821,7 +847,8 @@ private Q_SLOTS:
         }
     }
 
-    void missingHostCompiler() {
+    void missingHostCompiler()
+    {
         if (!onCpu()) QSKIP("about the CPU emulator");
         const QByteArray old = qgetenv("WARPBENCH_CXX");
         qputenv("WARPBENCH_CXX", "/nonexistent/g++");
@@ -839,7 +866,8 @@ private Q_SLOTS:
                  r.diagnostics.front().message.c_str());
     }
 
-    void singleThreadGivesSameResults() {
+    void singleThreadGivesSameResults()
+    {
         if (!onCpu()) QSKIP("about the CPU emulator's thread pool");
         cpu::CpuBackend one(1);
         QCOMPARE(one.threadCount(), 1);

@@ -10,12 +10,14 @@ using wb::cpu::detail::KernelSource;
 class TestKernelSource : public QObject {
     Q_OBJECT
 
-    static int lines(const std::string& s) {
+    static int lines(const std::string& s)
+    {
         return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
     }
 
 private Q_SLOTS:
-    void findsKernelsAndParameterNames() {
+    void findsKernelsAndParameterNames()
+    {
         const std::string src =
             "// __global__ void commented(int x);\n"
             "namespace a { namespace b {\n"
@@ -43,7 +45,8 @@ private Q_SLOTS:
         QVERIFY(!ks.needsFibers);
     }
 
-    void detectsBarriersAndConstants() {
+    void detectsBarriersAndConstants()
+    {
         const std::string src = "__constant__ float table[16];\n"
                                 "namespace n { __constant__ int scale = 2; }\n"
                                 "__global__ void k() { __syncwarp(); }\n";
@@ -52,7 +55,8 @@ private Q_SLOTS:
         QCOMPARE(ks.constants, (std::vector<std::string>{"table", "n::scale"}));
     }
 
-    void rewritesKeepLineNumbers() {
+    void rewritesKeepLineNumbers()
+    {
         const std::string src = "#include <cassert>\n"
                                 "__global__ void k(float* o) {\n"
                                 "    extern __shared__ __align__(16) float\n"
@@ -70,7 +74,8 @@ private Q_SLOTS:
         QVERIFY(ks.rewritten.find("    o[0] = smem[0] + count;\n") != std::string::npos);
     }
 
-    void refusalsPointAtTheConstruct() {
+    void refusalsPointAtTheConstruct()
+    {
         const std::string src = "__global__ void k(int* p)\n"
                                 "{\n"
                                 "    /* asm in a comment is fine */ int x = 0;\n"

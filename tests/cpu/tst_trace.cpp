@@ -131,7 +131,8 @@ private Q_SLOTS:
         // The traced kernel is described with its raw pointer types, so bindings still match.
         const wb::KernelInfo* k = f.compiled.findKernel("double_write");
         QVERIFY(k);
-        QCOMPARE(QString::fromStdString(k->params[0].type).remove(QLatin1Char(' ')), QStringLiteral("float*"));
+        QCOMPARE(QString::fromStdString(k->params[0].type).remove(QLatin1Char(' ')),
+                 QStringLiteral("float*"));
         QCOMPARE(QString::fromStdString(k->params[0].pointee), QStringLiteral("float"));
         QVERIFY(k->params[0].isPointer);
 

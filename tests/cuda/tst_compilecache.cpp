@@ -29,11 +29,13 @@ const std::string kSource =
     "extern \"C\" __global__ void saxpy(float a, const float* x, float* y, int n)\n"
     "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += a * x[i]; }\n";
 
-fs::path cacheRoot() {
+fs::path cacheRoot()
+{
     return wb::cacheDir() / "nvrtc";
 }
 
-std::vector<fs::path> entries() {
+std::vector<fs::path> entries()
+{
     std::vector<fs::path> files;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(cacheRoot(), ec))
@@ -41,12 +43,14 @@ std::vector<fs::path> entries() {
     return files;
 }
 
-CompileResult compile(const std::string& src = kSource, const CompileOptions& o = {}) {
+CompileResult compile(const std::string& src = kSource, const CompileOptions& o = {})
+{
     return Compiler::instance().compile(src, "saxpy.cu", o, "sm_90");
 }
 
 /// The log without ptxas's timing lines, which differ between two real compiles.
-std::string stableLog(const std::string& log) {
+std::string stableLog(const std::string& log)
+{
     std::string out;
     std::size_t pos = 0;
     while (pos < log.size()) {
@@ -60,7 +64,8 @@ std::string stableLog(const std::string& log) {
 }
 
 /// The compiled output without the per-call fields (cache, compileMs, ptxas timings).
-void compareOutputs(const CompileResult& a, const CompileResult& b) {
+void compareOutputs(const CompileResult& a, const CompileResult& b)
+{
     QCOMPARE(a.ok, b.ok);
     QCOMPARE(a.sourceName, b.sourceName);
     QCOMPARE(stableLog(a.log), stableLog(b.log));
@@ -72,17 +77,20 @@ void compareOutputs(const CompileResult& a, const CompileResult& b) {
     QCOMPARE(a.compilerVersion, b.compilerVersion);
 }
 
-std::string readFile(const fs::path& p) {
+std::string readFile(const fs::path& p)
+{
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void writeFile(const fs::path& p, const std::string& data) {
+void writeFile(const fs::path& p, const std::string& data)
+{
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
 }
 
-CompileCache::Key keyFromFileName(const fs::path& p) {
+CompileCache::Key keyFromFileName(const fs::path& p)
+{
     const std::string hex = p.stem().string();
     CompileCache::Key key{};
     for (std::size_t i = 0; i < key.size(); ++i)
@@ -99,14 +107,16 @@ private:
     CompileResult m_reference; // a fresh compile of kSource
 
     /// Empties both layers so each test starts from a cold cache.
-    void resetCache() {
+    void resetCache()
+    {
         Compiler::instance().clearMemoryCache();
         std::error_code ec;
         fs::remove_all(cacheRoot(), ec);
     }
 
     /// The entry rewritten by the recompile loads again (from disk) and is right.
-    void expectValidEntry() {
+    void expectValidEntry()
+    {
         Compiler::instance().clearMemoryCache();
         const CompileResult r = compile();
         QCOMPARE(r.cache, Cache::DiskHit);
@@ -114,7 +124,8 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (!Compiler::instance().available())
             QFAIL(Compiler::instance().unavailableReason().c_str());
         Compiler::instance().setCacheEnabled(true);
@@ -126,7 +137,8 @@ private Q_SLOTS:
 
     void init() { resetCache(); }
 
-    void memoryHit() {
+    void memoryHit()
+    {
         const CompileResult first = compile();
         QCOMPARE(first.cache, Cache::Miss);
         const CompileResult second = compile();
@@ -136,7 +148,8 @@ private Q_SLOTS:
         compareOutputs(second, m_reference);
     }
 
-    void diskHitAfterMemoryClear() {
+    void diskHitAfterMemoryClear()
+    {
         const CompileResult first = compile();
         QCOMPARE(first.cache, Cache::Miss);
         QCOMPARE(entries().size(), std::size_t(1));
@@ -149,7 +162,8 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::MemoryHit);
     }
 
-    void freshCacheInstanceReadsDisk() {
+    void freshCacheInstanceReadsDisk()
+    {
         const CompileResult first = compile();
         const std::vector<fs::path> files = entries();
         QCOMPARE(files.size(), std::size_t(1));
@@ -163,7 +177,8 @@ private Q_SLOTS:
         QVERIFY(other.findInMemory(key));
     }
 
-    void freshProcessReadsDisk() {
+    void freshProcessReadsDisk()
+    {
         QCOMPARE(compile().cache, Cache::Miss);
         // The same binary in child mode compiles kSource once and prints the cache outcome.
         QProcess child;
@@ -177,7 +192,8 @@ private Q_SLOTS:
         QCOMPARE(out, QByteArray("disk-hit ok"));
     }
 
-    void truncatedEntryIsRecompiled() {
+    void truncatedEntryIsRecompiled()
+    {
         compile();
         const fs::path file = entries().at(0);
         const std::string good = readFile(file);
@@ -192,7 +208,8 @@ private Q_SLOTS:
         }
     }
 
-    void flippedByteIsRecompiled() {
+    void flippedByteIsRecompiled()
+    {
         compile();
         const fs::path file = entries().at(0);
         const std::string good = readFile(file);
@@ -215,7 +232,8 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::Miss);
     }
 
-    void optionsChangeMisses() {
+    void optionsChangeMisses()
+    {
         QCOMPARE(compile().cache, Cache::Miss);
         CompileOptions o;
         o.defines.emplace_back("SOMETHING", "1");
@@ -244,7 +262,8 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::MemoryHit);
     }
 
-    void includedHeaderChangeMisses() {
+    void includedHeaderChangeMisses()
+    {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const fs::path header = fs::path(dir.path().toStdString()) / "factor.cuh";
@@ -263,7 +282,8 @@ private Q_SLOTS:
         QVERIFY(second.ptx.find("3001") != std::string::npos);
     }
 
-    void headerNextToSourceChangeMisses() {
+    void headerNextToSourceChangeMisses()
+    {
         // NVRTC finds quoted includes next to the source name; those headers are keyed too.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -284,7 +304,8 @@ private Q_SLOTS:
         QVERIFY(second.ptx.find("4607") != std::string::npos);
     }
 
-    void failedCompileNotOnDisk() {
+    void failedCompileNotOnDisk()
+    {
         const std::string bad = "__global__ void k() { nope; }\n";
         const CompileResult r = compile(bad);
         QVERIFY(!r.ok);
@@ -297,14 +318,16 @@ private Q_SLOTS:
         QCOMPARE(compile(bad).cache, Cache::Miss);
     }
 
-    void missingHeaderIsNotCached() {
+    void missingHeaderIsNotCached()
+    {
         // Creating the header later must not be answered with the old failure.
         const std::string src = "#include \"appears_later.cuh\"\n__global__ void k() {}\n";
         QCOMPARE(compile(src).cache, Cache::Miss);
         QCOMPARE(compile(src).cache, Cache::Miss);
     }
 
-    void disabledCache() {
+    void disabledCache()
+    {
         Compiler::instance().setCacheEnabled(false);
         const CompileResult a = compile();
         const CompileResult b = compile();
@@ -315,7 +338,8 @@ private Q_SLOTS:
         compareOutputs(a, m_reference);
     }
 
-    void environmentDisablesCache() {
+    void environmentDisablesCache()
+    {
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("WARPBENCH_CACHE_DIR", QString::fromStdString(wb::cacheDir().string()));
@@ -328,7 +352,8 @@ private Q_SLOTS:
         QVERIFY(entries().empty());
     }
 
-    void concurrentSameSource() {
+    void concurrentSameSource()
+    {
         std::vector<std::future<CompileResult>> jobs;
         for (int i = 0; i < 4; ++i)
             jobs.push_back(std::async(std::launch::async, [] { return compile(); }));
@@ -344,7 +369,8 @@ private Q_SLOTS:
         QCOMPARE(compile().cache, Cache::DiskHit);
     }
 
-    void diskLimitEvictsLeastRecentlyUsed() {
+    void diskLimitEvictsLeastRecentlyUsed()
+    {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const fs::path folder = dir.path().toStdString();
@@ -386,7 +412,8 @@ private Q_SLOTS:
         QVERIFY(fs::exists(fresh));
     }
 
-    void serializeRoundTrip() {
+    void serializeRoundTrip()
+    {
         CompileResult r;
         r.ok = true;
         r.sourceName = "x.cu";
@@ -425,7 +452,8 @@ private Q_SLOTS:
         QVERIFY(!CompileCache::deserialize(other, bytes));
     }
 
-    void damagedPayloadWithValidChecksum() {
+    void damagedPayloadWithValidChecksum()
+    {
         // A payload that passes the checksum but is cut short or altered must never crash the
         // reader, and a cut one must be rejected (the reader checks every length).
         const CompileCache::Key key =
@@ -453,7 +481,8 @@ private Q_SLOTS:
         }
     }
 
-    void keySeparatesFields() {
+    void keySeparatesFields()
+    {
         const std::vector<std::string> f1{"-DA", "B"};
         const std::vector<std::string> f2{"-DAB"};
         QVERIFY(CompileCache::makeKey({"s", "n", &f1, nullptr, "v", ""}) !=
@@ -465,7 +494,8 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     // Child mode for the fresh-process tests: one compile, report the cache outcome.
     if (argc == 2 && std::string(argv[1]) == "--child-compile") {
         const CompileResult r = compile();

@@ -17,7 +17,8 @@ using wb::cuda::Compiler;
 namespace {
 
 /// 1-based line number of the first line of `source` containing `needle`.
-int lineOf(const std::string& source, const std::string& needle) {
+int lineOf(const std::string& source, const std::string& needle)
+{
     std::istringstream in(source);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n)
@@ -26,20 +27,23 @@ int lineOf(const std::string& source, const std::string& needle) {
 }
 
 /// 1-based column of `needle` within its line.
-int columnOf(const std::string& source, const std::string& needle) {
+int columnOf(const std::string& source, const std::string& needle)
+{
     const std::size_t at = source.find(needle);
     const std::size_t lineStart = source.rfind('\n', at);
     return static_cast<int>(at - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
 }
 
-const Diagnostic* firstOf(const CompileResult& r, Severity severity) {
+const Diagnostic* firstOf(const CompileResult& r, Severity severity)
+{
     for (const Diagnostic& d : r.diagnostics)
         if (d.severity == severity) return &d;
     return nullptr;
 }
 
 CompileResult compile(const std::string& src, const CompileOptions& options = {},
-                      const std::string& name = "kernel.cu") {
+                      const std::string& name = "kernel.cu")
+{
     return Compiler::instance().compile(src, name, options, "sm_90");
 }
 
@@ -49,7 +53,8 @@ class TestCompiler : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         Compiler& c = Compiler::instance();
         if (!c.available()) QFAIL(c.unavailableReason().c_str());
         QVERIFY(c.unavailableReason().empty());
@@ -58,7 +63,8 @@ private Q_SLOTS:
         c.setCacheEnabled(false);
     }
 
-    void validSource() {
+    void validSource()
+    {
         const std::string src =
             "extern \"C\" __global__ void add(float* a, const float* b, int n)\n"
             "{ int i = threadIdx.x; if (i < n) a[i] += b[i]; }\n";
@@ -83,7 +89,8 @@ private Q_SLOTS:
         QVERIFY(r.kernels[0].resources.registers > 0);
     }
 
-    void defaultArchitecture() {
+    void defaultArchitecture()
+    {
         const std::string src = "__global__ void k(int* p) { *p = 1; }\n";
         const CompileResult r = Compiler::instance().compile(src, "kernel.cu", {});
         QVERIFY2(r.ok, r.log.c_str());
@@ -96,7 +103,8 @@ private Q_SLOTS:
         QVERIFY(r2.ptx.find(".target sm_80") != std::string::npos);
     }
 
-    void errorLineAndColumn() {
+    void errorLineAndColumn()
+    {
         const std::string src = "__global__ void k(float* a)\n"
                                 "{\n"
                                 "    float v = undefinedThing + 1.0f;\n"
@@ -116,7 +124,8 @@ private Q_SLOTS:
         QVERIFY(d.message.find("identifier \"undefinedThing\" is undefined") != std::string::npos);
     }
 
-    void errorColumnWithTabs() {
+    void errorColumnWithTabs()
+    {
         // NVRTC copies the tabs into the caret line, so the caret's index is the column.
         const std::string src = "__global__ void k(int* a)\n{\n\t\tint y = zz;\n\ta[0] = y;\n}\n";
         const CompileResult r = compile(src);
@@ -127,7 +136,8 @@ private Q_SLOTS:
         QCOMPARE(d->column, columnOf(src, "zz;"));
     }
 
-    void severalErrors() {
+    void severalErrors()
+    {
         const std::string src = "__global__ void k(int* a)\n{\n  a[0] = x1;\n  a[1] = x2;\n}\n";
         const CompileResult r = compile(src);
         QVERIFY(!r.ok);
@@ -142,7 +152,8 @@ private Q_SLOTS:
             QVERIFY(d.message.find("detected in the compilation") == std::string::npos);
     }
 
-    void warningWithCode() {
+    void warningWithCode()
+    {
         const std::string src = "__global__ void k()\n{\n    int unusedVar;\n}\n";
         const CompileResult r = compile(src, {}, "warn.cu");
         QVERIFY2(r.ok, r.log.c_str()); // warnings do not fail a compile
@@ -157,7 +168,8 @@ private Q_SLOTS:
         QVERIFY(!firstOf(r, Severity::Error));
     }
 
-    void templateInstantiationContext() {
+    void templateInstantiationContext()
+    {
         const std::string src = "template <typename T> __global__ void bad(T x) { x.foo(); }\n"
                                 "template __global__ void bad<int>(int);\n";
         const CompileResult r = compile(src);
@@ -172,7 +184,8 @@ private Q_SLOTS:
         QVERIFY(d.context[0].find("at line 2") != std::string::npos);
     }
 
-    void nestedInstantiationContext() {
+    void nestedInstantiationContext()
+    {
         const std::string src = "template <typename T> __device__ void inner(T x) { x.foo(); }\n"
                                 "template <typename T> __global__ void outer(T x) { inner(x); }\n"
                                 "template __global__ void outer<int>(int);\n";
@@ -190,7 +203,8 @@ private Q_SLOTS:
         QVERIFY(d.context[2].find("at line 3") != std::string::npos);
     }
 
-    void errorInUserHeaderNamesTheHeader() {
+    void errorInUserHeaderNamesTheHeader()
+    {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string headerText = "__device__ int helper() { return notDeclared; }\n";
@@ -209,7 +223,8 @@ private Q_SLOTS:
         QCOMPARE(r.diagnostics[0].column, columnOf(headerText, "notDeclared"));
     }
 
-    void missingHeaderIsFatal() {
+    void missingHeaderIsFatal()
+    {
         const std::string src = "#include \"does_not_exist.cuh\"\n__global__ void k() {}\n";
         const CompileResult r = compile(src);
         QVERIFY(!r.ok);
@@ -220,7 +235,8 @@ private Q_SLOTS:
                 std::string::npos);
     }
 
-    void toolkitHeaderFound() {
+    void toolkitHeaderFound()
+    {
         const std::string src = "#include <cuda_fp16.h>\n"
                                 "__global__ void h(__half* a, const __half* b)\n"
                                 "{ a[threadIdx.x] = __hadd(a[threadIdx.x], b[threadIdx.x]); }\n";
@@ -230,7 +246,8 @@ private Q_SLOTS:
         QCOMPARE(r.kernels[0].params[0].type, std::string("__half*"));
     }
 
-    void userIncludeDirAndDefines() {
+    void userIncludeDirAndDefines()
+    {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         QFile header(dir.filePath("scale.cuh"));
@@ -252,7 +269,8 @@ private Q_SLOTS:
         QVERIFY(r.ptx.find("21") != std::string::npos);
     }
 
-    void nameExpressions() {
+    void nameExpressions()
+    {
         const std::string src =
             "namespace ns {\n"
             "template <typename T, int N> __global__ void scale(T* out, const T* in)\n"
@@ -279,7 +297,8 @@ private Q_SLOTS:
         QVERIFY(!r.findKernel("ns::scale<double, 4>")); // the lookup must match exactly
     }
 
-    void badNameExpression() {
+    void badNameExpression()
+    {
         CompileOptions o;
         o.nameExpressions = {"nosuch<int>"};
         const CompileResult r = compile("__global__ void k() {}\n", o);
@@ -287,7 +306,8 @@ private Q_SLOTS:
         QVERIFY(firstOf(r, Severity::Error));
     }
 
-    void resourceUsage() {
+    void resourceUsage()
+    {
         const std::string src =
             "extern \"C\" __global__ void smem(float* out)\n"
             "{ __shared__ float tile[64]; tile[threadIdx.x] = out[threadIdx.x];\n"
@@ -316,7 +336,8 @@ private Q_SLOTS:
         QCOMPARE(ptxOnly.kernels[0].resources.registers, 0);
     }
 
-    void spillsWithRegisterLimit() {
+    void spillsWithRegisterLimit()
+    {
         // Many live values and a low register cap force spills (reported by ptxas -v).
         std::string src = "extern \"C\" __global__ void heavy(float* a)\n{\n  float v[48];\n"
                           "  #pragma unroll\n  for (int i = 0; i < 48; ++i) v[i] = a[i * "
@@ -335,7 +356,8 @@ private Q_SLOTS:
         QVERIFY2(u.spillStoreBytes > 0 && u.spillLoadBytes > 0, r.log.c_str());
     }
 
-    void optionsReachNvrtc() {
+    void optionsReachNvrtc()
+    {
         const std::string src = "__global__ void k(float* a) { a[threadIdx.x] = __fdividef(a[0], "
                                 "3.0f) + sinf(a[1]); }\n";
         CompileOptions o;
@@ -374,7 +396,8 @@ private Q_SLOTS:
         QVERIFY2(o0.ok, o0.log.c_str());
     }
 
-    void invalidOptionIsAResult() {
+    void invalidOptionIsAResult()
+    {
         CompileOptions o;
         o.extraFlags = {"--no-such-flag"};
         const CompileResult r = compile("__global__ void k() {}\n", o);
@@ -389,7 +412,8 @@ private Q_SLOTS:
         QVERIFY(wb::hasErrors(badArch.diagnostics));
     }
 
-    void concurrentCompiles() {
+    void concurrentCompiles()
+    {
         auto job = [](int i) {
             std::string src = "__global__ void k";
             src += std::to_string(i);
@@ -411,7 +435,8 @@ private Q_SLOTS:
         }
     }
 
-    void missingNvrtcIsExplained() {
+    void missingNvrtcIsExplained()
+    {
         using wb::cuda::detail::NvrtcApi;
         const NvrtcApi missing = NvrtcApi::load({"libnvrtc-not-installed.so.13"});
         QVERIFY(!missing.ok());
@@ -429,7 +454,8 @@ private Q_SLOTS:
         QVERIFY(!real.libraryPath.empty());
     }
 
-    void addressOfNameExpression() {
+    void addressOfNameExpression()
+    {
         CompileOptions o;
         o.nameExpressions = {"&saxpy"};
         const CompileResult r = compile("extern \"C\" __global__ void saxpy(float a) {}\n", o);
@@ -438,7 +464,8 @@ private Q_SLOTS:
         QCOMPARE(r.kernels[0].name, std::string("saxpy"));
     }
 
-    void parserOnSyntheticLog() {
+    void parserOnSyntheticLog()
+    {
         // ptxas errors carry no location; summary lines are dropped.
         const std::string log = "ptxas error   : Entry function 'k' uses too much shared data\n"
                                 "ptxas info    : Used 4 registers\n"

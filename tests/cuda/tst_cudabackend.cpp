@@ -28,11 +28,13 @@ class TestCudaBackend : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
     }
 
-    void describesTheDevice() {
+    void describesTheDevice()
+    {
         const auto backend = wb::cuda::makeCudaBackend(0);
         QCOMPARE(backend->kind(), wb::BackendKind::Cuda);
         const wb::DeviceDescription d = backend->device();
@@ -44,7 +46,8 @@ private Q_SLOTS:
         QVERIFY(!d.driverVersion.empty());
     }
 
-    void runsAKernel() {
+    void runsAKernel()
+    {
         const auto backend = wb::cuda::makeCudaBackend(0);
         const wb::CompileResult compiled = backend->compile(kSource, "axpb.cu", {});
         QVERIFY2(compiled.ok, compiled.log.c_str());
@@ -85,7 +88,8 @@ private Q_SLOTS:
         }
     }
 
-    void submitsForTheProfiler() {
+    void submitsForTheProfiler()
+    {
         wb::cuda::CudaBackend backend(0);
         const wb::CompileResult compiled = backend.compile(kSource, "axpb.cu", {});
         QVERIFY2(compiled.ok, compiled.log.c_str());
@@ -120,7 +124,8 @@ private Q_SLOTS:
         QCOMPARE(y.back(), 7.0f);
     }
 
-    void failuresAreClear() {
+    void failuresAreClear()
+    {
         const auto backend = wb::cuda::makeCudaBackend(0);
         const wb::CompileResult broken = backend->compile("__global__ void k( {", "broken.cu", {});
         QVERIFY(!broken.ok);
@@ -134,7 +139,8 @@ private Q_SLOTS:
         }
     }
 
-    void cleanupTestCase() {
+    void cleanupTestCase()
+    {
         if (wb::cudaUnavailableReason()) return;
         QCOMPARE(wb::cuda::HandleRegistry::instance().totalCount(), std::int64_t{0});
     }

@@ -10,14 +10,17 @@ using wb::cuda::CudaError;
 
 namespace {
 int g_contextBuilds = 0;
-std::string expensiveContext() {
+std::string expensiveContext()
+{
     ++g_contextBuilds;
     return "allocating buffer 'dest' (1.6 MB)";
 }
-CUresult succeed() {
+CUresult succeed()
+{
     return CUDA_SUCCESS;
 }
-CUresult outOfMemory() {
+CUresult outOfMemory()
+{
     return CUDA_ERROR_OUT_OF_MEMORY;
 }
 } // namespace
@@ -26,7 +29,8 @@ class TestCudaError : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void stickyErrorsLoseTheContext_data() {
+    void stickyErrorsLoseTheContext_data()
+    {
         QTest::addColumn<int>("result");
         QTest::addColumn<bool>("sticky");
         QTest::newRow("illegal address") << int(CUDA_ERROR_ILLEGAL_ADDRESS) << true;
@@ -39,7 +43,8 @@ private Q_SLOTS:
         QTest::newRow("out of memory") << int(CUDA_ERROR_OUT_OF_MEMORY) << false;
         QTest::newRow("invalid value") << int(CUDA_ERROR_INVALID_VALUE) << false;
     }
-    void stickyErrorsLoseTheContext() {
+    void stickyErrorsLoseTheContext()
+    {
         QFETCH(int, result);
         QFETCH(bool, sticky);
         const CudaError e(static_cast<CUresult>(result), "cuCtxSynchronize()",
@@ -51,7 +56,8 @@ private Q_SLOTS:
         QVERIFY(text.rfind("running kernel 'k': cuCtxSynchronize() failed with ", 0) == 0);
     }
 
-    void kinds() {
+    void kinds()
+    {
         QCOMPARE(CudaError::kindOf(CUDA_ERROR_OUT_OF_MEMORY), Error::Kind::OutOfMemory);
         QCOMPARE(CudaError::kindOf(CUDA_ERROR_NO_DEVICE), Error::Kind::Unavailable);
         QCOMPARE(CudaError::kindOf(CUDA_ERROR_STUB_LIBRARY), Error::Kind::Unavailable);
@@ -59,7 +65,8 @@ private Q_SLOTS:
         QCOMPARE(CudaError::kindOf(CUDA_ERROR_UNKNOWN), Error::Kind::Runtime);
     }
 
-    void carriesItsParts() {
+    void carriesItsParts()
+    {
         const CudaError e(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc(&ptr, bytes)", expensiveContext());
         QCOMPARE(e.result(), CUDA_ERROR_OUT_OF_MEMORY);
         QCOMPARE(e.call(), std::string("cuMemAlloc(&ptr, bytes)"));
@@ -71,7 +78,8 @@ private Q_SLOTS:
         QVERIFY(std::string(e.what()).find("'dest'") != std::string::npos);
     }
 
-    void checkBuildsTheMessageOnlyOnFailure() {
+    void checkBuildsTheMessageOnlyOnFailure()
+    {
         g_contextBuilds = 0;
         CU_CHECK(succeed(), expensiveContext());
         QCOMPARE(g_contextBuilds, 0);
@@ -85,7 +93,8 @@ private Q_SLOTS:
         }
     }
 
-    void formatsBytes() {
+    void formatsBytes()
+    {
         using wb::cuda::detail::formatBytes;
         QCOMPARE(formatBytes(400), std::string("400 B"));
         QCOMPARE(formatBytes(1'600'000), std::string("1.6 MB"));

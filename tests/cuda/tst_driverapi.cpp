@@ -20,7 +20,8 @@ class TestDriverApi : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void reasonMatchesState() {
+    void reasonMatchesState()
+    {
         const auto reason = wb::cudaUnavailableReason();
         const cuda::detail::DriverStatus& status = cuda::detail::driverStatus();
         QCOMPARE(reason.has_value(), status.state != State::Usable);
@@ -42,7 +43,8 @@ private Q_SLOTS:
         if (status.state == State::StubLibrary) QVERIFY(stub);
     }
 
-    void unavailableThrowsTheReason() {
+    void unavailableThrowsTheReason()
+    {
         const auto reason = wb::cudaUnavailableReason();
         if (!reason) QSKIP("CUDA is usable here; the unavailable path cannot be exercised");
         const auto expectUnavailable = [&](auto&& call, const char* what) {
@@ -62,14 +64,16 @@ private Q_SLOTS:
         QCOMPARE(cuda::HandleRegistry::instance().totalCount(), std::int64_t{0});
     }
 
-    void probeNoSuchLibrary() {
+    void probeNoSuchLibrary()
+    {
         const auto status = cuda::detail::probeDriver({"libwarpbench-no-such-driver.so.1"});
         QCOMPARE(status.state, State::NoDriver);
         QVERIFY(status.reason.find("no NVIDIA driver") != std::string::npos);
         QVERIFY(status.reason.find("libwarpbench-no-such-driver.so.1") != std::string::npos);
     }
 
-    void probeStubLibrary() {
+    void probeStubLibrary()
+    {
         if (cuda::detail::driverStatus().state == State::Usable)
             QSKIP("a real driver is loaded; the stub (same soname) is not probed next to it");
         std::string stub = WB_CUDA_STUB_LIBRARY;
@@ -85,7 +89,8 @@ private Q_SLOTS:
         QVERIFY(status.reason.find("CUDA_ERROR_STUB_LIBRARY") != std::string::npos);
     }
 
-    void registryStartsEmpty() {
+    void registryStartsEmpty()
+    {
         const auto& registry = cuda::HandleRegistry::instance();
         for (int k = 0; k < static_cast<int>(cuda::HandleKind::Count); ++k) {
             const auto usage = registry.usage(static_cast<cuda::HandleKind>(k));

@@ -21,7 +21,8 @@ using wb::Error;
 using namespace wb::cuda;
 
 namespace {
-std::int64_t live(HandleKind kind) {
+std::int64_t live(HandleKind kind)
+{
     return HandleRegistry::instance().usage(kind).count;
 }
 } // namespace
@@ -30,12 +31,14 @@ class TestHandles : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
         QCOMPARE(HandleRegistry::instance().totalCount(), std::int64_t{0});
     }
 
-    void deviceInfo() {
+    void deviceInfo()
+    {
         QVERIFY(Device::count() > 0);
         QCOMPARE(Device::all().size(), static_cast<std::size_t>(Device::count()));
         const Device dev = Device::get(0);
@@ -60,7 +63,8 @@ private Q_SLOTS:
         }
     }
 
-    void primaryContextIsShared() {
+    void primaryContextIsShared()
+    {
         const Context a = Context::primary(0);
         const Context b = Context::primary(Device::get(0));
         QCOMPARE(a.handle(), b.handle());
@@ -69,7 +73,8 @@ private Q_SLOTS:
         QVERIFY(mem.freeBytes > 0 && mem.freeBytes <= mem.totalBytes);
     }
 
-    void buffersKeepTheirContextAlive() {
+    void buffersKeepTheirContextAlive()
+    {
         DeviceBuffer buffer;
         {
             const Context ctx = Context::primary(0);
@@ -87,7 +92,8 @@ private Q_SLOTS:
         QCOMPARE(live(HandleKind::DeviceBuffer), std::int64_t{0});
     }
 
-    void movedFromHandles() {
+    void movedFromHandles()
+    {
         Context ctx = Context::primary(0);
         DeviceBuffer a(ctx, 256, "a");
         const CUdeviceptr ptr = a.ptr();
@@ -117,7 +123,8 @@ private Q_SLOTS:
         // Moved-from handles are destroyed here without effect.
     }
 
-    void outOfMemoryNamesTheBuffer() {
+    void outOfMemoryNamesTheBuffer()
+    {
         const Context ctx = Context::primary(0);
         try {
             DeviceBuffer huge(ctx, std::size_t{1'000'000'000'000'000}, "huge");
@@ -143,7 +150,8 @@ private Q_SLOTS:
         QCOMPARE(live(HandleKind::DeviceBuffer), std::int64_t{0});
     }
 
-    void pinnedCopiesOnAStream() {
+    void pinnedCopiesOnAStream()
+    {
         const Context ctx = Context::primary(0);
         const std::size_t bytes = std::size_t{8} << 20;
         PinnedHostBuffer pinned(ctx, bytes, "staging");
@@ -165,7 +173,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, device.upload(pinned.data(), bytes + 1));
     }
 
-    void eventsMeasureTime() {
+    void eventsMeasureTime()
+    {
         const Context ctx = Context::primary(0);
         Stream stream(ctx);
         Event start(ctx), stop(ctx);
@@ -187,7 +196,8 @@ private Q_SLOTS:
         QCOMPARE(first, 1.0f);
     }
 
-    void deviceArrays() {
+    void deviceArrays()
+    {
         const Context ctx = Context::primary(0);
         DeviceArray<float> m(ctx, {4, 8}, "m");
         QCOMPARE(m.size(), std::size_t{32});
@@ -217,7 +227,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, (DeviceArray<int>(ctx, {1, 2, 3, 4})));
     }
 
-    void cleanupTestCase() {
+    void cleanupTestCase()
+    {
         if (wb::cudaUnavailableReason()) return;
         // Every handle of every test is gone: the registry drains to zero.
         for (int k = 0; k < static_cast<int>(HandleKind::Count); ++k) {

@@ -90,7 +90,8 @@ extern "C" __global__ void cluster_rank(unsigned* out)
 }
 )";
 
-std::vector<float> randn(std::size_t n, unsigned seed) {
+std::vector<float> randn(std::size_t n, unsigned seed)
+{
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal;
     std::vector<float> v(n);
@@ -99,7 +100,8 @@ std::vector<float> randn(std::size_t n, unsigned seed) {
     return v;
 }
 
-template <typename F> std::string errorOf(F&& f, Error::Kind expected) {
+template <typename F> std::string errorOf(F&& f, Error::Kind expected)
+{
     try {
         f();
     } catch (const Error& e) {
@@ -109,7 +111,8 @@ template <typename F> std::string errorOf(F&& f, Error::Kind expected) {
     return "no error";
 }
 
-bool contains(const std::string& text, const std::string& part) {
+bool contains(const std::string& text, const std::string& part)
+{
     return text.find(part) != std::string::npos;
 }
 
@@ -119,11 +122,13 @@ class TestKernel : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
     }
 
-    void seedCall() {
+    void seedCall()
+    {
         SourceModule mod(kSource);
         Kernel multiply_them = mod.function("multiply_them");
         QCOMPARE(multiply_them.params().size(), std::size_t{3});
@@ -145,13 +150,15 @@ private Q_SLOTS:
 
     // Both In/Out paths: the zero-copy one (small payloads in mapped pinned memory) and the
     // device-buffer one (large payloads, or small ones with the zero-copy limit at 0).
-    void transferPaths_data() {
+    void transferPaths_data()
+    {
         QTest::addColumn<bool>("forceDevicePath");
         QTest::newRow("default") << false;
         QTest::newRow("device path forced") << true;
     }
 
-    void transferPaths() {
+    void transferPaths()
+    {
         QFETCH(bool, forceDevicePath);
         const Context ctx = Context::primary(0);
         detail::ContextState& state = *ctx.state();
@@ -262,7 +269,8 @@ private Q_SLOTS:
     }
 
     // Calls on one context from several threads: each sees only its own In data.
-    void concurrentCallsStaySeparate() {
+    void concurrentCallsStaySeparate()
+    {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
         const Kernel multiply = mod.function("multiply_n");
@@ -295,7 +303,8 @@ private Q_SLOTS:
         QVERIFY2(wrong.load() == 0, firstMessage.c_str());
     }
 
-    void inOutAndScalars() {
+    void inOutAndScalars()
+    {
         SourceModule mod(kSource);
         const Kernel scale = mod.function("scale");
         std::vector<float> x(1000);
@@ -305,7 +314,8 @@ private Q_SLOTS:
             QCOMPARE(x[i], 2.0f * static_cast<float>(i));
     }
 
-    void deviceArraysAndAsyncLaunch() {
+    void deviceArraysAndAsyncLaunch()
+    {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
         const Kernel iota = mod.function("iota");
@@ -326,7 +336,8 @@ private Q_SLOTS:
         QCOMPARE(back, std::vector<int>(expected.begin(), expected.begin() + 64));
     }
 
-    void timedCall() {
+    void timedCall()
+    {
         SourceModule mod(kSource);
         const Kernel spin = mod.function("spin");
         std::vector<float> x(128, 1.0f);
@@ -338,7 +349,8 @@ private Q_SLOTS:
         QVERIFY(again < ms);
     }
 
-    void invalidLaunchConfiguration() {
+    void invalidLaunchConfiguration()
+    {
         SourceModule mod(kSource);
         const Kernel multiply_them = mod.function("multiply_them");
         std::vector<float> a(2048), dest(2048);
@@ -370,7 +382,8 @@ private Q_SLOTS:
         QCOMPARE(dest, std::vector<float>(2048, 0.0f));
     }
 
-    void wrongArgumentTypes() {
+    void wrongArgumentTypes()
+    {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
         const Kernel iota = mod.function("iota");
@@ -415,7 +428,8 @@ private Q_SLOTS:
         QVERIFY2(contains(submitTransfers, "synchronous"), submitTransfers.c_str());
     }
 
-    void parametersFromTheDriver() {
+    void parametersFromTheDriver()
+    {
         // Without the compiler's description the driver's cuFuncGetParamInfo gives sizes.
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, kSource);
@@ -437,7 +451,8 @@ private Q_SLOTS:
         QVERIFY2(contains(wrong, "parameter 1") && contains(wrong, "8 bytes"), wrong.c_str());
     }
 
-    void dynamicSharedMemory() {
+    void dynamicSharedMemory()
+    {
         SourceModule mod(kSource);
         const Kernel reverse = mod.function("reverse_shared");
         std::vector<float> out(256);
@@ -450,7 +465,8 @@ private Q_SLOTS:
         QCOMPARE(out2[0], 63.0f);
     }
 
-    void constants() {
+    void constants()
+    {
         SourceModule mod(kSource);
         const float f = 4.0f;
         mod.module().setGlobal("factor", &f, sizeof f);
@@ -463,7 +479,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, (void)mod.module().global("nope"));
     }
 
-    void clusters() {
+    void clusters()
+    {
         const Context ctx = Context::primary(0);
         if (ctx.device().computeCapability().major < 9) QSKIP("thread-block clusters need sm_90");
         SourceModule mod(ctx, kClusterSource);
@@ -480,7 +497,8 @@ private Q_SLOTS:
         QVERIFY2(contains(uneven, "multiple of the cluster"), uneven.c_str());
     }
 
-    void compileErrorsAndLookups() {
+    void compileErrorsAndLookups()
+    {
         try {
             SourceModule bad("__global__ void k(int* p) { *p = undefined_thing; }");
             QFAIL("a broken source compiled");
@@ -503,7 +521,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, k(InOut(x), 1.0f, 4, Block{4}));
     }
 
-    void cleanupTestCase() {
+    void cleanupTestCase()
+    {
         if (wb::cudaUnavailableReason()) return;
         QCOMPARE(HandleRegistry::instance().totalCount(), std::int64_t{0});
     }

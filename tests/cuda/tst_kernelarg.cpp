@@ -13,7 +13,8 @@ class TestKernelArg : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void transfersDescribeHostMemory() {
+    void transfersDescribeHostMemory()
+    {
         std::vector<float> a(400), dest(400);
         const std::vector<double> c(3);
         const KernelArg in = In(a).arg();
@@ -31,7 +32,8 @@ private Q_SLOTS:
         QCOMPARE(Out(part).arg().size, std::size_t{20});
     }
 
-    void scalarsPassByValue() {
+    void scalarsPassByValue()
+    {
         const float f = 2.5f;
         const int n = 7;
         const KernelArg af = detail::toKernelArg(f);
@@ -53,7 +55,8 @@ private Q_SLOTS:
         QCOMPARE(*static_cast<const CUdeviceptr*>(ap.data), CUdeviceptr{0x1000});
     }
 
-    void emptyBuffersPassTheirAddress() {
+    void emptyBuffersPassTheirAddress()
+    {
         const DeviceBuffer buffer;
         const KernelArg arg = detail::toKernelArg(buffer);
         QCOMPARE(arg.kind, Kind::DevicePointer);
@@ -62,7 +65,8 @@ private Q_SLOTS:
         QCOMPARE(QString(detail::toKernelArg(array).typeName), QString("int"));
     }
 
-    void tagsSetTheLaunchShape() {
+    void tagsSetTheLaunchShape()
+    {
         std::vector<float> a(4), dest(4);
         const float s = 3;
         static_assert(detail::kArgCount<Out, In, Block, Grid, const float&, SharedBytes> == 3);

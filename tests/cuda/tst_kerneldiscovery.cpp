@@ -13,11 +13,13 @@ using wb::cuda::Compiler;
 
 namespace {
 
-CompileResult compile(const std::string& src, const CompileOptions& options = {}) {
+CompileResult compile(const std::string& src, const CompileOptions& options = {})
+{
     return Compiler::instance().compile(src, "kernel.cu", options, "sm_90");
 }
 
-const KernelInfo& kernel(const CompileResult& r, const std::string& name) {
+const KernelInfo& kernel(const CompileResult& r, const std::string& name)
+{
     const KernelInfo* k = r.findKernel(name);
     if (!k) throw std::runtime_error("kernel " + name + " not found in:\n" + r.ptx);
     return *k;
@@ -29,13 +31,15 @@ class TestKernelDiscovery : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (!Compiler::instance().available())
             QFAIL(Compiler::instance().unavailableReason().c_str());
         Compiler::instance().setCacheEnabled(false);
     }
 
-    void typedefsAreResolved() {
+    void typedefsAreResolved()
+    {
         const std::string src = "typedef float real;\n"
                                 "using realptr = real*;\n"
                                 "__global__ void k(realptr out, real scale, size_t n)\n"
@@ -71,7 +75,8 @@ private Q_SLOTS:
         QCOMPARE(n.offset, std::size_t(16)); // 12 rounded up to the 8-byte alignment
     }
 
-    void macroGeneratedKernels() {
+    void macroGeneratedKernels()
+    {
         const std::string src = "#define KERNEL(name) __global__ void name(float* a, int n)\n"
                                 "KERNEL(first) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n"
                                 "KERNEL(second) { if (threadIdx.x < n) a[threadIdx.x] = 2; }\n";
@@ -91,7 +96,8 @@ private Q_SLOTS:
         }
     }
 
-    void externCWithRestrictAndConst() {
+    void externCWithRestrictAndConst()
+    {
         const std::string src =
             "struct Params { int count; double factor; };\n"
             "typedef float* fptr;\n"
@@ -135,7 +141,8 @@ private Q_SLOTS:
                              "Params, fptr, int)"));
     }
 
-    void structByValueCpp() {
+    void structByValueCpp()
+    {
         const std::string src =
             "struct Vec3 { float x, y, z; };\n"
             "struct alignas(16) Big { double d[3]; int tag; };\n"
@@ -161,7 +168,8 @@ private Q_SLOTS:
         QCOMPARE(k.params[3].offset, std::size_t(56));
     }
 
-    void templatesThroughNameExpressions() {
+    void templatesThroughNameExpressions()
+    {
         const std::string src =
             "typedef float real;\n"
             "template <typename T, int BLOCK>\n"
@@ -188,7 +196,8 @@ private Q_SLOTS:
         QVERIFY(!p.isTemplateInstance);
     }
 
-    void explicitInstantiationAndNamespaces() {
+    void explicitInstantiationAndNamespaces()
+    {
         const std::string src =
             "namespace math { namespace detail {\n"
             "template <typename T> __global__ void axpy(T a, const T* x, T* y) { y[0] += a * x[0]; "
@@ -210,7 +219,8 @@ private Q_SLOTS:
         QCOMPARE(reset.params.at(0).name, std::string("flags"));
     }
 
-    void commentsAndStringsIgnored() {
+    void commentsAndStringsIgnored()
+    {
         const std::string src =
             "// __global__ void fake(int wrong)\n"
             "/* __global__ void fake2(int wrong) */\n"
@@ -222,7 +232,8 @@ private Q_SLOTS:
         QCOMPARE(kernel(r, "real").params.at(0).name, std::string("right"));
     }
 
-    void unnamedParameters() {
+    void unnamedParameters()
+    {
         const std::string src = "__global__ void u(float*, int n, unsigned int) { }\n";
         const CompileResult r = compile(src);
         QVERIFY2(r.ok, r.log.c_str());
@@ -234,7 +245,8 @@ private Q_SLOTS:
         QCOMPARE(k.params[2].type, std::string("unsigned int"));
     }
 
-    void externCTypedefChains() {
+    void externCTypedefChains()
+    {
         const std::string src = "typedef float* fp;\n"
                                 "typedef fp fp2;\n"
                                 "typedef struct Pair { int a, b; } Pair;\n"
@@ -254,7 +266,8 @@ private Q_SLOTS:
         QCOMPARE(k.params[2].type, std::string("cfp"));
     }
 
-    void sameNameInTwoNamespaces() {
+    void sameNameInTwoNamespaces()
+    {
         const std::string src =
             "namespace a { __global__ void k(int* ints, int count) { ints[0] = count; } }\n"
             "namespace b { __global__ void k(const float* floats, int size) {} }\n"
@@ -270,7 +283,8 @@ private Q_SLOTS:
         QCOMPARE(kernel(r, "k").params.at(0).name, std::string("doubles"));
     }
 
-    void prototypeBeforeDefinition() {
+    void prototypeBeforeDefinition()
+    {
         const std::string src =
             "__global__ void later(float*, int);\n"
             "__global__ void later(float* values, int count) { values[0] = count; }\n";
@@ -281,7 +295,8 @@ private Q_SLOTS:
         QCOMPARE(k.params.at(1).name, std::string("count"));
     }
 
-    void macroExternCKernelFallsBackToPtx() {
+    void macroExternCKernelFallsBackToPtx()
+    {
         const std::string src =
             "#define EK(name) extern \"C\" __global__ void name(double* d, char c)\n"
             "EK(viaMacro) { d[0] = c; }\n";
@@ -297,7 +312,8 @@ private Q_SLOTS:
         QVERIFY(!k.params[0].type.empty()); // the PTX type, as nothing better is known
     }
 
-    void ptxParser() {
+    void ptxParser()
+    {
         const std::string ptx = "// .entry commented(\n"
                                 ".visible .entry k(\n"
                                 "\t.param .u64 .ptr .global .align 16 k_param_0,\n"
@@ -322,7 +338,8 @@ private Q_SLOTS:
         QVERIFY(entries[1].params.empty());
     }
 
-    void ptxasReportParser() {
+    void ptxasReportParser()
+    {
         const std::string log =
             "ptxas info    : 0 bytes gmem, 24 bytes cmem[4]\n"
             "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
@@ -348,7 +365,8 @@ private Q_SLOTS:
         QCOMPARE(usage.at("other").registers, 4);
     }
 
-    void demangle() {
+    void demangle()
+    {
         QCOMPARE(wb::cuda::detail::demangle("_Z2mkPfi"), std::string("mk(float*, int)"));
         QCOMPARE(wb::cuda::detail::demangle("plain"), std::string("plain"));
     }

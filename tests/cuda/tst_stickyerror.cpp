@@ -14,11 +14,13 @@ class TestStickyError : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (const auto reason = wb::cudaUnavailableReason()) QSKIP(reason->c_str());
     }
 
-    void nullPointerWriteLosesTheContext() {
+    void nullPointerWriteLosesTheContext()
+    {
         const Context ctx = Context::primary(0);
         SourceModule mod(ctx, R"(extern "C" __global__ void write_null(int* p) { *p = 42; })");
         const Kernel writeNull = mod.function("write_null");

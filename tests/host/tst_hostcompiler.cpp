@@ -12,7 +12,8 @@ class TestHostCompiler : public QObject {
     Q_OBJECT
 
 private:
-    static HostCompiler compiler() {
+    static HostCompiler compiler()
+    {
         auto c = HostCompiler::find();
         if (!c) qFatal("no host compiler: %s", HostCompiler::unavailableReason().c_str());
         return *c;
@@ -21,13 +22,15 @@ private:
     QTemporaryDir m_cache;
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         // A fresh cache per run, so "first compile is a miss" holds on every run.
         QVERIFY(m_cache.isValid());
         qputenv("WARPBENCH_CACHE_DIR", m_cache.path().toUtf8());
     }
 
-    void findsCompiler() {
+    void findsCompiler()
+    {
         auto c = HostCompiler::find();
         QVERIFY2(c.has_value(), HostCompiler::unavailableReason().c_str());
         QVERIFY(std::filesystem::exists(c->executable()));
@@ -36,7 +39,8 @@ private Q_SLOTS:
         QVERIFY(HostCompiler::unavailableReason().empty());
     }
 
-    void compilesLoadsAndCalls() {
+    void compilesLoadsAndCalls()
+    {
         HostCompileRequest req;
         req.sourceName = "adder.cpp";
         req.source = "extern \"C\" int wb_add(int a, int b) { return a * 10 + b; }\n";
@@ -55,7 +59,8 @@ private Q_SLOTS:
         QCOMPARE(fn(-1, 7), -3);
     }
 
-    void definesAndIncludeDirsArePassed() {
+    void definesAndIncludeDirsArePassed()
+    {
         const QTemporaryDir inc;
         QVERIFY(inc.isValid());
         {
@@ -78,13 +83,15 @@ private Q_SLOTS:
         QCOMPARE(fn(), 36); // -DWB_FLAG defines it as 1
     }
 
-    void errorAtUserLineAndColumn_data() {
+    void errorAtUserLineAndColumn_data()
+    {
         QTest::addColumn<QString>("cxx");
         QTest::newRow("g++") << QStringLiteral("g++");
         QTest::newRow("clang++") << QStringLiteral("clang++");
     }
 
-    void errorAtUserLineAndColumn() {
+    void errorAtUserLineAndColumn()
+    {
         QFETCH(QString, cxx);
         if (QStandardPaths::findExecutable(cxx).isEmpty())
             QSKIP(qPrintable(cxx + " is not installed here"));
@@ -119,7 +126,8 @@ private Q_SLOTS:
         QVERIFY2(err->message.find("undeclared_thing") != std::string::npos, err->message.c_str());
     }
 
-    void parsesGccFormats() {
+    void parsesGccFormats()
+    {
         const std::string log = "kernel.cu: In instantiation of 'void f(T) [with T = int]':\n"
                                 "kernel.cu:10:6:   required from here\n"
                                 "kernel.cu:3:7: error: 'x' was not declared in this scope\n"
@@ -151,7 +159,8 @@ private Q_SLOTS:
         QVERIFY(ds[5].message.find("cannot find -lnothing") != std::string::npos);
     }
 
-    void parsesClangFormats() {
+    void parsesClangFormats()
+    {
         const std::string log =
             "kernel.cu:3:13: error: use of undeclared identifier 'x'\n"
             "    int y = x;\n"
@@ -168,7 +177,8 @@ private Q_SLOTS:
         QVERIFY(ds[0].context[0].find("kernel.cu:10:5") != std::string::npos);
     }
 
-    void realTemplateErrorCarriesInstantiationContext() {
+    void realTemplateErrorCarriesInstantiationContext()
+    {
         HostCompileRequest req;
         req.sourceName = "tmpl.cpp";
         req.source = "#line 1 \"kernel.cu\"\n"
@@ -187,7 +197,8 @@ private Q_SLOTS:
         QVERIFY2(mentionsCaller, r.log.c_str());
     }
 
-    void precompiledHeaderIsFoundFirst() {
+    void precompiledHeaderIsFoundFirst()
+    {
         const HostCompiler c = compiler();
         const QTemporaryDir src;
         QVERIFY(src.isValid());
@@ -229,7 +240,8 @@ private Q_SLOTS:
         QCOMPARE(fn(), 42);
     }
 
-    void missingCompilerHasClearReason() {
+    void missingCompilerHasClearReason()
+    {
         const QByteArray old = qgetenv("WARPBENCH_CXX");
         qputenv("WARPBENCH_CXX", "/nonexistent/c++");
         const auto c = HostCompiler::find();
@@ -243,7 +255,8 @@ private Q_SLOTS:
         QVERIFY2(why.find("WARPBENCH_CXX") != std::string::npos, why.c_str());
     }
 
-    void cacheHitReturnsSameLibrary() {
+    void cacheHitReturnsSameLibrary()
+    {
         HostCompileRequest req;
         req.sourceName = "cached.cpp";
         req.source = "extern \"C\" int wb_cached() { return 7; }\n"

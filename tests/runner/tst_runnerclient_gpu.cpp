@@ -77,8 +77,7 @@ private Q_SLOTS:
         QTest::newRow("illegal address")
             << "__global__ void k(float* out, unsigned long long addr) {\n"
                "  reinterpret_cast<float*>(addr)[threadIdx.x] = out[threadIdx.x]; }"
-            << QStringList{"addr=0"} << "64" << 10000 << Fault::ContextLost
-            << "context lost";
+            << QStringList{"addr=0"} << "64" << 10000 << Fault::ContextLost << "context lost";
         QTest::newRow("__trap()") << "__global__ void k(float* out) { if (threadIdx.x == 1) "
                                      "__trap(); out[threadIdx.x] = 1.0f; }"
                                   << QStringList{} << "64" << 10000 << Fault::ContextLost

@@ -41,7 +41,8 @@ Session session()
     s.scalars = {n};
     return s;
 }
-QString errorOf(const std::vector<wb::KernelParam>& params, std::map<std::string, std::string> b = {})
+QString errorOf(const std::vector<wb::KernelParam>& params,
+                std::map<std::string, std::string> b = {})
 {
     try {
         Binding::bind(params, session(), b, "kernel k");
@@ -57,8 +58,9 @@ class TestBinding : public QObject {
 private Q_SLOTS:
     void bindsByNameAndExplicitly()
     {
-        const auto b = Binding::bind({ptr("dest", "float"), ptr("x", "const float"), val("count", "int", 4)},
-                                     session(), {{"x", "a"}, {"count", "n"}}, "kernel k");
+        const auto b =
+            Binding::bind({ptr("dest", "float"), ptr("x", "const float"), val("count", "int", 4)},
+                          session(), {{"x", "a"}, {"count", "n"}}, "kernel k");
         QCOMPARE(b.size(), 3u);
         QVERIFY(b[0].isBuffer);
         QCOMPARE(b[0].index, 1u);
@@ -67,14 +69,22 @@ private Q_SLOTS:
     }
     void mismatchesAreReported()
     {
-        QVERIFY(errorOf({ptr("a", "double")}).contains("kernel k: parameter 'a' is double* but buffer 'a' is f32"));
-        QVERIFY(errorOf({val("a", "float", 4)}).contains("parameter 'a' is a value (float) but 'a' is a buffer"));
-        QVERIFY(errorOf({ptr("n", "int")}).contains("parameter 'n' is a pointer (int*) but 'n' is a scalar"));
-        QVERIFY(errorOf({val("n", "float", 4)}).contains("parameter 'n' is float but scalar 'n' is i32"));
-        QVERIFY(errorOf({val("n", "Foo", 8)}).contains("takes 8 bytes but scalar 'n' is i32 (4 bytes)"));
-        QVERIFY(errorOf({ptr("b", "float")}).contains("parameter 'b' is not bound: no buffer or scalar named 'b'"));
-        QVERIFY(errorOf({ptr("a", "float")}, {{"zz", "a"}}).contains("binding for 'zz', but there is no parameter"));
-        QVERIFY(errorOf({ptr("a", "unsigned short")}).contains("is unsigned short* but buffer 'a' is f32"));
+        QVERIFY(errorOf({ptr("a", "double")})
+                    .contains("kernel k: parameter 'a' is double* but buffer 'a' is f32"));
+        QVERIFY(errorOf({val("a", "float", 4)})
+                    .contains("parameter 'a' is a value (float) but 'a' is a buffer"));
+        QVERIFY(errorOf({ptr("n", "int")})
+                    .contains("parameter 'n' is a pointer (int*) but 'n' is a scalar"));
+        QVERIFY(errorOf({val("n", "float", 4)})
+                    .contains("parameter 'n' is float but scalar 'n' is i32"));
+        QVERIFY(errorOf({val("n", "Foo", 8)})
+                    .contains("takes 8 bytes but scalar 'n' is i32 (4 bytes)"));
+        QVERIFY(errorOf({ptr("b", "float")})
+                    .contains("parameter 'b' is not bound: no buffer or scalar named 'b'"));
+        QVERIFY(errorOf({ptr("a", "float")}, {{"zz", "a"}})
+                    .contains("binding for 'zz', but there is no parameter"));
+        QVERIFY(errorOf({ptr("a", "unsigned short")})
+                    .contains("is unsigned short* but buffer 'a' is f32"));
         // Unknown pointee types (structs, vector types) are accepted.
         QVERIFY(errorOf({ptr("a", "float4")}).isEmpty());
     }

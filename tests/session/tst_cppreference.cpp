@@ -12,10 +12,11 @@ class TestCppReference : public QObject {
 private Q_SLOTS:
     void parsesParameters()
     {
-        const auto p = CppReference::parseParameters(
-            "// reference(int nope)\nstatic int helper(int);\n"
-            "void reference(float* __restrict__ dest, const float *a, std::map<int, int> m, int n = 3)\n{ }\n",
-            "reference");
+        const auto p =
+            CppReference::parseParameters("// reference(int nope)\nstatic int helper(int);\n"
+                                          "void reference(float* __restrict__ dest, const float "
+                                          "*a, std::map<int, int> m, int n = 3)\n{ }\n",
+                                          "reference");
         QCOMPARE(p.size(), 4u);
         QCOMPARE(p[0].name, std::string("dest"));
         QVERIFY(p[0].isPointer);
@@ -31,10 +32,11 @@ private Q_SLOTS:
     {
         if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
         CppReference ref;
-        const auto b = ref.compile("#include <cmath>\n"
-                                   "void reference(float* dest, const float* a, int n, double s)\n"
-                                   "{\n    for (int i = 0; i < n; ++i) dest[i] = a[i] * float(s);\n}\n",
-                                   "ref.cpp", "reference", {"-O1"});
+        const auto b =
+            ref.compile("#include <cmath>\n"
+                        "void reference(float* dest, const float* a, int n, double s)\n"
+                        "{\n    for (int i = 0; i < n; ++i) dest[i] = a[i] * float(s);\n}\n",
+                        "ref.cpp", "reference", {"-O1"});
         QVERIFY2(b.ok, b.log.c_str());
         float dest[3] = {}, a[3] = {1, 2, 3};
         int n = 3;
@@ -46,19 +48,22 @@ private Q_SLOTS:
     {
         if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
         CppReference ref;
-        const auto b = ref.compile("void reference(float* dest)\n{\n    dest[0] = undefined_thing;\n}\n",
-                                   "my_reference.cpp", "reference", {});
+        const auto b =
+            ref.compile("void reference(float* dest)\n{\n    dest[0] = undefined_thing;\n}\n",
+                        "my_reference.cpp", "reference", {});
         QVERIFY(!b.ok);
         bool found = false;
         for (const wb::Diagnostic& d : b.diagnostics)
-            if (d.severity >= wb::Severity::Error && d.file == "my_reference.cpp" && d.line == 3) found = true;
+            if (d.severity >= wb::Severity::Error && d.file == "my_reference.cpp" && d.line == 3)
+                found = true;
         QVERIFY2(found, b.log.c_str());
     }
     void exceptionsBecomeErrors()
     {
         if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
         CppReference ref;
-        const auto b = ref.compile("#include <stdexcept>\nvoid reference(int* x) { if (*x) throw std::runtime_error(\"boom\"); }\n",
+        const auto b = ref.compile("#include <stdexcept>\nvoid reference(int* x) { if (*x) throw "
+                                   "std::runtime_error(\"boom\"); }\n",
                                    "r.cpp", "reference", {});
         QVERIFY2(b.ok, b.log.c_str());
         int x = 1;

@@ -59,7 +59,7 @@ private Q_SLOTS:
         Tolerance t;
         t.atol = 0;
         t.rtol = 0.1;
-        QVERIFY(computeDiff(f32({110}), f32({100}), t).passed());   // 10 <= 10
+        QVERIFY(computeDiff(f32({110}), f32({100}), t).passed());    // 10 <= 10
         QVERIFY(!computeDiff(f32({100}), f32({90.9f}), t).passed()); // 9.1 > 9.09
         t.atol = 1;
         t.rtol = 0;
@@ -156,10 +156,12 @@ private Q_SLOTS:
     {
         const std::size_t n = 1 << 20;
         HostArray a(ElementType::F32, {16, 256, 256}), b(ElementType::F32, {16, 256, 256});
-        for (std::size_t i = 0; i < n; ++i) a.as<float>()[i] = static_cast<float>(i % 97);
+        for (std::size_t i = 0; i < n; ++i)
+            a.as<float>()[i] = static_cast<float>(i % 97);
         std::memcpy(b.data(), a.data(), a.bytes());
         const std::size_t bad[] = {5, 70000, 500000, 900000, 1048575};
-        for (std::size_t i : bad) b.as<float>()[i] += 1.0f;
+        for (std::size_t i : bad)
+            b.as<float>()[i] += 1.0f;
         DiffOptions o;
         o.threads = 4;
         o.firstK = 3;

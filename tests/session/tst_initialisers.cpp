@@ -38,20 +38,23 @@ private Q_SLOTS:
     {
         Initialiser z;
         const HostArray a = make(ElementType::F32, {4}, z);
-        for (std::size_t i = 0; i < 4; ++i) QCOMPARE(a.at(i), 0.0);
+        for (std::size_t i = 0; i < 4; ++i)
+            QCOMPARE(a.at(i), 0.0);
 
         Initialiser c;
         c.kind = Initialiser::Kind::Constant;
         c.value = "N/2";
         const HostArray b = make(ElementType::I16, {2, 3}, c);
-        for (std::size_t i = 0; i < 6; ++i) QCOMPARE(b.at(i), 4.0);
+        for (std::size_t i = 0; i < 6; ++i)
+            QCOMPARE(b.at(i), 4.0);
 
         Initialiser io;
         io.kind = Initialiser::Kind::Iota;
         io.start = "10";
         io.step = "0.5";
         const HostArray d = make(ElementType::F64, {5}, io);
-        for (std::size_t i = 0; i < 5; ++i) QCOMPARE(d.at(i), 10.0 + 0.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(d.at(i), 10.0 + 0.5 * static_cast<double>(i));
 
         Initialiser ls;
         ls.kind = Initialiser::Kind::Linspace;
@@ -67,7 +70,7 @@ private Q_SLOTS:
         QCOMPARE(halfToFloat(floatToHalf(0.1f)), 0.0999755859375f);
         QCOMPARE(halfToFloat(floatToHalf(65504.f)), 65504.f);
         QVERIFY(std::isinf(halfToFloat(floatToHalf(70000.f))));
-        QCOMPARE(halfToFloat(floatToHalf(5.9604645e-8f)), 5.9604645e-8f); // smallest subnormal
+        QCOMPARE(halfToFloat(floatToHalf(5.9604645e-8f)), 5.9604645e-8f);    // smallest subnormal
         QCOMPARE(bfloat16ToFloat(floatToBfloat16(1.0f + 1.0f / 256)), 1.0f); // ties to even
     }
 
@@ -105,7 +108,8 @@ private Q_SLOTS:
             QCOMPARE(ints.at(i), std::floor(x * 4.0));
             ++seen[static_cast<int>(ints.at(i))];
         }
-        for (int s : seen) QVERIFY(s > 800);
+        for (int s : seen)
+            QVERIFY(s > 800);
     }
 
     void normalMatchesBoxMuller()
@@ -122,13 +126,16 @@ private Q_SLOTS:
             const double u2 = static_cast<double>(g() >> 11) / 9007199254740992.0;
             const double r = std::sqrt(-2.0 * std::log(u1));
             QCOMPARE(a.at(i), 1.0 + 2.0 * r * std::cos(2 * std::numbers::pi * u2));
-            if (i + 1 < 1001) QCOMPARE(a.at(i + 1), 1.0 + 2.0 * r * std::sin(2 * std::numbers::pi * u2));
+            if (i + 1 < 1001)
+                QCOMPARE(a.at(i + 1), 1.0 + 2.0 * r * std::sin(2 * std::numbers::pi * u2));
         }
         double sum = 0;
-        for (std::size_t i = 0; i < a.count(); ++i) sum += a.at(i);
+        for (std::size_t i = 0; i < a.count(); ++i)
+            sum += a.at(i);
         QVERIFY(std::fabs(sum / 1001.0 - 1.0) < 0.2);
         const HostArray f = make(ElementType::F32, {1001}, n);
-        for (std::size_t i = 0; i < 1001; ++i) QCOMPARE(f.at(i), static_cast<double>(static_cast<float>(a.at(i))));
+        for (std::size_t i = 0; i < 1001; ++i)
+            QCOMPARE(f.at(i), static_cast<double>(static_cast<float>(a.at(i))));
     }
 
     void fromNpyAndBin()
@@ -137,18 +144,22 @@ private Q_SLOTS:
         Session s;
         s.baseDir = dir.path().toStdString();
         HostArray src(ElementType::F64, {6});
-        for (std::size_t i = 0; i < 6; ++i) src.set(i, 1.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 6; ++i)
+            src.set(i, 1.5 * static_cast<double>(i));
         Npy::write(s.resolve("in.npy"), src);
         Initialiser in;
         in.kind = Initialiser::Kind::Npy;
         in.path = "in.npy";
         const HostArray conv = make(ElementType::F32, {2, 3}, in, s); // converted, reshaped
-        for (std::size_t i = 0; i < 6; ++i) QCOMPARE(conv.at(i), 1.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 6; ++i)
+            QCOMPARE(conv.at(i), 1.5 * static_cast<double>(i));
         try {
             make(ElementType::F32, {7}, in, s);
             QFAIL("size mismatch accepted");
         } catch (const wb::Error& e) {
-            QVERIFY2(QString(e.what()).contains("buffers[0].init") && QString(e.what()).contains("holds 6 elements"), e.what());
+            QVERIFY2(QString(e.what()).contains("buffers[0].init") &&
+                         QString(e.what()).contains("holds 6 elements"),
+                     e.what());
         }
         in.path = "missing.npy";
         QVERIFY_THROWS_EXCEPTION(wb::Error, make(ElementType::F32, {6}, in, s));
@@ -174,7 +185,8 @@ private Q_SLOTS:
         s.baseDir = dir.path().toStdString();
         QImage img(4, 3, QImage::Format_RGB888);
         for (int y = 0; y < 3; ++y)
-            for (int x = 0; x < 4; ++x) img.setPixelColor(x, y, QColor(x * 60, y * 100, 17));
+            for (int x = 0; x < 4; ++x)
+                img.setPixelColor(x, y, QColor(x * 60, y * 100, 17));
         QVERIFY(img.save(dir.filePath("in.png")));
         Initialiser im;
         im.kind = Initialiser::Kind::Image;

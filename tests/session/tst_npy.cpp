@@ -12,16 +12,18 @@
 using namespace wb::session;
 
 namespace {
-const ElementType kAll[] = {ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::F64,
-                            ElementType::I8,  ElementType::I16,  ElementType::I32, ElementType::I64,
-                            ElementType::U8,  ElementType::U16,  ElementType::U32, ElementType::U64};
+const ElementType kAll[] = {ElementType::F16, ElementType::BF16, ElementType::F32,
+                            ElementType::F64, ElementType::I8,   ElementType::I16,
+                            ElementType::I32, ElementType::I64,  ElementType::U8,
+                            ElementType::U16, ElementType::U32,  ElementType::U64};
 
 /// The first python3 that imports numpy (Debian's python3-numpy lives in /usr/bin/python3,
 /// which a pyenv shim earlier on PATH may hide).
 QString pythonWithNumpy()
 {
-    for (const QString& candidate : {qEnvironmentVariable("WB_PYTHON"), QStringLiteral("/usr/bin/python3"),
-                                     QStandardPaths::findExecutable("python3")}) {
+    for (const QString& candidate :
+         {qEnvironmentVariable("WB_PYTHON"), QStringLiteral("/usr/bin/python3"),
+          QStandardPaths::findExecutable("python3")}) {
         if (candidate.isEmpty()) continue;
         QProcess p;
         p.start(candidate, {"-c", "import numpy"});
@@ -54,7 +56,8 @@ private Q_SLOTS:
                 HostArray a(t, shape);
                 for (std::size_t i = 0; i < a.count(); ++i)
                     a.set(i, static_cast<double>(i % 100) - (isSigned(t) ? 20.0 : 0.0));
-                const std::string path = dir.filePath(QString("a_%1.npy").arg(elementTypeName(t))).toStdString();
+                const std::string path =
+                    dir.filePath(QString("a_%1.npy").arg(elementTypeName(t))).toStdString();
                 Npy::write(path, a);
                 const HostArray b = Npy::read(path, t);
                 QVERIFY2(a == b, elementTypeName(t));
@@ -66,27 +69,34 @@ private Q_SLOTS:
         const QString python = pythonWithNumpy();
         if (python.isEmpty()) QSKIP("python3 with numpy is not installed");
         QTemporaryDir dir;
-        const struct { ElementType t; const char* np; } cases[] = {
-            {ElementType::F16, "float16"}, {ElementType::F32, "float32"}, {ElementType::F64, "float64"},
-            {ElementType::I8, "int8"},     {ElementType::I16, "int16"},   {ElementType::I32, "int32"},
-            {ElementType::I64, "int64"},   {ElementType::U8, "uint8"},    {ElementType::U16, "uint16"},
-            {ElementType::U32, "uint32"},  {ElementType::U64, "uint64"},
+        const struct {
+            ElementType t;
+            const char* np;
+        } cases[] = {
+            {ElementType::F16, "float16"}, {ElementType::F32, "float32"},
+            {ElementType::F64, "float64"}, {ElementType::I8, "int8"},
+            {ElementType::I16, "int16"},   {ElementType::I32, "int32"},
+            {ElementType::I64, "int64"},   {ElementType::U8, "uint8"},
+            {ElementType::U16, "uint16"},  {ElementType::U32, "uint32"},
+            {ElementType::U64, "uint64"},
         };
         for (const auto& c : cases) {
             const QString theirs = dir.filePath(QString("np_%1.npy").arg(c.np));
             const QString ours = dir.filePath(QString("wb_%1.npy").arg(c.np));
             HostArray a(c.t, {4, 6});
-            for (std::size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<double>(i * 3 % 50));
+            for (std::size_t i = 0; i < a.count(); ++i)
+                a.set(i, static_cast<double>(i * 3 % 50));
             Npy::write(ours.toStdString(), a);
             // numpy writes the same values (version 1 and, forced, version 3) and checks ours.
-            const QString script = QString(
-                "import numpy as np, numpy.lib.format as f\n"
-                "a = (np.arange(24) * 3 % 50).astype(np.%1).reshape(4, 6)\n"
-                "np.save(r'%2', a)\n"
-                "with open(r'%2.v3', 'wb') as fh: f.write_array(fh, a, version=(3, 0))\n"
-                "b = np.load(r'%3')\n"
-                "assert b.dtype == a.dtype and b.shape == a.shape and (a == b).all(), 'mismatch'\n")
-                .arg(c.np, theirs, ours);
+            const QString script =
+                QString("import numpy as np, numpy.lib.format as f\n"
+                        "a = (np.arange(24) * 3 % 50).astype(np.%1).reshape(4, 6)\n"
+                        "np.save(r'%2', a)\n"
+                        "with open(r'%2.v3', 'wb') as fh: f.write_array(fh, a, version=(3, 0))\n"
+                        "b = np.load(r'%3')\n"
+                        "assert b.dtype == a.dtype and b.shape == a.shape and (a == b).all(), "
+                        "'mismatch'\n")
+                    .arg(c.np, theirs, ours);
             QProcess p;
             p.start(python, {"-c", script});
             QVERIFY(p.waitForFinished(60000));
@@ -97,10 +107,12 @@ private Q_SLOTS:
         // Fortran order and object arrays are refused with clear errors.
         const QString fortran = dir.filePath("fortran.npy"), object = dir.filePath("object.npy");
         QProcess p;
-        p.start(python, {"-c", QString("import numpy as np\n"
-                                          "np.save(r'%1', np.asfortranarray(np.ones((3, 4), np.float32)))\n"
-                                          "np.save(r'%2', np.array([1, 'a'], dtype=object), allow_pickle=True)\n")
-                                      .arg(fortran, object)});
+        p.start(
+            python,
+            {"-c", QString("import numpy as np\n"
+                           "np.save(r'%1', np.asfortranarray(np.ones((3, 4), np.float32)))\n"
+                           "np.save(r'%2', np.array([1, 'a'], dtype=object), allow_pickle=True)\n")
+                       .arg(fortran, object)});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         try {
@@ -121,7 +133,8 @@ private Q_SLOTS:
         HostArray a(ElementType::F32, {10});
         const std::string good = Npy::serialize(a);
         QVERIFY(errorOf(good).isEmpty());
-        QVERIFY(errorOf("\x94NUMPY\x01\x00\x10\x00" + std::string(100, ' ')).contains("wrong magic"));
+        QVERIFY(
+            errorOf("\x94NUMPY\x01\x00\x10\x00" + std::string(100, ' ')).contains("wrong magic"));
         QVERIFY(errorOf(good.substr(0, 40)).contains("truncated .npy header"));
         QVERIFY(errorOf(good.substr(0, 8)).contains("shorter than"));
         const QString sizeErr = errorOf(good.substr(0, good.size() - 4));
@@ -144,12 +157,14 @@ private Q_SLOTS:
     {
         // A 3-d shape cannot need a 64 KiB header, so check version 2 by parsing one we build.
         HostArray a(ElementType::I32, {2, 2});
-        for (std::size_t i = 0; i < 4; ++i) a.set(i, static_cast<double>(i));
+        for (std::size_t i = 0; i < 4; ++i)
+            a.set(i, static_cast<double>(i));
         std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }";
         header.append(70000, ' ');
         header += '\n';
         std::string v2 = std::string("\x93NUMPY\x02\x00", 8);
-        for (int i = 0; i < 4; ++i) v2 += static_cast<char>((header.size() >> (8 * i)) & 0xff);
+        for (int i = 0; i < 4; ++i)
+            v2 += static_cast<char>((header.size() >> (8 * i)) & 0xff);
         v2 += header;
         v2.append(reinterpret_cast<const char*>(a.data()), a.bytes());
         QVERIFY(Npy::parse(v2, "v2.npy") == a);

@@ -107,7 +107,8 @@ private Q_SLOTS:
     void poisonSettingsRoundTrip()
     {
         QTemporaryDir dir;
-        const char* json = R"({"schemaVersion": 1, "kernel": {"source": "k"}, "poisonOutputs": false,
+        const char* json =
+            R"({"schemaVersion": 1, "kernel": {"source": "k"}, "poisonOutputs": false,
             "buffers": [{"name": "a", "type": "f32", "shape": [4], "role": "out", "poison": true},
                         {"name": "b", "type": "f32", "shape": [4], "role": "out"},
                         {"name": "c", "type": "f32", "shape": [4], "role": "inout"}],
@@ -123,7 +124,8 @@ private Q_SLOTS:
         try {
             ProjectFile::fromJson(R"({"schemaVersion": 1, "kernel": {"source": "k"},
                 "buffers": [{"name": "c", "type": "f32", "shape": [4], "role": "inout", "poison": true}],
-                "launch": {"kernel": "k", "grid": [1], "block": [4]}})", dir.path().toStdString());
+                "launch": {"kernel": "k", "grid": [1], "block": [4]}})",
+                                  dir.path().toStdString());
             QFAIL("poison on an inout buffer was accepted");
         } catch (const wb::Error& e) {
             QVERIFY2(QString(e.what()).contains("buffers[0].poison"), e.what());
@@ -135,17 +137,20 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("shape") << withChange(R"x("shape": [4, "N/4", 2])x", R"x("shape": [4, 0])x")
                                << "buffers[2].shape: expected 1–3 positive integers";
-        QTest::newRow("shape4") << withChange(R"x("shape": [4, "N/4", 2])x", R"x("shape": [1, 2, 3, 4])x")
+        QTest::newRow("shape4") << withChange(R"x("shape": [4, "N/4", 2])x",
+                                              R"x("shape": [1, 2, 3, 4])x")
                                 << "buffers[2].shape: expected 1–3 positive integers";
         QTest::newRow("type") << withChange(R"x("type": "u8")x", R"x("type": "u9")x")
                               << "buffers[2].type: unknown element type \"u9\"";
         QTest::newRow("role") << withChange(R"x("role": "out")x", R"x("role": "output")x")
                               << "buffers[2].role: expected \"in\", \"out\" or \"inout\"";
-        QTest::newRow("unknown") << withChange(R"x("role": "out")x", R"x("role": "out", "shpe": 1)x")
+        QTest::newRow("unknown") << withChange(R"x("role": "out")x",
+                                               R"x("role": "out", "shpe": 1)x")
                                  << "buffers[2].shpe: unknown field";
         QTest::newRow("init") << withChange(R"x("kind": "uniform")x", R"x("kind": "gauss")x")
                               << "buffers[0].init.kind: unknown initialiser \"gauss\"";
-        QTest::newRow("npyPath") << withChange(R"x("kind": "npy", "path": "y.npy")x", R"x("kind": "npy")x")
+        QTest::newRow("npyPath") << withChange(R"x("kind": "npy", "path": "y.npy")x",
+                                               R"x("kind": "npy")x")
                                  << "buffers[1].init.path: required field is missing";
         QTest::newRow("seed") << withChange(R"x("seed": 3)x", R"x("seed": -3)x")
                               << "buffers[0].init.seed: expected an integer in";
@@ -153,8 +158,9 @@ private Q_SLOTS:
                              << "buffers[2].name: duplicate name \"x\"";
         QTest::newRow("ident") << withChange(R"x({"name": "m")x", R"x({"name": "2m")x")
                                << "buffers[2].name: \"2m\" is not an identifier";
-        QTest::newRow("scalar") << withChange(R"x("value": 64)x", R"x("value": true)x")
-                                << "scalars[0].value: expected a number or an expression string, found a boolean";
+        QTest::newRow("scalar")
+            << withChange(R"x("value": 64)x", R"x("value": true)x")
+            << "scalars[0].value: expected a number or an expression string, found a boolean";
         QTest::newRow("grid") << withChange(R"x("grid": ["ceil(N/32)"])x", R"x("grid": [])x")
                               << "launch.grid: expected 1–3 positive integers";
         QTest::newRow("kernel") << withChange(R"x("kernel": "saxpy", )x", "")
@@ -167,14 +173,17 @@ private Q_SLOTS:
                              << "buffers[1].tolerance.maxUlp: give either maxUlp or atol/rtol";
         QTest::newRow("atol") << withChange(R"x("atol": 0.001)x", R"x("atol": -1)x")
                               << "tolerance.atol: must be at least 0";
-        QTest::newRow("refKind") << withChange(R"x("kind": "cpp")x", R"x("kind": "python")x")
-                                 << "reference.kind: expected \"none\", \"cpp\", \"kernel\" or \"files\"";
+        QTest::newRow("refKind")
+            << withChange(R"x("kind": "cpp")x", R"x("kind": "python")x")
+            << "reference.kind: expected \"none\", \"cpp\", \"kernel\" or \"files\"";
         QTest::newRow("export") << withChange(R"x(["y.bin"])x", R"x(["y.tiff"])x")
                                 << "buffers[1].exports[0]: expected a file name ending in";
-        QTest::newRow("kernelSrc") << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "source": "x"})x")
-                                   << "kernel: give exactly one of";
+        QTest::newRow("kernelSrc")
+            << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "source": "x"})x")
+            << "kernel: give exactly one of";
         QTest::newRow("newer") << withChange(R"x("schemaVersion": 1)x", R"x("schemaVersion": 7)x")
-                               << "schemaVersion: this project uses schema version 7, newer than this Warpbench understands (1)";
+                               << "schemaVersion: this project uses schema version 7, newer than "
+                                  "this Warpbench understands (1)";
         QTest::newRow("noVersion") << withChange(R"x("schemaVersion": 1,)x", "")
                                    << "schemaVersion: required field is missing";
         QTest::newRow("json") << QString("{ \"schemaVersion\": 1, ") << "not valid JSON";
@@ -231,7 +240,9 @@ private Q_SLOTS:
             threw = true;
         }
         QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        if (!threw) QSKIP("running as root: a read-only folder does not stop writes (atomicSaveReplacesTheFile covers the mechanism)");
+        if (!threw)
+            QSKIP("running as root: a read-only folder does not stop writes "
+                  "(atomicSaveReplacesTheFile covers the mechanism)");
         QCOMPARE(ProjectFile::load(path.toStdString()).name, std::string("t"));
     }
 };

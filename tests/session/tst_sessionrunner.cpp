@@ -30,7 +30,8 @@ Session makeSession()
     Session s;
     s.name = "runner";
     s.kernelSource = kSource;
-    s.scalars = {ScalarSpec{"n", ElementType::I32, "300"}, ScalarSpec{"factor", ElementType::F32, "1.5"}};
+    s.scalars = {ScalarSpec{"n", ElementType::I32, "300"},
+                 ScalarSpec{"factor", ElementType::F32, "1.5"}};
     BufferSpec in;
     in.name = "in";
     in.shape = {"n"};
@@ -89,7 +90,8 @@ private Q_SLOTS:
         Session s = makeSession();
         s.baseDir = dir.path().toStdString();
         HostArray expected(ElementType::F64, {300});
-        for (std::size_t i = 0; i < 300; ++i) expected.set(i, 1.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 300; ++i)
+            expected.set(i, 1.5 * static_cast<double>(i));
         expected.set(10, expected.at(10) + 0.01);
         Npy::write(s.resolve("expected.npy"), expected);
         s.reference.kind = ReferenceSpec::Kind::Files;
@@ -140,10 +142,12 @@ private Q_SLOTS:
 
         s = makeSession();
         s.reference.kind = ReferenceSpec::Kind::Cpp;
-        s.reference.source = "void reference(float* out, const float* in, double factor, int n) {}\n";
+        s.reference.source =
+            "void reference(float* out, const float* in, double factor, int n) {}\n";
         r = SessionRunner::run(s, {});
         QCOMPARE(r.exitCode(), 4);
-        QVERIFY2(r.message.find("parameter 'factor' is double but scalar 'factor' is f32") != std::string::npos,
+        QVERIFY2(r.message.find("parameter 'factor' is double but scalar 'factor' is f32") !=
+                     std::string::npos,
                  r.message.c_str());
     }
 };

@@ -13,7 +13,8 @@
 /// descheduled on a loaded machine).
 class StallDetector : public QObject {
 public:
-    StallDetector() {
+    StallDetector()
+    {
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(2);
         connect(&m_timer, &QTimer::timeout, this, [this]() {
@@ -29,7 +30,8 @@ public:
             ++m_ticks;
         });
     }
-    void start() {
+    void start()
+    {
         m_maxGapNs = m_cpuInMaxGapNs = m_maxCpuGapNs = 0;
         m_ticks = 0;
         m_clock.start();
@@ -47,7 +49,8 @@ public:
     int ticks() const { return m_ticks; }
 
 private:
-    static qint64 threadCpuNs() {
+    static qint64 threadCpuNs()
+    {
         timespec ts{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         return static_cast<qint64>(ts.tv_sec) * 1000000000 + ts.tv_nsec;

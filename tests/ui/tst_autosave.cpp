@@ -21,7 +21,8 @@ using wb::ui::Autosave;
 
 namespace {
 
-QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home) {
+QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home)
+{
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
@@ -29,7 +30,8 @@ QProcessEnvironment isolatedEnvironment(const QTemporaryDir& home) {
     return env;
 }
 
-QStringList snapshots(const QString& dir) {
+QStringList snapshots(const QString& dir)
+{
     return QDir(dir).entryList({QStringLiteral("*.wbautosave")}, QDir::Files);
 }
 
@@ -38,7 +40,8 @@ QStringList snapshots(const QString& dir) {
 class TestAutosave : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void snapshotIsWrittenSoonAfterEdits() {
+    void snapshotIsWrittenSoonAfterEdits()
+    {
         QTemporaryDir dir;
         Autosave autosave(dir.path());
         int version = 0;
@@ -63,7 +66,8 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(autosave.snapshotPath()));
     }
 
-    void recoveryAfterKill() {
+    void recoveryAfterKill()
+    {
 #ifndef WB_GUI_EXECUTABLE
         QSKIP("the warpbench executable is not built");
 #else

@@ -20,7 +20,8 @@ using namespace wb::ui;
 class TestBufferPanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void validation() {
+    void validation()
+    {
         SessionDocument doc; // new session: scalars n, factor; buffers in, out
         BufferTableModel model(&doc);
         QCOMPARE(model.rowCount(), 2);
@@ -52,7 +53,8 @@ private Q_SLOTS:
         QVERIFY(!doc.isModified());
     }
 
-    void editsReachTheSession() {
+    void editsReachTheSession()
+    {
         SessionDocument doc;
         BufferTableModel buffers(&doc);
         ScalarTableModel scalars(&doc);
@@ -97,7 +99,8 @@ private Q_SLOTS:
         QCOMPARE(doc.session().scalars.size(), std::size_t(2));
     }
 
-    void delegateValidatesWhileTyping() {
+    void delegateValidatesWhileTyping()
+    {
         SessionDocument doc;
         BufferPanel panel(&doc);
         panel.show();
@@ -125,7 +128,8 @@ private Q_SLOTS:
         QCOMPARE(activated.first().first().toString(), QStringLiteral("out"));
     }
 
-    void bindingsAreTypeChecked() {
+    void bindingsAreTypeChecked()
+    {
         SessionDocument doc;
         ParamBindingModel model(&doc);
         KernelInfo k;

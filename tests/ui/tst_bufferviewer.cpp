@@ -24,7 +24,8 @@ using namespace wb::ui;
 class TestBufferViewer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void elementConversions() {
+    void elementConversions()
+    {
         QCOMPARE(halfToFloat(0x3c00), 1.0f);
         QCOMPARE(halfToFloat(0xc000), -2.0f);
         QCOMPARE(halfToFloat(0x7bff), 65504.0f);
@@ -47,7 +48,8 @@ private Q_SLOTS:
         QCOMPARE(g.height(), std::size_t(6));
     }
 
-    void hundredMillionRows() {
+    void hundredMillionRows()
+    {
         constexpr std::size_t n = 100'000'000;
         auto bytes = std::make_shared<std::vector<std::uint8_t>>(n);
         for (std::size_t i = 0; i < n; i += 4096)
@@ -100,7 +102,8 @@ private Q_SLOTS:
         QCOMPARE(model.firstRow(), std::int64_t(0));
     }
 
-    void gridLayout() {
+    void gridLayout()
+    {
         std::vector<float> data(6 * 4);
         for (std::size_t i = 0; i < data.size(); ++i)
             data[i] = static_cast<float>(i);
@@ -116,7 +119,8 @@ private Q_SLOTS:
         QCOMPARE(model.cellOf(11), std::make_pair(std::int64_t(2), 3));
     }
 
-    void decimatedOutline() {
+    void decimatedOutline()
+    {
         std::vector<float> data(1'000'000);
         for (std::size_t i = 0; i < data.size(); ++i)
             data[i] = std::sin(static_cast<float>(i) * 1e-3f);
@@ -134,7 +138,8 @@ private Q_SLOTS:
         QVERIFY(spike);
     }
 
-    void twoDimensionalOpensAsImage() {
+    void twoDimensionalOpensAsImage()
+    {
         constexpr std::size_t h = 48, w = 64;
         std::vector<float> data(h * w);
         for (std::size_t y = 0; y < h; ++y)
@@ -174,7 +179,8 @@ private Q_SLOTS:
         QVERIFY(viewer.pickerText().startsWith(QStringLiteral("img [")));
     }
 
-    void rgbPlanesAsColour() {
+    void rgbPlanesAsColour()
+    {
         std::vector<std::uint8_t> planes(3 * 2 * 2, 0);
         planes[0] = 255;     // R of pixel (0,0)
         planes[4 + 1] = 255; // G of pixel (0,1)

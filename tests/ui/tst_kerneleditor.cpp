@@ -22,7 +22,8 @@ const char* kSource = "__global__ void multiply_them(float *dest, float *a, floa
                       "}\n";
 
 Diagnostic diag(int line, int column, Severity s, const char* message,
-                const char* file = "kernel.cu") {
+                const char* file = "kernel.cu")
+{
     Diagnostic d;
     d.file = file;
     d.line = line;
@@ -36,7 +37,8 @@ Diagnostic diag(int line, int column, Severity s, const char* message,
 class TestKernelEditor : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void wordLists() {
+    void wordLists()
+    {
         const CudaWords& w = CudaWords::instance();
         QVERIFY(w.keywords.contains(QStringLiteral("__global__")));
         QVERIFY(w.builtins.contains(QStringLiteral("threadIdx")));
@@ -52,7 +54,8 @@ private Q_SLOTS:
         QCOMPARE(QByteArray(lexer.language()), QByteArray("CUDA"));
     }
 
-    void highlightingStyles() {
+    void highlightingStyles()
+    {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         editor.recolor();
@@ -66,7 +69,8 @@ private Q_SLOTS:
         QCOMPARE(styleAt(2, 17), int(QsciLexerCPP::KeywordSet2));
     }
 
-    void completesCudaWords() {
+    void completesCudaWords()
+    {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
@@ -85,7 +89,8 @@ private Q_SLOTS:
         QCOMPARE(editor.text(2).trimmed(), QStringLiteral("my_values"));
     }
 
-    void diagnosticsShowAtTheLine() {
+    void diagnosticsShowAtTheLine()
+    {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         editor.setDiagnostics(
@@ -115,7 +120,8 @@ private Q_SLOTS:
         QVERIFY(editor.annotationText(4).isEmpty());
     }
 
-    void diagnosticNavigation() {
+    void diagnosticNavigation()
+    {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         editor.setDiagnostics(
@@ -137,7 +143,8 @@ private Q_SLOTS:
         QCOMPARE(line, 3);
     }
 
-    void findReplaceAndGoToLine() {
+    void findReplaceAndGoToLine()
+    {
         KernelEditor editor(KernelEditor::Language::Cuda);
         editor.setText(QString::fromUtf8(kSource));
         FindReplaceBar bar;
@@ -156,7 +163,8 @@ private Q_SLOTS:
         QCOMPARE(spin->maximum(), editor.lines());
     }
 
-    void problemsModel() {
+    void problemsModel()
+    {
         DiagnosticsModel model;
         model.setDiagnostics(QStringLiteral("kernel"), {diag(4, 20, Severity::Error, "x"),
                                                         diag(2, 0, Severity::Warning, "y")});

@@ -50,12 +50,14 @@ using namespace wb::ui;
 
 namespace {
 
-QString example(const char* name) {
+QString example(const char* name)
+{
     return QString::fromStdString(
         (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
 }
 
-void selectBackend(MainWindow& w, const char* kind) {
+void selectBackend(MainWindow& w, const char* kind)
+{
     QComboBox* backend = w.launchPanel()->backendChooser();
     backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
     QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
@@ -63,12 +65,14 @@ void selectBackend(MainWindow& w, const char* kind) {
 
 /// The 1-minute load average: on a shared machine wall-clock gaps include time the GUI thread
 /// was runnable but not scheduled, which the busy figure excludes.
-QByteArray loadAverage() {
+QByteArray loadAverage()
+{
     QFile f(QStringLiteral("/proc/loadavg"));
     return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0) : QByteArray("?");
 }
 
-void screenshot(QWidget& w, const char* name) {
+void screenshot(QWidget& w, const char* name)
+{
     const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
     QApplication::processEvents();
@@ -82,7 +86,8 @@ void screenshot(QWidget& w, const char* name) {
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
         QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
@@ -92,7 +97,8 @@ private Q_SLOTS:
         m_hasNvrtc = cuda::Compiler::instance().available();
     }
 
-    void windowShowsQuickly() {
+    void windowShowsQuickly()
+    {
         QElapsedTimer timer;
         timer.start();
         MainWindow w;
@@ -122,7 +128,8 @@ private Q_SLOTS:
                             [](const auto& e) { return e.first == QStringLiteral("hello_gpu"); }));
     }
 
-    void helloGpuPassesOnTheCpuBackend() {
+    void helloGpuPassesOnTheCpuBackend()
+    {
         if (!m_hasHostCompiler)
             QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
         MainWindow w;
@@ -174,7 +181,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void helloGpuPassesOnTheGpu() {
+    void helloGpuPassesOnTheGpu()
+    {
         if (const auto why = cudaUnavailableReason())
             QSKIP(
                 qPrintable(QStringLiteral("no usable GPU: %1").arg(QString::fromStdString(*why))));
@@ -223,7 +231,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void mismatchesAreFoundAndStepped() {
+    void mismatchesAreFoundAndStepped()
+    {
         if (!m_hasHostCompiler)
             QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
         MainWindow w;
@@ -261,7 +270,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void syntaxErrorShowsAtTheLine() {
+    void syntaxErrorShowsAtTheLine()
+    {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");
         MainWindow w;
         w.resize(1400, 900);
@@ -338,7 +348,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void referenceErrorsShowInTheirTab() {
+    void referenceErrorsShowInTheirTab()
+    {
         if (!m_hasHostCompiler)
             QSKIP("no host C++ compiler: the reference cannot be compiled here");
         MainWindow w;
@@ -360,7 +371,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void templateKernelsAreInstantiated() {
+    void templateKernelsAreInstantiated()
+    {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no kernel discovery");
         MainWindow w;
         w.show();
@@ -381,7 +393,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void inspectShowsPtxAndSass() {
+    void inspectShowsPtxAndSass()
+    {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no PTX");
         MainWindow w;
         w.show();
@@ -406,7 +419,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void occupancyFollowsBlockSize() {
+    void occupancyFollowsBlockSize()
+    {
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -451,7 +465,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void twoDimensionalBufferOpensAsImage() {
+    void twoDimensionalBufferOpensAsImage()
+    {
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -494,7 +509,8 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
-    void saveAndReopenGiveTheSameSession() {
+    void saveAndReopenGiveTheSameSession()
+    {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("copy/hello.wbproj"));
         QDir().mkpath(dir.filePath(QStringLiteral("copy")));
@@ -530,7 +546,8 @@ private Q_SLOTS:
         QVERIFY(!again.document()->isModified());
     }
 
-    void followsADarkPalette() {
+    void followsADarkPalette()
+    {
         const QPalette light = QApplication::palette();
         QPalette dark;
         dark.setColor(QPalette::Window, QColor(0x2b2d30));

@@ -10,7 +10,8 @@ using wb::ui::SmLimits;
 class TestOccupancy : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void archTable() {
+    void archTable()
+    {
         QVERIFY(SmLimits::forArch(QStringLiteral("sm_90")).has_value());
         QCOMPARE(SmLimits::forArch(QStringLiteral("sm_90"))->maxWarpsPerSm, 64);
         QCOMPARE(SmLimits::forArch(QStringLiteral("compute_86"))->maxWarpsPerSm, 48);
@@ -21,7 +22,8 @@ private Q_SLOTS:
         QVERIFY(!SmLimits::forArch(QStringLiteral("x86_64")).has_value());
     }
 
-    void formula_data() {
+    void formula_data()
+    {
         QTest::addColumn<QString>("arch");
         QTest::addColumn<int>("threads");
         QTest::addColumn<int>("registers");
@@ -51,7 +53,8 @@ private Q_SLOTS:
             << "sm_75" << 128 << 32 << 16 * 1024 << 4 << 0.5 << int(L::SharedMemory);
     }
 
-    void formula() {
+    void formula()
+    {
         QFETCH(QString, arch);
         QFETCH(int, threads);
         QFETCH(int, registers);
@@ -66,7 +69,8 @@ private Q_SLOTS:
         QCOMPARE(int(o.limitedBy), limit);
     }
 
-    void invalidLaunches() {
+    void invalidLaunches()
+    {
         const SmLimits sm = *SmLimits::forArch(QStringLiteral("sm_90"));
         QCOMPARE(Occupancy::compute(sm, 2048, 32, 0).limitedBy, Occupancy::Limit::Invalid);
         QVERIFY(Occupancy::compute(sm, 2048, 32, 0).problem.contains(QStringLiteral("1024")));

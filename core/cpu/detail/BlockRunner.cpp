@@ -30,22 +30,26 @@ namespace {
 /// Thrown by a host callback to unwind an emulated thread; the library's entry catches it.
 struct HostAbort {};
 
-std::string hexMask(unsigned m) {
+std::string hexMask(unsigned m)
+{
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", m);
     return buf;
 }
 
-std::string where(const char* file, unsigned line) {
+std::string where(const char* file, unsigned line)
+{
     return std::string(file ? file : "?") + ":" + std::to_string(line);
 }
 
-Dim threadOf(unsigned linear, const Dim& block) {
+Dim threadOf(unsigned linear, const Dim& block)
+{
     return Dim{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
 }
 
 /// "threads (0,0,0)–(31,0,0), (40,0,0)" from sorted linear indices.
-std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block) {
+std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block)
+{
     std::string out;
     int ranges = 0;
     for (std::size_t i = 0; i < linear.size();) {
@@ -69,13 +73,17 @@ std::string formatThreads(const std::vector<unsigned>& linear, const Dim& block)
 class StackPool {
 public:
     explicit StackPool(std::size_t bytes)
-        : m_bytes(bytes) {}
-    ~StackPool() {
+        : m_bytes(bytes)
+    {
+    }
+    ~StackPool()
+    {
         for (void* base : m_free)
             munmap(base, m_bytes + page());
     }
     static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-    void* take() {
+    void* take()
+    {
         if (!m_free.empty()) {
             void* base = m_free.back();
             m_free.pop_back();
@@ -100,7 +108,8 @@ private:
 /// L1 cache sets and evict each other at each switch.
 struct PooledStack {
     StackPool* pool;
-    ctx::stack_context allocate() {
+    ctx::stack_context allocate()
+    {
         void* base = pool->take();
         const std::size_t stagger = ((reinterpret_cast<std::uintptr_t>(base) >> 12) % 61) * 64;
         ctx::stack_context sc;
@@ -108,7 +117,8 @@ struct PooledStack {
         sc.sp = static_cast<char*>(base) + StackPool::page() + sc.size;
         return sc;
     }
-    void deallocate(ctx::stack_context& sc) noexcept {
+    void deallocate(ctx::stack_context& sc) noexcept
+    {
         pool->give(static_cast<char*>(sc.sp) - sc.size - StackPool::page());
     }
 };
@@ -167,33 +177,37 @@ struct BlockRunner::Impl {
     int barrierAccumulator = 0;
     int barrierReleased = 0;
     bool cancelled = false;
-    bool retiring = false; ///< parked fibers return instead of running a thread
+    bool retiring = false;                ///< parked fibers return instead of running a thread
     ctx::fiber scheduler;                 ///< resumes the scheduler loop
     FiberThread* switchingFrom = nullptr; ///< who switched last (nullptr: the scheduler)
 
     explicit Impl(std::size_t stackBytes)
-        : stacks(stackBytes) {
+        : stacks(stackBytes)
+    {
         threads.reserve(kMaxThreads);
     }
     ~Impl() { retire(); }
 
     /// Threads switch to each other directly (one context switch per thread and barrier);
     /// whoever gets control keeps the continuation of whoever gave it.
-    void adopt(ctx::fiber&& from) {
+    void adopt(ctx::fiber&& from)
+    {
         if (switchingFrom)
             switchingFrom->fiber = std::move(from);
         else
             scheduler = std::move(from);
     }
 
-    void switchTo(FiberThread* self, ctx::fiber& target) {
+    void switchTo(FiberThread* self, ctx::fiber& target)
+    {
         switchingFrom = self;
         adopt(std::move(target).resume());
     }
 
     /// The first runnable thread from `from` on in this pass (live.data(): a new pass), or
     /// nullptr.
-    FiberThread* nextRunnable(FiberThread* from) {
+    FiberThread* nextRunnable(FiberThread* from)
+    {
         if (cancelled) return nullptr;
         for (FiberThread* const end = live.data() + live.size(); from != end; ++from)
             if (from->state == State::Runnable) {
@@ -203,13 +217,15 @@ struct BlockRunner::Impl {
         return nullptr;
     }
 
-    void fail(const std::string& message) {
+    void fail(const std::string& message)
+    {
         launch->setError("kernel '" + launch->kernel + "', block " + formatDim(blockIndex) + ": " +
                          message);
         cancelled = true;
     }
 
-    unsigned lanesInWarp(unsigned warp) const {
+    unsigned lanesInWarp(unsigned warp) const
+    {
         const unsigned first = warp * 32u;
         const unsigned count = std::min(32u, n - first);
         return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
@@ -219,7 +235,8 @@ struct BlockRunner::Impl {
     /// through a large block has evicted: its record, and its stack around the frame where it
     /// suspended (the registers Boost.Context saved, the host's frame, the kernel's).
     /// always_inline: out of line, GCC finds it free of side effects and drops the calls.
-    [[gnu::always_inline]] void prefetchAfter(const FiberThread* next) const {
+    [[gnu::always_inline]] void prefetchAfter(const FiberThread* next) const
+    {
         if (next + 1 == live.data() + live.size()) return;
         const FiberThread& t = next[1];
         __builtin_prefetch(&t.fiber);
@@ -228,7 +245,8 @@ struct BlockRunner::Impl {
             __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
 
-    void yield(FiberThread& t) {
+    void yield(FiberThread& t)
+    {
         FiberThread* next = nextRunnable(&t + 1);
         t.frame = __builtin_frame_address(0);
         if (next) prefetchAfter(next);
@@ -237,7 +255,8 @@ struct BlockRunner::Impl {
     }
 
     /// Every thread waits at the barrier (none exited, none waits at a warp operation).
-    void releaseBarrier() {
+    void releaseBarrier()
+    {
         barrierReleased = barrierAccumulator;
         barrierAccumulator = 0;
         atBarrier = 0;
@@ -245,7 +264,8 @@ struct BlockRunner::Impl {
             x.state = State::Runnable;
     }
 
-    int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line) {
+    int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
+    {
         t.op = op;
         t.file = file;
         t.line = line;
@@ -279,14 +299,16 @@ struct BlockRunner::Impl {
         }
     }
 
-    std::vector<unsigned> lanesOf(unsigned warp, unsigned mask) const {
+    std::vector<unsigned> lanesOf(unsigned warp, unsigned mask) const
+    {
         std::vector<unsigned> out;
         for (unsigned l = 0; l < 32; ++l)
             if (mask & (1u << l)) out.push_back(warp * 32u + l);
         return out;
     }
 
-    unsigned long long computeLane(const FiberThread& t, unsigned warp, unsigned mask) const {
+    unsigned long long computeLane(const FiberThread& t, unsigned warp, unsigned mask) const
+    {
         const unsigned lane = t.st.linear % 32u;
         const auto valueOf = [&](unsigned l) { return threads[warp * 32u + l].value; };
         const unsigned w = static_cast<unsigned>(t.width);
@@ -390,7 +412,8 @@ struct BlockRunner::Impl {
 
     unsigned long long warpOp(FiberThread& t, int op, unsigned mask, unsigned long long value,
                               int param, int width, const char* what, const char* file,
-                              unsigned line) {
+                              unsigned line)
+    {
         const unsigned warp = t.st.linear / 32u;
         const unsigned lane = t.st.linear % 32u;
         const std::string at = std::string(what) + " at " + where(file, line);
@@ -460,7 +483,8 @@ struct BlockRunner::Impl {
         return t.result;
     }
 
-    unsigned activeMask(const FiberThread& t) const {
+    unsigned activeMask(const FiberThread& t) const
+    {
         const unsigned warp = t.st.linear / 32u;
         unsigned m = 0;
         for (unsigned l : lanesOf(warp, lanesInWarp(warp)))
@@ -469,7 +493,8 @@ struct BlockRunner::Impl {
     }
 
     /// Nothing can run and the block is not done: say who waits for whom.
-    std::string describeStall() const {
+    std::string describeStall() const
+    {
         std::vector<unsigned> barrier, exited;
         const FiberThread* barrierSample = nullptr;
         for (const FiberThread& t : live) {
@@ -507,25 +532,26 @@ struct BlockRunner::Impl {
     }
 
     /// Runs thread `t` of each block that starts it; parked in between, until retire().
-    ctx::fiber makeFiber(FiberThread& t) {
-        return ctx::fiber(std::allocator_arg, PooledStack{&stacks},
-                          [this, &t](ctx::fiber&& from) {
-                              adopt(std::move(from));
-                              while (!retiring) {
-                                  entry(args, &t.st);
-                                  t.state = State::Finished;
-                                  ++finished;
-                                  FiberThread* next = nextRunnable(&t + 1);
-                                  switchTo(&t, next ? next->fiber : scheduler);
-                              }
-                              return std::move(scheduler);
-                          });
+    ctx::fiber makeFiber(FiberThread& t)
+    {
+        return ctx::fiber(std::allocator_arg, PooledStack{&stacks}, [this, &t](ctx::fiber&& from) {
+            adopt(std::move(from));
+            while (!retiring) {
+                entry(args, &t.st);
+                t.state = State::Finished;
+                ++finished;
+                FiberThread* next = nextRunnable(&t + 1);
+                switchTo(&t, next ? next->fiber : scheduler);
+            }
+            return std::move(scheduler);
+        });
     }
 
     /// Ends every fiber by letting it return (destroying a suspended fiber would unwind it
     /// with an exception). One still inside a kernel (run() left by an exception) is
     /// cancelled first, which parks it.
-    void retire() {
+    void retire()
+    {
         cancelled = true;
         retiring = true;
         for (FiberThread& t : threads)
@@ -535,7 +561,8 @@ struct BlockRunner::Impl {
         retiring = false;
     }
 
-    void run(const wbcpu::abi::KernelDesc& kernel, void** kernelArgs, const ThreadState& base) {
+    void run(const wbcpu::abi::KernelDesc& kernel, void** kernelArgs, const ThreadState& base)
+    {
         blockDim = base.blockSize;
         blockIndex = base.blockIndex;
         n = blockDim.x * blockDim.y * blockDim.z;
@@ -592,13 +619,15 @@ struct BlockRunner::Impl {
     }
 };
 
-void LaunchState::setError(const std::string& message) {
+void LaunchState::setError(const std::string& message)
+{
     std::lock_guard lock(mutex);
     if (error.empty()) error = message;
     failed.store(true, std::memory_order_relaxed);
 }
 
-std::string formatDim(const Dim& d) {
+std::string formatDim(const Dim& d)
+{
     char buf[48];
     std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
     return buf;
@@ -606,12 +635,13 @@ std::string formatDim(const Dim& d) {
 
 namespace {
 
-LaunchState& launchOf(ThreadState* st) {
+LaunchState& launchOf(ThreadState* st)
+{
     return *reinterpret_cast<const HostRuntime*>(st->rt)->launch;
 }
 
-[[noreturn]] void notInLoopMode(ThreadState* st, const char* what, const char* file,
-                                unsigned line) {
+[[noreturn]] void notInLoopMode(ThreadState* st, const char* what, const char* file, unsigned line)
+{
     LaunchState& l = launchOf(st);
     l.setError("kernel '" + l.kernel + "' calls " + what + " at " + where(file, line) +
                ", but the emulator did not see barriers or warp operations in the source (hidden "
@@ -619,7 +649,8 @@ LaunchState& launchOf(ThreadState* st) {
     throw HostAbort{};
 }
 
-int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line) {
+int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line)
+{
     auto* t = static_cast<FiberThread*>(st->host);
     if (!t) notInLoopMode(st, "__syncthreads()", file, line);
     return t->block->blockSync(*t, op, predicate, file, line);
@@ -627,13 +658,15 @@ int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, 
 
 unsigned long long warpOpCallback(ThreadState* st, int op, unsigned mask, unsigned long long value,
                                   int param, int width, const char* what, const char* file,
-                                  unsigned line) {
+                                  unsigned line)
+{
     auto* t = static_cast<FiberThread*>(st->host);
     if (!t) notInLoopMode(st, what, file, line);
     return t->block->warpOp(*t, op, mask, value, param, width, what, file, line);
 }
 
-unsigned activeMaskCallback(ThreadState* st) {
+unsigned activeMaskCallback(ThreadState* st)
+{
     if (auto* t = static_cast<FiberThread*>(st->host)) return t->block->activeMask(*t);
     const unsigned n = st->blockSize.x * st->blockSize.y * st->blockSize.z;
     const unsigned first = st->linear / 32u * 32u;
@@ -641,7 +674,8 @@ unsigned activeMaskCallback(ThreadState* st) {
     return count == 32u ? 0xffffffffu : ((1u << count) - 1u);
 }
 
-void failCallback(ThreadState* st, const char* message, const char* file, unsigned line) {
+void failCallback(ThreadState* st, const char* message, const char* file, unsigned line)
+{
     LaunchState& l = launchOf(st);
     l.setError("kernel '" + l.kernel + "': " + message + " at " + where(file, line) + " in block " +
                formatDim(st->blockIndex) + ", thread " + formatDim(st->threadIndex));
@@ -650,7 +684,8 @@ void failCallback(ThreadState* st, const char* message, const char* file, unsign
 
 } // namespace
 
-void initRuntime(HostRuntime& runtime, LaunchState& launch) {
+void initRuntime(HostRuntime& runtime, LaunchState& launch)
+{
     runtime.rt.blockSync = &blockSyncCallback;
     runtime.rt.warpOp = &warpOpCallback;
     runtime.rt.activeMask = &activeMaskCallback;
@@ -659,10 +694,13 @@ void initRuntime(HostRuntime& runtime, LaunchState& launch) {
 }
 
 BlockRunner::BlockRunner(std::size_t stackBytes)
-    : m_impl(std::make_unique<Impl>(stackBytes)) {}
+    : m_impl(std::make_unique<Impl>(stackBytes))
+{
+}
 BlockRunner::~BlockRunner() = default;
 
-void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base) {
+void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
+{
     m_impl->launch = reinterpret_cast<const HostRuntime*>(base.rt)->launch;
     m_impl->run(kernel, args, base);
 }

@@ -11,10 +11,12 @@ namespace wb::cpu::detail {
 
 namespace {
 
-bool isIdentStart(char c) {
+bool isIdentStart(char c)
+{
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
-bool isIdent(char c) {
+bool isIdent(char c)
+{
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
@@ -25,7 +27,8 @@ struct Token {
 
 /// Tokens of the blanked text, preprocessor lines skipped; punctuation one char per token
 /// except "::" and "<<<".
-std::vector<Token> tokenize(const std::string& text) {
+std::vector<Token> tokenize(const std::string& text)
+{
     std::vector<Token> out;
     std::size_t i = 0;
     bool lineStart = true;
@@ -83,7 +86,8 @@ struct Position {
     int column = 1;
 };
 
-Position positionOf(const std::string& text, std::size_t pos) {
+Position positionOf(const std::string& text, std::size_t pos)
+{
     Position p;
     for (std::size_t i = 0; i < pos && i < text.size(); ++i) {
         if (text[i] == '\n') {
@@ -96,7 +100,8 @@ Position positionOf(const std::string& text, std::size_t pos) {
     return p;
 }
 
-const std::set<std::string, std::less<>>& syncNames() {
+const std::set<std::string, std::less<>>& syncNames()
+{
     static const std::set<std::string, std::less<>> names = {
         "__syncthreads",     "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
         "__syncwarp",        "__shfl_sync",         "__shfl_up_sync",    "__shfl_down_sync",
@@ -107,7 +112,8 @@ const std::set<std::string, std::less<>>& syncNames() {
 }
 
 /// Constructs the emulator refuses, by identifier, with what to say.
-const char* refusalFor(std::string_view ident) {
+const char* refusalFor(std::string_view ident)
+{
     if (ident == "asm" || ident == "__asm__" || ident == "__asm")
         return "inline PTX assembly (asm) cannot run on the CPU emulator";
     if (ident == "cooperative_groups" || ident == "this_grid" || ident == "grid_group" ||
@@ -128,7 +134,8 @@ const char* refusalFor(std::string_view ident) {
     return nullptr;
 }
 
-std::size_t matching(const std::vector<Token>& t, std::size_t open) {
+std::size_t matching(const std::vector<Token>& t, std::size_t open)
+{
     const std::string o = t[open].text;
     const std::string c = o == "(" ? ")" : o == "{" ? "}" : o == "[" ? "]" : ">";
     int depth = 0;
@@ -143,7 +150,8 @@ std::size_t matching(const std::vector<Token>& t, std::size_t open) {
 
 } // namespace
 
-std::string blankCommentsAndLiterals(const std::string& s) {
+std::string blankCommentsAndLiterals(const std::string& s)
+{
     std::string out = s;
     std::size_t i = 0;
     const auto blank = [&](std::size_t b, std::size_t e) {
@@ -181,7 +189,8 @@ std::string blankCommentsAndLiterals(const std::string& s) {
     return out;
 }
 
-KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName) {
+KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName)
+{
     KernelSource ks;
     const std::string clean = blankCommentsAndLiterals(source);
 
@@ -432,7 +441,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                 std::string pointee;
                 for (std::size_t q = 0; ok && q < star; ++q) {
                     const std::string& x = toks[q]->text;
-                    if (x == "const" || x == "*" || x == "&" || x == "volatile") ok = false;
+                    if (x == "const" || x == "*" || x == "&" || x == "volatile")
+                        ok = false;
                     else if (x != "__restrict__" && x != "__restrict" && x != "restrict")
                         pointee += (pointee.empty() ? "" : " ") + x;
                 }
@@ -444,8 +454,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                     e.end = toks.back()->pos;
                     const std::string replaced = source.substr(e.begin, e.end - e.begin);
                     e.replacement = "::wbcpu::traced_ptr<" + pointee + "> " +
-                                    std::string(static_cast<std::size_t>(
-                                                    std::count(replaced.begin(), replaced.end(), '\n')),
+                                    std::string(static_cast<std::size_t>(std::count(
+                                                    replaced.begin(), replaced.end(), '\n')),
                                                 '\n');
                     kernel.tracedParams.push_back(std::move(e));
                 }
@@ -457,7 +467,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
     return ks;
 }
 
-std::string KernelSource::withTracedPointers(const std::string& source) {
+std::string KernelSource::withTracedPointers(const std::string& source)
+{
     const KernelSource ks = scan(source, "kernel.cu");
     std::vector<ScannedKernel::TypeEdit> edits;
     for (const ScannedKernel& k : ks.kernels)

@@ -25,7 +25,8 @@ namespace {
 
 constexpr int kSandboxTimeoutMs = 600'000;
 
-std::string hex(const void* data, std::size_t n) {
+std::string hex(const void* data, std::size_t n)
+{
     static const char* digits = "0123456789abcdef";
     std::string s;
     const auto* p = static_cast<const unsigned char*>(data);
@@ -38,7 +39,8 @@ std::string hex(const void* data, std::size_t n) {
 
 /// The host compiler's shared ASan runtime, to preload into the sandbox (gcc: libasan.so;
 /// clang: libclang_rt.asan-x86_64.so, which also holds UBSan).
-std::string asanRuntime() {
+std::string asanRuntime()
+{
     const auto cxx = HostCompiler::find();
     if (!cxx) return std::string();
     static std::mutex mutex;
@@ -60,7 +62,8 @@ std::string asanRuntime() {
     return path;
 }
 
-Dim3 parseDim(const std::string& s) {
+Dim3 parseDim(const std::string& s)
+{
     Dim3 d{0, 0, 0};
     std::sscanf(s.c_str(), "(%u,%u,%u)", &d.x, &d.y, &d.z);
     return d;
@@ -68,7 +71,8 @@ Dim3 parseDim(const std::string& s) {
 
 } // namespace
 
-std::string sandboxExecutable() {
+std::string sandboxExecutable()
+{
     namespace fs = std::filesystem;
     std::error_code ec;
     if (const char* env = std::getenv("WARPBENCH_CPU_SANDBOX"); env && *env) return env;
@@ -85,7 +89,8 @@ std::string sandboxExecutable() {
 }
 
 MemoryFinding parseSanitizerReport(const std::string& output, const std::string& kernel,
-                                   const std::string& sourceName) {
+                                   const std::string& sourceName)
+{
     MemoryFinding f;
     f.kernel = kernel;
     static const std::regex at(R"(WB-SANDBOX at block=(\(\d+,\d+,\d+\)) thread=(\(\d+,\d+,\d+\)))");
@@ -149,7 +154,8 @@ MemoryFinding parseSanitizerReport(const std::string& output, const std::string&
     return f;
 }
 
-double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings) {
+double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings)
+{
     const std::string helper = sandboxExecutable();
     if (helper.empty())
         throw Error(Error::Kind::Unavailable,

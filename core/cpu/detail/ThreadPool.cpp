@@ -5,12 +5,14 @@
 
 namespace wb::cpu::detail {
 
-ThreadPool::ThreadPool(int threads) {
+ThreadPool::ThreadPool(int threads)
+{
     for (int i = 1; i < std::max(threads, 1); ++i)
         m_workers.emplace_back([this, i] { work(i); });
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool()
+{
     {
         std::lock_guard lock(m_mutex);
         m_quit = true;
@@ -20,7 +22,8 @@ ThreadPool::~ThreadPool() {
         t.join();
 }
 
-void ThreadPool::drain(int worker) {
+void ThreadPool::drain(int worker)
+{
     for (;;) {
         if (m_stop->load(std::memory_order_relaxed)) return;
         const std::uint64_t begin = m_next.fetch_add(m_chunk, std::memory_order_relaxed);
@@ -29,7 +32,8 @@ void ThreadPool::drain(int worker) {
     }
 }
 
-void ThreadPool::work(int worker) {
+void ThreadPool::work(int worker)
+{
     std::uint64_t seen = 0;
     for (;;) {
         {
@@ -46,7 +50,8 @@ void ThreadPool::work(int worker) {
     }
 }
 
-void ThreadPool::run(std::uint64_t count, const RangeFn& fn, const std::atomic<bool>& stop) {
+void ThreadPool::run(std::uint64_t count, const RangeFn& fn, const std::atomic<bool>& stop)
+{
     m_fn = &fn;
     m_stop = &stop;
     m_count = count;

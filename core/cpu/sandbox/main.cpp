@@ -21,7 +21,8 @@ namespace {
 
 const abi::ModuleDesc* g_module = nullptr;
 
-void reportCurrentThread() {
+void reportCurrentThread()
+{
     if (!g_module) return;
     const abi::ThreadState* st = g_module->currentThread();
     if (!st) return;
@@ -31,7 +32,8 @@ void reportCurrentThread() {
     std::fflush(stderr);
 }
 
-std::vector<unsigned char> unhex(const std::string& s) {
+std::vector<unsigned char> unhex(const std::string& s)
+{
     std::vector<unsigned char> out;
     if (s == "-") return out;
     for (std::size_t i = 0; i + 1 < s.size(); i += 2)
@@ -39,7 +41,8 @@ std::vector<unsigned char> unhex(const std::string& s) {
     return out;
 }
 
-int fail(const std::string& why) {
+int fail(const std::string& why)
+{
     std::printf("WB-SANDBOX error %s\n", why.c_str());
     return 3;
 }
@@ -47,14 +50,17 @@ int fail(const std::string& why) {
 } // namespace
 
 // Sanitizer hooks: say which emulated thread was running when a report starts.
-extern "C" void __asan_on_error() {
+extern "C" void __asan_on_error()
+{
     reportCurrentThread();
 }
-extern "C" void __ubsan_on_report() {
+extern "C" void __ubsan_on_report()
+{
     reportCurrentThread();
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     if (argc != 2) return fail("usage: warpbench-cpu-sandbox REQUEST");
     std::ifstream in(argv[1]);
     std::string library, kernel;

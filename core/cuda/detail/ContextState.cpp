@@ -12,7 +12,8 @@
 
 namespace wb::cuda::detail {
 
-std::string formatBytes(std::size_t bytes) {
+std::string formatBytes(std::size_t bytes)
+{
     static constexpr const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
@@ -28,18 +29,21 @@ std::string formatBytes(std::size_t bytes) {
     return text;
 }
 
-std::string ContextState::describe() const {
+std::string ContextState::describe() const
+{
     return "device " + std::to_string(ordinal) + " (" + deviceName + ")";
 }
 
-void ContextState::makeCurrent() const {
+void ContextState::makeCurrent() const
+{
     const DriverApi& api = driverUnchecked();
     CUcontext current = nullptr;
     if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return;
     CU_CHECK(api.cuCtxSetCurrent(context), "making the context of " + describe() + " current");
 }
 
-bool ContextState::makeCurrentNoThrow() const noexcept {
+bool ContextState::makeCurrentNoThrow() const noexcept
+{
     const DriverApi& api = driverUnchecked();
     CUcontext current = nullptr;
     if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return true;
@@ -51,7 +55,8 @@ bool ContextState::makeCurrentNoThrow() const noexcept {
 namespace {
 
 /// The call stream and the timing events, created once.
-void ensureStreamAndEvents(ContextState& ctx) {
+void ensureStreamAndEvents(ContextState& ctx)
+{
     Scratch& scratch = ctx.scratch;
     if (scratch.stream && scratch.start && scratch.stop) return;
     const DriverApi& api = driverUnchecked();
@@ -72,7 +77,8 @@ void ensureStreamAndEvents(ContextState& ctx) {
 
 } // namespace
 
-void ContextState::ensureMappedScratch() {
+void ContextState::ensureMappedScratch()
+{
     makeCurrent();
     ensureStreamAndEvents(*this);
     if (scratch.mapped) return;
@@ -96,7 +102,8 @@ void ContextState::ensureMappedScratch() {
     HandleRegistry::instance().added(HandleKind::PinnedHostBuffer, kZeroCopyLimit);
 }
 
-void ContextState::ensureScratch(std::size_t bytes) {
+void ContextState::ensureScratch(std::size_t bytes)
+{
     const DriverApi& api = driverUnchecked();
     makeCurrent();
     ensureStreamAndEvents(*this);
@@ -129,7 +136,8 @@ void ContextState::ensureScratch(std::size_t bytes) {
     }
 }
 
-void ContextState::releaseScratch() noexcept {
+void ContextState::releaseScratch() noexcept
+{
     const DriverApi& api = driverUnchecked();
     HandleRegistry& registry = HandleRegistry::instance();
     if (scratch.stream || scratch.device || scratch.host || scratch.mapped) makeCurrentNoThrow();
@@ -162,7 +170,8 @@ void ContextState::releaseScratch() noexcept {
     scratch = Scratch{};
 }
 
-ContextState::~ContextState() {
+ContextState::~ContextState()
+{
     if (!context) return; // the retain failed: nothing to release
     releaseScratch();
     const DriverApi& api = driverUnchecked();
@@ -175,7 +184,8 @@ ContextState::~ContextState() {
     HandleRegistry::instance().removed(HandleKind::Context);
 }
 
-ContextRef primaryContext(int ordinal) {
+ContextRef primaryContext(int ordinal)
+{
     // Never destroyed: contexts may be released during static destruction.
     static auto* mutex = new std::mutex;
     static auto* contexts = new std::map<int, std::weak_ptr<ContextState>>;

@@ -11,7 +11,8 @@ namespace wb::cuda::detail {
 
 namespace {
 
-std::vector<std::string_view> splitLines(std::string_view text) {
+std::vector<std::string_view> splitLines(std::string_view text)
+{
     std::vector<std::string_view> lines;
     while (!text.empty()) {
         std::size_t end = text.find('\n');
@@ -24,11 +25,13 @@ std::vector<std::string_view> splitLines(std::string_view text) {
     return lines;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) {
+bool startsWith(std::string_view s, std::string_view prefix)
+{
     return s.substr(0, prefix.size()) == prefix;
 }
 
-std::optional<Severity> severityFromWord(std::string_view word) {
+std::optional<Severity> severityFromWord(std::string_view word)
+{
     if (word == "error") return Severity::Error;
     if (word == "catastrophic error" || word == "fatal error" || word == "fatal")
         return Severity::Fatal;
@@ -38,7 +41,8 @@ std::optional<Severity> severityFromWord(std::string_view word) {
 }
 
 /// `file(line): severity[ #code]: message`
-std::optional<Diagnostic> parseHeader(std::string_view line) {
+std::optional<Diagnostic> parseHeader(std::string_view line)
+{
     const std::size_t marker = line.find("): ");
     if (marker == std::string_view::npos) return std::nullopt;
     const std::size_t open = line.rfind('(', marker);
@@ -70,7 +74,8 @@ std::optional<Diagnostic> parseHeader(std::string_view line) {
 }
 
 /// `ptxas error   : message`, `nvrtc: error: message`: no location.
-std::optional<Diagnostic> parseUnlocated(std::string_view line) {
+std::optional<Diagnostic> parseUnlocated(std::string_view line)
+{
     std::string_view tool;
     std::string_view rest;
     if (startsWith(line, "ptxas ")) {
@@ -97,7 +102,8 @@ std::optional<Diagnostic> parseUnlocated(std::string_view line) {
 
 /// The caret line echoes the source line's leading whitespace (tabs included) and puts '^'
 /// under the offending character. Returns the 1-based column, or 0 when `line` is no caret line.
-int caretColumn(std::string_view line, std::size_t indent) {
+int caretColumn(std::string_view line, std::size_t indent)
+{
     const std::size_t caret = line.find('^');
     if (caret == std::string_view::npos) return 0;
     for (std::size_t i = 0; i < caret; ++i)
@@ -109,7 +115,8 @@ int caretColumn(std::string_view line, std::size_t indent) {
 
 } // namespace
 
-std::vector<Diagnostic> parseNvrtcLog(std::string_view log) {
+std::vector<Diagnostic> parseNvrtcLog(std::string_view log)
+{
     std::vector<Diagnostic> out;
     const std::vector<std::string_view> lines = splitLines(log);
     // NVRTC indents the quoted source line and the caret line by two spaces.

@@ -11,11 +11,13 @@ namespace wb::cuda::detail {
 
 namespace {
 
-std::string versionText(int version) {
+std::string versionText(int version)
+{
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-std::string resultText(const DriverApi& api, CUresult result) {
+std::string resultText(const DriverApi& api, CUresult result)
+{
     const char* name = nullptr;
     const char* text = nullptr;
     if (api.cuGetErrorName && api.cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
@@ -25,7 +27,8 @@ std::string resultText(const DriverApi& api, CUresult result) {
     return out;
 }
 
-DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, DriverApi& api) {
+DriverStatus load(const std::vector<std::string>& names, DynamicLibrary& lib, DriverApi& api)
+{
     using State = DriverStatus::State;
     DriverStatus st;
     lib = DynamicLibrary::open(names);
@@ -130,7 +133,8 @@ struct Loaded {
     DynamicLibrary lib;
     DriverApi api;
     DriverStatus status;
-    Loaded() {
+    Loaded()
+    {
         std::vector<std::string> names{"libcuda.so.1"};
         if (const char* forced = std::getenv("WARPBENCH_LIBCUDA"); forced && *forced)
             names = {forced};
@@ -144,29 +148,34 @@ struct Loaded {
 };
 
 // Process lifetime, never destroyed: handles may be released during static destruction.
-Loaded& loaded() noexcept {
+Loaded& loaded() noexcept
+{
     static Loaded* instance = new Loaded;
     return *instance;
 }
 
 } // namespace
 
-const DriverStatus& driverStatus() noexcept {
+const DriverStatus& driverStatus() noexcept
+{
     return loaded().status;
 }
 
-const DriverApi& driver() {
+const DriverApi& driver()
+{
     Loaded& l = loaded();
     if (l.status.state != DriverStatus::State::Usable) [[unlikely]]
         throw Error(Error::Kind::Unavailable, "CUDA is unavailable: " + l.status.reason);
     return l.api;
 }
 
-const DriverApi& driverUnchecked() noexcept {
+const DriverApi& driverUnchecked() noexcept
+{
     return loaded().api;
 }
 
-DriverStatus probeDriver(const std::vector<std::string>& libraryNames) {
+DriverStatus probeDriver(const std::vector<std::string>& libraryNames)
+{
     // Leaked on purpose: unloading a driver library that was initialised is not supported.
     auto* lib = new DynamicLibrary;
     DriverApi api;

@@ -16,17 +16,20 @@ namespace wb::cuda::detail {
 
 namespace {
 
-bool isIdentStart(char c) {
+bool isIdentStart(char c)
+{
     return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
 
-bool isIdentChar(char c) {
+bool isIdentChar(char c)
+{
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
 /// Comments, string and character literals become spaces; preprocessor lines stay except for
 /// `#define`, whose bodies are not declarations (a macro-generated kernel gets param0..N).
-std::string stripCode(std::string_view src) {
+std::string stripCode(std::string_view src)
+{
     std::string out(src);
     std::size_t i = 0;
     bool lineStart = true;
@@ -73,7 +76,8 @@ std::string stripCode(std::string_view src) {
 }
 
 /// Index of the bracket matching the one at `open`, or npos.
-std::size_t matching(std::string_view s, std::size_t open) {
+std::size_t matching(std::string_view s, std::size_t open)
+{
     const char o = s[open];
     const char c = o == '(' ? ')' : o == '<' ? '>' : o == '[' ? ']' : '}';
     int depth = 0;
@@ -87,7 +91,8 @@ std::size_t matching(std::string_view s, std::size_t open) {
 }
 
 /// Splits at commas outside (), <>, [], {}.
-std::vector<std::string_view> splitTopLevel(std::string_view s) {
+std::vector<std::string_view> splitTopLevel(std::string_view s)
+{
     std::vector<std::string_view> parts;
     int depth = 0;
     std::size_t start = 0;
@@ -108,7 +113,8 @@ std::vector<std::string_view> splitTopLevel(std::string_view s) {
 }
 
 /// Whitespace collapsed, no space before '*' or '&'.
-std::string normaliseType(std::string_view t) {
+std::string normaliseType(std::string_view t)
+{
     std::string out;
     bool space = false;
     for (const char c : trim(t)) {
@@ -123,7 +129,8 @@ std::string normaliseType(std::string_view t) {
     return out;
 }
 
-bool isTypeWord(std::string_view w) {
+bool isTypeWord(std::string_view w)
+{
     static constexpr std::string_view words[] = {
         "const",    "volatile", "__restrict__", "__restrict", "restrict", "unsigned",
         "signed",   "int",      "char",         "short",      "long",     "float",
@@ -136,7 +143,8 @@ bool isTypeWord(std::string_view w) {
 
 /// Splits one parameter declaration into (type, name). The name is the last identifier when
 /// something type-like precedes it; "" for unnamed parameters.
-std::pair<std::string, std::string> splitDeclaration(std::string_view decl) {
+std::pair<std::string, std::string> splitDeclaration(std::string_view decl)
+{
     // Drop a default argument and array bounds.
     int depth = 0;
     for (std::size_t i = 0; i < decl.size(); ++i) {
@@ -169,7 +177,8 @@ std::pair<std::string, std::string> splitDeclaration(std::string_view decl) {
 
 /// "void ns::scale<float, 128>(float*, float*)" → qualified name and parameter list text.
 bool splitSignature(std::string_view sig, std::string& qualifiedName,
-                    std::vector<std::string>& params) {
+                    std::vector<std::string>& params)
+{
     if (sig.empty() || sig.back() != ')') return false;
     // The parameter list is the last top-level (...) group.
     int depth = 0;
@@ -206,7 +215,8 @@ bool splitSignature(std::string_view sig, std::string& qualifiedName,
 }
 
 /// "ns::scale<float, 128>" → "scale".
-std::string baseName(std::string_view qualified) {
+std::string baseName(std::string_view qualified)
+{
     if (!qualified.empty() && qualified.back() == '>') {
         int depth = 0;
         for (std::size_t i = qualified.size(); i-- > 0;) {
@@ -223,7 +233,8 @@ std::string baseName(std::string_view qualified) {
     return std::string(trim(qualified));
 }
 
-void removeWord(std::string& text, std::string_view word) {
+void removeWord(std::string& text, std::string_view word)
+{
     std::size_t pos = 0;
     while ((pos = text.find(word, pos)) != std::string::npos) {
         const bool leftOk = pos == 0 || !isIdentChar(text[pos - 1]);
@@ -238,7 +249,8 @@ void removeWord(std::string& text, std::string_view word) {
 
 /// Fills isPointer/pointee/isConst (and tidies `type`) from a C++ type spelling.
 void classifyType(KernelParam& p, const std::string& spelled,
-                  const std::map<std::string, std::string, std::less<>>& typedefs, int depth = 0) {
+                  const std::map<std::string, std::string, std::less<>>& typedefs, int depth = 0)
+{
     std::string t = spelled;
     removeWord(t, "__restrict__");
     removeWord(t, "__restrict");
@@ -280,7 +292,8 @@ void classifyType(KernelParam& p, const std::string& spelled,
 }
 
 /// A type spelling reduced for comparison: no restrict, no spaces, "T const*" as "const T*".
-std::string comparableType(const std::string& spelled) {
+std::string comparableType(const std::string& spelled)
+{
     std::string t = spelled;
     removeWord(t, "__restrict__");
     removeWord(t, "__restrict");
@@ -291,14 +304,16 @@ std::string comparableType(const std::string& spelled) {
     return t;
 }
 
-std::string ptxTypeDescription(const PtxParam& p) {
+std::string ptxTypeDescription(const PtxParam& p)
+{
     if (p.ptxType == ".b8" && p.size > 1) return ".b8[" + std::to_string(p.size) + "]";
     return p.ptxType;
 }
 
 } // namespace
 
-std::string demangle(const std::string& symbol) {
+std::string demangle(const std::string& symbol)
+{
     if (symbol.rfind("_Z", 0) != 0) return symbol;
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> text(
@@ -306,7 +321,8 @@ std::string demangle(const std::string& symbol) {
     return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
-std::vector<SourceKernel> scanSourceKernels(std::string_view source) {
+std::vector<SourceKernel> scanSourceKernels(std::string_view source)
+{
     std::vector<SourceKernel> kernels;
     const std::string code = stripCode(source);
     const std::string_view s = code;
@@ -371,7 +387,8 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source) {
     return kernels;
 }
 
-std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view source) {
+std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view source)
+{
     std::map<std::string, std::string, std::less<>> typedefs;
     const std::string code = stripCode(source);
     const std::string_view s = code;
@@ -408,7 +425,8 @@ std::map<std::string, std::string, std::less<>> scanTypedefs(std::string_view so
 std::vector<KernelInfo>
 discoverKernels(std::string_view ptx, std::string_view source,
                 const std::vector<std::pair<std::string, std::string>>& nameExpressions,
-                const std::map<std::string, ResourceUsage, std::less<>>& resources) {
+                const std::map<std::string, ResourceUsage, std::less<>>& resources)
+{
     const std::vector<PtxEntry> entries = parsePtxEntries(ptx);
     const std::vector<SourceKernel> spelled = scanSourceKernels(source);
     std::map<std::string, std::string, std::less<>> typedefs;

@@ -10,7 +10,8 @@ namespace wb::cuda::detail {
 namespace {
 
 template <typename Fn>
-bool resolve(const DynamicLibrary& lib, Fn& fn, const char* name, std::string& missing) {
+bool resolve(const DynamicLibrary& lib, Fn& fn, const char* name, std::string& missing)
+{
     fn = lib.function<Fn>(name);
     if (!fn) {
         if (!missing.empty()) missing += ", ";
@@ -19,7 +20,8 @@ bool resolve(const DynamicLibrary& lib, Fn& fn, const char* name, std::string& m
     return fn != nullptr;
 }
 
-std::vector<std::string> splitList(std::string_view text) {
+std::vector<std::string> splitList(std::string_view text)
+{
     std::vector<std::string> parts;
     while (!text.empty()) {
         const std::size_t end = text.find(';');
@@ -33,16 +35,19 @@ std::vector<std::string> splitList(std::string_view text) {
 
 } // namespace
 
-std::string NvrtcApi::versionString() const {
+std::string NvrtcApi::versionString() const
+{
     return "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::string NvrtcApi::errorString(nvrtcResult result) const {
+std::string NvrtcApi::errorString(nvrtcResult result) const
+{
     const char* text = getErrorString ? getErrorString(result) : nullptr;
     return text ? std::string(text) : "NVRTC error " + std::to_string(static_cast<int>(result));
 }
 
-const NvrtcApi& NvrtcApi::get() {
+const NvrtcApi& NvrtcApi::get()
+{
     static const NvrtcApi api = [] {
         std::vector<std::string> names{"libnvrtc.so.13", "libnvrtc.so"};
 #ifdef WB_CUDA_TOOLKIT_ROOT
@@ -54,7 +59,8 @@ const NvrtcApi& NvrtcApi::get() {
     return api;
 }
 
-NvrtcApi NvrtcApi::load(const std::vector<std::string>& names) {
+NvrtcApi NvrtcApi::load(const std::vector<std::string>& names)
+{
     NvrtcApi a;
     a.m_library = DynamicLibrary::open(names);
     if (!a.m_library) {
@@ -90,7 +96,8 @@ NvrtcApi NvrtcApi::load(const std::vector<std::string>& names) {
     return a;
 }
 
-std::vector<std::string> toolkitIncludeDirs(const std::string& nvrtcLibraryPath) {
+std::vector<std::string> toolkitIncludeDirs(const std::string& nvrtcLibraryPath)
+{
     namespace fs = std::filesystem;
     std::vector<std::string> candidates;
 #ifdef WB_CUDA_INCLUDE_DIR

@@ -13,18 +13,21 @@ namespace wb::cuda::detail {
 
 namespace {
 
-bool isIdentChar(char c) {
+bool isIdentChar(char c)
+{
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
 }
 
-std::size_t toSize(std::string_view digits) {
+std::size_t toSize(std::string_view digits)
+{
     std::size_t value = 0;
     std::from_chars(digits.data(), digits.data() + digits.size(), value);
     return value;
 }
 
 /// Width in bytes of a PTX fundamental type (.u64 → 8, .pred → 1); 0 if not one.
-std::size_t typeWidth(std::string_view t) {
+std::size_t typeWidth(std::string_view t)
+{
     if (t == ".pred") return 1;
     if (t.size() < 3 || t[0] != '.') return 0;
     const char k = t[1];
@@ -33,7 +36,8 @@ std::size_t typeWidth(std::string_view t) {
     return bits / 8;
 }
 
-std::vector<std::string_view> tokens(std::string_view s) {
+std::vector<std::string_view> tokens(std::string_view s)
+{
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < s.size()) {
@@ -47,7 +51,8 @@ std::vector<std::string_view> tokens(std::string_view s) {
     return out;
 }
 
-PtxParam parseParam(std::string_view decl) {
+PtxParam parseParam(std::string_view decl)
+{
     // .param .u64 .ptr .global .align 8 name   |   .param .align 8 .b8 name[16]
     PtxParam p;
     const std::vector<std::string_view> toks = tokens(decl);
@@ -75,7 +80,8 @@ PtxParam parseParam(std::string_view decl) {
 
 } // namespace
 
-std::vector<PtxEntry> parsePtxEntries(std::string_view ptx) {
+std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
+{
     std::vector<PtxEntry> entries;
     std::set<std::string, std::less<>> seen;
     std::size_t pos = 0;
@@ -125,7 +131,8 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx) {
     return entries;
 }
 
-std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_view log) {
+std::map<std::string, ResourceUsage, std::less<>> parsePtxasReport(std::string_view log)
+{
     std::map<std::string, ResourceUsage, std::less<>> usage;
     std::string entry;      // "Compiling entry function 'X'"
     std::string properties; // "Function properties for X" (may be a device function)

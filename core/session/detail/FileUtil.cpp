@@ -15,10 +15,10 @@ std::string readFile(const std::filesystem::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw Error(Error::Kind::Io, path.string() + ": cannot open for reading (" +
-                                         (std::filesystem::exists(path) ? "permission denied"
-                                                                        : "no such file") +
-                                         ")");
+        throw Error(Error::Kind::Io,
+                    path.string() + ": cannot open for reading (" +
+                        (std::filesystem::exists(path) ? "permission denied" : "no such file") +
+                        ")");
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();

@@ -17,8 +17,8 @@ Image QtImageCodec::read(const std::filesystem::path& path, int channels)
     QImageReader reader(QString::fromStdString(path.string()));
     QImage img = reader.read();
     if (img.isNull())
-        throw Error(Error::Kind::Io, path.string() + ": cannot read image: " +
-                                         reader.errorString().toStdString());
+        throw Error(Error::Kind::Io,
+                    path.string() + ": cannot read image: " + reader.errorString().toStdString());
     const QImage::Format fmt = channels == 1   ? QImage::Format_Grayscale8
                                : channels == 3 ? QImage::Format_RGB888
                                                : QImage::Format_RGBA8888;
@@ -54,10 +54,13 @@ void QtImageCodec::write(const std::filesystem::path& path, const Image& image)
     const std::string ext = path.extension().string();
     const char* format = (ext == ".jpg" || ext == ".jpeg") ? "JPEG" : "PNG";
     if (!file.open(QIODevice::WriteOnly) || !img.save(&file, format) || !file.commit())
-        throw Error(Error::Kind::Io, path.string() + ": cannot write image: " +
-                                         file.errorString().toStdString());
+        throw Error(Error::Kind::Io,
+                    path.string() + ": cannot write image: " + file.errorString().toStdString());
 }
 
-void installQtImageCodec() { ImageCodec::install(std::make_shared<QtImageCodec>()); }
+void installQtImageCodec()
+{
+    ImageCodec::install(std::make_shared<QtImageCodec>());
+}
 
 } // namespace wb::session

@@ -3,5 +3,6 @@
 // scalars bound by name (y is in/out: it starts from the same initial values as the kernel's).
 void reference(float* y, const float* x, float a, int n)
 {
-    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+    for (int i = 0; i < n; ++i)
+        y[i] = a * x[i] + y[i];
 }

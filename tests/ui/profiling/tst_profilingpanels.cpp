@@ -429,7 +429,6 @@ private Q_SLOTS:
         docks->history()->markBaseline(docks->history()->model()->run(1)->id);
         QTRY_VERIFY(docks->speedOfLight()->model()->hasBaseline());
 
-
         // Screenshot with the Profile and History docks side by side.
         // (A tabbed dock cannot be split: take both out of the results' tab group.)
         w.removeDockWidget(docks->profileDock());

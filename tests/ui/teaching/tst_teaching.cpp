@@ -186,7 +186,8 @@ private Q_SLOTS:
         QVERIFY(panel.showGuideFor(
             QStringLiteral(WB_SOURCE_DIR "/resources/examples/matmul_tiled/matmul_tiled.wbproj")));
         QVERIFY(panel.hasGuide());
-        QVERIFY2(panel.toPlainText().contains("Change TILE to 32"), qPrintable(panel.toPlainText()));
+        QVERIFY2(panel.toPlainText().contains("Change TILE to 32"),
+                 qPrintable(panel.toPlainText()));
         QVERIFY(!panel.toPlainText().contains("**")); // rendered, not raw Markdown
         QTemporaryDir dir;
         QVERIFY(!panel.showGuideFor(dir.filePath("nothing.wbproj")));
