@@ -2,9 +2,12 @@
 #pragma once
 // Sessions for the runner tests: one-kernel fault cases and the hello_gpu example.
 
+#include "core/backend/Backend.h"
+#include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/Session.h"
 
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +49,44 @@ inline session::Session helloSession()
 {
     return session::ProjectFile::load(WB_SOURCE_DIR
                                       "/resources/examples/hello_gpu/hello_gpu.wbproj");
+}
+
+/// The runner built with these tests, started locally.
+inline RunnerClient::Config localConfig()
+{
+    RunnerClient::Config c;
+    c.command = {WB_RUNNER_EXE};
+    return c;
+}
+
+inline RunnerClient::Request request(session::Session s, int timeoutMs = 10000)
+{
+    RunnerClient::Request r;
+    r.session = std::move(s);
+    r.timeoutMs = timeoutMs;
+    return r;
+}
+
+/// hello_gpu on `backend`: the run that must pass after every fault.
+inline RunnerClient::Request helloRequest(BackendKind backend)
+{
+    RunnerClient::Request r = request(helloSession());
+    r.options.backend = backend;
+    return r;
+}
+
+/// One line per outcome (and per memory finding), so the test log shows every message.
+inline void print(const char* name, const RunOutcome& o)
+{
+    std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
+                o.elapsedMs, o.report.message.c_str());
+    for (const MemoryFinding& f : o.findings)
+        std::printf(
+            "    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
+            memoryFindingKindName(f.kind), f.kernel.c_str(), f.file.c_str(), f.line, f.block.x,
+            f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z,
+            static_cast<unsigned long long>(f.address), f.message.c_str());
+    std::fflush(stdout);
 }
 
 } // namespace wb::runner::test

@@ -23,39 +23,6 @@ using session::RunReport;
 
 Q_DECLARE_METATYPE(wb::runner::Fault)
 
-namespace {
-
-RunnerClient::Config localConfig()
-{
-    RunnerClient::Config c;
-    c.command = {WB_RUNNER_EXE};
-    return c;
-}
-
-RunnerClient::Request request(session::Session s, int timeoutMs = 10000)
-{
-    RunnerClient::Request r;
-    r.session = std::move(s);
-    r.timeoutMs = timeoutMs;
-    return r;
-}
-
-RunnerClient::Request helloRequest()
-{
-    RunnerClient::Request r = request(helloSession());
-    r.options.backend = BackendKind::Cpu;
-    return r;
-}
-
-void print(const char* name, const RunOutcome& o)
-{
-    std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
-                o.elapsedMs, o.report.message.c_str());
-    std::fflush(stdout);
-}
-
-} // namespace
-
 class TstRunnerClient : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -71,13 +38,13 @@ private Q_SLOTS:
     void helloIsWarmAndIdenticalToInProcess()
     {
         RunnerClient client(localConfig());
-        const RunOutcome a = client.run(helloRequest());
+        const RunOutcome a = client.run(helloRequest(BackendKind::Cpu));
         QCOMPARE(a.fault, Fault::None);
         QCOMPARE(a.report.status, RunReport::Status::Passed);
         QVERIFY(a.runnerStarted);
         const pid_t pid = client.runnerPid(BackendKind::Cpu, 0);
         QVERIFY(pid > 0);
-        const RunOutcome b = client.run(helloRequest());
+        const RunOutcome b = client.run(helloRequest(BackendKind::Cpu));
         QCOMPARE(b.report.status, RunReport::Status::Passed);
         QVERIFY(!b.runnerStarted);
         QCOMPARE(client.runnerPid(BackendKind::Cpu, 0), pid);
@@ -155,7 +122,8 @@ private Q_SLOTS:
             sc.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
                             s.section(QLatin1Char('='), 1).toStdString());
         RunnerClient client(localConfig());
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed); // warm
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed); // warm
         const RunOutcome o = client.run(request(
             faultSession("fault", source.toStdString(), BackendKind::Cpu, sc, shape.toStdString()),
             timeoutMs));
@@ -183,7 +151,7 @@ private Q_SLOTS:
         if (fault == Fault::Timeout) QVERIFY(o.elapsedMs >= timeoutMs);
         QCOMPARE(o.report.exitCode(), o.report.status == RunReport::Status::CompileError ? 2 : 3);
         // The next run works, on a fresh runner where the fault took the old one down.
-        const RunOutcome next = client.run(helloRequest());
+        const RunOutcome next = client.run(helloRequest(BackendKind::Cpu));
         QCOMPARE(next.fault, Fault::None);
         QCOMPARE(next.report.status, RunReport::Status::Passed);
         QCOMPARE(next.runnerStarted, o.fault == Fault::Crashed || o.fault == Fault::Timeout);
@@ -214,17 +182,19 @@ private Q_SLOTS:
         QCOMPARE(o.fault, Fault::Crashed);
         QCOMPARE(o.signal, SIGKILL);
         QVERIFY(o.report.message.find("killed from outside") != std::string::npos);
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
     }
 
     void killedWhileIdleIsTransparent()
     {
         RunnerClient client(localConfig());
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
         const pid_t pid = client.runnerPid(BackendKind::Cpu, 0);
         ::kill(pid, SIGKILL);
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        const RunOutcome o = client.run(helloRequest());
+        const RunOutcome o = client.run(helloRequest(BackendKind::Cpu));
         QCOMPARE(o.report.status, RunReport::Status::Passed);
         QVERIFY(o.runnerStarted);
         QVERIFY(client.runnerPid(BackendKind::Cpu, 0) != pid);
@@ -235,7 +205,8 @@ private Q_SLOTS:
         RunnerClient::Config c = localConfig();
         c.cancelGraceMs = 300;
         RunnerClient client(c);
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
         RunOutcome o;
         std::thread t([&] {
             o = client.run(request(
@@ -255,7 +226,8 @@ private Q_SLOTS:
         print("cancel", o);
         QCOMPARE(o.fault, Fault::Cancelled);
         QVERIFY(ms >= 250 && ms < 5000);
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
     }
 
     void missingRunner()
@@ -263,7 +235,7 @@ private Q_SLOTS:
         RunnerClient::Config c;
         c.command = {"/nonexistent/warpbench-runner"};
         RunnerClient client(c);
-        const RunOutcome o = client.run(helloRequest());
+        const RunOutcome o = client.run(helloRequest(BackendKind::Cpu));
         print("missing runner", o);
         QCOMPARE(o.fault, Fault::RunnerUnavailable);
         QCOMPARE(o.report.exitCode(), 3);
@@ -276,7 +248,7 @@ private Q_SLOTS:
         RunnerClient::Config c;
         c.command = {WB_RUNNER_EXE, "--protocol-version", "99"};
         RunnerClient client(c);
-        const RunOutcome o = client.run(helloRequest());
+        const RunOutcome o = client.run(helloRequest(BackendKind::Cpu));
         print("wrong version", o);
         QCOMPARE(o.fault, Fault::RunnerUnavailable);
         QVERIFY(o.report.message.find("version mismatch") != std::string::npos);
@@ -300,7 +272,8 @@ private Q_SLOTS:
         QCOMPARE(o.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
         QCOMPARE(o.findings[0].kernel, std::string("k"));
         QVERIFY(o.findings[0].line > 0);
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
     }
 };
 

@@ -17,45 +17,6 @@ using session::RunReport;
 
 Q_DECLARE_METATYPE(wb::runner::Fault)
 
-namespace {
-
-RunnerClient::Config localConfig()
-{
-    RunnerClient::Config c;
-    c.command = {WB_RUNNER_EXE};
-    return c;
-}
-
-RunnerClient::Request request(session::Session s, int timeoutMs = 10000)
-{
-    RunnerClient::Request r;
-    r.session = std::move(s);
-    r.timeoutMs = timeoutMs;
-    return r;
-}
-
-RunnerClient::Request helloRequest()
-{
-    RunnerClient::Request r = request(helloSession());
-    r.options.backend = BackendKind::Cuda;
-    return r;
-}
-
-void print(const char* name, const RunOutcome& o)
-{
-    std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
-                o.elapsedMs, o.report.message.c_str());
-    for (const MemoryFinding& f : o.findings)
-        std::printf(
-            "    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
-            memoryFindingKindName(f.kind), f.kernel.c_str(), f.file.c_str(), f.line, f.block.x,
-            f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z,
-            static_cast<unsigned long long>(f.address), f.message.c_str());
-    std::fflush(stdout);
-}
-
-} // namespace
-
 class TstRunnerClientGpu : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -104,7 +65,8 @@ private Q_SLOTS:
             sc.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
                             s.section(QLatin1Char('='), 1).toStdString());
         RunnerClient client(localConfig());
-        QCOMPARE(client.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(client.run(helloRequest(BackendKind::Cuda)).report.status,
+                 RunReport::Status::Passed);
         const RunOutcome o = client.run(request(
             faultSession("fault", source.toStdString(), BackendKind::Cuda, sc, shape.toStdString()),
             timeoutMs));
@@ -113,7 +75,7 @@ private Q_SLOTS:
         QCOMPARE(o.report.exitCode(), 3);
         QVERIFY2(o.report.message.find(expect.toStdString()) != std::string::npos,
                  o.report.message.c_str());
-        const RunOutcome next = client.run(helloRequest());
+        const RunOutcome next = client.run(helloRequest(BackendKind::Cuda));
         print("hello_gpu after it", next);
         QCOMPARE(next.report.status, RunReport::Status::Passed);
     }
@@ -136,7 +98,8 @@ private Q_SLOTS:
         QCOMPARE(o.findings[0].line, 2);
         QVERIFY(o.findings[0].located);
         RunnerClient plain(localConfig());
-        QCOMPARE(plain.run(helloRequest()).report.status, RunReport::Status::Passed);
+        QCOMPARE(plain.run(helloRequest(BackendKind::Cuda)).report.status,
+                 RunReport::Status::Passed);
     }
 };
 
