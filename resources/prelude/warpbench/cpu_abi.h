@@ -47,9 +47,9 @@ struct Runtime {
     /// __syncthreads*: returns the reduced predicate (count/and/or) or 0.
     int (*blockSync)(ThreadState* self, int op, int predicate, const char* file, unsigned line);
     /// Warp operations: returns this lane's 64-bit result.
-    unsigned long long (*warpOp)(ThreadState* self, int op, unsigned mask,
-                                 unsigned long long value, int param, int width,
-                                 const char* what, const char* file, unsigned line);
+    unsigned long long (*warpOp)(ThreadState* self, int op, unsigned mask, unsigned long long value,
+                                 int param, int width, const char* what, const char* file,
+                                 unsigned line);
     /// Lanes of the caller's warp that have not exited.
     unsigned (*activeMask)(ThreadState* self);
     /// Records a failure (assert, unsupported call); the library then unwinds the thread.
@@ -66,7 +66,7 @@ struct ThreadState {
     unsigned linear; ///< threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)
     unsigned char* dynamicShared; ///< start of this block's dynamic shared memory
     const Runtime* rt;
-    void* host;      ///< the host's fiber record; nullptr in loop mode
+    void* host; ///< the host's fiber record; nullptr in loop mode
 };
 
 /// The emulated thread running on an OS thread: its coordinates as plain values (a kernel
@@ -80,12 +80,12 @@ struct Current {
 };
 
 struct ParamDesc {
-    const char* type;     ///< "float*", as the compiler spells it
-    const char* pointee;  ///< "float" for pointers, "" otherwise
+    const char* type;    ///< "float*", as the compiler spells it
+    const char* pointee; ///< "float" for pointers, "" otherwise
     unsigned long size;
     unsigned long align;
     int isPointer;
-    int isConst;          ///< pointer to const
+    int isConst; ///< pointer to const
 };
 
 /// Runs every thread of blocks [first, first + count) (linear block indices, x fastest) as
@@ -96,10 +96,10 @@ using RunBlockFn = int (*)(void** args, ThreadState* state, unsigned long long f
 using RunThreadFn = int (*)(void** args, ThreadState* state);
 
 struct KernelDesc {
-    const char* name;      ///< as the user names it: "scale<float, 128>"
-    const char* symbol;    ///< exported entry of this kernel in the library
+    const char* name;   ///< as the user names it: "scale<float, 128>"
+    const char* symbol; ///< exported entry of this kernel in the library
     int isTemplate;
-    int needsFibers;       ///< barriers or warp operations appear in the source
+    int needsFibers; ///< barriers or warp operations appear in the source
     unsigned paramCount;
     const ParamDesc* params;
     RunBlockFn runBlock;

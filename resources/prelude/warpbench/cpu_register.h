@@ -32,12 +32,15 @@ template <typename T> const char* typeName()
         const char* end = begin;
         int depth = 0;
         for (; *end; ++end) {
-            if (*end == '<' || *end == '(' || *end == '[') ++depth;
-            else if (*end == '>' || *end == ')') --depth;
+            if (*end == '<' || *end == '(' || *end == '[')
+                ++depth;
+            else if (*end == '>' || *end == ')')
+                --depth;
             else if (*end == ']') {
                 if (depth == 0) break;
                 --depth;
-            } else if ((*end == ';') && depth == 0) break;
+            } else if ((*end == ';') && depth == 0)
+                break;
         }
         std::size_t n = static_cast<std::size_t>(end - begin);
         if (n >= sizeof(name)) n = sizeof(name) - 1;
@@ -156,7 +159,13 @@ abi::KernelDesc describe(void (*)(A...), const char* name, int isTemplate, int n
     return k;
 }
 
-inline unsigned char* dynamicSharedBuffer() { return dynamicShared; }
-inline abi::ThreadState* currentThread() { return current(); }
+inline unsigned char* dynamicSharedBuffer()
+{
+    return dynamicShared;
+}
+inline abi::ThreadState* currentThread()
+{
+    return current();
+}
 
 } // namespace wbcpu

@@ -19,7 +19,10 @@ template <typename T> class traced_ptr;
 /// One element of a traced buffer: converts to T for reads, records assignments.
 template <typename T> class traced_ref {
 public:
-    explicit traced_ref(T* p) noexcept : m_p(p) {}
+    explicit traced_ref(T* p) noexcept
+        : m_p(p)
+    {
+    }
     traced_ref(const traced_ref&) = default;
     operator T() const { return *m_p; }
     traced_ref& operator=(const T& v)
@@ -74,11 +77,20 @@ public:
         return old;
     }
     /// Members of struct elements (stores through it are not recorded).
-    T* operator->() const noexcept { return m_p; }
-    traced_ptr<T> operator&() const noexcept { return traced_ptr<T>(m_p); }
+    T* operator->() const noexcept
+    {
+        return m_p;
+    }
+    traced_ptr<T> operator&() const noexcept
+    {
+        return traced_ptr<T>(m_p);
+    }
 
 private:
-    void record() const { wb_cpu_trace_store(m_p, sizeof(T), 0); }
+    void record() const
+    {
+        wb_cpu_trace_store(m_p, sizeof(T), 0);
+    }
     T* m_p;
 };
 
@@ -87,10 +99,14 @@ template <typename T> class traced_ptr {
 public:
     using element_type = T;
     traced_ptr() noexcept = default;
-    traced_ptr(T* p) noexcept : m_p(p) {}
+    traced_ptr(T* p) noexcept
+        : m_p(p)
+    {
+    }
     traced_ptr(std::nullptr_t) noexcept {}
     operator T*() const noexcept { return m_p; }
-    template <typename U, typename = std::enable_if_t<std::is_void_v<U>>> operator U*() const noexcept
+    template <typename U, typename = std::enable_if_t<std::is_void_v<U>>>
+    operator U*() const noexcept
     {
         return m_p;
     }
@@ -106,11 +122,20 @@ public:
     T* operator->() const noexcept { return m_p; }
 
     template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
-    friend traced_ptr operator+(traced_ptr p, I i) noexcept { return traced_ptr(p.m_p + i); }
+    friend traced_ptr operator+(traced_ptr p, I i) noexcept
+    {
+        return traced_ptr(p.m_p + i);
+    }
     template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
-    friend traced_ptr operator+(I i, traced_ptr p) noexcept { return traced_ptr(p.m_p + i); }
+    friend traced_ptr operator+(I i, traced_ptr p) noexcept
+    {
+        return traced_ptr(p.m_p + i);
+    }
     template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
-    friend traced_ptr operator-(traced_ptr p, I i) noexcept { return traced_ptr(p.m_p - i); }
+    friend traced_ptr operator-(traced_ptr p, I i) noexcept
+    {
+        return traced_ptr(p.m_p - i);
+    }
     friend std::ptrdiff_t operator-(traced_ptr a, traced_ptr b) noexcept { return a.m_p - b.m_p; }
     template <typename I> traced_ptr& operator+=(I i) noexcept
     {
