@@ -30,6 +30,9 @@ public:
     /// The resolved path of the opened file, from dlinfo; empty if unknown.
     std::string path() const;
 
+    /// The dlopen handle (for dlinfo); nullptr when not open.
+    void* nativeHandle() const noexcept { return m_handle; }
+
     /// dlsym; nullptr when missing.
     void* symbol(const char* name) const noexcept;
     template <typename Fn> Fn function(const char* name) const noexcept

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/CpuBackend.h"
 
-#include "core/common/DynamicLibrary.h"
 #include "core/common/Error.h"
+#include "core/common/LibraryCache.h"
 #include "core/common/Paths.h"
 #include "core/cpu/detail/BlockRunner.h"
 #include "core/cpu/detail/KernelSource.h"
@@ -115,7 +115,8 @@ private:
 
 class CpuProgram final : public BackendProgram {
 public:
-    CpuProgram(CompileResult compiled, DynamicLibrary library, const abi::ModuleDesc* module)
+    CpuProgram(CompileResult compiled, std::shared_ptr<const DynamicLibrary> library,
+               const abi::ModuleDesc* module)
         : m_compiled(std::move(compiled))
         , m_library(std::move(library))
         , m_module(module)
@@ -129,20 +130,21 @@ public:
 
 private:
     CompileResult m_compiled;
-    DynamicLibrary m_library;
+    std::shared_ptr<const DynamicLibrary> m_library;
     const abi::ModuleDesc* m_module = nullptr;
 };
 
-/// Opens a kernel library and finds its module description.
-const abi::ModuleDesc* openModule(const std::string& path, DynamicLibrary& library,
-                                  std::string& why)
+/// Opens a kernel library (kept loaded by LibraryCache: a warm runner loads the same library
+/// every run) and finds its module description.
+const abi::ModuleDesc* openModule(const std::string& path,
+                                  std::shared_ptr<const DynamicLibrary>& library, std::string& why)
 {
-    library = DynamicLibrary::open({path});
+    library = LibraryCache::acquire(path, why);
     if (!library) {
-        why = "cannot load the kernel library: " + library.error();
+        why = "cannot load the kernel library: " + why;
         return nullptr;
     }
-    auto fn = library.function<wb_cpu_module_fn>("wb_cpu_module");
+    auto fn = library->function<wb_cpu_module_fn>("wb_cpu_module");
     if (!fn) {
         why = "the kernel library " + path + " has no wb_cpu_module entry";
         return nullptr;
@@ -404,7 +406,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
     if (!built.ok) return finish();
 
-    DynamicLibrary library;
+    std::shared_ptr<const DynamicLibrary> library;
     std::string why;
     const abi::ModuleDesc* module = openModule(built.libraryPath, library, why);
     if (!module) {
@@ -499,7 +501,7 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
         throw Error(Error::Kind::InvalidArgument, "'" + compiled.sourceName +
                                                       "' was compiled for " + compiled.target +
                                                       ", not for the CPU emulator");
-    DynamicLibrary library;
+    std::shared_ptr<const DynamicLibrary> library;
     const abi::ModuleDesc* module = nullptr;
     if (compiled.target == kTarget) {
         std::string why;

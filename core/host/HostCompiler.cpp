@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <system_error>
@@ -227,16 +229,31 @@ Search search()
     return result;
 }
 
+/// search(), remembered per environment: probing runs `<compiler> --version`, and a warm runner
+/// asks for every run with a C++ reference.
+Search cachedSearch()
+{
+    static std::mutex mutex;
+    static std::map<std::string, Search> known;
+    std::string key;
+    for (const char* name : {"WARPBENCH_CXX", "CXX", "PATH"})
+        key += envValue(name) + '\0';
+    std::lock_guard lock(mutex);
+    const auto it = known.find(key);
+    if (it != known.end()) return it->second;
+    return known.emplace(key, search()).first->second;
+}
+
 } // namespace
 
 std::optional<HostCompiler> HostCompiler::find()
 {
-    return search().compiler;
+    return cachedSearch().compiler;
 }
 
 std::string HostCompiler::unavailableReason()
 {
-    Search s = search();
+    Search s = cachedSearch();
     return s.compiler ? std::string() : s.reason;
 }
 

@@ -264,6 +264,7 @@ RunnerStats RunnerClient::stats(BackendKind backend, int device)
     const QJsonObject j = f.json();
     s.pid = static_cast<pid_t>(j["pid"].toDouble());
     s.vmRssKb = static_cast<long>(j["vmRssKb"].toDouble());
+    s.heapInUseKb = static_cast<long>(j["heapInUseKb"].toDouble(-1));
     s.handles = static_cast<long long>(j["handles"].toDouble());
     s.deviceFreeBytes = static_cast<long long>(j["deviceFreeBytes"].toDouble(-1));
     s.deviceTotalBytes = static_cast<long long>(j["deviceTotalBytes"].toDouble(-1));

@@ -58,6 +58,7 @@ struct RunOutcome {
 struct RunnerStats {
     pid_t pid = 0;
     long vmRssKb = -1;
+    long heapInUseKb = -1;          ///< malloc'ed and not freed (mallinfo2), all arenas
     long long handles = -1;         ///< wb::cuda::HandleRegistry total
     long long deviceFreeBytes = -1; ///< cuMemGetInfo in the runner; -1 without a CUDA backend
     long long deviceTotalBytes = -1;

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <malloc.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,14 @@ long vmRssKb()
     while (std::getline(in, line))
         if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
     return -1;
+}
+
+/// Bytes handed out by malloc and not yet freed (all arenas, mmapped chunks included): with
+/// VmRSS it tells a leak (this grows) from fragmentation or mappings (only VmRSS grows).
+long heapInUseKb()
+{
+    const struct mallinfo2 m = ::mallinfo2();
+    return static_cast<long>((m.uordblks + m.hblkhd) / 1024);
 }
 
 /// Exits the process when the client hangs up while a request runs (armed). One thread for
@@ -327,6 +336,7 @@ private:
         QJsonObject o{
             {"pid", static_cast<double>(::getpid())},
             {"vmRssKb", static_cast<double>(vmRssKb())},
+            {"heapInUseKb", static_cast<double>(heapInUseKb())},
             {"handles", static_cast<double>(cuda::HandleRegistry::instance().totalCount())},
             {"arenaBytes", static_cast<double>(m_arena.size())}};
         for (const auto& [key, b] : m_backends) {

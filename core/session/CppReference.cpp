@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/CppReference.h"
 
+#include "core/common/LibraryCache.h"
+
 #include "core/common/Text.h"
 
 #include "core/common/Error.h"
@@ -162,9 +164,11 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
     b.compilerVersion = compiler->version();
     b.compileMs = r.compileMs;
     if (!r.ok) return b;
-    auto lib = std::make_shared<DynamicLibrary>(DynamicLibrary::open({r.libraryPath}));
-    if (!lib->isOpen())
-        throw Error(Error::Kind::Runtime, "cannot load the compiled reference: " + lib->error());
+    // Kept loaded between runs (a warm runner compiles the same reference every run); each
+    // first user gets its data as after a fresh load.
+    std::string why;
+    std::shared_ptr<const DynamicLibrary> lib = LibraryCache::acquire(r.libraryPath, why);
+    if (!lib) throw Error(Error::Kind::Runtime, "cannot load the compiled reference: " + why);
     m_entry = lib->function<Entry>("warpbench_reference_entry");
     if (!m_entry) throw Error(Error::Kind::Internal, "compiled reference lacks its entry point");
     m_library = std::move(lib);

@@ -52,7 +52,7 @@ public:
 
 private:
     std::vector<CppParam> m_params;
-    std::shared_ptr<DynamicLibrary> m_library;
+    std::shared_ptr<const DynamicLibrary> m_library;
     using Entry = const char* (*)(void**);
     Entry m_entry = nullptr;
 };

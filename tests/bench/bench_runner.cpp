@@ -131,8 +131,8 @@ int soak(BackendKind kind, int n)
     req.options.backend = kind;
     std::printf("soak: %d consecutive hello_gpu runs (%s backend) on one warm runner\n", n,
                 backendName(kind));
-    std::printf("%8s %8s %12s %10s %16s %10s\n", "run", "pid", "VmRSS kB", "handles",
-                "device free MB", "ms/run");
+    std::printf("%8s %8s %12s %12s %10s %16s %10s\n", "run", "pid", "VmRSS kB", "heap kB",
+                "handles", "device free MB", "ms/run");
     runner::RunnerStats first{};
     runner::RunnerStats last{};
     int failures = 0;
@@ -149,8 +149,8 @@ int soak(BackendKind kind, int n)
             t0 = Clock::now();
             last = client.stats(kind, 0);
             if (i == 10) first = last;
-            std::printf("%8d %8d %12ld %10lld %16.1f %10.2f\n", i, static_cast<int>(last.pid),
-                        last.vmRssKb, last.handles,
+            std::printf("%8d %8d %12ld %12ld %10lld %16.1f %10.2f\n", i, static_cast<int>(last.pid),
+                        last.vmRssKb, last.heapInUseKb, last.handles,
                         last.deviceFreeBytes < 0
                             ? -1.0
                             : static_cast<double>(last.deviceFreeBytes) / 1048576.0,
@@ -158,9 +158,10 @@ int soak(BackendKind kind, int n)
         }
     }
     std::printf(
-        "growth from run 10 to run %d: VmRSS %+ld kB, handles %+lld, device memory used %+.1f MB; "
-        "same runner throughout: %s; failed runs: %d\n",
-        n, last.vmRssKb - first.vmRssKb, last.handles - first.handles,
+        "growth from run 10 to run %d: VmRSS %+ld kB, heap in use %+ld kB, handles %+lld, device "
+        "memory used %+.1f MB; same runner throughout: %s; failed runs: %d\n",
+        n, last.vmRssKb - first.vmRssKb, last.heapInUseKb - first.heapInUseKb,
+        last.handles - first.handles,
         first.deviceFreeBytes < 0
             ? 0.0
             : static_cast<double>(first.deviceFreeBytes - last.deviceFreeBytes) / 1048576.0,

@@ -657,6 +657,24 @@ private Q_SLOTS:
         }
     }
 
+    void deviceGlobalsStartFreshOnEachLoad()
+    {
+        // Like cuModuleLoad, every load starts from the globals' initial values, also when the
+        // CPU emulator keeps the kernel library loaded between runs (wb::LibraryCache).
+        const std::string src = "__device__ int calls = 40;\n"
+                                "__global__ void k(int* out) { out[0] = atomicAdd(&calls, 1); }\n";
+        const CompileResult r = m_backend->compile(src, "globals.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        for (int load = 0; load < 3; ++load) {
+            Harness h{*m_backend, m_backend->load(r), {}};
+            auto& d = h.upload(std::vector<int>(1, 0), "out");
+            h.launch("k", {1}, {1}, Args().ptr(d));
+            QCOMPARE(h.download<int>(d, 1)[0], 40);
+            h.launch("k", {1}, {1}, Args().ptr(d)); // within one load the global lives on
+            QCOMPARE(h.download<int>(d, 1)[0], 41);
+        }
+    }
+
     void assertionStopsTheLaunch()
     {
         if (!onCpu()) QSKIP("device assertions are sticky errors on a GPU");
