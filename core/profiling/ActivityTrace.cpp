@@ -95,6 +95,13 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     c.copies.insert(c.copies.end(), copies.begin(), copies.end());
 }
 
+CUpti_ActivityKind kernelActivityKind(ActivityTrace::KernelRecords records)
+{
+    return records == ActivityTrace::KernelRecords::Serialized
+               ? CUPTI_ACTIVITY_KIND_KERNEL
+               : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+}
+
 void checkCupti(CUptiResult result, const char* call)
 {
     if (result == CUPTI_SUCCESS) return;
@@ -146,10 +153,12 @@ ProfilerStatus ActivityTrace::availability()
     return ProfilerStatus::success();
 }
 
-ActivityTrace::ActivityTrace(bool kernels, bool copies)
+ActivityTrace::ActivityTrace(bool kernels, bool copies, KernelRecords records)
     : m_kernels(kernels)
     , m_copies(copies)
+    , m_records(records)
 {
+    const CUpti_ActivityKind kernelKind = kernelActivityKind(records);
     if (ProfilerStatus status = availability(); !status.ok())
         throw Error(Error::Kind::Unavailable, "CUPTI activity tracing: " + status.message);
     const detail::Cupti& api = detail::cupti();
@@ -171,13 +180,15 @@ ActivityTrace::ActivityTrace(bool kernels, bool copies)
             c.callbacksRegistered = true;
         }
         if (m_kernels)
-            checkCupti(api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
-                       "cuptiActivityEnable(CONCURRENT_KERNEL)");
+            checkCupti(api.cuptiActivityEnable(kernelKind),
+                       kernelKind == CUPTI_ACTIVITY_KIND_KERNEL
+                           ? "cuptiActivityEnable(KERNEL)"
+                           : "cuptiActivityEnable(CONCURRENT_KERNEL)");
         if (m_copies)
             checkCupti(api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY),
                        "cuptiActivityEnable(MEMCPY)");
     } catch (...) {
-        if (m_kernels) api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (m_kernels) api.cuptiActivityDisable(kernelKind);
         std::lock_guard lock(c.mutex);
         c.active = false;
         throw;
@@ -187,7 +198,7 @@ ActivityTrace::ActivityTrace(bool kernels, bool copies)
 ActivityTrace::~ActivityTrace()
 {
     const detail::Cupti& api = detail::cupti();
-    if (m_kernels) api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (m_kernels) api.cuptiActivityDisable(kernelActivityKind(m_records));
     if (m_copies) api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
     api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     Collector& c = collector();

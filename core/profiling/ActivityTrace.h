@@ -52,9 +52,14 @@ public:
     /// without one), then loads CUPTI. Calls nothing device-side.
     static ProfilerStatus availability();
 
+    /// Kernel records: CONCURRENT_KERNEL (default; kernels run as the application launches
+    /// them) or KERNEL (CUPTI serialises all kernels of the process while it traces).
+    enum class KernelRecords { Concurrent, Serialized };
+
     /// Starts tracing kernels and/or copies. Throws wb::Error: Unavailable with the reason
     /// (no driver, no CUPTI, another trace running, CUPTI refused), never crashes.
-    explicit ActivityTrace(bool kernels = true, bool copies = true);
+    explicit ActivityTrace(bool kernels = true, bool copies = true,
+                           KernelRecords records = KernelRecords::Concurrent);
     ~ActivityTrace();
     ActivityTrace(const ActivityTrace&) = delete;
     ActivityTrace& operator=(const ActivityTrace&) = delete;
@@ -70,6 +75,7 @@ public:
 private:
     bool m_kernels;
     bool m_copies;
+    KernelRecords m_records;
 };
 
 } // namespace wb::profiling

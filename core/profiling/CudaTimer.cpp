@@ -131,11 +131,22 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
 {
     ScopedContext scope(m_context);
     std::optional<ActivityTrace> trace;
-    if (options.method == TimingMethod::CuptiActivity) trace.emplace(true, false);
+    if (options.method == TimingMethod::CuptiActivity)
+        trace.emplace(true, false,
+                      options.serializedKernelRecords ? ActivityTrace::KernelRecords::Serialized
+                                                      : ActivityTrace::KernelRecords::Concurrent);
 
     MeasurementHooks wrapped = hooks;
+    const bool cupti = options.method == TimingMethod::CuptiActivity;
     wrapped.beforeSample = [&] {
-        if (options.flushL2) flushL2();
+        if (options.flushL2) {
+            flushL2();
+            // CUPTI times the kernel alone: start it on an idle stream, as nvbench's cold
+            // measurement does. Events keep the flush queued in front of the kernel, where it
+            // hides the launch latency from the start event (docs/profiling.md).
+            if (cupti)
+                check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize", "L2 flush");
+        }
         if (hooks.beforeSample) hooks.beforeSample();
     };
 

@@ -47,6 +47,9 @@ struct CudaTimingOptions {
     MeasurementOptions measurement;
     TimingMethod method = TimingMethod::CudaEvents;
     bool flushL2 = true; ///< write an L2-sized buffer before every sample (cold cache)
+    /// CUPTI method: CUPTI_ACTIVITY_KIND_KERNEL records (CUPTI serialises kernels) instead of
+    /// CONCURRENT_KERNEL — for comparing the two record kinds (bench_profiling --variants).
+    bool serializedKernelRecords = false;
 };
 
 /// Enqueues the work to time (one or more kernels) on the given stream; must not synchronise.

@@ -12,6 +12,8 @@
 //
 //   bench_profiling                     all cases
 //   bench_profiling copy saxpy          some cases
+//   bench_profiling --variants copy     also: events and CUPTI with a warm L2, events with the
+//                                       stream drained after the flush, CUPTI KERNEL records
 //   bench_profiling --run-kernel copy   the helper mode ncu runs
 //   $WARPBENCH_NCU                      ncu to use (default /usr/local/cuda/bin/ncu, then PATH)
 #include "core/backend/Backend.h"
@@ -46,6 +48,8 @@ using namespace wb::profiling;
 using wb::cuda::KernelArg;
 
 namespace {
+
+bool g_variants = false; ///< --variants
 
 KernelArg pointerArg(const wb::cuda::DeviceBuffer& b)
 {
@@ -346,6 +350,28 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
     } catch (const wb::Error& e) {
         std::printf("  CUPTI activity timing unavailable: %s\n", e.what());
     }
+    // What the flush and its ordering do to each method (the methods section of
+    // docs/BENCHMARKS.md): no flush at all, and events with the stream drained after the flush.
+    std::optional<MeasurementResult> cuptiWarm, eventsWarm, eventsSynced, cuptiSerial;
+    if (g_variants) {
+        CudaTimingOptions v = options;
+        v.flushL2 = false;
+        v.method = TimingMethod::CudaEvents;
+        eventsWarm = timer.measure(launch, v);
+        if (cupti) {
+            v.method = TimingMethod::CuptiActivity;
+            cuptiWarm = timer.measure(launch, v);
+            v.flushL2 = true;
+            v.serializedKernelRecords = true;
+            cuptiSerial = timer.measure(launch, v);
+            v.serializedKernelRecords = false;
+        }
+        v.flushL2 = true;
+        v.method = TimingMethod::CudaEvents;
+        MeasurementHooks drain;
+        drain.beforeSample = [&] { stream.synchronize(); };
+        eventsSynced = timer.measure(launch, v, drain);
+    }
     const auto timingRow = [](const char* label, const MeasurementResult& r) {
         std::printf(
             "  %-16s median %-12s min %-12s p25 %-12s p75 %-12s noise %5.2f %%  %zu samples (%s)\n",
@@ -356,6 +382,10 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
             r.samplesMs.size(), stopReasonName(r.stopReason));
     };
     timingRow("CUDA events", events);
+    if (eventsSynced) timingRow("events, drained", *eventsSynced);
+    if (eventsWarm) timingRow("events, warm L2", *eventsWarm);
+    if (cuptiWarm) timingRow("CUPTI, warm L2", *cuptiWarm);
+    if (cuptiSerial) timingRow("CUPTI KERNEL kind", *cuptiSerial);
     if (cupti) {
         timingRow("CUPTI activity", *cupti);
         const double ratio = events.statsMs.median / cupti->statsMs.median;
@@ -452,8 +482,12 @@ int main(int argc, char** argv)
             return 0;
         }
         std::vector<std::string> cases;
-        for (int i = 1; i < args.size(); ++i)
-            cases.push_back(args[i].toStdString());
+        for (int i = 1; i < args.size(); ++i) {
+            if (args[i] == "--variants")
+                g_variants = true;
+            else
+                cases.push_back(args[i].toStdString());
+        }
         if (cases.empty()) cases = kCaseNames;
 
         const wb::cuda::Context ctx = wb::cuda::Context::primary(0);
