@@ -12,8 +12,8 @@
 
 namespace wb::profiling {
 
-/// One kernel execution as CUPTI recorded it (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL): GPU
-/// start and end timestamps, no launch gaps.
+/// One kernel execution as CUPTI recorded it (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL or
+/// _KERNEL): GPU start and end timestamps, no launch gaps.
 struct KernelActivity {
     std::string name; ///< mangled symbol
     std::uint64_t startNs = 0;

@@ -133,8 +133,8 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
     std::optional<ActivityTrace> trace;
     if (options.method == TimingMethod::CuptiActivity)
         trace.emplace(true, false,
-                      options.serializedKernelRecords ? ActivityTrace::KernelRecords::Serialized
-                                                      : ActivityTrace::KernelRecords::Concurrent);
+                      options.concurrentKernelRecords ? ActivityTrace::KernelRecords::Concurrent
+                                                      : ActivityTrace::KernelRecords::Serialized);
 
     MeasurementHooks wrapped = hooks;
     const bool cupti = options.method == TimingMethod::CuptiActivity;

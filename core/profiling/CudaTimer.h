@@ -47,9 +47,11 @@ struct CudaTimingOptions {
     MeasurementOptions measurement;
     TimingMethod method = TimingMethod::CudaEvents;
     bool flushL2 = true; ///< write an L2-sized buffer before every sample (cold cache)
-    /// CUPTI method: CUPTI_ACTIVITY_KIND_KERNEL records (CUPTI serialises kernels) instead of
-    /// CONCURRENT_KERNEL — for comparing the two record kinds (bench_profiling --variants).
-    bool serializedKernelRecords = false;
+    /// CUPTI method: CONCURRENT_KERNEL records instead of KERNEL ones. Off by default: on the
+    /// H200 CONCURRENT_KERNEL reads memory-bound kernels 7–8 % longer than KERNEL records, CUDA
+    /// events and ncu's gpu__time_duration, which agree within 1 % (docs/BENCHMARKS.md); the
+    /// samples run one kernel at a time on one stream, so KERNEL's serialisation costs nothing.
+    bool concurrentKernelRecords = false;
 };
 
 /// Enqueues the work to time (one or more kernels) on the given stream; must not synchronise.

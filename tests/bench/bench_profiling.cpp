@@ -13,7 +13,8 @@
 //   bench_profiling                     all cases
 //   bench_profiling copy saxpy          some cases
 //   bench_profiling --variants copy     also: events and CUPTI with a warm L2, events with the
-//                                       stream drained after the flush, CUPTI KERNEL records
+//                                       stream drained after the flush, and CUPTI's
+//                                       CONCURRENT_KERNEL records beside its KERNEL ones
 //   bench_profiling --run-kernel copy   the helper mode ncu runs
 //   $WARPBENCH_NCU                      ncu to use (default /usr/local/cuda/bin/ncu, then PATH)
 #include "core/backend/Backend.h"
@@ -352,7 +353,7 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
     }
     // What the flush and its ordering do to each method (the methods section of
     // docs/BENCHMARKS.md): no flush at all, and events with the stream drained after the flush.
-    std::optional<MeasurementResult> cuptiWarm, eventsWarm, eventsSynced, cuptiSerial;
+    std::optional<MeasurementResult> cuptiWarm, eventsWarm, eventsSynced, cuptiConcurrent;
     if (g_variants) {
         CudaTimingOptions v = options;
         v.flushL2 = false;
@@ -362,9 +363,9 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
             v.method = TimingMethod::CuptiActivity;
             cuptiWarm = timer.measure(launch, v);
             v.flushL2 = true;
-            v.serializedKernelRecords = true;
-            cuptiSerial = timer.measure(launch, v);
-            v.serializedKernelRecords = false;
+            v.concurrentKernelRecords = true;
+            cuptiConcurrent = timer.measure(launch, v);
+            v.concurrentKernelRecords = false;
         }
         v.flushL2 = true;
         v.method = TimingMethod::CudaEvents;
@@ -385,7 +386,7 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
     if (eventsSynced) timingRow("events, drained", *eventsSynced);
     if (eventsWarm) timingRow("events, warm L2", *eventsWarm);
     if (cuptiWarm) timingRow("CUPTI, warm L2", *cuptiWarm);
-    if (cuptiSerial) timingRow("CUPTI KERNEL kind", *cuptiSerial);
+    if (cuptiConcurrent) timingRow("CUPTI concurrent", *cuptiConcurrent);
     if (cupti) {
         timingRow("CUPTI activity", *cupti);
         const double ratio = events.statsMs.median / cupti->statsMs.median;
