@@ -144,8 +144,8 @@ bool RunController::run()
 QString RunController::profileUnavailableReason(const session::Session& s)
 {
     if (s.backend == BackendKind::Cpu)
-        return tr("profile needs the CUDA backend: this session runs on the CPU emulator; %1")
-            .arg(QString::fromUtf8(profiling::SessionProfiler::needsCudaMessage()));
+        return tr("profile needs the CUDA backend: this session runs on the CPU emulator, which "
+                  "has no hardware counters and no L2 cache to flush (choose the CUDA backend)");
     if (const auto why = cudaUnavailableReason())
         return tr("profile needs the CUDA backend: %1").arg(QString::fromStdString(*why));
     return {};

@@ -258,10 +258,9 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
     if (kind == BackendKind::Cpu)
         return failure(p, InvalidInput,
-                       std::string("profile needs the CUDA backend: the session runs on the CPU "
-                                   "emulator; ") +
-                           profiling::SessionProfiler::needsCudaMessage() +
-                           " (use --backend cuda on a machine with an NVIDIA GPU)");
+                       "profile needs the CUDA backend: the session runs on the CPU emulator, "
+                       "which has no hardware counters and no L2 cache to flush (use --backend "
+                       "cuda on a machine with an NVIDIA GPU)");
     if (const auto why = cudaUnavailableReason())
         return failure(p, RuntimeError, "profile needs the CUDA backend: " + *why);
     req.options.backend = BackendKind::Cuda;
