@@ -215,13 +215,8 @@ bool ProfilingDocks::profile()
     RunController* runner = m_window->runController();
     const QString why = RunController::profileUnavailableReason(m_window->document()->session());
     if (!why.isEmpty()) {
-        const bool cpu = m_window->document()->session().backend == BackendKind::Cpu;
-        m_sol->setProfile(profiling::ProfileReport::notProfiled(
-                              {cpu ? profiling::ProfilerStatus::State::UnsupportedDevice
-                                   : profiling::ProfilerStatus::State::NoDriver,
-                               why.toStdString()}),
-                          tr("Profile: %1").arg(QString::fromStdString(
-                              m_window->document()->session().launch.kernel)));
+        // The figures of the last run stay; the status line says why there is no profile.
+        m_sol->showMessage(tr("Not profiled: %1").arg(why));
         m_profileDock->show();
         m_profileDock->raise();
         return false;

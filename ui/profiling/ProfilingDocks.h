@@ -48,7 +48,7 @@ public:
     /// What Run → Profile does: runs the session in warpbench-runner with profiling on
     /// (RunController::profile); the Profile dock then shows the profile and the history
     /// records the run with its counters. Where profiling cannot run, the Profile dock's status
-    /// says why and false is returned; nothing else changes.
+    /// line says why (its figures stay) and false is returned; nothing else changes.
     bool profile();
     QDockWidget* profileDock() const noexcept { return m_profileDock; }
     QDockWidget* historyDock() const noexcept { return m_historyDock; }

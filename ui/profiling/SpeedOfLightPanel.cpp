@@ -173,6 +173,12 @@ void SpeedOfLightPanel::setBaseline(std::vector<profiling::Summary> baseline, co
     m_baselineLabel->setVisible(has);
 }
 
+void SpeedOfLightPanel::showMessage(const QString& text)
+{
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+}
+
 QString SpeedOfLightPanel::statusText() const
 {
     return m_status->text();

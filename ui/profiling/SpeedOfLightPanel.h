@@ -37,6 +37,9 @@ public:
     /// there are none, `title` names the run.
     void setSummaries(std::vector<profiling::Summary> summaries,
                       const profiling::ProfilerStatus& counterStatus, const QString& title = {});
+    /// Replaces the status line with `text` (e.g. why a profile could not start); the figures
+    /// shown stay.
+    void showMessage(const QString& text);
     /// Baseline figures (from the history); empty clears it.
     void setBaseline(std::vector<profiling::Summary> baseline, const QString& label = {});
 
