@@ -304,7 +304,7 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
     else
         counters = {profiling::ProfilerStatus::State::Failed,
                     "session runs are timed with CUDA events; hardware counters are not collected "
-                    "for them"};
+                    "for them (Run → Profile collects them)"};
     m_sol->setSummaries(profiling::sessionSummaries(report), counters,
                         tr("%1 · %2 · %3")
                             .arg(QString::fromStdString(session.launch.kernel),
