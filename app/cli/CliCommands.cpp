@@ -102,9 +102,10 @@ QJsonObject deviceJson(const DeviceDescription& d, BackendKind kind)
 int failure(const QCommandLineParser& p, int code, const std::string& message)
 {
     if (p.isSet(QStringLiteral("json"))) {
-        out(QJsonDocument(QJsonObject{{"status", code == InvalidInput ? "invalid" : "runtime-error"},
-                                      {"exitCode", code},
-                                      {"message", qs(message)}})
+        out(QJsonDocument(
+                QJsonObject{{"status", code == InvalidInput ? "invalid" : "runtime-error"},
+                            {"exitCode", code},
+                            {"message", qs(message)}})
                 .toJson()
                 .toStdString());
     } else {
@@ -281,7 +282,8 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     const bool profileFailed = (code == Pass || code == Mismatch) && !report.profiled();
     if (profileFailed) code = RuntimeError;
     if (p.isSet(QStringLiteral("json"))) {
-        QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
+        QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
         QJsonObject pj = profiling::ProfileCodec::toJson(report);
         QJsonArray counters;
         for (const profiling::CounterRow& r : report.counterRows())
@@ -448,9 +450,10 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("kernel"),
-                 QStringLiteral("run, profile: use FILE.cu instead of the project's kernel source."),
-                 QStringLiteral("FILE")});
+    p.addOption(
+        {QStringLiteral("kernel"),
+         QStringLiteral("run, profile: use FILE.cu instead of the project's kernel source."),
+         QStringLiteral("FILE")});
     p.addOption(
         {QStringLiteral("trace"),
          QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
@@ -472,9 +475,8 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});
     p.addOption({QStringLiteral("runner"),
-                 QStringLiteral(
-                     "run, profile: command that starts the runner, e.g. \"ssh gpu-box "
-                     "warpbench-runner\"."),
+                 QStringLiteral("run, profile: command that starts the runner, e.g. \"ssh gpu-box "
+                                "warpbench-runner\"."),
                  QStringLiteral("COMMAND")});
     p.addOption({QStringLiteral("timing"),
                  QStringLiteral("profile: events (CUDA events, default) or cupti (CUPTI kernel "

@@ -62,9 +62,9 @@ ProfilerStatus statusFromJson(const QJsonValue& v, const char* field)
 
 ProfilerStatus::State ProfileCodec::stateFromName(const std::string& name)
 {
-    for (State s : {State::Ok, State::NoDriver, State::NoCupti, State::InsufficientPrivileges,
-                    State::ProfilerBusy, State::UnsupportedDevice, State::InvalidMetric,
-                    State::Failed})
+    for (State s :
+         {State::Ok, State::NoDriver, State::NoCupti, State::InsufficientPrivileges,
+          State::ProfilerBusy, State::UnsupportedDevice, State::InvalidMetric, State::Failed})
         if (name == profilerStateName(s)) return s;
     malformed("unknown profiler state '" + name + "'");
 }

@@ -73,8 +73,8 @@ std::string ProfileReport::toText() const
             out += "Counters  ok · " + std::to_string(passes) + " pass" +
                    (passes == 1 ? "" : "es") + (chip.empty() ? "" : " · " + chip) + "\n";
         } else {
-            out += std::string("Counters  unavailable (") + profilerStateName(counterStatus->state) +
-                   "): " + counterStatus->message + "\n";
+            out += std::string("Counters  unavailable (") +
+                   profilerStateName(counterStatus->state) + "): " + counterStatus->message + "\n";
             if (counterStatus->state == ProfilerStatus::State::InsufficientPrivileges)
                 out += std::string("          ") + counterPermissionHelp() + "\n";
         }

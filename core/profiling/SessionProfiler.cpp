@@ -31,8 +31,8 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     m_result.reset();
     auto* cuda = dynamic_cast<cuda::CudaBackend*>(&c.backend);
     if (!cuda) {
-        m_report =
-            ProfileReport::notProfiled({ProfilerStatus::State::UnsupportedDevice, needsCudaMessage()});
+        m_report = ProfileReport::notProfiled(
+            {ProfilerStatus::State::UnsupportedDevice, needsCudaMessage()});
         m_report.device = c.backend.device().name;
         m_report.warnings.push_back(needsCudaMessage());
         return;
@@ -68,8 +68,8 @@ void SessionProfiler::profile(const session::ProfileContext& c)
                 detail::check(detail::driver().cuStreamSynchronize(stream), "cuStreamSynchronize",
                               "flushing L2 before the counters");
             }
-            r.counters = RangeProfiler::profile(cuda->context().handle(), stream, launch,
-                                                options.counters);
+            r.counters =
+                RangeProfiler::profile(cuda->context().handle(), stream, launch, options.counters);
             if (!r.counters->status.ok())
                 r.warnings.push_back(std::string("hardware counters unavailable (") +
                                      profilerStateName(r.counters->status.state) +

@@ -229,7 +229,8 @@ private:
         std::optional<profiling::SessionProfiler> profiler;
         if (req.contains(QLatin1String("profile"))) {
             try {
-                profiler.emplace(profiling::ProfileCodec::optionsFromJson(req["profile"].toObject()));
+                profiler.emplace(
+                    profiling::ProfileCodec::optionsFromJson(req["profile"].toObject()));
             } catch (const Error& e) {
                 profiler.emplace();
                 rep.status = session::RunReport::Status::Invalid;
@@ -276,11 +277,12 @@ private:
                     // notifier; the client gets a Progress frame so that profiling has its own
                     // time limit.
                     opt.profile = [this, &profiler, backend](const session::ProfileContext& c) {
-                        send(Type::Progress, QJsonObject{{"phase", "profile"},
-                                                         {"kernel", QString::fromStdString(c.kernel)}});
-                        profiler->profile(session::ProfileContext{
-                            backend ? *backend : c.backend, c.program, c.kernel, c.config, c.args,
-                            c.bytesMoved, c.restore});
+                        send(Type::Progress,
+                             QJsonObject{{"phase", "profile"},
+                                         {"kernel", QString::fromStdString(c.kernel)}});
+                        profiler->profile(session::ProfileContext{backend ? *backend : c.backend,
+                                                                  c.program, c.kernel, c.config,
+                                                                  c.args, c.bytesMoved, c.restore});
                     };
                 }
                 rep = session::SessionRunner::run(s, opt);

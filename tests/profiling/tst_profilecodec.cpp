@@ -79,8 +79,10 @@ private Q_SLOTS:
         ProfileReport r = ProfileReport::fromResult(makeResult(), false);
         r.counterStatus = ProfilerStatus{ProfilerStatus::State::InsufficientPrivileges,
                                          "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
-        r.summaries.push_back({"wb/x/nan", "NaN", "", std::numeric_limits<double>::quiet_NaN(), ""});
-        r.summaries.push_back({"wb/x/inf", "Inf", "", -std::numeric_limits<double>::infinity(), ""});
+        r.summaries.push_back(
+            {"wb/x/nan", "NaN", "", std::numeric_limits<double>::quiet_NaN(), ""});
+        r.summaries.push_back(
+            {"wb/x/inf", "Inf", "", -std::numeric_limits<double>::infinity(), ""});
         const ProfileReport back = ProfileCodec::fromJson(ProfileCodec::toJson(r));
         QVERIFY(back.counterStatus);
         QCOMPARE(back.counterStatus->state, ProfilerStatus::State::InsufficientPrivileges);
@@ -105,7 +107,8 @@ private Q_SLOTS:
         QCOMPARE(back.status.state, ProfilerStatus::State::UnsupportedDevice);
         QCOMPARE(back.status.message, std::string("needs the CUDA backend"));
         QVERIFY(back.summaries.empty());
-        QVERIFY(QString::fromStdString(back.toText()).contains(QStringLiteral("needs the CUDA backend")));
+        QVERIFY(QString::fromStdString(back.toText())
+                    .contains(QStringLiteral("needs the CUDA backend")));
     }
 
     void malformedInputThrows()
@@ -138,7 +141,8 @@ private Q_SLOTS:
         o.flushL2 = false;
         o.counters = false;
         o.replay = ReplayMode::User;
-        const SessionProfileOptions back = ProfileCodec::optionsFromJson(ProfileCodec::optionsToJson(o));
+        const SessionProfileOptions back =
+            ProfileCodec::optionsFromJson(ProfileCodec::optionsToJson(o));
         QCOMPARE(back.timing, TimingMethod::CuptiActivity);
         QCOMPARE(back.flushL2, false);
         QCOMPARE(back.counters, false);
@@ -164,10 +168,11 @@ private Q_SLOTS:
         QCOMPARE(rows[3].name, std::string("made_up__metric.sum"));
         QCOMPARE(rows[3].unit, std::string());
         const QString text = QString::fromStdString(r.toText());
-        for (const char* s : {"Test GPU", "cuda-event", "L2 flushed", "median", "Counters  ok",
-                              "8 passes", "GH100", "Duration", "10400", "ns", "DRAM read",
-                              "warning: second warning"})
-            QVERIFY2(text.contains(QLatin1String(s)), qPrintable(s + QStringLiteral(" in\n") + text));
+        for (const char* s :
+             {"Test GPU", "cuda-event", "L2 flushed", "median", "Counters  ok", "8 passes", "GH100",
+              "Duration", "10400", "ns", "DRAM read", "warning: second warning"})
+            QVERIFY2(text.contains(QLatin1String(s)),
+                     qPrintable(s + QStringLiteral(" in\n") + text));
     }
 };
 

@@ -27,8 +27,8 @@ private Q_SLOTS:
 
     void cpuBackendSaysWhy()
     {
-        wb::session::Session s = wb::session::ProjectFile::load(
-            WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
+        wb::session::Session s =
+            wb::session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
         s.backend = wb::BackendKind::Cpu;
         s.iterations = 2;
         const RunReport plain = wb::session::SessionRunner::run(s, {});
@@ -54,8 +54,8 @@ private Q_SLOTS:
 
     void runStoppedBeforeItsLaunches()
     {
-        wb::session::Session s = wb::session::ProjectFile::load(
-            WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
+        wb::session::Session s =
+            wb::session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
         s.backend = wb::BackendKind::Cpu;
         s.kernelFile.clear();
         s.kernelSource = "__global__ void saxpy(int n, float alpha, const float* x, float* y) "

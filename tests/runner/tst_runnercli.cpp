@@ -98,8 +98,8 @@ private Q_SLOTS:
         if (const auto why = wb::cudaUnavailableReason()) {
             const CliRun none = runCli({"profile", saxpy, "--backend", "cuda"});
             QCOMPARE(none.exitCode, 3);
-            QVERIFY2(none.err.contains(QString::fromStdString("profile needs the CUDA backend: " +
-                                                              *why)),
+            QVERIFY2(none.err.contains(
+                         QString::fromStdString("profile needs the CUDA backend: " + *why)),
                      qPrintable(none.err));
         }
     }

@@ -105,8 +105,8 @@ private Q_SLOTS:
         QFETCH(bool, counters);
         QFETCH(bool, userReplay);
         RunnerClient client(localConfig());
-        RunnerClient::Request plainReq = request(session::ProjectFile::load(
-            WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj"));
+        RunnerClient::Request plainReq = request(
+            session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj"));
         plainReq.options.backend = BackendKind::Cuda;
         const RunOutcome plain = client.run(plainReq);
         QCOMPARE(plain.report.status, RunReport::Status::Passed);
@@ -164,22 +164,23 @@ private Q_SLOTS:
         QCOMPARE(p.value("status").toObject().value("state").toString(), QStringLiteral("ok"));
         QVERIFY(!p.value("device").toString().isEmpty());
         QVERIFY(!p.value("summaries").toArray().isEmpty());
-        const QString counterState =
-            p.value("counterStatus").toObject().value("state").toString();
+        const QString counterState = p.value("counterStatus").toObject().value("state").toString();
         if (counterState == QLatin1String("insufficient privileges"))
             QSKIP("counters not permitted here");
         QCOMPARE(counterState, QStringLiteral("ok"));
         QVERIFY(p.value("passes").toInt() >= 1);
         bool duration = false;
         for (const QJsonValue& v : p.value("counters").toArray())
-            if (v.toObject().value("metric").toString() == QLatin1String("gpu__time_duration.sum")) {
+            if (v.toObject().value("metric").toString() ==
+                QLatin1String("gpu__time_duration.sum")) {
                 duration = v.toObject().value("value").toDouble() > 0 &&
                            v.toObject().value("unit").toString() == QLatin1String("ns");
             }
         QVERIFY(duration);
 
-        const CliRun text = runCli({"profile", WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj",
-                                    "--backend", "cuda", "--no-counters", "--timing", "cupti"});
+        const CliRun text =
+            runCli({"profile", WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj", "--backend",
+                    "cuda", "--no-counters", "--timing", "cupti"});
         std::printf("%s\n%s\n", qPrintable(text.out), qPrintable(text.err));
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains(QLatin1String("Profile   ")));

@@ -200,8 +200,7 @@ ProfilingDocks::~ProfilingDocks() = default;
 
 void ProfilingDocks::updateProfileAction()
 {
-    const QString why =
-        RunController::profileUnavailableReason(m_window->document()->session());
+    const QString why = RunController::profileUnavailableReason(m_window->document()->session());
     m_profileAction->setEnabled(why.isEmpty() && !m_window->runController()->isRunning());
     m_profileAction->setToolTip(
         why.isEmpty() ? tr("Run the session in warpbench-runner and profile its kernel: cold-L2 "
@@ -281,7 +280,8 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
                                              .arg(QString::fromStdString(session.launch.kernel),
                                                   QString::fromUtf8(report.statusName())));
         if (report.status != session::RunReport::Status::Invalid) {
-            profiling::RunRecord record = profiling::toRunRecord(session, report, profile.summaries);
+            profiling::RunRecord record =
+                profiling::toRunRecord(session, report, profile.summaries);
             if (profile.profiled())
                 record.note = "profile: " + profile.timingMethod +
                               (profile.flushL2 ? ", L2 flushed" : ", warm L2") +

@@ -121,8 +121,8 @@ void SpeedOfLightPanel::setProfile(const profiling::ProfileReport& report, const
 {
     QString heading = title;
     if (heading.isEmpty() && report.profiled()) {
-        const profiling::Summary* samples = profiling::findSummary(report.summaries,
-                                                                   "wb/timing/samples");
+        const profiling::Summary* samples =
+            profiling::findSummary(report.summaries, "wb/timing/samples");
         heading = tr("%1 · %2 samples (%3)")
                       .arg(QString::fromStdString(report.device))
                       .arg(samples ? samples->value : 0.0, 0, 'f', 0)

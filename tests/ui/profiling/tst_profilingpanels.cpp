@@ -476,7 +476,8 @@ private Q_SLOTS:
         QSignalSpy finished(w.runController(), &RunController::runFinished);
         QVERIFY(w.run());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
-        QCOMPARE(w.runController()->lastOutcome()->report.status, session::RunReport::Status::Passed);
+        QCOMPARE(w.runController()->lastOutcome()->report.status,
+                 session::RunReport::Status::Passed);
         QVERIFY(!w.runController()->lastOutcome()->profile);
         const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
         // Asking again after the run: the run's figures stay, the status line says why.
