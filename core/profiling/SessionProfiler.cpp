@@ -51,7 +51,6 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     const StreamLaunch launch = [&](CUstream s) {
         cuda->submit(c.program, c.kernel, c.config, c.args, s);
     };
-    MeasurementHooks hooks;
     try {
         cuda->context().makeCurrent();
         if (options.collectCounters) {

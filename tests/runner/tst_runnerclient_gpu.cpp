@@ -152,6 +152,34 @@ private Q_SLOTS:
                                 .arg(median->value)));
     }
 
+    /// A kernel that traps from its third launch on: the run's own two launches (result, one
+    /// timed) pass, the profiler's first launch traps. That is a lost context like any other:
+    /// a ContextLost fault, and the next run gets a fresh runner and passes.
+    void profileFaultIsAFault()
+    {
+        RunnerClient client(localConfig());
+        RunnerClient::Request req = request(faultSession(
+            "trap-when-profiled",
+            "__device__ int launches;\n"
+            "__global__ void k(float* out) {\n"
+            "  if (threadIdx.x == 0) atomicAdd(&launches, 1);\n"
+            "  __syncthreads();\n"
+            "  if (*(volatile int*)&launches > 2) __trap();\n"
+            "  out[threadIdx.x] = 1.0f; }",
+            BackendKind::Cuda));
+        req.profile = profiling::SessionProfileOptions{};
+        const RunOutcome o = client.run(req);
+        print("trap while profiling", o);
+        QCOMPARE(o.fault, Fault::ContextLost);
+        QCOMPARE(o.report.exitCode(), 3);
+        QVERIFY2(o.report.message.find("context lost") != std::string::npos,
+                 o.report.message.c_str());
+        const RunOutcome next = client.run(helloRequest(BackendKind::Cuda));
+        print("hello_gpu after it", next);
+        QVERIFY(next.runnerStarted);
+        QCOMPARE(next.report.status, RunReport::Status::Passed);
+    }
+
     void cliProfileJson()
     {
         const CliRun r = runCli({"profile", WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj",
