@@ -147,7 +147,7 @@ void SpeedOfLightPanel::setProfile(const profiling::ProfileReport& report, const
     if (!line.isEmpty()) lines << line;
     for (const auto& w : report.warnings) {
         const QString text = QString::fromStdString(w);
-        if (!line.contains(text)) lines << text;
+        if (!line.contains(text, Qt::CaseInsensitive)) lines << text;
     }
     m_status->setText(lines.join(u'\n'));
     m_status->setVisible(!lines.isEmpty());

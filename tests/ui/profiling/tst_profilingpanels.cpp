@@ -218,6 +218,20 @@ private Q_SLOTS:
         QVERIFY(panel.statusText().contains(QStringLiteral("CUPTI timing unavailable")));
         QVERIFY(!panel.statusText().contains(QStringLiteral("Hardware counters unavailable")));
 
+        // Counters not permitted: the status with the help, the matching warning not twice.
+        ProfileResult denied = makeResult(0, 0);
+        denied.counters->values.clear();
+        denied.counters->status = {ProfilerStatus::State::InsufficientPrivileges,
+                                   "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
+        denied.warnings = {"hardware counters unavailable (insufficient privileges): "
+                           "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
+        panel.setProfile(ProfileReport::fromResult(denied, true));
+        QVERIFY(!panel.smPercent());
+        QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0);
+        QVERIFY(panel.statusText().contains(QString::fromUtf8(counterPermissionHelp())));
+        QCOMPARE(panel.statusText().count(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")),
+                 1);
+
         // No profile (the CPU emulator): the reason, no bars.
         panel.setProfile(ProfileReport::notProfiled(
             {ProfilerStatus::State::UnsupportedDevice, "needs the CUDA backend"}));
