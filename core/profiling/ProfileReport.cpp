@@ -4,6 +4,7 @@
 #include "core/profiling/MetricTable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace wb::profiling {
@@ -12,10 +13,14 @@ namespace {
 
 constexpr const char* kCounterPrefix = "wb/counter/";
 
+/// Counts (bytes, ns, Hz) in full, other values with 6 significant digits.
 std::string plain(double v)
 {
     char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        std::snprintf(b, sizeof b, "%.0f", v);
+    else
+        std::snprintf(b, sizeof b, "%.6g", v);
     return b;
 }
 
