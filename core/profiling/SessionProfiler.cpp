@@ -43,7 +43,8 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     options.timing.measurement = m_options.measurement;
     options.collectCounters = m_options.counters;
     options.counters.replay = m_options.replay;
-    if (m_options.replay == ReplayMode::User) options.counters.beforePass = c.restore;
+    // User replay: before every pass; kernel replay: only if CUPTI wants a second launch.
+    options.counters.beforePass = c.restore;
     options.workload.bytes = static_cast<double>(c.bytesMoved);
     // The legacy default stream: Backend::upload (restore) copies there too, so a restored
     // buffer is complete before the next launch reads it.
@@ -53,6 +54,9 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     };
     try {
         cuda->context().makeCurrent();
+        // Timing starts from the data the result launch started from, not from what the run's
+        // warm-up and timed launches left in inout buffers.
+        c.restore();
         if (options.collectCounters) {
             // Time first, then restore the buffers so that the counters see the data the result
             // launch saw (timing relaunches in place: an inout buffer drifts).

@@ -16,7 +16,8 @@ struct SessionProfileOptions {
     bool flushL2 = true;                            ///< cold L2 before every sample
     bool counters = true;                           ///< Speed-of-Light hardware counters
     /// Kernel replay (CUPTI saves and restores device memory); User replay restores the
-    /// session's buffers with ProfileContext::restore before every pass.
+    /// session's buffers with ProfileContext::restore before every pass (kernel replay too, if
+    /// CUPTI ever asks for a second launch).
     ReplayMode replay = ReplayMode::Kernel;
     MeasurementOptions measurement; ///< noise target, minimum and maximum time
 };
@@ -24,8 +25,9 @@ struct SessionProfileOptions {
 /// Profiles the kernel of a session run: installed as SessionRunner::Options::profile, it runs
 /// profileLaunch (cold-L2 timing with CUDA events or CUPTI records, then the Speed-of-Light
 /// counters) on the run's own program, arguments and device buffers, on the CUDA backend's
-/// default stream through CudaBackend::submit. Before the counters the buffers are restored to
-/// the data the result launch started from, so counters see the run's own data.
+/// default stream through CudaBackend::submit. Before the timing and again before the counters
+/// the buffers are restored to the data the result launch started from, so both see the run's
+/// own data.
 ///
 /// On another backend the report says that hardware counters and cold-cache timing need the
 /// CUDA backend. Profiling problems (no CUPTI, no permission, a driver error in the timing)
