@@ -173,10 +173,11 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
             runner::RunOutcome r = client->run(req);
             session::SessionRunner::checkCoverage(s, r.report);
             outcome->report = std::move(r.report);
-            outcome->profile = r.profile ? std::move(r.profile)
-                                         : profiling::ProfileReport::notProfiled(
-                                               {profiling::ProfilerStatus::State::Failed,
-                                                "not profiled: " + outcome->report.message});
+            outcome->profile =
+                r.profile
+                    ? std::move(r.profile)
+                    : profiling::ProfileReport::notProfiled(
+                          {profiling::ProfilerStatus::State::Failed, outcome->report.message});
             outcome->wallMs = msSince(start);
             outcome->transferNote =
                 tr("not measured: profile runs time the kernel in warpbench-runner");

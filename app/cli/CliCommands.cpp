@@ -262,8 +262,10 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
                        "profile needs the CUDA backend: the session runs on the CPU emulator, "
                        "which has no hardware counters and no L2 cache to flush (use --backend "
                        "cuda on a machine with an NVIDIA GPU)");
-    if (const auto why = cudaUnavailableReason())
-        return failure(p, RuntimeError, "profile needs the CUDA backend: " + *why);
+    // A remote runner (--runner) has its own GPU: it reports there if CUDA is missing.
+    if (!p.isSet(QStringLiteral("runner")))
+        if (const auto why = cudaUnavailableReason())
+            return failure(p, RuntimeError, "profile needs the CUDA backend: " + *why);
     req.options.backend = BackendKind::Cuda;
     req.profile = profile;
 
@@ -274,9 +276,8 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         o.profile ? *o.profile
                   : profiling::ProfileReport::notProfiled(
                         {profiling::ProfilerStatus::State::Failed,
-                         "not profiled: " + std::string(o.fault == runner::Fault::None
-                                                            ? "the runner sent no profile"
-                                                            : faultName(o.fault))});
+                         std::string(o.fault == runner::Fault::None ? "the runner sent no profile"
+                                                                    : faultName(o.fault))});
     int code = o.report.exitCode();
     // The run itself went through but the profiler could not profile: a runtime error.
     const bool profileFailed = (code == Pass || code == Mismatch) && !report.profiled();

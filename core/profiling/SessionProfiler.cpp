@@ -10,8 +10,7 @@ namespace wb::profiling {
 SessionProfiler::SessionProfiler(SessionProfileOptions options)
     : m_options(std::move(options))
     , m_report(ProfileReport::notProfiled(
-          {ProfilerStatus::State::Failed,
-           "not profiled: the run stopped before the kernel was profiled"}))
+          {ProfilerStatus::State::Failed, "the run stopped before the kernel was profiled"}))
 {
 }
 

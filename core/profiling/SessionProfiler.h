@@ -42,7 +42,7 @@ public:
     /// What the hook does.
     void profile(const session::ProfileContext& context);
 
-    /// Until the hook runs: status Failed, "not profiled: the run stopped before the kernel was
+    /// Until the hook runs: status Failed, "the run stopped before the kernel was
     /// profiled".
     const ProfileReport& report() const noexcept { return m_report; }
     /// The full result (CUDA only, after a successful profile).

@@ -450,7 +450,7 @@ RunOutcome RunnerClient::run(const Request& req)
         else if (req.profile)
             o.profile = profiling::ProfileReport::notProfiled(
                 {profiling::ProfilerStatus::State::Failed,
-                 "not profiled: the runner sent no profile (is warpbench-runner from the same "
+                 "the runner sent no profile (is warpbench-runner from the same "
                  "build?)"});
         const QJsonArray buffers = j["buffers"].toArray();
         o.transferWriteMs = j["writeMs"].toDouble();

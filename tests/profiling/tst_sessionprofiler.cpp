@@ -34,7 +34,7 @@ private Q_SLOTS:
         const RunReport plain = wb::session::SessionRunner::run(s, {});
         SessionProfiler profiler;
         QVERIFY(!profiler.report().profiled());
-        QVERIFY(profiler.report().status.message.find("not profiled") != std::string::npos);
+        QVERIFY(profiler.report().status.message.find("stopped before") != std::string::npos);
         wb::session::SessionRunner::Options opt;
         opt.profile = profiler.hook();
         const RunReport rep = wb::session::SessionRunner::run(s, opt);
