@@ -3,6 +3,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/runner/RunnerClient.h"
 #include "core/session/Expression.h"
 #include "core/session/Initialisers.h"
 #include "core/session/SessionRunner.h"
@@ -140,9 +141,70 @@ bool RunController::run()
     return true;
 }
 
+QString RunController::profileUnavailableReason(const session::Session& s)
+{
+    if (s.backend == BackendKind::Cpu)
+        return tr("profile needs the CUDA backend: this session runs on the CPU emulator, which "
+                  "has no hardware counters and no L2 cache to flush (choose the CUDA backend)");
+    if (const auto why = cudaUnavailableReason())
+        return tr("profile needs the CUDA backend: %1").arg(QString::fromStdString(*why));
+    return {};
+}
+
+bool RunController::profile(const profiling::SessionProfileOptions& profileOptions)
+{
+    if (m_running) return false;
+    session::Session s = m_doc->runnableSession();
+    if (!profileUnavailableReason(s).isEmpty()) return false;
+    m_running = true;
+    m_clock.start();
+    const quint64 generation = ++m_generation;
+    Q_EMIT runStarted();
+    if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
+    m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
+        this,
+        [s = std::move(s), profileOptions, client = m_client](const CancelToken& token) {
+            auto outcome = std::make_shared<RunOutcome>();
+            const auto start = std::chrono::steady_clock::now();
+            runner::RunnerClient::Request req;
+            req.session = s;
+            req.options.backend = BackendKind::Cuda;
+            req.profile = profileOptions;
+            runner::RunOutcome r = client->run(req);
+            session::SessionRunner::checkCoverage(s, r.report);
+            outcome->report = std::move(r.report);
+            outcome->profile =
+                r.profile
+                    ? std::move(r.profile)
+                    : profiling::ProfileReport::notProfiled(
+                          {profiling::ProfilerStatus::State::Failed, outcome->report.message});
+            outcome->wallMs = msSince(start);
+            outcome->transferNote =
+                tr("not measured: profile runs time the kernel in warpbench-runner");
+            if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
+            try {
+                auto inputs = makeInputs(s);
+                for (const auto& b : s.buffers)
+                    if (b.role != session::BufferRole::Out)
+                        outcome->inputs.emplace(b.name, std::move(inputs[b.name]));
+            } catch (const std::exception&) {
+                // The report already says why the inputs could not be made.
+            }
+            return std::shared_ptr<const RunOutcome>(outcome);
+        },
+        [this, generation](std::shared_ptr<const RunOutcome> outcome) {
+            if (generation != m_generation) return; // cancelled: dropped
+            m_running = false;
+            m_last = outcome;
+            Q_EMIT runFinished(std::move(outcome));
+        });
+    return true;
+}
+
 void RunController::cancel()
 {
     if (!m_running) return;
+    if (m_client) m_client->cancel();
     ++m_generation;
     m_token.cancel();
     m_running = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profiling/SessionProfiler.h"
 #include "ui/RunOutcome.h"
 #include "ui/Worker.h"
 
@@ -8,6 +9,10 @@
 #include <QObject>
 
 #include <memory>
+
+namespace wb::runner {
+class RunnerClient;
+}
 
 namespace wb::ui {
 
@@ -23,6 +28,14 @@ public:
 
     /// Starts a run of the session as it is now (unsaved edits included). False while one runs.
     bool run();
+    /// Starts a profile run: the session as it is now runs in warpbench-runner on the CUDA
+    /// backend and its kernel is profiled after the timed launches (cold-L2 timing, hardware
+    /// counters); runFinished carries RunOutcome::profile. False while a run is running or when
+    /// profileUnavailableReason() says why it cannot run.
+    bool profile(const profiling::SessionProfileOptions& options = {});
+    /// Why `session` cannot be profiled here (it runs on the CPU emulator, or CUDA is not
+    /// usable), or an empty string.
+    static QString profileUnavailableReason(const session::Session& session);
     void cancel();
     bool isRunning() const noexcept { return m_running; }
     /// Trace mode (CPU emulator): runs record who wrote each output element (RunReport::traces).
@@ -48,6 +61,8 @@ private:
     QElapsedTimer m_clock;
     CancelToken m_token;
     std::shared_ptr<const RunOutcome> m_last;
+    /// Profile runs go through the isolated runner (created at the first profile run).
+    std::shared_ptr<runner::RunnerClient> m_client;
 };
 
 } // namespace wb::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profiling/ProfileReport.h"
 #include "core/session/HostArray.h"
 #include "core/session/RunReport.h"
 #include "ui/ArrayView.h"
@@ -9,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace wb::ui {
@@ -22,6 +24,9 @@ struct RunOutcome {
     double d2hMs = -1;    ///< copying every out/inout buffer back once
     QString transferNote; ///< why the copies were not measured, when they were not
     double wallMs = 0;    ///< the whole run, as the user waited for it
+    /// Profile runs (RunController::profile): the kernel's cold-L2 timing and counters, or
+    /// why there are none. Absent for ordinary runs.
+    std::optional<profiling::ProfileReport> profile;
 };
 
 /// A typed view of `array`, kept alive by `owner` (which must own the array).

@@ -4,6 +4,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/profiling/ProfileCodec.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
@@ -27,6 +28,8 @@ const char* kDescription =
     "\n"
     "Commands:\n"
     "  run PROJECT       compile, launch, time and check a session against its reference\n"
+    "  profile PROJECT   run it (CUDA backend) and profile the kernel: cold-L2 timing and\n"
+    "                    hardware counters (--timing, --no-flush, --no-counters)\n"
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
     "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
@@ -94,6 +97,69 @@ QJsonObject deviceJson(const DeviceDescription& d, BackendKind kind)
                        {"driverVersion", qs(d.driverVersion)}};
 }
 
+/// Prints a failure before anything ran: JSON {status, exitCode, message} with --json, else
+/// the message on stderr. Returns `code`.
+int failure(const QCommandLineParser& p, int code, const std::string& message)
+{
+    if (p.isSet(QStringLiteral("json"))) {
+        out(QJsonDocument(
+                QJsonObject{{"status", code == InvalidInput ? "invalid" : "runtime-error"},
+                            {"exitCode", code},
+                            {"message", qs(message)}})
+                .toJson()
+                .toStdString());
+    } else {
+        err(message);
+    }
+    return code;
+}
+
+/// Loads PROJECT, with --kernel applied. False (after printing why) when it cannot be loaded.
+bool loadProject(const QCommandLineParser& p, const QString& path, session::Session& s)
+{
+    try {
+        s = session::ProjectFile::load(path.toStdString());
+        if (p.isSet(QStringLiteral("kernel"))) {
+            const std::filesystem::path k =
+                std::filesystem::absolute(p.value(QStringLiteral("kernel")).toStdString());
+            if (!std::filesystem::is_regular_file(k))
+                throw Error(Error::Kind::InvalidArgument, "--kernel: no such file: " + k.string());
+            s.kernelFile = k.string();
+            s.kernelSource.clear();
+        }
+    } catch (const Error& e) {
+        failure(p, InvalidInput, e.what());
+        return false;
+    }
+    return true;
+}
+
+runner::RunnerClient::Config runnerConfig(const QCommandLineParser& p)
+{
+    runner::RunnerClient::Config config;
+    if (p.isSet(QStringLiteral("runner"))) {
+        for (const QString& a :
+             p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            config.command.push_back(a.toStdString());
+    }
+    return config;
+}
+
+/// --timeout SECONDS into `ms`; false (after saying why) when it is not a positive number.
+bool timeoutOption(const QCommandLineParser& p, int& ms)
+{
+    if (!p.isSet(QStringLiteral("timeout"))) return true;
+    bool conv = false;
+    const double sec = p.value(QStringLiteral("timeout")).toDouble(&conv);
+    if (!conv || sec <= 0) {
+        err("--timeout: expected a positive number of seconds, got \"" +
+            p.value(QStringLiteral("timeout")).toStdString() + "\"");
+        return false;
+    }
+    ms = static_cast<int>(sec * 1000.0);
+    return true;
+}
+
 int cmdRun(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -110,28 +176,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     if (p.isSet(QStringLiteral("output")))
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
     session::Session s;
-    try {
-        s = session::ProjectFile::load(args[1].toStdString());
-        if (p.isSet(QStringLiteral("kernel"))) {
-            const std::filesystem::path k =
-                std::filesystem::absolute(p.value(QStringLiteral("kernel")).toStdString());
-            if (!std::filesystem::is_regular_file(k))
-                throw Error(Error::Kind::InvalidArgument, "--kernel: no such file: " + k.string());
-            s.kernelFile = k.string();
-            s.kernelSource.clear();
-        }
-    } catch (const Error& e) {
-        if (p.isSet(QStringLiteral("json"))) {
-            out(QJsonDocument(QJsonObject{{"status", "invalid"},
-                                          {"exitCode", InvalidInput},
-                                          {"message", e.what()}})
-                    .toJson()
-                    .toStdString());
-        } else {
-            err(e.what());
-        }
-        return InvalidInput;
-    }
+    if (!loadProject(p, args[1], s)) return InvalidInput;
     // Trace records stay in the process that ran the kernel: trace runs are in-process.
     if (p.isSet(QStringLiteral("in-process")) || opt.trace) {
         const session::RunReport rep = session::SessionRunner::run(s, opt);
@@ -139,12 +184,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         return rep.exitCode();
     }
     // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report.
-    runner::RunnerClient::Config config;
-    if (p.isSet(QStringLiteral("runner"))) {
-        for (const QString& a :
-             p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            config.command.push_back(a.toStdString());
-    }
+    runner::RunnerClient::Config config = runnerConfig(p);
     if (p.isSet(QStringLiteral("memcheck"))) {
         const QString tool = p.value(QStringLiteral("memcheck"));
         if (tool != QLatin1String("memcheck") && tool != QLatin1String("racecheck")) {
@@ -161,16 +201,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
     req.options = opt;
     req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
-    if (p.isSet(QStringLiteral("timeout"))) {
-        bool conv = false;
-        const double sec = p.value(QStringLiteral("timeout")).toDouble(&conv);
-        if (!conv || sec <= 0) {
-            err("--timeout: expected a positive number of seconds, got \"" +
-                p.value(QStringLiteral("timeout")).toStdString() + "\"");
-            return InvalidInput;
-        }
-        req.timeoutMs = static_cast<int>(sec * 1000.0);
-    }
+    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
     runner::RunnerClient client(config);
     runner::RunOutcome o = client.run(req);
     // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
@@ -189,6 +220,88 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         }
     }
     return o.report.exitCode();
+}
+
+int cmdProfile(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 2) {
+        err("profile: expected exactly one PROJECT argument (see --help)");
+        return InvalidInput;
+    }
+    bool ok1, ok2, ok3;
+    runner::RunnerClient::Request req;
+    req.options.backend = backendOption(p, ok1);
+    req.options.device = intOption(p, "device", 0, ok2);
+    req.options.iterations = intOption(p, "iterations", 1, ok3);
+    if (!ok1 || !ok2 || !ok3) return InvalidInput;
+    if (p.isSet(QStringLiteral("output")))
+        req.options.outputDir = p.value(QStringLiteral("output")).toStdString();
+    profiling::SessionProfileOptions profile;
+    if (p.isSet(QStringLiteral("timing"))) {
+        const QString t = p.value(QStringLiteral("timing"));
+        if (t == QLatin1String("cupti"))
+            profile.timing = profiling::TimingMethod::CuptiActivity;
+        else if (t != QLatin1String("events")) {
+            err("--timing: expected events or cupti, got \"" + t.toStdString() + "\"");
+            return InvalidInput;
+        }
+    }
+    profile.flushL2 = !p.isSet(QStringLiteral("no-flush"));
+    profile.counters = !p.isSet(QStringLiteral("no-counters"));
+    for (const char* runOnly : {"trace", "in-process", "bounds-check", "memcheck"})
+        if (p.isSet(QLatin1String(runOnly))) {
+            err(std::string("profile: --") + runOnly + " is an option of run, not of profile");
+            return InvalidInput;
+        }
+    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
+    if (!loadProject(p, args[1], req.session)) return InvalidInput;
+
+    const BackendKind kind = req.options.backend.value_or(req.session.backend);
+    if (kind == BackendKind::Cpu)
+        return failure(p, InvalidInput,
+                       "profile needs the CUDA backend: the session runs on the CPU emulator, "
+                       "which has no hardware counters and no L2 cache to flush (use --backend "
+                       "cuda on a machine with an NVIDIA GPU)");
+    // A remote runner (--runner) has its own GPU: it reports there if CUDA is missing.
+    if (!p.isSet(QStringLiteral("runner")))
+        if (const auto why = cudaUnavailableReason())
+            return failure(p, RuntimeError, "profile needs the CUDA backend: " + *why);
+    req.options.backend = BackendKind::Cuda;
+    req.profile = profile;
+
+    runner::RunnerClient client(runnerConfig(p));
+    runner::RunOutcome o = client.run(req);
+    session::SessionRunner::checkCoverage(req.session, o.report);
+    const profiling::ProfileReport report =
+        o.profile ? *o.profile
+                  : profiling::ProfileReport::notProfiled(
+                        {profiling::ProfilerStatus::State::Failed,
+                         std::string(o.fault == runner::Fault::None ? "the runner sent no profile"
+                                                                    : faultName(o.fault))});
+    int code = o.report.exitCode();
+    // The run itself went through but the profiler could not profile: a runtime error.
+    const bool profileFailed = (code == Pass || code == Mismatch) && !report.profiled();
+    if (profileFailed) code = RuntimeError;
+    if (p.isSet(QStringLiteral("json"))) {
+        QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
+        QJsonObject pj = profiling::ProfileCodec::toJson(report);
+        QJsonArray counters;
+        for (const profiling::CounterRow& r : report.counterRows())
+            counters.append(QJsonObject{{"metric", qs(r.metric)},
+                                        {"name", qs(r.name)},
+                                        {"value", r.value},
+                                        {"unit", qs(r.unit)}});
+        pj["counters"] = counters;
+        j["profile"] = pj;
+        j["exitCode"] = code;
+        out(QJsonDocument(j).toJson().toStdString());
+    } else {
+        out(o.report.toText());
+        out(report.toText());
+    }
+    if (profileFailed) err("profile failed: " + report.status.message);
+    return code;
 }
 
 int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
@@ -318,7 +431,7 @@ int runCli(const QStringList& arguments)
     p.addHelpOption();
     p.addVersionOption();
     p.addPositionalArgument(QStringLiteral("command"),
-                            QStringLiteral("run, list-kernels, devices or grade"));
+                            QStringLiteral("run, profile, list-kernels, devices or grade"));
     p.addPositionalArgument(QStringLiteral("argument"),
                             QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
                             QStringLiteral("[argument...]"));
@@ -338,9 +451,10 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});
-    p.addOption({QStringLiteral("kernel"),
-                 QStringLiteral("run: use FILE.cu instead of the project's kernel source."),
-                 QStringLiteral("FILE")});
+    p.addOption(
+        {QStringLiteral("kernel"),
+         QStringLiteral("run, profile: use FILE.cu instead of the project's kernel source."),
+         QStringLiteral("FILE")});
     p.addOption(
         {QStringLiteral("trace"),
          QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
@@ -352,7 +466,8 @@ int runCli(const QStringList& arguments)
          QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
     p.addOption({QStringLiteral("timeout"),
                  QStringLiteral(
-                     "run: wall-clock limit in seconds for the kernel (default 10); the runner is "
+                     "run, profile: wall-clock limit in seconds for the kernel (default 10); the "
+                     "runner is "
                      "killed after it. grade: per submission, compile included (default 60)."),
                  QStringLiteral("SECONDS")});
     p.addOption({QStringLiteral("bounds-check"),
@@ -361,9 +476,17 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});
     p.addOption({QStringLiteral("runner"),
-                 QStringLiteral(
-                     "run: command that starts the runner, e.g. \"ssh gpu-box warpbench-runner\"."),
+                 QStringLiteral("run, profile: command that starts the runner, e.g. \"ssh gpu-box "
+                                "warpbench-runner\"."),
                  QStringLiteral("COMMAND")});
+    p.addOption({QStringLiteral("timing"),
+                 QStringLiteral("profile: events (CUDA events, default) or cupti (CUPTI kernel "
+                                "records)."),
+                 QStringLiteral("METHOD")});
+    p.addOption({QStringLiteral("no-flush"),
+                 QStringLiteral("profile: keep L2 warm between samples (no L2 flush).")});
+    p.addOption({QStringLiteral("no-counters"),
+                 QStringLiteral("profile: timing only, no hardware counters.")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;
@@ -378,12 +501,13 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, list-kernels, devices, grade); see --help");
+        err("no command given (run, profile, list-kernels, devices, grade); see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
     try {
         if (cmd == QLatin1String("run")) return cmdRun(p, args);
+        if (cmd == QLatin1String("profile")) return cmdProfile(p, args);
         if (cmd == QLatin1String("list-kernels")) return cmdListKernels(p, args);
         if (cmd == QLatin1String("devices")) return cmdDevices(p);
         if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
@@ -392,7 +516,7 @@ int runCli(const QStringList& arguments)
         return RuntimeError;
     }
     err("unknown command \"" + cmd.toStdString() +
-        "\" (run, list-kernels, devices, grade); see --help");
+        "\" (run, profile, list-kernels, devices, grade); see --help");
     return InvalidInput;
 }
 

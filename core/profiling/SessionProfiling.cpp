@@ -45,7 +45,14 @@ RunRecord toRunRecord(const session::Session& session, const session::RunReport&
     r.launch = report.launch;
     r.device = report.device;
     r.metrics = sessionSummaries(report);
-    r.metrics.insert(r.metrics.end(), extra.begin(), extra.end());
+    for (const Summary& e : extra) {
+        auto same = std::find_if(r.metrics.begin(), r.metrics.end(),
+                                 [&e](const Summary& m) { return m.tag == e.tag; });
+        if (same != r.metrics.end())
+            *same = e;
+        else
+            r.metrics.push_back(e);
+    }
     r.verdict = report.statusName();
     if (report.status != session::RunReport::Status::Passed && !report.message.empty())
         r.verdict += ": " + report.message;

@@ -20,7 +20,9 @@ namespace wb::profiling {
 std::vector<Summary> sessionSummaries(const session::RunReport& report);
 
 /// The history record of a session run. `extra` (counters, CUPTI timing) is appended to the
-/// metrics. The verdict is the report's status ("pass", "mismatch: …", "compile-error: …").
+/// metrics; an extra figure with the tag of a session figure replaces it (a profiled run's
+/// "wb/timing/*" is the profiler's cold-L2 timing). The verdict is the report's status ("pass",
+/// "mismatch: …", "compile-error: …").
 RunRecord toRunRecord(const session::Session& session, const session::RunReport& report,
                       const std::vector<Summary>& extra = {});
 

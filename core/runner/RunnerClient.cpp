@@ -2,6 +2,7 @@
 #include "core/runner/RunnerClient.h"
 
 #include "core/common/Error.h"
+#include "core/profiling/ProfileCodec.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SanitizerReport.h"
 #include "core/runner/detail/RunnerProcess.h"
@@ -310,6 +311,7 @@ RunOutcome RunnerClient::run(const Request& req)
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
+    if (req.profile) run["profile"] = profiling::ProfileCodec::optionsToJson(*req.profile);
     const std::vector<char> runFrame = Protocol::encode(Protocol::Type::Run, run);
 
     std::unique_ptr<RunnerProcess> oneShotProcess;
@@ -340,15 +342,20 @@ RunOutcome RunnerClient::run(const Request& req)
         ~ClearPid() { pid = 0; }
     } clearPid{m_activePid};
     auto deadline = t0 + std::chrono::milliseconds(req.prepareTimeoutMs);
-    std::optional<Clock::time_point> launchedAt;
+    std::optional<Clock::time_point> launchedAt, profilingAt;
     std::vector<QByteArray> blobs;
     Protocol::Frame f;
     for (;;) {
         const auto w =
             slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Progress) {
-            kernel = f.json().value(QLatin1String("kernel")).toString().toStdString();
-            if (!launchedAt) {
+            const QJsonObject progress = f.json();
+            kernel = progress.value(QLatin1String("kernel")).toString().toStdString();
+            if (progress.value(QLatin1String("phase")).toString() == QLatin1String("profile")) {
+                // Profiling has its own limit, from its start to the report.
+                profilingAt = Clock::now();
+                deadline = *profilingAt + std::chrono::milliseconds(req.profileTimeoutMs);
+            } else if (!launchedAt) {
                 launchedAt = Clock::now();
                 deadline = *launchedAt + std::chrono::milliseconds(req.timeoutMs);
             }
@@ -362,7 +369,13 @@ RunOutcome RunnerClient::run(const Request& req)
         o.elapsedMs = elapsed();
         if (w == RunnerProcess::Wait::Frame) break;
         o.runnerLog = slot->stderrTail();
-        if (w == RunnerProcess::Wait::Timeout && launchedAt) {
+        if (w == RunnerProcess::Wait::Timeout && profilingAt) {
+            slot->kill();
+            setFault(o, Fault::Timeout,
+                     "timeout: profiling kernel '" + kernel + "' did not finish within " +
+                         seconds(req.profileTimeoutMs) + "; the runner was killed",
+                     "a fresh runner starts on the next run; raise the profiling timeout");
+        } else if (w == RunnerProcess::Wait::Timeout && launchedAt) {
             slot->kill();
             const double running =
                 std::chrono::duration<double, std::milli>(Clock::now() - *launchedAt).count();
@@ -433,6 +446,13 @@ RunOutcome RunnerClient::run(const Request& req)
         o.report = ReportCodec::fromJson(j["report"].toObject());
         for (const QJsonValue& v : j["findings"].toArray())
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
+        if (j.contains(QLatin1String("profile")))
+            o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
+        else if (req.profile)
+            o.profile = profiling::ProfileReport::notProfiled(
+                {profiling::ProfilerStatus::State::Failed,
+                 "the runner sent no profile (is warpbench-runner from the same "
+                 "build?)"});
         const QJsonArray buffers = j["buffers"].toArray();
         o.transferWriteMs = j["writeMs"].toDouble();
         // Allocate first, then copy: transferReadMs is the copy alone, like the runner's figure.

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/common/MemoryFinding.h"
+#include "core/profiling/ProfileReport.h"
+#include "core/profiling/SessionProfiler.h"
 #include "core/session/RunReport.h"
 #include "core/session/Session.h"
 #include "core/session/SessionRunner.h"
@@ -52,6 +54,9 @@ struct RunOutcome {
     /// (or compression), the client's copy out of it (or decompression).
     std::uint64_t transferBytes = 0;
     double transferWriteMs = 0, transferReadMs = 0;
+    /// The kernel's profile, when Request::profile asked for one: cold-L2 timing and counters,
+    /// or (status) why there is none. Absent when not asked for, and after a fault.
+    std::optional<profiling::ProfileReport> profile;
 };
 
 /// Figures of a warm runner, for leak checks (bench_runner --soak).
@@ -87,13 +92,21 @@ public:
 
     struct Request {
         session::Session session;
-        session::SessionRunner::Options options; ///< reuseBackend is ignored
+        /// reuseBackend and profile are ignored (profiling: Request::profile).
+        session::SessionRunner::Options options;
         /// Wall-clock limit for kernel execution: from the run's first launch to its report.
         int timeoutMs = 10000;
         /// Limit for what comes before the first launch: runner start-up, compiles (a cold
         /// cache may build precompiled headers), data.
         int prepareTimeoutMs = 300000;
         bool boundsCheck = false; ///< CPU: the bounds-checked (ASan) mode
+        /// When set, the runner also profiles the kernel after the timed launches
+        /// (profiling::SessionProfiler: cold-L2 timing, hardware counters) and the outcome
+        /// carries the profile. Needs the CUDA backend; elsewhere the profile says why not.
+        std::optional<profiling::SessionProfileOptions> profile;
+        /// Limit for the profiling itself, from its start (the runner says when) to the
+        /// report: the timing stops at 0.5 % noise or after 15 s, counters take 8+ passes.
+        int profileTimeoutMs = 120000;
     };
 
     RunnerClient();

@@ -5,6 +5,8 @@
 #include "core/cpu/CpuBackend.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
+#include "core/profiling/ProfileCodec.h"
+#include "core/profiling/SessionProfiler.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
 #include "core/session/ProjectFile.h"
@@ -233,6 +235,17 @@ private:
     {
         session::RunReport rep;
         Backend* backend = nullptr;
+        std::optional<profiling::SessionProfiler> profiler;
+        if (req.contains(QLatin1String("profile"))) {
+            try {
+                profiler.emplace(
+                    profiling::ProfileCodec::optionsFromJson(req["profile"].toObject()));
+            } catch (const Error& e) {
+                profiler.emplace();
+                rep.status = session::RunReport::Status::Invalid;
+                rep.message = e.what();
+            }
+        }
         {
             m_watchdog.arm(true);
             struct Disarm {
@@ -268,6 +281,19 @@ private:
                         });
                     opt.reuseBackend = notifier.get();
                 }
+                if (profiler) {
+                    // The profiler sees the warm backend itself (the CUDA backend), not the
+                    // notifier; the client gets a Progress frame so that profiling has its own
+                    // time limit.
+                    opt.profile = [this, &profiler, backend](const session::ProfileContext& c) {
+                        send(Type::Progress,
+                             QJsonObject{{"phase", "profile"},
+                                         {"kernel", QString::fromStdString(c.kernel)}});
+                        profiler->profile(session::ProfileContext{backend ? *backend : c.backend,
+                                                                  c.program, c.kernel, c.config,
+                                                                  c.args, c.bytesMoved, c.restore});
+                    };
+                }
                 rep = session::SessionRunner::run(s, opt);
             }
         }
@@ -282,6 +308,7 @@ private:
 
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
+        if (profiler) answer["profile"] = profiling::ProfileCodec::toJson(profiler->report());
         const auto t0 = std::chrono::steady_clock::now();
         answer["buffers"] = putBuffers(rep, answer);
         answer["writeMs"] =

@@ -334,6 +334,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         for (int i = 0; i < rep.iterations; ++i)
             samples.push_back(backend->launch(*program, kernel->name, rep.launch, args));
         rep.timing = TimingStats::of(std::move(samples));
+        if (opt.profile) {
+            const auto restore = [&] {
+                for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                    backend->upload(*d.buffers[i], first[i].data(), first[i].bytes());
+            };
+            opt.profile(ProfileContext{*backend, *program, kernel->name, rep.launch, args,
+                                       rep.bytesMoved, restore});
+        }
     }
     if (rep.timing.medianMs > 0) {
         rep.bandwidthGBs = static_cast<double>(rep.bytesMoved) / (rep.timing.medianMs * 1e6);

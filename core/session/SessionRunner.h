@@ -4,10 +4,31 @@
 #include "core/session/RunReport.h"
 #include "core/session/Session.h"
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <span>
+#include <string>
 
 namespace wb::session {
+
+/// What SessionRunner::Options::profile receives: the result launch's backend, program, kernel,
+/// launch configuration and arguments, with the run's device buffers still alive. Valid only
+/// during the call.
+struct ProfileContext {
+    Backend& backend;
+    BackendProgram& program;
+    const std::string& kernel;
+    const LaunchConfig& config;
+    std::span<const KernelArgValue> args;
+    /// Bytes one launch moves (in buffers once, out once, inout twice): the default workload.
+    std::uint64_t bytesMoved = 0;
+    /// Uploads into every buffer the data the result launch started from (inputs as
+    /// initialised, `out` buffers poisoned), so that a profiler launching several times (user
+    /// replay) can start each launch from the same data. Throws what Backend::upload throws.
+    std::function<void()> restore;
+};
 
 /// Runs a session end to end: evaluates its expressions, checks every binding, fills the
 /// buffers, compiles and launches the kernel (once for the result, then warm-up and timed
@@ -27,6 +48,11 @@ public:
         /// one warm between runs: CUDA context and compile cache); `backend`/`device` are then
         /// ignored.
         Backend* reuseBackend = nullptr;
+        /// When set, called once after the timed launches, while the run's device buffers are
+        /// alive (the result buffers were downloaded before, so the run's results and diff are
+        /// those of a run without it). Used to profile the kernel (profiling::SessionProfiler).
+        /// An exception from it ends the run like a launch failure would.
+        std::function<void(const ProfileContext&)> profile;
     };
 
     static RunReport run(const Session& session, const Options& options);

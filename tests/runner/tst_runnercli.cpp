@@ -3,6 +3,8 @@
 // --in-process, a runaway kernel becomes a timeout report with exit code 3, a crash a message.
 #include "../app/CliProcess.h"
 
+#include "core/backend/Backend.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -71,6 +73,35 @@ private Q_SLOTS:
             runCli({"run", f.fileName(), "--runner", "/nonexistent/warpbench-runner"});
         QCOMPARE(missing.exitCode, 3);
         QVERIFY2(missing.out.contains("No such file or directory"), qPrintable(missing.out));
+    }
+
+    /// `profile` needs the CUDA backend: on the CPU emulator (and without a GPU) it says so and
+    /// exits non-zero, before anything runs.
+    void profileNeedsCuda()
+    {
+        const QString saxpy =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
+        const CliRun cpu = runCli({"profile", saxpy, "--backend", "cpu"});
+        QCOMPARE(cpu.exitCode, 4);
+        QVERIFY2(cpu.err.contains("profile needs the CUDA backend: the session runs on the CPU "
+                                  "emulator"),
+                 qPrintable(cpu.err));
+        QVERIFY(cpu.out.isEmpty());
+        const CliRun json = runCli({"profile", saxpy, "--backend", "cpu", "--json"});
+        QCOMPARE(json.exitCode, 4);
+        const QJsonObject j = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(j.value("exitCode").toInt(), 4);
+        QVERIFY(j.value("message").toString().startsWith("profile needs the CUDA backend"));
+        QCOMPARE(runCli({"profile", saxpy, "--timing", "sundial"}).exitCode, 4);
+        QCOMPARE(runCli({"profile", saxpy, "--trace"}).exitCode, 4);
+        QCOMPARE(runCli({"profile"}).exitCode, 4);
+        if (const auto why = wb::cudaUnavailableReason()) {
+            const CliRun none = runCli({"profile", saxpy, "--backend", "cuda"});
+            QCOMPARE(none.exitCode, 3);
+            QVERIFY2(none.err.contains(
+                         QString::fromStdString("profile needs the CUDA backend: " + *why)),
+                     qPrintable(none.err));
+        }
     }
 };
 

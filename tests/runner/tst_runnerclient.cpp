@@ -255,6 +255,29 @@ private Q_SLOTS:
         QVERIFY(o.report.message.find("99") != std::string::npos);
     }
 
+    /// A profile request on the CPU emulator: the run goes through as usual and the profile
+    /// that comes back says why there is none.
+    void profileOnTheCpuSaysWhy()
+    {
+        RunnerClient client(localConfig());
+        RunnerClient::Request req = helloRequest(BackendKind::Cpu);
+        req.profile = profiling::SessionProfileOptions{};
+        const RunOutcome o = client.run(req);
+        print("profile on the CPU", o);
+        QCOMPARE(o.fault, Fault::None);
+        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        QVERIFY(o.profile);
+        QVERIFY(!o.profile->profiled());
+        QCOMPARE(o.profile->status.state, profiling::ProfilerStatus::State::UnsupportedDevice);
+        QVERIFY2(o.profile->status.message.find("need the CUDA backend") != std::string::npos,
+                 o.profile->status.message.c_str());
+        // Without a profile request there is no profile; the runner stays warm in between.
+        const RunOutcome plain = client.run(helloRequest(BackendKind::Cpu));
+        QVERIFY(!plain.profile);
+        QVERIFY(!plain.runnerStarted);
+        QVERIFY(plain.report.results == o.report.results);
+    }
+
     void boundsCheckedRerunFindsTheAccess()
     {
         RunnerClient client(localConfig());

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GPU fault corpus through warpbench-runner (label gpu): each fault ends in a clear message and
 // the next hello_gpu run passes on a fresh runner. Also a compute-sanitizer memcheck run.
+#include "../app/CliProcess.h"
 #include "RunnerTestUtil.h"
 
 #include "core/backend/Backend.h"
 #include "core/runner/RunnerClient.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cstdio>
@@ -78,6 +82,137 @@ private Q_SLOTS:
         const RunOutcome next = client.run(helloRequest(BackendKind::Cuda));
         print("hello_gpu after it", next);
         QCOMPARE(next.report.status, RunReport::Status::Passed);
+    }
+
+    void profileSaxpy_data()
+    {
+        QTest::addColumn<QString>("timing");
+        QTest::addColumn<bool>("flush");
+        QTest::addColumn<bool>("counters");
+        QTest::addColumn<bool>("userReplay");
+        QTest::newRow("events, L2 flush, counters") << "events" << true << true << false;
+        QTest::newRow("cupti, counters, user replay") << "cupti" << true << true << true;
+        QTest::newRow("events, warm L2, no counters") << "events" << false << false << false;
+    }
+
+    /// saxpy through the runner with a profile request: the run passes as it does without one
+    /// (y is inout: the profiler's launches must not leak into the result), the profile has a
+    /// timing, and the counters are there (or the status says they are not permitted).
+    void profileSaxpy()
+    {
+        QFETCH(QString, timing);
+        QFETCH(bool, flush);
+        QFETCH(bool, counters);
+        QFETCH(bool, userReplay);
+        RunnerClient client(localConfig());
+        RunnerClient::Request plainReq = request(
+            session::ProjectFile::load(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj"));
+        plainReq.options.backend = BackendKind::Cuda;
+        const RunOutcome plain = client.run(plainReq);
+        QCOMPARE(plain.report.status, RunReport::Status::Passed);
+
+        RunnerClient::Request req = plainReq;
+        profiling::SessionProfileOptions opt;
+        opt.timing = timing == QLatin1String("cupti") ? profiling::TimingMethod::CuptiActivity
+                                                      : profiling::TimingMethod::CudaEvents;
+        opt.flushL2 = flush;
+        opt.counters = counters;
+        opt.replay = userReplay ? profiling::ReplayMode::User : profiling::ReplayMode::Kernel;
+        req.profile = opt;
+        const RunOutcome o = client.run(req);
+        print(QTest::currentDataTag(), o);
+        QCOMPARE(o.fault, Fault::None);
+        QCOMPARE(o.report.status, RunReport::Status::Passed); // the diff still passes
+        QVERIFY(o.report.results.at("y") == plain.report.results.at("y"));
+        QVERIFY(o.profile);
+        const profiling::ProfileReport& p = *o.profile;
+        std::printf("%s", p.toText().c_str());
+        QVERIFY2(p.profiled(), p.status.message.c_str());
+        QCOMPARE(p.flushL2, flush);
+        const profiling::Summary* median = profiling::findSummary(p.summaries, "wb/timing/median");
+        QVERIFY(median && median->value > 0);
+        if (!counters) {
+            QVERIFY(!p.counterStatus);
+            return;
+        }
+        QVERIFY(p.counterStatus);
+        if (p.counterStatus->state == profiling::ProfilerStatus::State::InsufficientPrivileges) {
+            QVERIFY(!p.counterStatus->message.empty());
+            QSKIP(("counters not permitted here: " + p.counterStatus->message).c_str());
+        }
+        QVERIFY2(p.counterStatus->ok(), p.counterStatus->message.c_str());
+        QVERIFY(p.passes >= 1);
+        const profiling::Summary* duration =
+            profiling::findSummary(p.summaries, "wb/counter/gpu__time_duration.sum");
+        QVERIFY(duration && duration->value > 0);
+        // Counter and timing agree on the order of magnitude (same kernel, cold L2 both).
+        QVERIFY2(duration->value < median->value * 10 && duration->value > median->value / 10,
+                 qPrintable(QStringLiteral("duration %1 s, median %2 s")
+                                .arg(duration->value)
+                                .arg(median->value)));
+    }
+
+    /// A kernel that traps from its third launch on: the run's own two launches (result, one
+    /// timed) pass, the profiler's first launch traps. That is a lost context like any other:
+    /// a ContextLost fault, and the next run gets a fresh runner and passes.
+    void profileFaultIsAFault()
+    {
+        RunnerClient client(localConfig());
+        RunnerClient::Request req = request(faultSession(
+            "trap-when-profiled",
+            "__device__ int launches;\n"
+            "__global__ void k(float* out) {\n"
+            "  if (threadIdx.x == 0) atomicAdd(&launches, 1);\n"
+            "  __syncthreads();\n"
+            "  if (*(volatile int*)&launches > 2) __trap();\n"
+            "  out[threadIdx.x] = 1.0f; }",
+            BackendKind::Cuda));
+        req.profile = profiling::SessionProfileOptions{};
+        const RunOutcome o = client.run(req);
+        print("trap while profiling", o);
+        QCOMPARE(o.fault, Fault::ContextLost);
+        QCOMPARE(o.report.exitCode(), 3);
+        QVERIFY2(o.report.message.find("context lost") != std::string::npos,
+                 o.report.message.c_str());
+        const RunOutcome next = client.run(helloRequest(BackendKind::Cuda));
+        print("hello_gpu after it", next);
+        QVERIFY(next.runnerStarted);
+        QCOMPARE(next.report.status, RunReport::Status::Passed);
+    }
+
+    void cliProfileJson()
+    {
+        const CliRun r = runCli({"profile", WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj",
+                                 "--backend", "cuda", "--json"});
+        std::printf("stdout:\n%s\nstderr:\n%s\n", qPrintable(r.out), qPrintable(r.err));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j.value("status").toString(), QStringLiteral("pass"));
+        const QJsonObject p = j.value("profile").toObject();
+        QCOMPARE(p.value("status").toObject().value("state").toString(), QStringLiteral("ok"));
+        QVERIFY(!p.value("device").toString().isEmpty());
+        QVERIFY(!p.value("summaries").toArray().isEmpty());
+        const QString counterState = p.value("counterStatus").toObject().value("state").toString();
+        if (counterState == QLatin1String("insufficient privileges"))
+            QSKIP("counters not permitted here");
+        QCOMPARE(counterState, QStringLiteral("ok"));
+        QVERIFY(p.value("passes").toInt() >= 1);
+        bool duration = false;
+        for (const QJsonValue& v : p.value("counters").toArray())
+            if (v.toObject().value("metric").toString() ==
+                QLatin1String("gpu__time_duration.sum")) {
+                duration = v.toObject().value("value").toDouble() > 0 &&
+                           v.toObject().value("unit").toString() == QLatin1String("ns");
+            }
+        QVERIFY(duration);
+
+        const CliRun text =
+            runCli({"profile", WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj", "--backend",
+                    "cuda", "--no-counters", "--timing", "cupti"});
+        std::printf("%s\n%s\n", qPrintable(text.out), qPrintable(text.err));
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains(QLatin1String("Profile   ")));
+        QVERIFY(text.out.contains(QLatin1String("Counters  not collected")));
     }
 
     void memcheckFindsTheAccess()

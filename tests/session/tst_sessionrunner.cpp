@@ -4,10 +4,14 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/session/Npy.h"
+#include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstring>
+#include <vector>
 
 using namespace wb::session;
 
@@ -63,6 +67,73 @@ QString cpuUnavailable()
 class TestSessionRunner : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// Options::profile runs after the timed launches with the run's buffers alive; restore()
+    /// puts back the data the result launch started from; the run's results and diff are
+    /// those of a run without the hook. saxpy's `y` is inout, so every launch changes it.
+    void profileHookRestoresAndLeavesResults()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty()) QSKIP(qPrintable(why));
+        Session s = ProjectFile::load(WB_SOURCE_DIR "/resources/examples/saxpy/saxpy.wbproj");
+        s.backend = wb::BackendKind::Cpu;
+        s.iterations = 2;
+        const RunReport plain = SessionRunner::run(s, {});
+        QCOMPARE(plain.status, RunReport::Status::Passed);
+
+        int calls = 0;
+        std::vector<float> beforeRestore, afterRestore, relaunched;
+        std::string kernel;
+        wb::LaunchConfig config;
+        std::uint64_t bytesMoved = 0;
+        SessionRunner::Options opt;
+        opt.profile = [&](const ProfileContext& c) {
+            ++calls;
+            kernel = c.kernel;
+            config = c.config;
+            bytesMoved = c.bytesMoved;
+            QCOMPARE(c.backend.kind(), wb::BackendKind::Cpu);
+            QCOMPARE(c.args.size(), std::size_t(4)); // n, alpha, x, y
+            // On the CPU emulator a buffer's address is a host pointer: read `y` directly.
+            const wb::KernelArgValue& yArg = c.args[3];
+            QVERIFY(yArg.isPointer);
+            std::uint64_t address = 0;
+            std::memcpy(&address, yArg.data, sizeof address);
+            const auto* y = reinterpret_cast<const float*>(address);
+            const std::size_t n = plain.results.at("y").count();
+            beforeRestore.assign(y, y + n);
+            c.restore();
+            afterRestore.assign(y, y + n);
+            c.backend.launch(c.program, c.kernel, c.config, c.args);
+            relaunched.assign(y, y + n);
+        };
+        const RunReport hooked = SessionRunner::run(s, opt);
+        QCOMPARE(calls, 1);
+        QCOMPARE(hooked.status, RunReport::Status::Passed);
+        QCOMPARE(kernel, std::string("saxpy"));
+        QCOMPARE(config.grid.x, 64u);
+        QCOMPARE(config.block.x, 256u);
+        QCOMPARE(bytesMoved, plain.bytesMoved);
+        // The results (downloaded before the hook) are exactly those of the plain run.
+        QVERIFY(hooked.results.at("y") == plain.results.at("y"));
+        QCOMPARE(hooked.outputs.size(), plain.outputs.size());
+        QCOMPARE(hooked.outputs[0].stats.maxAbs, plain.outputs[0].stats.maxAbs);
+        // Warm-up and timed launches changed y; restore() brought back the initial data, and one
+        // launch from there gives the result launch's output, element for element.
+        const HostArray& result = plain.results.at("y");
+        QVERIFY(beforeRestore != afterRestore);
+        QVERIFY(std::memcmp(relaunched.data(), result.data(), result.bytes()) == 0);
+        QCOMPARE(afterRestore.front(), -1.0f); // linspace(-1, 1)
+        QCOMPARE(afterRestore.back(), 1.0f);
+
+        // An exception from the hook ends the run like a launch failure.
+        opt.profile = [](const ProfileContext&) {
+            throw wb::Error(wb::Error::Kind::Runtime, "profiler exploded");
+        };
+        const RunReport failed = SessionRunner::run(s, opt);
+        QCOMPARE(failed.status, RunReport::Status::RuntimeError);
+        QVERIFY2(failed.message.find("profiler exploded") != std::string::npos,
+                 failed.message.c_str());
+    }
+
     void init()
     {
         const QString why = cpuUnavailable();

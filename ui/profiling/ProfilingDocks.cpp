@@ -151,26 +151,38 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     QMenu* run = nullptr;
     for (QAction* top : window->menuBar()->actions())
         if (top->menu() && top->text() == tr("&Run")) run = top->menu();
+    m_profileAction = new QAction(tr("&Profile"), window);
+    m_profileAction->setObjectName(QStringLiteral("profileAction"));
+    m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    connect(m_profileAction, &QAction::triggered, this, [this]() { profile(); });
     (run ? run : view)->addSeparator();
+    (run ? run : view)->addAction(m_profileAction);
     (run ? run : view)->addAction(m_traceAction);
 
     // Runs: the session at the start is what the history records.
     RunController* runner = window->runController();
-    connect(runner, &RunController::runStarted, this,
-            [this]() { m_runSession = m_window->document()->runnableSession(); });
+    connect(runner, &RunController::runStarted, this, [this]() {
+        m_runSession = m_window->document()->runnableSession();
+        updateProfileAction();
+    });
     connect(runner, &RunController::runFinished, this,
             [this](std::shared_ptr<const RunOutcome> outcome) {
                 if (outcome) onRunFinished(*outcome);
+                updateProfileAction();
             });
+    connect(runner, &RunController::runCancelled, this, [this]() { updateProfileAction(); });
 
     SessionDocument* doc = window->document();
     connect(doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
-        if (part != SessionDocument::Part::Kernel && part != SessionDocument::Part::Reference)
+        if (part != SessionDocument::Part::Kernel && part != SessionDocument::Part::Reference) {
             updateGeometry();
+            updateProfileAction();
+        }
     });
     connect(doc, &SessionDocument::sessionReplaced, this, [this]() {
         updateGeometry();
         projectChanged();
+        updateProfileAction();
     });
     connect(doc, &SessionDocument::filePathChanged, this, [this]() { projectChanged(); });
     connect(m_history, &HistoryPanel::baselineChanged, this,
@@ -181,9 +193,35 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
             });
     updateGeometry();
     projectChanged();
+    updateProfileAction();
 }
 
 ProfilingDocks::~ProfilingDocks() = default;
+
+void ProfilingDocks::updateProfileAction()
+{
+    const QString why = RunController::profileUnavailableReason(m_window->document()->session());
+    m_profileAction->setEnabled(why.isEmpty() && !m_window->runController()->isRunning());
+    m_profileAction->setToolTip(
+        why.isEmpty() ? tr("Run the session in warpbench-runner and profile its kernel: cold-L2 "
+                           "timing and hardware counters (Speed of Light)")
+                      : tr("Profiling unavailable: %1").arg(why));
+    m_profileAction->setStatusTip(m_profileAction->toolTip());
+}
+
+bool ProfilingDocks::profile()
+{
+    RunController* runner = m_window->runController();
+    const QString why = RunController::profileUnavailableReason(m_window->document()->session());
+    if (!why.isEmpty()) {
+        // The figures of the last run stay; the status line says why there is no profile.
+        m_sol->showMessage(tr("Not profiled: %1").arg(why));
+        m_profileDock->show();
+        m_profileDock->raise();
+        return false;
+    }
+    return runner->profile();
+}
 
 void ProfilingDocks::projectChanged()
 {
@@ -232,6 +270,31 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
         m_runSession ? *m_runSession : m_window->document()->runnableSession();
     m_runSession.reset();
 
+    if (outcome.profile) {
+        // A profile run: the profiler's figures (cold-L2 timing, counters) are the run's, in
+        // the dock and in the history.
+        const profiling::ProfileReport& profile = *outcome.profile;
+        m_sol->setProfile(profile, profile.profiled()
+                                       ? QString()
+                                       : tr("Profile: %1 · %2")
+                                             .arg(QString::fromStdString(session.launch.kernel),
+                                                  QString::fromUtf8(report.statusName())));
+        if (report.status != session::RunReport::Status::Invalid) {
+            profiling::RunRecord record =
+                profiling::toRunRecord(session, report, profile.summaries);
+            if (profile.profiled())
+                record.note = "profile: " + profile.timingMethod +
+                              (profile.flushL2 ? ", L2 flushed" : ", warm L2") +
+                              (profile.counterStatus && profile.counterStatus->ok()
+                                   ? ", " + std::to_string(profile.passes) + " counter passes"
+                                   : std::string());
+            m_history->record(record);
+        }
+        m_profileDock->show();
+        m_profileDock->raise();
+        return;
+    }
+
     // Session runs time the kernel with the backend's own clock; counters come from the
     // profiler (KernelProfiler::profileLaunch), which a session run does not call.
     profiling::ProfilerStatus counters;
@@ -241,7 +304,7 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
     else
         counters = {profiling::ProfilerStatus::State::Failed,
                     "session runs are timed with CUDA events; hardware counters are not collected "
-                    "for them"};
+                    "for them (Run → Profile collects them)"};
     m_sol->setSummaries(profiling::sessionSummaries(report), counters,
                         tr("%1 · %2 · %3")
                             .arg(QString::fromStdString(session.launch.kernel),

@@ -26,7 +26,7 @@ struct RunOutcome;
 /// to its document and run controller, so the window's own code changes by one line:
 /// Profile (Speed-of-Light), History, Sweep and "Who wrote what" tabbed with the results;
 /// Launch geometry and Guide beside the launch form; View → Presentation Mode and
-/// Run → Record Who Wrote What. Every finished run is recorded in the history.
+/// Run → Profile and Run → Record Who Wrote What. Every finished run is recorded in the history.
 class ProfilingDocks : public QObject {
     Q_OBJECT
 public:
@@ -41,6 +41,15 @@ public:
     TraceOverlayView* traceView() const noexcept { return m_trace; }
     QAction* presentationAction() const noexcept { return m_presentation; }
     QAction* traceAction() const noexcept { return m_traceAction; }
+    /// Run → Profile (Ctrl+Shift+R): disabled, with the reason as its tooltip, on the CPU
+    /// emulator or without a usable GPU.
+    QAction* profileAction() const noexcept { return m_profileAction; }
+
+    /// What Run → Profile does: runs the session in warpbench-runner with profiling on
+    /// (RunController::profile); the Profile dock then shows the profile and the history
+    /// records the run with its counters. Where profiling cannot run, the Profile dock's status
+    /// line says why (its figures stay) and false is returned; nothing else changes.
+    bool profile();
     QDockWidget* profileDock() const noexcept { return m_profileDock; }
     QDockWidget* historyDock() const noexcept { return m_historyDock; }
     QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
@@ -49,6 +58,7 @@ private:
     void onRunFinished(const RunOutcome& outcome);
     void updateGeometry();
     void projectChanged();
+    void updateProfileAction();
 
     MainWindow* m_window;
     SpeedOfLightPanel* m_sol = nullptr;
@@ -59,6 +69,7 @@ private:
     TraceOverlayView* m_trace = nullptr;
     QAction* m_presentation = nullptr;
     QAction* m_traceAction = nullptr;
+    QAction* m_profileAction = nullptr;
     QDockWidget* m_profileDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     QDockWidget* m_sweepDock = nullptr;

@@ -117,6 +117,42 @@ void SpeedOfLightPanel::setResult(const profiling::ProfileResult& result)
     }
 }
 
+void SpeedOfLightPanel::setProfile(const profiling::ProfileReport& report, const QString& title)
+{
+    QString heading = title;
+    if (heading.isEmpty() && report.profiled()) {
+        const profiling::Summary* samples =
+            profiling::findSummary(report.summaries, "wb/timing/samples");
+        heading = tr("%1 · %2 samples (%3)")
+                      .arg(QString::fromStdString(report.device))
+                      .arg(samples ? samples->value : 0.0, 0, 'f', 0)
+                      .arg(QString::fromStdString(report.timingMethod));
+        if (report.counterStatus && report.counterStatus->ok())
+            heading += tr(" · %1 counter passes").arg(report.passes);
+    }
+    profiling::ProfilerStatus status;
+    if (!report.profiled())
+        status = report.status;
+    else if (report.counterStatus)
+        status = *report.counterStatus;
+    else
+        status = {profiling::ProfilerStatus::State::Failed, "counters were not asked for"};
+    QString line = statusLine(status);
+    if (!report.profiled())
+        line = tr("Not profiled (%1): %2")
+                   .arg(QString::fromUtf8(profiling::profilerStateName(report.status.state)),
+                        QString::fromStdString(report.status.message));
+    setSummaries(report.summaries, profiling::ProfilerStatus::success(), heading);
+    QStringList lines;
+    if (!line.isEmpty()) lines << line;
+    for (const auto& w : report.warnings) {
+        const QString text = QString::fromStdString(w);
+        if (!line.contains(text, Qt::CaseInsensitive)) lines << text;
+    }
+    m_status->setText(lines.join(u'\n'));
+    m_status->setVisible(!lines.isEmpty());
+}
+
 void SpeedOfLightPanel::setSummaries(std::vector<profiling::Summary> summaries,
                                      const profiling::ProfilerStatus& counterStatus,
                                      const QString& title)
@@ -135,6 +171,12 @@ void SpeedOfLightPanel::setBaseline(std::vector<profiling::Summary> baseline, co
     m_model->setBaseline(std::move(baseline));
     m_baselineLabel->setText(has ? tr("Baseline: %1").arg(label) : QString());
     m_baselineLabel->setVisible(has);
+}
+
+void SpeedOfLightPanel::showMessage(const QString& text)
+{
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
 }
 
 QString SpeedOfLightPanel::statusText() const

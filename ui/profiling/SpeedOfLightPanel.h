@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profiling/KernelProfiler.h"
+#include "core/profiling/ProfileReport.h"
 #include "core/profiling/ProfilerStatus.h"
 #include "core/profiling/Summary.h"
 
@@ -29,10 +30,16 @@ public:
 
     /// A KernelProfiler result: its timing, throughput and counters (or the counter status).
     void setResult(const profiling::ProfileResult& result);
+    /// A profile from the runner (the Profile action): its figures, the counter status and the
+    /// warnings; when there is no profile, the reason in the status line.
+    void setProfile(const profiling::ProfileReport& report, const QString& title = {});
     /// Figures of a run that collected no counters (a session run); `counterStatus` says why
     /// there are none, `title` names the run.
     void setSummaries(std::vector<profiling::Summary> summaries,
                       const profiling::ProfilerStatus& counterStatus, const QString& title = {});
+    /// Replaces the status line with `text` (e.g. why a profile could not start); the figures
+    /// shown stay.
+    void showMessage(const QString& text);
     /// Baseline figures (from the history); empty clears it.
     void setBaseline(std::vector<profiling::Summary> baseline, const QString& label = {});
 

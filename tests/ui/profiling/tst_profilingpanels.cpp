@@ -8,6 +8,7 @@
 #include "core/common/Error.h"
 #include "core/common/Paths.h"
 #include "core/profiling/MetricTable.h"
+#include "core/profiling/ProfileReport.h"
 #include "core/profiling/RunHistory.h"
 #include "core/profiling/Statistics.h"
 #include "ui/DiffTableModel.h"
@@ -33,6 +34,8 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -199,6 +202,42 @@ private Q_SLOTS:
         QVERIFY(panel.statusText().contains(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")));
         QVERIFY(panel.statusText().contains(QString::fromUtf8(counterPermissionHelp())));
         QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0); // timing still shown
+    }
+
+    /// What the Profile action shows: a profile from the runner (as decoded from its JSON).
+    void speedOfLightShowsProfile()
+    {
+        SpeedOfLightPanel panel;
+        ProfileResult result = makeResult(42.0, 77.0);
+        result.warnings = {"CUPTI timing unavailable, CUDA events used: test"};
+        panel.setProfile(ProfileReport::fromResult(result, true));
+        QCOMPARE(*panel.smPercent(), 42.0);
+        QCOMPARE(*panel.memoryPercent(), 77.0);
+        QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0);
+        QVERIFY(rowOf(*panel.model(), "wb/counter/dram__bytes_read.sum") >= 0);
+        QVERIFY(panel.statusText().contains(QStringLiteral("CUPTI timing unavailable")));
+        QVERIFY(!panel.statusText().contains(QStringLiteral("Hardware counters unavailable")));
+
+        // Counters not permitted: the status with the help, the matching warning not twice.
+        ProfileResult denied = makeResult(0, 0);
+        denied.counters->values.clear();
+        denied.counters->status = {ProfilerStatus::State::InsufficientPrivileges,
+                                   "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
+        denied.warnings = {"hardware counters unavailable (insufficient privileges): "
+                           "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"};
+        panel.setProfile(ProfileReport::fromResult(denied, true));
+        QVERIFY(!panel.smPercent());
+        QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0);
+        QVERIFY(panel.statusText().contains(QString::fromUtf8(counterPermissionHelp())));
+        QCOMPARE(panel.statusText().count(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")),
+                 1);
+
+        // No profile (the CPU emulator): the reason, no bars.
+        panel.setProfile(ProfileReport::notProfiled(
+            {ProfilerStatus::State::UnsupportedDevice, "needs the CUDA backend"}));
+        QVERIFY(!panel.smPercent());
+        QVERIFY(panel.statusText().contains(QStringLiteral("needs the CUDA backend")));
+        QCOMPARE(panel.model()->rowCount(), 0);
     }
 
     void historyListsAndCompares()
@@ -389,6 +428,82 @@ private Q_SLOTS:
         QVERIFY(image.image().pixel(0, 0) != violet.rgba());
         image.setMask({}, violet);
         QCOMPARE(image.image().pixel(1, 1), image.image().pixel(0, 0));
+    }
+
+    /// Run → Profile exists with its shortcut; on a CPU session it is disabled and says why,
+    /// and asking for a profile anyway puts the reason in the Profile dock — no run, no crash.
+    void profileActionOnACpuSession()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QVERIFY(docks);
+        QAction* profile = docks->profileAction();
+        QVERIFY(profile);
+        QCOMPARE(profile->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+        // In the Run menu, next to Run, and no other action of the window has its shortcut.
+        QMenu* runMenu = nullptr;
+        for (QAction* top : w.menuBar()->actions())
+            if (top->menu() && top->menu()->actions().contains(profile)) runMenu = top->menu();
+        QVERIFY(runMenu);
+        int sameShortcut = 0;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (!a->shortcut().isEmpty() && a->shortcut() == profile->shortcut()) ++sameShortcut;
+        QCOMPARE(sameShortcut, 1);
+
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QCOMPARE(w.document()->session().backend, BackendKind::Cpu);
+        QVERIFY(!profile->isEnabled());
+        QVERIFY2(profile->toolTip().contains(QStringLiteral("needs the CUDA backend")),
+                 qPrintable(profile->toolTip()));
+        QVERIFY(profile->toolTip().contains(QStringLiteral("CPU emulator")));
+
+        const int historyRows = docks->history()->model()->rowCount();
+        QSignalSpy started(w.runController(), &RunController::runStarted);
+        profile->trigger(); // disabled: nothing happens
+        QVERIFY(!docks->profile());
+        QCOMPARE(started.count(), 0);
+        QVERIFY(!w.runController()->isRunning());
+        QVERIFY2(docks->speedOfLight()->statusText().contains(
+                     QStringLiteral("profile needs the CUDA backend")),
+                 qPrintable(docks->speedOfLight()->statusText()));
+        QVERIFY(docks->profileDock()->isVisible());
+        QTest::qWait(50);
+        QCOMPARE(docks->history()->model()->rowCount(), historyRows);
+
+        // Auto or CUDA without a usable GPU: disabled with the driver's reason.
+        if (const auto why = cudaUnavailableReason()) {
+            backend->setCurrentIndex(backend->findData(QStringLiteral("cuda")));
+            QVERIFY(!profile->isEnabled());
+            QVERIFY2(profile->toolTip().contains(QString::fromStdString(*why)),
+                     qPrintable(profile->toolTip()));
+            QVERIFY(!docks->profile());
+            QVERIFY(docks->speedOfLight()->statusText().contains(QString::fromStdString(*why)));
+            backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        }
+        // A normal run still works after it.
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QVERIFY(w.run());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QCOMPARE(w.runController()->lastOutcome()->report.status,
+                 session::RunReport::Status::Passed);
+        QVERIFY(!w.runController()->lastOutcome()->profile);
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        // Asking again after the run: the run's figures stay, the status line says why.
+        QVERIFY(!docks->profile());
+        QVERIFY(rowOf(*docks->speedOfLight()->model(), "wb/timing/median") >= 0);
+        QVERIFY(docks->speedOfLight()->statusText().contains(
+            QStringLiteral("profile needs the CUDA backend")));
+        if (!shots.isEmpty()) {
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shots + QStringLiteral("/profile-cpu.png")));
+        }
+        w.document()->setModified(false);
     }
 
     void mainWindowRecordsRunsAndPresents()

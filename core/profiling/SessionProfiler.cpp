@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profiling/SessionProfiler.h"
+
+#include "core/common/Error.h"
+#include "core/cuda/CudaBackend.h"
+#include "core/profiling/detail/Driver.h"
+
+namespace wb::profiling {
+
+SessionProfiler::SessionProfiler(SessionProfileOptions options)
+    : m_options(std::move(options))
+    , m_report(ProfileReport::notProfiled(
+          {ProfilerStatus::State::Failed, "the run stopped before the kernel was profiled"}))
+{
+}
+
+const char* SessionProfiler::needsCudaMessage() noexcept
+{
+    return "hardware counters and cold-cache timing need the CUDA backend; the CPU emulator has "
+           "none";
+}
+
+std::function<void(const session::ProfileContext&)> SessionProfiler::hook()
+{
+    return [this](const session::ProfileContext& context) { profile(context); };
+}
+
+void SessionProfiler::profile(const session::ProfileContext& c)
+{
+    m_result.reset();
+    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&c.backend);
+    if (!cuda) {
+        m_report = ProfileReport::notProfiled(
+            {ProfilerStatus::State::UnsupportedDevice, needsCudaMessage()});
+        m_report.device = c.backend.device().name;
+        m_report.warnings.push_back(needsCudaMessage());
+        return;
+    }
+    ProfileOptions options;
+    options.timing.method = m_options.timing;
+    options.timing.flushL2 = m_options.flushL2;
+    options.timing.measurement = m_options.measurement;
+    options.collectCounters = m_options.counters;
+    options.counters.replay = m_options.replay;
+    // User replay: before every pass; kernel replay: only if CUPTI wants a second launch.
+    options.counters.beforePass = c.restore;
+    options.workload.bytes = static_cast<double>(c.bytesMoved);
+    // The legacy default stream: Backend::upload (restore) copies there too, so a restored
+    // buffer is complete before the next launch reads it.
+    const CUstream stream = nullptr;
+    const StreamLaunch launch = [&](CUstream s) {
+        cuda->submit(c.program, c.kernel, c.config, c.args, s);
+    };
+    try {
+        cuda->context().makeCurrent();
+        // Timing starts from the data the result launch started from, not from what the run's
+        // warm-up and timed launches left in inout buffers.
+        c.restore();
+        if (options.collectCounters) {
+            // Time first, then restore the buffers so that the counters see the data the result
+            // launch saw (timing relaunches in place: an inout buffer drifts).
+            ProfileOptions timingOnly = options;
+            timingOnly.collectCounters = false;
+            ProfileResult r = profileLaunch(cuda->context().handle(), stream, launch, timingOnly);
+            c.restore();
+            {
+                // Cold L2 for the counters too, as profileLaunch (and Nsight Compute) does.
+                CudaTimer flush(cuda->context().handle(), stream);
+                flush.flushL2();
+                detail::check(detail::driver().cuStreamSynchronize(stream), "cuStreamSynchronize",
+                              "flushing L2 before the counters");
+            }
+            r.counters =
+                RangeProfiler::profile(cuda->context().handle(), stream, launch, options.counters);
+            if (!r.counters->status.ok())
+                r.warnings.push_back(std::string("hardware counters unavailable (") +
+                                     profilerStateName(r.counters->status.state) +
+                                     "): " + r.counters->status.message);
+            for (const std::string& w : r.counters->warnings)
+                r.warnings.push_back(w);
+            m_result = std::move(r);
+        } else {
+            m_result = profileLaunch(cuda->context().handle(), stream, launch, options);
+        }
+        m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
+    } catch (const Error& e) {
+        m_result.reset();
+        m_report = ProfileReport::notProfiled(
+            {ProfilerStatus::State::Failed, std::string("profiling failed: ") + e.what()});
+        m_report.device = cuda->device().name;
+        if (e.kind() == Error::Kind::ContextLost) throw;
+    } catch (const std::exception& e) {
+        m_result.reset();
+        m_report = ProfileReport::notProfiled(
+            {ProfilerStatus::State::Failed, std::string("profiling failed: ") + e.what()});
+    }
+}
+
+} // namespace wb::profiling

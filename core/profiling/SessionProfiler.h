@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profiling/KernelProfiler.h"
+#include "core/profiling/ProfileReport.h"
+#include "core/session/SessionRunner.h"
+
+#include <functional>
+#include <optional>
+
+namespace wb::profiling {
+
+/// What a session profile collects (the Profile action's and `warpbench-cli profile`'s options).
+struct SessionProfileOptions {
+    TimingMethod timing = TimingMethod::CudaEvents; ///< or CUPTI kernel records
+    bool flushL2 = true;                            ///< cold L2 before every sample
+    bool counters = true;                           ///< Speed-of-Light hardware counters
+    /// Kernel replay (CUPTI saves and restores device memory); User replay restores the
+    /// session's buffers with ProfileContext::restore before every pass (kernel replay too, if
+    /// CUPTI ever asks for a second launch).
+    ReplayMode replay = ReplayMode::Kernel;
+    MeasurementOptions measurement; ///< noise target, minimum and maximum time
+};
+
+/// Profiles the kernel of a session run: installed as SessionRunner::Options::profile, it runs
+/// profileLaunch (cold-L2 timing with CUDA events or CUPTI records, then the Speed-of-Light
+/// counters) on the run's own program, arguments and device buffers, on the CUDA backend's
+/// default stream through CudaBackend::submit. Before the timing and again before the counters
+/// the buffers are restored to the data the result launch started from, so both see the run's
+/// own data.
+///
+/// On another backend the report says that hardware counters and cold-cache timing need the
+/// CUDA backend. Profiling problems (no CUPTI, no permission, a driver error in the timing)
+/// become the report's status and warnings, never a failed run — except a lost context
+/// (Error::Kind::ContextLost), which is rethrown so that the run reports it as the fault it is.
+class SessionProfiler {
+public:
+    explicit SessionProfiler(SessionProfileOptions options = {});
+
+    /// For SessionRunner::Options::profile; refers to this object, which must outlive the run.
+    std::function<void(const session::ProfileContext&)> hook();
+    /// What the hook does.
+    void profile(const session::ProfileContext& context);
+
+    /// Until the hook runs: status Failed, "the run stopped before the kernel was
+    /// profiled".
+    const ProfileReport& report() const noexcept { return m_report; }
+    /// The full result (CUDA only, after a successful profile).
+    const std::optional<ProfileResult>& result() const noexcept { return m_result; }
+    const SessionProfileOptions& options() const noexcept { return m_options; }
+
+    /// The message for a session that does not run on CUDA.
+    static const char* needsCudaMessage() noexcept;
+
+private:
+    SessionProfileOptions m_options;
+    ProfileReport m_report;
+    std::optional<ProfileResult> m_result;
+};
+
+} // namespace wb::profiling
