@@ -310,7 +310,9 @@ private:
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         if (profiler) answer["profile"] = profiling::ProfileCodec::toJson(profiler->report());
         const auto t0 = std::chrono::steady_clock::now();
-        answer["buffers"] = putBuffers(rep, answer);
+        // A runner about to exit sends its buffers in the stream: the client could not open
+        // the shared arena through /proc/<pid>/fd once this process has gone.
+        answer["buffers"] = putBuffers(rep, answer, m_inline || exiting);
         answer["writeMs"] =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
@@ -318,14 +320,14 @@ private:
         return !exiting;
     }
 
-    QJsonArray putBuffers(const session::RunReport& rep, QJsonObject& answer)
+    QJsonArray putBuffers(const session::RunReport& rep, QJsonObject& answer, bool inlineBlobs)
     {
         QJsonArray list;
         std::size_t total = 0;
         for (const auto* set : {&rep.results, &rep.expected})
             for (const auto& [name, a] : *set)
                 total += (a.bytes() + 63) / 64 * 64;
-        if (!m_inline && total > 0) {
+        if (!inlineBlobs && total > 0) {
             if (!m_arena.valid()) m_arena = SharedMemory::create(total);
             m_arena.reserve(total);
             answer["shm"] =
@@ -338,7 +340,7 @@ private:
                 d["set"] = setName;
                 d["name"] = QString::fromStdString(name);
                 d["bytes"] = static_cast<double>(a.bytes());
-                if (m_inline) {
+                if (inlineBlobs) {
                     const QByteArray z = qCompress(reinterpret_cast<const uchar*>(a.data()),
                                                    static_cast<qsizetype>(a.bytes()), 1);
                     Protocol::writeAll(m_opt.outFd,

@@ -80,6 +80,9 @@ inline void print(const char* name, const RunOutcome& o)
 {
     std::printf("  [%s] fault=%s elapsed=%.0f ms\n    message: %s\n", name, faultName(o.fault),
                 o.elapsedMs, o.report.message.c_str());
+    if (o.fault != Fault::None)
+        std::printf("    what: %s\n    next: %s\n    runner log: %s\n", o.what.c_str(),
+                    o.next.c_str(), o.runnerLog.c_str());
     for (const MemoryFinding& f : o.findings)
         std::printf(
             "    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
