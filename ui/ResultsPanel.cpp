@@ -231,10 +231,13 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                     .arg(static_cast<double>(outElements) / (t.medianMs * 1e6), 0, 'f', 2)
                     .arg(outElements);
     }
+    // A run whose runner crashed has no compile figures: say only how long it took.
     QString last =
-        tr("Compiled by %1 for %2 in %3 · whole run %4")
-            .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
-            .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
+        r.compilerVersion.empty()
+            ? tr("Whole run %1").arg(formatMs(outcome->wallMs))
+            : tr("Compiled by %1 for %2 in %3 · whole run %4")
+                  .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
+                  .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
     if (outcome->h2dMs >= 0)
         last += tr(" · copies of the same bytes, once each after the run: H2D %1, D2H %2")
                     .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));

@@ -108,17 +108,24 @@ bool RunController::run()
     const quint64 generation = ++m_generation;
     Q_EMIT runStarted();
     session::Session s = m_doc->runnableSession();
-    session::SessionRunner::Options options;
+    runner::RunnerClient::Request req;
     if (m_trace) {
-        options.trace = true;
-        options.backend = BackendKind::Cpu;
+        req.options.trace = true;
+        req.options.backend = BackendKind::Cpu;
     }
+    if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
     m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
         this,
-        [s = std::move(s), options](const CancelToken& token) {
+        [s = std::move(s), req = std::move(req),
+         client = m_client](const CancelToken& token) mutable {
             auto outcome = std::make_shared<RunOutcome>();
             const auto start = std::chrono::steady_clock::now();
-            outcome->report = session::SessionRunner::run(s, options);
+            // The kernel runs in warpbench-runner: a crash, a lost GPU context or a kernel
+            // that never ends is a message (RunReport::message) and a fresh runner next time.
+            req.session = s;
+            runner::RunOutcome r = client->run(req);
+            session::SessionRunner::checkCoverage(s, r.report);
+            outcome->report = std::move(r.report);
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {
@@ -129,7 +136,10 @@ bool RunController::run()
             } catch (const std::exception&) {
                 // The report already says why the inputs could not be made.
             }
-            measureTransfers(*outcome, s);
+            if (r.fault == runner::Fault::None)
+                measureTransfers(*outcome, s);
+            else
+                outcome->transferNote = tr("not measured: the run ended in a fault");
             return std::shared_ptr<const RunOutcome>(outcome);
         },
         [this, generation](std::shared_ptr<const RunOutcome> outcome) {

@@ -18,9 +18,10 @@ namespace wb::ui {
 
 class SessionDocument;
 
-/// Runs the document's session on the run worker (SessionRunner, the same code path as the
-/// CLI) and hands the outcome back on the GUI thread. A run cannot be interrupted inside a
-/// kernel; Cancel abandons it: the window is free at once and the late result is dropped.
+/// Runs the document's session in warpbench-runner (runner::RunnerClient, as the CLI does),
+/// from the run worker, and hands the outcome back on the GUI thread: no kernel can crash or
+/// freeze the window. Cancel frees the window at once, drops the late result and asks the
+/// runner to stop (it is killed when the kernel does not finish within the grace period).
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -61,7 +62,8 @@ private:
     QElapsedTimer m_clock;
     CancelToken m_token;
     std::shared_ptr<const RunOutcome> m_last;
-    /// Profile runs go through the isolated runner (created at the first profile run).
+    /// Runs and profile runs go through the isolated runner (created at the first run; the
+    /// runner stays warm between runs).
     std::shared_ptr<runner::RunnerClient> m_client;
 };
 

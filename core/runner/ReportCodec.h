@@ -6,6 +6,8 @@
 
 #include <QJsonObject>
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace wb::runner {
@@ -26,6 +28,16 @@ public:
     /// {"type", "shape"}; arrayFromJson returns a zero-filled array of that type and shape.
     static QJsonObject arrayHeader(const session::HostArray& array);
     static session::HostArray arrayFromHeader(const QJsonObject& json);
+
+    /// A trace-mode WriteTrace travels as a header (traceHeader: buffer, shape, element size,
+    /// launch geometry, untraced count) plus its per-element arrays, which go with the
+    /// buffers: traceArrays names them "<buffer>/<field>". traceFromParts takes the arrays of
+    /// that buffer out of `arrays` and throws wb::Error(Internal) when one is missing or of the
+    /// wrong size.
+    static QJsonObject traceHeader(const cpu::WriteTrace& trace);
+    static std::map<std::string, session::HostArray> traceArrays(const cpu::WriteTrace& trace);
+    static cpu::WriteTrace traceFromParts(const QJsonObject& header,
+                                          std::map<std::string, session::HostArray>& arrays);
 };
 
 } // namespace wb::runner

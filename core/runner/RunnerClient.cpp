@@ -311,6 +311,7 @@ RunOutcome RunnerClient::run(const Request& req)
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
+    if (req.options.trace) run["trace"] = true;
     if (req.profile) run["profile"] = profiling::ProfileCodec::optionsToJson(*req.profile);
     const std::vector<char> runFrame = Protocol::encode(Protocol::Type::Run, run);
 
@@ -489,10 +490,18 @@ RunOutcome RunnerClient::run(const Request& req)
         }
         o.transferReadMs =
             std::chrono::duration<double, std::milli>(Clock::now() - readStart).count();
+        std::map<std::string, session::HostArray> traceArrays;
         for (auto& [d, a] : arrays) {
-            auto& set = d["set"].toString() == QLatin1String("expected") ? o.report.expected
-                                                                         : o.report.results;
+            const QString setName = d["set"].toString();
+            auto& set = setName == QLatin1String("expected") ? o.report.expected
+                        : setName == QLatin1String("traces") ? traceArrays
+                                                             : o.report.results;
             set.emplace(d["name"].toString().toStdString(), std::move(a));
+        }
+        for (const QJsonValue& v : j["traces"].toArray()) {
+            cpu::WriteTrace t = ReportCodec::traceFromParts(v.toObject(), traceArrays);
+            std::string name = t.buffer;
+            o.report.traces.emplace(std::move(name), std::move(t));
         }
         if (j["exiting"].toBool()) {
             slot->waitExit(5000);

@@ -107,60 +107,6 @@ private:
     std::thread m_thread;
 };
 
-/// Forwards to the warm backend and tells the client when a kernel starts launching, so that
-/// the client's wall-clock limit covers kernel execution and not compiles (which may be long
-/// on a cold cache).
-class LaunchNotifier final : public Backend {
-public:
-    LaunchNotifier(Backend& inner, std::function<void(const std::string&)> onLaunch)
-        : m_inner(inner)
-        , m_onLaunch(std::move(onLaunch))
-    {
-    }
-    BackendKind kind() const noexcept override { return m_inner.kind(); }
-    DeviceDescription device() const override { return m_inner.device(); }
-    CompileResult compile(const std::string& source, const std::string& sourceName,
-                          const CompileOptions& options) override
-    {
-        return m_inner.compile(source, sourceName, options);
-    }
-    std::unique_ptr<BackendProgram> load(const CompileResult& compiled) override
-    {
-        return m_inner.load(compiled);
-    }
-    std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) override
-    {
-        return m_inner.allocate(bytes, label);
-    }
-    void upload(BackendBuffer& dst, const void* src, std::size_t bytes) override
-    {
-        m_inner.upload(dst, src, bytes);
-    }
-    void download(const BackendBuffer& src, void* dst, std::size_t bytes) override
-    {
-        m_inner.download(src, dst, bytes);
-    }
-    void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
-                     std::size_t bytes) override
-    {
-        m_inner.setConstant(program, symbol, src, bytes);
-    }
-    double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
-                  std::span<const KernelArgValue> args) override
-    {
-        if (kernel != m_last) {
-            m_last = kernel;
-            m_onLaunch(kernel);
-        }
-        return m_inner.launch(program, kernel, config, args);
-    }
-
-private:
-    Backend& m_inner;
-    std::function<void(const std::string&)> m_onLaunch;
-    std::string m_last;
-};
-
 class Service {
 public:
     explicit Service(const RunnerService::Options& o)
@@ -267,31 +213,27 @@ private:
                 if (kind) opt.backend = *kind;
                 if (req["device"].toInt(-1) >= 0) opt.device = req["device"].toInt();
                 if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
+                opt.trace = req["trace"].toBool();
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
                 backend =
                     backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
-                std::unique_ptr<LaunchNotifier> notifier;
-                if (backend) {
-                    notifier =
-                        std::make_unique<LaunchNotifier>(*backend, [this](const std::string& k) {
-                            send(Type::Progress,
-                                 QJsonObject{{"phase", "launch"},
-                                             {"kernel", QString::fromStdString(k)}});
-                        });
-                    opt.reuseBackend = notifier.get();
-                }
+                // The warm backend itself (trace mode and the profiler need the concrete CPU
+                // or CUDA backend); the client hears when a kernel starts launching, so that
+                // its wall-clock limit covers kernel execution and not compiles (which may be
+                // long on a cold cache).
+                opt.reuseBackend = backend;
+                opt.onLaunch = [this](const std::string& k) {
+                    send(Type::Progress,
+                         QJsonObject{{"phase", "launch"}, {"kernel", QString::fromStdString(k)}});
+                };
                 if (profiler) {
-                    // The profiler sees the warm backend itself (the CUDA backend), not the
-                    // notifier; the client gets a Progress frame so that profiling has its own
-                    // time limit.
-                    opt.profile = [this, &profiler, backend](const session::ProfileContext& c) {
+                    // Profiling has its own time limit on the client, from this frame on.
+                    opt.profile = [this, &profiler](const session::ProfileContext& c) {
                         send(Type::Progress,
                              QJsonObject{{"phase", "profile"},
                                          {"kernel", QString::fromStdString(c.kernel)}});
-                        profiler->profile(session::ProfileContext{backend ? *backend : c.backend,
-                                                                  c.program, c.kernel, c.config,
-                                                                  c.args, c.bytesMoved, c.restore});
+                        profiler->profile(c);
                     };
                 }
                 rep = session::SessionRunner::run(s, opt);
@@ -309,10 +251,20 @@ private:
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         if (profiler) answer["profile"] = profiling::ProfileCodec::toJson(profiler->report());
+        // Trace mode: each WriteTrace's header here, its per-element arrays with the buffers.
+        std::map<std::string, session::HostArray> traceArrays;
+        if (!rep.traces.empty()) {
+            QJsonArray traces;
+            for (const auto& [name, t] : rep.traces) {
+                traces.append(ReportCodec::traceHeader(t));
+                traceArrays.merge(ReportCodec::traceArrays(t));
+            }
+            answer["traces"] = traces;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         // A runner about to exit sends its buffers in the stream: the client could not open
         // the shared arena through /proc/<pid>/fd once this process has gone.
-        answer["buffers"] = putBuffers(rep, answer, m_inline || exiting);
+        answer["buffers"] = putBuffers(rep, traceArrays, answer, m_inline || exiting);
         answer["writeMs"] =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
@@ -320,11 +272,13 @@ private:
         return !exiting;
     }
 
-    QJsonArray putBuffers(const session::RunReport& rep, QJsonObject& answer, bool inlineBlobs)
+    QJsonArray putBuffers(const session::RunReport& rep,
+                          const std::map<std::string, session::HostArray>& traceArrays,
+                          QJsonObject& answer, bool inlineBlobs)
     {
         QJsonArray list;
         std::size_t total = 0;
-        for (const auto* set : {&rep.results, &rep.expected})
+        for (const auto* set : {&rep.results, &rep.expected, &traceArrays})
             for (const auto& [name, a] : *set)
                 total += (a.bytes() + 63) / 64 * 64;
         if (!inlineBlobs && total > 0) {
@@ -357,6 +311,7 @@ private:
         };
         put("results", rep.results);
         put("expected", rep.expected);
+        put("traces", traceArrays);
         return list;
     }
 

@@ -302,6 +302,13 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
+    std::string lastLaunched;
+    const auto launch = [&](const std::string& name, const LaunchConfig& config,
+                            std::span<const KernelArgValue> args) {
+        if (opt.onLaunch && name != lastLaunched) opt.onLaunch(name);
+        lastLaunched = name;
+        return backend->launch(*program, name, config, args);
+    };
     {
         // `out` buffers start poisoned so that elements the kernel never writes can be found.
         std::vector<HostArray> first = init;
@@ -317,7 +324,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                       elementSize(s.buffers[i].type), r.shapes[i]});
             cpuBackend->beginTrace(rep.launch, traced);
             try {
-                backend->launch(*program, kernel->name, rep.launch, args);
+                launch(kernel->name, rep.launch, args);
             } catch (...) {
                 cpuBackend->endTrace();
                 throw;
@@ -325,14 +332,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             for (cpu::WriteTrace& t : cpuBackend->endTrace())
                 rep.traces.emplace(t.buffer, std::move(t));
         } else {
-            backend->launch(*program, kernel->name, rep.launch, args);
+            launch(kernel->name, rep.launch, args);
         }
         rep.results = download(*backend, s, d, init);
         for (int i = 0; i < rep.warmup; ++i)
-            backend->launch(*program, kernel->name, rep.launch, args);
+            launch(kernel->name, rep.launch, args);
         std::vector<double> samples;
         for (int i = 0; i < rep.iterations; ++i)
-            samples.push_back(backend->launch(*program, kernel->name, rep.launch, args));
+            samples.push_back(launch(kernel->name, rep.launch, args));
         rep.timing = TimingStats::of(std::move(samples));
         if (opt.profile) {
             const auto restore = [&] {
@@ -369,7 +376,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     }
     case ReferenceSpec::Kind::Kernel: {
         DeviceSet d = upload(*backend, s, init);
-        backend->launch(*program, refKernel->name, refLaunch, argsOf(refBound, d, s, r));
+        launch(refKernel->name, refLaunch, argsOf(refBound, d, s, r));
         rep.expected = download(*backend, s, d, init);
         break;
     }

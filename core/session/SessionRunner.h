@@ -48,6 +48,10 @@ public:
         /// one warm between runs: CUDA context and compile cache); `backend`/`device` are then
         /// ignored.
         Backend* reuseBackend = nullptr;
+        /// Called just before a kernel starts launching, each time the launched kernel changes
+        /// (result launch, then the reference kernel's): the runner tells its client, whose
+        /// kernel time limit starts there rather than at the compile.
+        std::function<void(const std::string& kernel)> onLaunch;
         /// When set, called once after the timed launches, while the run's device buffers are
         /// alive (the result buffers were downloaded before, so the run's results and diff are
         /// those of a run without it). Used to profile the kernel (profiling::SessionProfiler).

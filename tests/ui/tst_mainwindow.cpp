@@ -270,6 +270,44 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    void aCrashingKernelLeavesTheWindowWorking()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        const QString good = w.kernelEditor()->text();
+        QString bad = good;
+        bad.replace(QStringLiteral("dest[i] = a[i] * b[i];"),
+                    QStringLiteral("dest[i + (1ull << 40)] = a[i] * b[i];"));
+        QVERIFY(bad != good);
+        w.kernelEditor()->setText(bad);
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        // The wild write (4 TiB past the buffer) killed warpbench-runner, not this process.
+        auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY2(outcome->report.message.find("SIGSEGV") != std::string::npos,
+                 outcome->report.message.c_str());
+        QVERIFY2(outcome->report.message.find("multiply_them") != std::string::npos,
+                 outcome->report.message.c_str());
+        screenshot(w, "runner-crash");
+        // The next run gets a fresh runner and passes.
+        w.kernelEditor()->setText(good);
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        outcome = w.runController()->lastOutcome();
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                 outcome->report.message.c_str());
+        QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
+        w.document()->setModified(false);
+    }
+
     void syntaxErrorShowsAtTheLine()
     {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");
