@@ -17,11 +17,13 @@
 #include "ui/teaching/TraceOverlayView.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QVBoxLayout>
 
 #include <filesystem>
@@ -157,6 +159,32 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     connect(m_profileAction, &QAction::triggered, this, [this]() { profile(); });
     (run ? run : view)->addSeparator();
     (run ? run : view)->addAction(m_profileAction);
+    QMenu* options = (run ? run : view)->addMenu(tr("Profile &Options"));
+    options->setObjectName(QStringLiteral("profileOptionsMenu"));
+    auto* timing = new QActionGroup(options);
+    const auto checkable = [&](const QString& text, const char* key, bool fallback) {
+        QAction* a = options->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(QSettings().value(QLatin1String(key), fallback).toBool());
+        connect(a, &QAction::toggled, this,
+                [key](bool on) { QSettings().setValue(QLatin1String(key), on); });
+        return a;
+    };
+    const bool cupti =
+        QSettings().value(QStringLiteral("profile/timing")).toString() == QLatin1String("cupti");
+    m_eventTiming = options->addAction(tr("Time with CUDA &Events"));
+    m_cuptiTiming = options->addAction(tr("Time with CUPTI &Kernel Records"));
+    for (QAction* a : {m_eventTiming, m_cuptiTiming}) {
+        a->setCheckable(true);
+        timing->addAction(a);
+    }
+    (cupti ? m_cuptiTiming : m_eventTiming)->setChecked(true);
+    connect(m_cuptiTiming, &QAction::toggled, this, [](bool on) {
+        QSettings().setValue(QStringLiteral("profile/timing"), on ? "cupti" : "events");
+    });
+    options->addSeparator();
+    m_flushL2 = checkable(tr("&Flush L2 Before Each Sample"), "profile/flushL2", true);
+    m_counters = checkable(tr("Collect Hardware &Counters"), "profile/counters", true);
     (run ? run : view)->addAction(m_traceAction);
 
     // Runs: the session at the start is what the history records.
@@ -220,7 +248,17 @@ bool ProfilingDocks::profile()
         m_profileDock->raise();
         return false;
     }
-    return runner->profile();
+    return runner->profile(profileOptions());
+}
+
+profiling::SessionProfileOptions ProfilingDocks::profileOptions() const
+{
+    profiling::SessionProfileOptions o;
+    o.timing = m_cuptiTiming->isChecked() ? profiling::TimingMethod::CuptiActivity
+                                          : profiling::TimingMethod::CudaEvents;
+    o.flushL2 = m_flushL2->isChecked();
+    o.counters = m_counters->isChecked();
+    return o;
 }
 
 void ProfilingDocks::projectChanged()

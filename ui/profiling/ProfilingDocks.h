@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profiling/SessionProfiler.h"
 #include "core/session/Session.h"
 
 #include <QObject>
@@ -50,6 +51,12 @@ public:
     /// records the run with its counters. Where profiling cannot run, the Profile dock's status
     /// line says why (its figures stay) and false is returned; nothing else changes.
     bool profile();
+    /// Run → Profile Options: timing with CUDA events or CUPTI kernel records, L2 flushed before
+    /// every sample, hardware counters collected. Kept in QSettings ("profile/…").
+    profiling::SessionProfileOptions profileOptions() const;
+    QAction* cuptiTimingAction() const noexcept { return m_cuptiTiming; }
+    QAction* flushL2Action() const noexcept { return m_flushL2; }
+    QAction* countersAction() const noexcept { return m_counters; }
     QDockWidget* profileDock() const noexcept { return m_profileDock; }
     QDockWidget* historyDock() const noexcept { return m_historyDock; }
     QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
@@ -70,6 +77,10 @@ private:
     QAction* m_presentation = nullptr;
     QAction* m_traceAction = nullptr;
     QAction* m_profileAction = nullptr;
+    QAction* m_eventTiming = nullptr;
+    QAction* m_cuptiTiming = nullptr;
+    QAction* m_flushL2 = nullptr;
+    QAction* m_counters = nullptr;
     QDockWidget* m_profileDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     QDockWidget* m_sweepDock = nullptr;

@@ -36,6 +36,7 @@
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -432,6 +433,38 @@ private Q_SLOTS:
 
     /// Run → Profile exists with its shortcut; on a CPU session it is disabled and says why,
     /// and asking for a profile anyway puts the reason in the Profile dock — no run, no crash.
+    void profileOptionsAreKept()
+    {
+        QSettings().remove(QStringLiteral("profile"));
+        {
+            MainWindow w;
+            auto* docks = w.findChild<ProfilingDocks*>();
+            QVERIFY(docks);
+            // Defaults: CUDA events, cold L2, Speed-of-Light counters.
+            profiling::SessionProfileOptions o = docks->profileOptions();
+            QCOMPARE(o.timing, profiling::TimingMethod::CudaEvents);
+            QVERIFY(o.flushL2);
+            QVERIFY(o.counters);
+            // The options sit in Run → Profile Options, next to Profile.
+            auto* menu = w.findChild<QMenu*>(QStringLiteral("profileOptionsMenu"));
+            QVERIFY(menu);
+            QVERIFY(menu->actions().contains(docks->cuptiTimingAction()));
+            docks->cuptiTimingAction()->trigger();
+            docks->flushL2Action()->trigger();
+            o = docks->profileOptions();
+            QCOMPARE(o.timing, profiling::TimingMethod::CuptiActivity);
+            QVERIFY(!o.flushL2);
+            QVERIFY(o.counters);
+        }
+        MainWindow again; // a new window (a new session of the app) keeps them
+        auto* docks = again.findChild<ProfilingDocks*>();
+        const profiling::SessionProfileOptions o = docks->profileOptions();
+        QCOMPARE(o.timing, profiling::TimingMethod::CuptiActivity);
+        QVERIFY(!o.flushL2);
+        QVERIFY(docks->cuptiTimingAction()->isChecked());
+        QSettings().remove(QStringLiteral("profile"));
+    }
+
     void profileActionOnACpuSession()
     {
         if (const QString why = cpuUnavailable(); !why.isEmpty())
