@@ -2,6 +2,7 @@
 #include "ui/MainWindow.h"
 
 #include "core/common/Error.h"
+#include "core/common/MemoryFinding.h"
 #include "core/common/Paths.h"
 #include "core/cuda/Compiler.h"
 #include "core/host/HostCompiler.h"
@@ -251,6 +252,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     // Runs
     connect(m_runner, &RunController::runStarted, this, [this]() {
         m_runAction->setEnabled(false);
+        m_boundsCheckAction->setEnabled(false);
+        m_diagnostics->setDiagnostics(QStringLiteral("memory"), {});
         m_cancelAction->setEnabled(true);
         m_progress->show();
         m_elapsedTimer->start();
@@ -260,6 +263,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     connect(m_runner, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runner, &RunController::runCancelled, this, [this]() {
         m_runAction->setEnabled(true);
+        m_boundsCheckAction->setEnabled(true);
         m_cancelAction->setEnabled(false);
         m_progress->hide();
         m_elapsedTimer->stop();
@@ -355,6 +359,15 @@ void MainWindow::buildActions()
     m_compileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     m_compileAction->setToolTip(tr("Compile the kernel and the reference now (Ctrl+B)"));
     connect(m_compileAction, &QAction::triggered, this, &MainWindow::compileNow);
+    m_boundsCheckAction = new QAction(tr("Run with &Bounds Checking (CPU Emulator)"), this);
+    m_boundsCheckAction->setObjectName(QStringLiteral("boundsCheckAction"));
+    m_boundsCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R));
+    m_boundsCheckAction->setToolTip(
+        tr("Run on the CPU emulator with every memory access checked: slower, but an access "
+           "outside a buffer is reported with its kernel line, block and thread instead of "
+           "crashing the run (Ctrl+Alt+R)"));
+    connect(m_boundsCheckAction, &QAction::triggered, this, [this]() { runBoundsChecked(); });
+
     m_cancelAction = new QAction(icon("cancel"), tr("C&ancel"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
     m_cancelAction->setToolTip(
@@ -432,6 +445,7 @@ void MainWindow::buildMenus()
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
+    runMenu->addAction(m_boundsCheckAction);
     runMenu->addAction(m_compileAction);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
@@ -676,6 +690,14 @@ bool MainWindow::run()
     return true;
 }
 
+bool MainWindow::runBoundsChecked()
+{
+    m_autosave->flush();
+    if (!m_runner->run(true)) return false;
+    m_lastRunLabel->setText(tr("running with bounds checking…"));
+    return true;
+}
+
 void MainWindow::cancel()
 {
     m_runner->cancel();
@@ -684,6 +706,7 @@ void MainWindow::cancel()
 void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
 {
     m_runAction->setEnabled(true);
+    m_boundsCheckAction->setEnabled(true);
     m_cancelAction->setEnabled(false);
     m_progress->hide();
     m_elapsedTimer->stop();
@@ -699,6 +722,27 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     }
     m_results->setOutcome(outcome, m_doc->runnableSession());
     m_resultsDock->raise();
+    // Bounds-checked runs: each faulting access is a problem at its kernel line.
+    if (!outcome->findings.empty()) {
+        std::vector<Diagnostic> found;
+        for (const MemoryFinding& f : outcome->findings) {
+            Diagnostic d;
+            d.file = f.file.empty() ? m_doc->session().kernelSourceName() : f.file;
+            d.line = f.line;
+            d.message =
+                std::string(memoryFindingKindName(f.kind)) + " in kernel '" + f.kernel + "'" +
+                (f.located
+                     ? " at block (" + std::to_string(f.block.x) + ", " +
+                           std::to_string(f.block.y) + ", " + std::to_string(f.block.z) +
+                           ") thread (" + std::to_string(f.thread.x) + ", " +
+                           std::to_string(f.thread.y) + ", " + std::to_string(f.thread.z) + ")"
+                     : std::string()) +
+                ": " + f.message;
+            found.push_back(std::move(d));
+        }
+        m_diagnostics->setDiagnostics(QStringLiteral("memory"), found);
+        m_results->showTab(ResultsPanel::Tab::Problems);
+    }
     m_lastRunLabel->setText(tr("last run %1 · %2")
                                 .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
                                      QString::fromUtf8(r.statusName())));

@@ -67,6 +67,9 @@ public:
     // Work
     void compileNow();
     bool run();
+    /// Run → Run with Bounds Checking: the session on the CPU emulator with every access
+    /// checked; faulting accesses land in Problems with their kernel line.
+    bool runBoundsChecked();
     void cancel();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
@@ -157,6 +160,7 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_compileAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_boundsCheckAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_versionsLabel = nullptr;

@@ -100,7 +100,7 @@ std::map<std::string, session::HostArray> RunController::makeInputs(const sessio
     return inputs;
 }
 
-bool RunController::run()
+bool RunController::run(bool boundsChecked)
 {
     if (m_running) return false;
     m_running = true;
@@ -111,6 +111,10 @@ bool RunController::run()
     runner::RunnerClient::Request req;
     if (m_trace) {
         req.options.trace = true;
+        req.options.backend = BackendKind::Cpu;
+    }
+    if (boundsChecked) {
+        req.boundsCheck = true;
         req.options.backend = BackendKind::Cpu;
     }
     if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
@@ -126,6 +130,12 @@ bool RunController::run()
             runner::RunOutcome r = client->run(req);
             session::SessionRunner::checkCoverage(s, r.report);
             outcome->report = std::move(r.report);
+            outcome->boundsChecked = req.boundsCheck;
+            outcome->findings = std::move(r.findings);
+            // The runner words its advice for the CLI; in the window it is a menu entry.
+            std::string& message = outcome->report.message;
+            if (const auto at = message.find("(--bounds-check)"); at != std::string::npos)
+                message.replace(at, 16, "(Run → Run with Bounds Checking)");
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/common/MemoryFinding.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/session/HostArray.h"
 #include "core/session/RunReport.h"
@@ -12,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wb::ui {
 
@@ -27,6 +29,9 @@ struct RunOutcome {
     /// Profile runs (RunController::profile): the kernel's cold-L2 timing and counters, or
     /// why there are none. Absent for ordinary runs.
     std::optional<profiling::ProfileReport> profile;
+    /// Bounds-checked runs (RunController::run(true), CPU emulator): the faulting accesses.
+    bool boundsChecked = false;
+    std::vector<MemoryFinding> findings;
 };
 
 /// A typed view of `array`, kept alive by `owner` (which must own the array).

@@ -296,7 +296,27 @@ private Q_SLOTS:
                  outcome->report.message.c_str());
         QVERIFY2(outcome->report.message.find("multiply_them") != std::string::npos,
                  outcome->report.message.c_str());
+        QVERIFY2(outcome->report.message.find("Run → Run with Bounds Checking") !=
+                     std::string::npos,
+                 outcome->report.message.c_str());
         screenshot(w, "runner-crash");
+        // As offered: the bounds-checked run names the access and its line in Problems.
+        QVERIFY(w.runBoundsChecked());
+        QVERIFY(finished.wait(300000));
+        outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome->boundsChecked);
+        QVERIFY2(!outcome->findings.empty(), outcome->report.message.c_str());
+        QCOMPARE(outcome->findings.front().kernel, std::string("multiply_them"));
+        QCOMPARE(outcome->findings.front().line, 4);
+        auto* problems = w.resultsPanel()->problemsView()->model();
+        int memoryRow = -1;
+        for (int row = 0; row < problems->rowCount(); ++row)
+            for (int c = 0; c < problems->columnCount(); ++c)
+                if (problems->index(row, c).data().toString().contains(
+                        QStringLiteral("in kernel 'multiply_them'")))
+                    memoryRow = row;
+        QVERIFY(memoryRow >= 0);
+        screenshot(w, "bounds-check-problems");
         // The next run gets a fresh runner and passes.
         w.kernelEditor()->setText(good);
         QVERIFY(w.run());
