@@ -103,11 +103,6 @@ std::map<std::string, session::HostArray> RunController::makeInputs(const sessio
 bool RunController::run(bool boundsChecked)
 {
     if (m_running) return false;
-    m_running = true;
-    m_clock.start();
-    const quint64 generation = ++m_generation;
-    Q_EMIT runStarted();
-    session::Session s = m_doc->runnableSession();
     runner::RunnerClient::Request req;
     if (m_trace) {
         req.options.trace = true;
@@ -117,47 +112,7 @@ bool RunController::run(bool boundsChecked)
         req.boundsCheck = true;
         req.options.backend = BackendKind::Cpu;
     }
-    if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
-    m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
-        this,
-        [s = std::move(s), req = std::move(req),
-         client = m_client](const CancelToken& token) mutable {
-            auto outcome = std::make_shared<RunOutcome>();
-            const auto start = std::chrono::steady_clock::now();
-            // The kernel runs in warpbench-runner: a crash, a lost GPU context or a kernel
-            // that never ends is a message (RunReport::message) and a fresh runner next time.
-            req.session = s;
-            runner::RunOutcome r = client->run(req);
-            session::SessionRunner::checkCoverage(s, r.report);
-            outcome->report = std::move(r.report);
-            outcome->boundsChecked = req.boundsCheck;
-            outcome->findings = std::move(r.findings);
-            // The runner words its advice for the CLI; in the window it is a menu entry.
-            std::string& message = outcome->report.message;
-            if (const auto at = message.find("(--bounds-check)"); at != std::string::npos)
-                message.replace(at, 16, "(Run → Run with Bounds Checking)");
-            outcome->wallMs = msSince(start);
-            if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
-            try {
-                auto inputs = makeInputs(s);
-                for (const auto& b : s.buffers)
-                    if (b.role != session::BufferRole::Out)
-                        outcome->inputs.emplace(b.name, std::move(inputs[b.name]));
-            } catch (const std::exception&) {
-                // The report already says why the inputs could not be made.
-            }
-            if (r.fault == runner::Fault::None)
-                measureTransfers(*outcome, s);
-            else
-                outcome->transferNote = tr("not measured: the run ended in a fault");
-            return std::shared_ptr<const RunOutcome>(outcome);
-        },
-        [this, generation](std::shared_ptr<const RunOutcome> outcome) {
-            if (generation != m_generation) return; // cancelled: dropped
-            m_running = false;
-            m_last = outcome;
-            Q_EMIT runFinished(std::move(outcome));
-        });
+    submit(m_doc->runnableSession(), std::move(req));
     return true;
 }
 
@@ -176,6 +131,15 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
     if (m_running) return false;
     session::Session s = m_doc->runnableSession();
     if (!profileUnavailableReason(s).isEmpty()) return false;
+    runner::RunnerClient::Request req;
+    req.options.backend = BackendKind::Cuda;
+    req.profile = profileOptions;
+    submit(std::move(s), std::move(req));
+    return true;
+}
+
+void RunController::submit(session::Session s, runner::RunnerClient::Request req)
+{
     m_running = true;
     m_clock.start();
     const quint64 generation = ++m_generation;
@@ -183,24 +147,29 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
     if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
     m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
         this,
-        [s = std::move(s), profileOptions, client = m_client](const CancelToken& token) {
+        [s = std::move(s), req = std::move(req),
+         client = m_client](const CancelToken& token) mutable {
             auto outcome = std::make_shared<RunOutcome>();
             const auto start = std::chrono::steady_clock::now();
-            runner::RunnerClient::Request req;
+            // The kernel runs in warpbench-runner: a crash, a lost GPU context or a kernel
+            // that never ends is a message (RunReport::message) and a fresh runner next time.
             req.session = s;
-            req.options.backend = BackendKind::Cuda;
-            req.profile = profileOptions;
             runner::RunOutcome r = client->run(req);
             session::SessionRunner::checkCoverage(s, r.report);
             outcome->report = std::move(r.report);
-            outcome->profile =
-                r.profile
-                    ? std::move(r.profile)
-                    : profiling::ProfileReport::notProfiled(
-                          {profiling::ProfilerStatus::State::Failed, outcome->report.message});
+            outcome->boundsChecked = req.boundsCheck;
+            outcome->findings = std::move(r.findings);
+            if (req.profile)
+                outcome->profile =
+                    r.profile
+                        ? std::move(r.profile)
+                        : profiling::ProfileReport::notProfiled(
+                              {profiling::ProfilerStatus::State::Failed, outcome->report.message});
+            // The runner words its advice for the CLI; in the window it is a menu entry.
+            std::string& message = outcome->report.message;
+            if (const auto at = message.find("(--bounds-check)"); at != std::string::npos)
+                message.replace(at, 16, "(Run → Run with Bounds Checking)");
             outcome->wallMs = msSince(start);
-            outcome->transferNote =
-                tr("not measured: profile runs time the kernel in warpbench-runner");
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {
                 auto inputs = makeInputs(s);
@@ -210,6 +179,13 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
             } catch (const std::exception&) {
                 // The report already says why the inputs could not be made.
             }
+            if (req.profile)
+                outcome->transferNote =
+                    tr("not measured: profile runs time the kernel in warpbench-runner");
+            else if (r.fault != runner::Fault::None)
+                outcome->transferNote = tr("not measured: the run ended in a fault");
+            else
+                measureTransfers(*outcome, s);
             return std::shared_ptr<const RunOutcome>(outcome);
         },
         [this, generation](std::shared_ptr<const RunOutcome> outcome) {
@@ -218,7 +194,6 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
             m_last = outcome;
             Q_EMIT runFinished(std::move(outcome));
         });
-    return true;
 }
 
 void RunController::cancel()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profiling/SessionProfiler.h"
+#include "core/runner/RunnerClient.h"
 #include "ui/RunOutcome.h"
 #include "ui/Worker.h"
 
@@ -9,10 +10,6 @@
 #include <QObject>
 
 #include <memory>
-
-namespace wb::runner {
-class RunnerClient;
-}
 
 namespace wb::ui {
 
@@ -57,6 +54,10 @@ Q_SIGNALS:
     void runCancelled();
 
 private:
+    /// Runs `request` (its session set to `session`) on the warm runner from the run worker;
+    /// runFinished carries the outcome.
+    void submit(session::Session session, runner::RunnerClient::Request request);
+
     SessionDocument* m_doc;
     Worker* m_worker;
     bool m_running = false;
