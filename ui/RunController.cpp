@@ -118,11 +118,18 @@ bool RunController::run(bool boundsChecked)
 
 QString RunController::profileUnavailableReason(const session::Session& s)
 {
+    if (s.backend == BackendKind::Cpu) return profileUnavailableReason(s, std::nullopt);
+    return profileUnavailableReason(s, cudaUnavailableReason());
+}
+
+QString RunController::profileUnavailableReason(const session::Session& s,
+                                                const std::optional<std::string>& cudaProblem)
+{
     if (s.backend == BackendKind::Cpu)
         return tr("profile needs the CUDA backend: this session runs on the CPU emulator, which "
                   "has no hardware counters and no L2 cache to flush (choose the CUDA backend)");
-    if (const auto why = cudaUnavailableReason())
-        return tr("profile needs the CUDA backend: %1").arg(QString::fromStdString(*why));
+    if (cudaProblem)
+        return tr("profile needs the CUDA backend: %1").arg(QString::fromStdString(*cudaProblem));
     return {};
 }
 

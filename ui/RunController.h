@@ -37,6 +37,10 @@ public:
     /// Why `session` cannot be profiled here (it runs on the CPU emulator, or CUDA is not
     /// usable), or an empty string.
     static QString profileUnavailableReason(const session::Session& session);
+    /// The same, with the driver's answer already known (`cudaProblem`: nullopt when a GPU is
+    /// usable), for callers on the GUI thread: asking the driver may initialise it (cuInit).
+    static QString profileUnavailableReason(const session::Session& session,
+                                            const std::optional<std::string>& cudaProblem);
     void cancel();
     bool isRunning() const noexcept { return m_running; }
     /// Trace mode (CPU emulator): runs record who wrote each output element (RunReport::traces).

@@ -213,6 +213,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
         updateProfileAction();
     });
     connect(doc, &SessionDocument::filePathChanged, this, [this]() { projectChanged(); });
+    connect(window, &MainWindow::environmentProbed, this, [this]() { updateProfileAction(); });
     connect(m_history, &HistoryPanel::baselineChanged, this,
             [this](const QString& kernel, const std::vector<profiling::Summary>& metrics,
                    const QString& label) {
@@ -226,9 +227,19 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
 
 ProfilingDocks::~ProfilingDocks() = default;
 
+QString ProfilingDocks::profileUnavailableReason() const
+{
+    // From the window's probe (off the GUI thread): asking the driver here could run cuInit on
+    // the GUI thread, which takes a few hundred ms on a GPU machine.
+    const Environment& env = m_window->environment();
+    if (!env.probed) return tr("still checking for a usable GPU");
+    return RunController::profileUnavailableReason(m_window->document()->session(),
+                                                   env.cudaProblem);
+}
+
 void ProfilingDocks::updateProfileAction()
 {
-    const QString why = RunController::profileUnavailableReason(m_window->document()->session());
+    const QString why = profileUnavailableReason();
     m_profileAction->setEnabled(why.isEmpty() && !m_window->runController()->isRunning());
     m_profileAction->setToolTip(
         why.isEmpty() ? tr("Run the session in warpbench-runner and profile its kernel: cold-L2 "
@@ -240,7 +251,7 @@ void ProfilingDocks::updateProfileAction()
 bool ProfilingDocks::profile()
 {
     RunController* runner = m_window->runController();
-    const QString why = RunController::profileUnavailableReason(m_window->document()->session());
+    const QString why = profileUnavailableReason();
     if (!why.isEmpty()) {
         // The figures of the last run stay; the status line says why there is no profile.
         m_sol->showMessage(tr("Not profiled: %1").arg(why));

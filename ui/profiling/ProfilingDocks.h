@@ -62,6 +62,8 @@ public:
     QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
 
 private:
+    /// Why Run → Profile cannot run now, from the window's environment probe; empty if it can.
+    QString profileUnavailableReason() const;
     void onRunFinished(const RunOutcome& outcome);
     void updateGeometry();
     void projectChanged();

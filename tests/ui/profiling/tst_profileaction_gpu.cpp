@@ -54,6 +54,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* docks = w.findChild<ProfilingDocks*>();
         QVERIFY(docks);
+        QTRY_VERIFY_WITH_TIMEOUT(w.environment().probed, 60000);
         QSignalSpy listed(docks->history(), &HistoryPanel::runsListed);
         QVERIFY(w.openProject(
             QString::fromStdString((dataDir() / "examples" / "saxpy" / "saxpy.wbproj").string())));

@@ -476,6 +476,12 @@ private Q_SLOTS:
         QVERIFY(docks);
         QAction* profile = docks->profileAction();
         QVERIFY(profile);
+        // Until the window's probe (off the GUI thread) has answered, Profile waits for it.
+        if (!w.environment().probed) {
+            QVERIFY(!profile->isEnabled());
+            QVERIFY(profile->toolTip().contains(QStringLiteral("checking for a usable GPU")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(w.environment().probed, 60000);
         QCOMPARE(profile->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
         // In the Run menu, next to Run, and no other action of the window has its shortcut.
         QMenu* runMenu = nullptr;
