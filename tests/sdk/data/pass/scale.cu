@@ -8,5 +8,6 @@ extern "C" __global__ void scale(float* y, const float* x, float alpha, int n)
 
 extern "C" __global__ void scale_reference(float* y, const float* x, float alpha, int n)
 {
-    for (int i = threadIdx.x; i < n; i += blockDim.x) y[i] = x[i] * alpha;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        y[i] = x[i] * alpha;
 }
