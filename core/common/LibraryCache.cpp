@@ -5,7 +5,6 @@
 #include <link.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <list>
@@ -103,6 +102,15 @@ std::vector<Segment> writableSegments(const DynamicLibrary& lib)
     return out;
 }
 
+/// Closes the least recently used unused libraries beyond the capacity. Called with the lock.
+void evictBeyondCapacity(Cache& c)
+{
+    while (c.unused.size() > c.capacity) {
+        c.entries.erase(c.unused.front()); // dlclose
+        c.unused.pop_front();
+    }
+}
+
 void release(const std::string& path)
 {
     Cache& c = cache();
@@ -110,10 +118,7 @@ void release(const std::string& path)
     const auto it = c.entries.find(path);
     if (it == c.entries.end() || --it->second.users > 0) return;
     c.unused.push_back(path);
-    while (c.unused.size() > c.capacity) {
-        c.entries.erase(c.unused.front()); // dlclose
-        c.unused.pop_front();
-    }
+    evictBeyondCapacity(c);
 }
 
 } // namespace
@@ -152,17 +157,7 @@ void LibraryCache::setCapacity(std::size_t libraries)
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
     c.capacity = libraries;
-    while (c.unused.size() > c.capacity) {
-        c.entries.erase(c.unused.front());
-        c.unused.pop_front();
-    }
-}
-
-std::size_t LibraryCache::loadedCount()
-{
-    Cache& c = cache();
-    std::lock_guard lock(c.mutex);
-    return c.entries.size();
+    evictBeyondCapacity(c);
 }
 
 std::size_t LibraryCache::restoreCount()

@@ -32,8 +32,6 @@ public:
     /// Libraries kept loaded after their last user has gone; beyond it the least recently
     /// used unused one is closed. Default 64.
     static void setCapacity(std::size_t libraries);
-    /// Libraries loaded now (used or not).
-    static std::size_t loadedCount();
     /// Times a library was restored to its loaded state for a new first user (for tests).
     static std::size_t restoreCount();
 };
