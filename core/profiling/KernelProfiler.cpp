@@ -59,6 +59,7 @@ ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaun
 
     const bool cancelled = hooks.cancel && hooks.cancel->load();
     if (options.collectCounters && !cancelled) {
+        if (options.beforeCounters) options.beforeCounters();
         // The counters see a cold L2 too, as Nsight Compute's default cache control does.
         timer.flushL2();
         detail::check(drv.cuStreamSynchronize(stream), "cuStreamSynchronize", "profiling");

@@ -9,6 +9,7 @@
 
 #include <cuda.h>
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +33,9 @@ struct ProfileOptions {
     bool collectCounters = true; ///< Speed-of-Light counters after the timing
     CounterOptions counters;
     Workload workload; ///< stated bytes/FLOPs per launch (bytes: bound buffers by default)
+    /// Runs after the timing and before the counters: e.g. restores the buffers that the
+    /// timing launches changed in place, so the counters see the data one launch would.
+    std::function<void()> beforeCounters;
 };
 
 /// Everything one profiling request produced — plain data for the GUI's panels and the history.

@@ -3,7 +3,6 @@
 
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
-#include "core/profiling/detail/Driver.h"
 
 namespace wb::profiling {
 
@@ -44,6 +43,9 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     options.counters.replay = m_options.replay;
     // User replay: before every pass; kernel replay: only if CUPTI wants a second launch.
     options.counters.beforePass = c.restore;
+    // Between timing and counters too: timing relaunches in place, so an inout buffer drifts;
+    // the counters must see the data the result launch saw.
+    options.beforeCounters = c.restore;
     options.workload.bytes = static_cast<double>(c.bytesMoved);
     // The legacy default stream: Backend::upload (restore) copies there too, so a restored
     // buffer is complete before the next launch reads it.
@@ -56,32 +58,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         // Timing starts from the data the result launch started from, not from what the run's
         // warm-up and timed launches left in inout buffers.
         c.restore();
-        if (options.collectCounters) {
-            // Time first, then restore the buffers so that the counters see the data the result
-            // launch saw (timing relaunches in place: an inout buffer drifts).
-            ProfileOptions timingOnly = options;
-            timingOnly.collectCounters = false;
-            ProfileResult r = profileLaunch(cuda->context().handle(), stream, launch, timingOnly);
-            c.restore();
-            {
-                // Cold L2 for the counters too, as profileLaunch (and Nsight Compute) does.
-                CudaTimer flush(cuda->context().handle(), stream);
-                flush.flushL2();
-                detail::check(detail::driver().cuStreamSynchronize(stream), "cuStreamSynchronize",
-                              "flushing L2 before the counters");
-            }
-            r.counters =
-                RangeProfiler::profile(cuda->context().handle(), stream, launch, options.counters);
-            if (!r.counters->status.ok())
-                r.warnings.push_back(std::string("hardware counters unavailable (") +
-                                     profilerStateName(r.counters->status.state) +
-                                     "): " + r.counters->status.message);
-            for (const std::string& w : r.counters->warnings)
-                r.warnings.push_back(w);
-            m_result = std::move(r);
-        } else {
-            m_result = profileLaunch(cuda->context().handle(), stream, launch, options);
-        }
+        m_result = profileLaunch(cuda->context().handle(), stream, launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
     } catch (const Error& e) {
         m_result.reset();
