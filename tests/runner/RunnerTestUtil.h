@@ -7,6 +7,8 @@
 #include "core/session/ProjectFile.h"
 #include "core/session/Session.h"
 
+#include <QStringList>
+
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -43,6 +45,16 @@ inline session::Session faultSession(const std::string& name, const std::string&
     s.launch.grid = {"1"};
     s.launch.block = {"32"};
     return s;
+}
+
+/// Data-table scalars written "name=value", as faultSession takes them.
+inline std::vector<std::pair<std::string, std::string>> scalarPairs(const QStringList& scalars)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const QString& s : scalars)
+        out.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
+                         s.section(QLatin1Char('='), 1).toStdString());
+    return out;
 }
 
 inline session::Session helloSession()

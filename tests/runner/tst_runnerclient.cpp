@@ -117,10 +117,7 @@ private Q_SLOTS:
         QFETCH(int, timeoutMs);
         QFETCH(Fault, fault);
         QFETCH(QString, expect);
-        std::vector<std::pair<std::string, std::string>> sc;
-        for (const QString& s : scalars)
-            sc.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
-                            s.section(QLatin1Char('='), 1).toStdString());
+        const auto sc = scalarPairs(scalars);
         RunnerClient client(localConfig());
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed); // warm

@@ -64,10 +64,7 @@ private Q_SLOTS:
         QFETCH(int, timeoutMs);
         QFETCH(Fault, fault);
         QFETCH(QString, expect);
-        std::vector<std::pair<std::string, std::string>> sc;
-        for (const QString& s : scalars)
-            sc.emplace_back(s.section(QLatin1Char('='), 0, 0).toStdString(),
-                            s.section(QLatin1Char('='), 1).toStdString());
+        const auto sc = scalarPairs(scalars);
         RunnerClient client(localConfig());
         QCOMPARE(client.run(helloRequest(BackendKind::Cuda)).report.status,
                  RunReport::Status::Passed);
@@ -158,15 +155,15 @@ private Q_SLOTS:
     void profileFaultIsAFault()
     {
         RunnerClient client(localConfig());
-        RunnerClient::Request req = request(faultSession(
-            "trap-when-profiled",
-            "__device__ int launches;\n"
-            "__global__ void k(float* out) {\n"
-            "  if (threadIdx.x == 0) atomicAdd(&launches, 1);\n"
-            "  __syncthreads();\n"
-            "  if (*(volatile int*)&launches > 2) __trap();\n"
-            "  out[threadIdx.x] = 1.0f; }",
-            BackendKind::Cuda));
+        RunnerClient::Request req =
+            request(faultSession("trap-when-profiled",
+                                 "__device__ int launches;\n"
+                                 "__global__ void k(float* out) {\n"
+                                 "  if (threadIdx.x == 0) atomicAdd(&launches, 1);\n"
+                                 "  __syncthreads();\n"
+                                 "  if (*(volatile int*)&launches > 2) __trap();\n"
+                                 "  out[threadIdx.x] = 1.0f; }",
+                                 BackendKind::Cuda));
         req.profile = profiling::SessionProfileOptions{};
         const RunOutcome o = client.run(req);
         print("trap while profiling", o);
