@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CliProcess.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -161,5 +162,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+WB_QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

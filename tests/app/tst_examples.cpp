@@ -3,6 +3,7 @@
 // every deliberately buggy variant (resources/examples/bugs/) fails for its own reason.
 // (The lead runs the same loop with --backend cuda on the GPU machine.)
 #include "CliProcess.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -109,5 +110,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExamples)
+WB_QTEST_GUILESS_MAIN(TestExamples)
 #include "tst_examples.moc"

@@ -2,6 +2,7 @@
 // `warpbench-cli grade`: a folder of submissions against one project on the CPU backend —
 // passing, failing (an unwritten element), non-compiling and hanging (stopped by --timeout).
 #include "CliProcess.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -177,5 +178,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGrade)
+WB_QTEST_GUILESS_MAIN(TestGrade)
 #include "tst_grade.moc"

@@ -2,6 +2,7 @@
 // wb::LibraryCache: libraries stay loaded, and each first user sees them as freshly loaded.
 #include "core/common/LibraryCache.h"
 #include "core/host/HostCompiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QtTest>
 
@@ -121,5 +122,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLibraryCache)
+WB_QTEST_GUILESS_MAIN(TestLibraryCache)
 #include "tst_librarycache.moc"

@@ -4,6 +4,7 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/cpu/CpuBackend.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QtTest/QtTest>
 
@@ -902,5 +903,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCpuBackend)
+WB_QTEST_GUILESS_MAIN(TestCpuBackend)
 #include "tst_cpubackend.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/KernelSource.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QtTest/QtTest>
 
@@ -89,5 +90,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelSource)
+WB_QTEST_GUILESS_MAIN(TestKernelSource)
 #include "tst_kernelsource.moc"

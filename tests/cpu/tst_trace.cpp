@@ -8,6 +8,7 @@
 #include "core/cpu/CpuBackend.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/session/SessionRunner.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -254,5 +255,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrace)
+WB_QTEST_GUILESS_MAIN(TestTrace)
 #include "tst_trace.moc"

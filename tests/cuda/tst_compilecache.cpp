@@ -2,6 +2,7 @@
 #include "core/common/Paths.h"
 #include "core/cuda/CompileCache.h"
 #include "core/cuda/Compiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QCoreApplication>
 #include <QProcess>
@@ -512,7 +513,7 @@ int main(int argc, char** argv)
         qputenv("WARPBENCH_CACHE_DIR", fallback.path().toLocal8Bit());
     QCoreApplication app(argc, argv);
     TestCompileCache test;
-    return QTest::qExec(&test, argc, argv);
+    return wb::test::runSuite(test, argc, argv);
 }
 
 #include "tst_compilecache.moc"

@@ -2,6 +2,7 @@
 #include "core/cuda/Compiler.h"
 #include "core/cuda/detail/DiagnosticParser.h"
 #include "core/cuda/detail/NvrtcApi.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -480,5 +481,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCompiler)
+WB_QTEST_GUILESS_MAIN(TestCompiler)
 #include "tst_compiler.moc"

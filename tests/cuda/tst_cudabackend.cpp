@@ -4,6 +4,7 @@
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/profiling/KernelProfiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -146,5 +147,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaBackend)
+WB_QTEST_GUILESS_MAIN(TestCudaBackend)
 #include "tst_cudabackend.moc"

@@ -2,6 +2,7 @@
 // CudaError's classification and message, CU_CHECK's lazy context. No GPU needed.
 #include "core/cuda/CudaError.h"
 #include "core/cuda/detail/ContextState.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -102,5 +103,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaError)
+WB_QTEST_GUILESS_MAIN(TestCudaError)
 #include "tst_cudaerror.moc"

@@ -7,6 +7,7 @@
 #include "core/cuda/Device.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/cuda/detail/DriverApi.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -102,5 +103,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDriverApi)
+WB_QTEST_GUILESS_MAIN(TestDriverApi)
 #include "tst_driverapi.moc"

@@ -9,6 +9,7 @@
 #include "core/cuda/HandleRegistry.h"
 #include "core/cuda/PinnedHostBuffer.h"
 #include "core/cuda/Stream.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -239,5 +240,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHandles)
+WB_QTEST_GUILESS_MAIN(TestHandles)
 #include "tst_handles.moc"

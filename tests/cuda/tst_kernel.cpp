@@ -6,6 +6,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/cuda/SourceModule.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -528,5 +529,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernel)
+WB_QTEST_GUILESS_MAIN(TestKernel)
 #include "tst_kernel.moc"

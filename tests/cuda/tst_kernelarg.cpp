@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How the variadic call sorts its arguments (no GPU needed: nothing is launched).
 #include "core/cuda/Kernel.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -96,5 +97,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelArg)
+WB_QTEST_GUILESS_MAIN(TestKernelArg)
 #include "tst_kernelarg.moc"

@@ -2,6 +2,7 @@
 #include "core/cuda/Compiler.h"
 #include "core/cuda/detail/KernelDiscovery.h"
 #include "core/cuda/detail/PtxParser.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -372,5 +373,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelDiscovery)
+WB_QTEST_GUILESS_MAIN(TestKernelDiscovery)
 #include "tst_kerneldiscovery.moc"

@@ -4,6 +4,7 @@
 #include "core/backend/Backend.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/SourceModule.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -49,5 +50,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStickyError)
+WB_QTEST_GUILESS_MAIN(TestStickyError)
 #include "tst_stickyerror.moc"

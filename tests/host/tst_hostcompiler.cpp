@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/DynamicLibrary.h"
 #include "core/host/HostCompiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QtTest/QtTest>
 
@@ -287,5 +288,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHostCompiler)
+WB_QTEST_GUILESS_MAIN(TestHostCompiler)
 #include "tst_hostcompiler.moc"

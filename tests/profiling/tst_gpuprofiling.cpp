@@ -14,6 +14,7 @@
 #include "core/profiling/KernelProfiler.h"
 #include "core/profiling/RangeProfiler.h"
 #include "tests/profiling/kernels/Kernels.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -316,5 +317,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuProfiling)
+WB_QTEST_GUILESS_MAIN(TestGpuProfiling)
 #include "tst_gpuprofiling.moc"

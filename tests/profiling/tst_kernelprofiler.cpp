@@ -4,6 +4,7 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/profiling/KernelProfiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -87,5 +88,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelProfiler)
+WB_QTEST_GUILESS_MAIN(TestKernelProfiler)
 #include "tst_kernelprofiler.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests core/profiling/LineDiff.*: the LCS line diff and its unified (diff -u) rendering.
 #include "core/profiling/LineDiff.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -82,5 +83,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLineDiff)
+WB_QTEST_GUILESS_MAIN(TestLineDiff)
 #include "tst_linediff.moc"

@@ -5,6 +5,7 @@
 #include "core/common/Error.h"
 #include "core/profiling/Measurement.h"
 #include "core/profiling/Throughput.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -195,5 +196,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMeasurement)
+WB_QTEST_GUILESS_MAIN(TestMeasurement)
 #include "tst_measurement.moc"

@@ -6,6 +6,7 @@
 #include "core/profiling/MetricTable.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/profiling/Statistics.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -176,5 +177,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProfileCodec)
+WB_QTEST_MAIN(TestProfileCodec)
 #include "tst_profilecodec.moc"

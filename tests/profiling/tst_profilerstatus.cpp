@@ -7,6 +7,7 @@
 #include "core/profiling/CudaTimer.h"
 #include "core/profiling/MetricTable.h"
 #include "core/profiling/RangeProfiler.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -74,5 +75,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProfilerStatus)
+WB_QTEST_GUILESS_MAIN(TestProfilerStatus)
 #include "tst_profilerstatus.moc"

@@ -3,7 +3,8 @@
 // schema 1, refusal of newer/foreign files, a locked database (clear error, retry, no data
 // loss) and corrupt files (clear error naming the file, never overwritten).
 #include "core/common/Error.h"
-#include "core/profiling/RunHistory.h"
+#include "core/profiling/history/RunHistory.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QFile>
 #include <QSqlDatabase>
@@ -420,5 +421,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunHistory)
+WB_QTEST_GUILESS_MAIN(TestRunHistory)
 #include "tst_runhistory.moc"

@@ -7,6 +7,7 @@
 #include "core/common/Error.h"
 #include "core/profiling/SessionProfiler.h"
 #include "core/session/ProjectFile.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -71,5 +72,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSessionProfiler)
+WB_QTEST_MAIN(TestSessionProfiler)
 #include "tst_sessionprofiler.moc"

@@ -4,8 +4,9 @@
 // session runs in the history.
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
-#include "core/profiling/RunHistory.h"
 #include "core/profiling/SessionProfiling.h"
+#include "core/profiling/history/RunHistory.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -164,5 +165,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSessionProfiling)
+WB_QTEST_GUILESS_MAIN(TestSessionProfiling)
 #include "tst_sessionprofiling.moc"

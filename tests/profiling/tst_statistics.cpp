@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests core/profiling/Statistics.*: order statistics, moments and the running noise estimate.
 #include "core/profiling/Statistics.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -102,5 +103,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStatistics)
+WB_QTEST_GUILESS_MAIN(TestStatistics)
 #include "tst_statistics.moc"

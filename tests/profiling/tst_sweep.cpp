@@ -3,6 +3,7 @@
 // progress, cancel, and errors at a point.
 #include "core/common/Error.h"
 #include "core/profiling/Sweep.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+WB_QTEST_GUILESS_MAIN(TestSweep)
 #include "tst_sweep.moc"

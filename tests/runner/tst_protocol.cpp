@@ -4,6 +4,7 @@
 #include "core/runner/Protocol.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -159,5 +160,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstProtocol)
+WB_QTEST_GUILESS_MAIN(TstProtocol)
 #include "tst_protocol.moc"

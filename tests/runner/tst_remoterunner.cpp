@@ -8,6 +8,7 @@
 #include "core/common/Error.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/SessionRunner.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QFile>
 #include <QProcess>
@@ -191,5 +192,5 @@ private:
     bool m_createdPrivsep = false;
 };
 
-QTEST_GUILESS_MAIN(TstRemoteRunner)
+WB_QTEST_GUILESS_MAIN(TstRemoteRunner)
 #include "tst_remoterunner.moc"

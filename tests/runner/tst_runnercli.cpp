@@ -4,6 +4,7 @@
 #include "../app/CliProcess.h"
 
 #include "core/backend/Backend.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,5 +106,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstRunnerCli)
+WB_QTEST_GUILESS_MAIN(TstRunnerCli)
 #include "tst_runnercli.moc"

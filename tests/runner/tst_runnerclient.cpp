@@ -8,6 +8,7 @@
 #include "core/common/Error.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/SessionRunner.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -297,5 +298,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstRunnerClient)
+WB_QTEST_GUILESS_MAIN(TstRunnerClient)
 #include "tst_runnerclient.moc"

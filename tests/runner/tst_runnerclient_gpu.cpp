@@ -6,6 +6,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/runner/RunnerClient.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -235,5 +236,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstRunnerClientGpu)
+WB_QTEST_GUILESS_MAIN(TstRunnerClientGpu)
 #include "tst_runnerclient_gpu.moc"

@@ -3,6 +3,7 @@
 // The samples in data/ follow the format of the Compute Sanitizer manual (CUDA 12/13); set
 // WB_SANITIZER_REPORT=<file> to parse and print a report captured on a GPU machine.
 #include "core/runner/SanitizerReport.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QFile>
 #include <QTest>
@@ -103,5 +104,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstSanitizerReport)
+WB_QTEST_GUILESS_MAIN(TstSanitizerReport)
 #include "tst_sanitizerreport.moc"

@@ -3,6 +3,7 @@
 // process, and the WB_VERIFY_* macros and project data rows through a child Qt Test program
 // (sdk_child), whose pass, failure and skip lines are checked here.
 #include "core/testing/WarpbenchTest.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -295,5 +296,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstWarpbenchTest)
+WB_QTEST_GUILESS_MAIN(TstWarpbenchTest)
 #include "tst_warpbenchtest.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
 #include "core/session/Binding.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBinding)
+WB_QTEST_GUILESS_MAIN(TestBinding)
 #include "tst_binding.moc"

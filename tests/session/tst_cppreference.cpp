@@ -2,6 +2,7 @@
 #include "core/common/Error.h"
 #include "core/host/HostCompiler.h"
 #include "core/session/CppReference.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -76,5 +77,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCppReference)
+WB_QTEST_GUILESS_MAIN(TestCppReference)
 #include "tst_cppreference.moc"

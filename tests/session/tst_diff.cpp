@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
 #include "core/session/Diff.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -189,5 +190,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiff)
+WB_QTEST_GUILESS_MAIN(TestDiff)
 #include "tst_diff.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
 #include "core/session/Expression.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTest>
 
@@ -62,5 +63,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExpression)
+WB_QTEST_GUILESS_MAIN(TestExpression)
 #include "tst_expression.moc"

@@ -4,6 +4,7 @@
 #include "core/session/Initialisers.h"
 #include "core/session/Npy.h"
 #include "core/session/imageio/QtImageCodec.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QImage>
 #include <QTemporaryDir>
@@ -211,5 +212,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestInitialisers)
+WB_QTEST_GUILESS_MAIN(TestInitialisers)
 #include "tst_initialisers.moc"

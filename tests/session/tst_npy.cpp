@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
 #include "core/session/Npy.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -171,5 +172,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNpy)
+WB_QTEST_GUILESS_MAIN(TestNpy)
 #include "tst_npy.moc"

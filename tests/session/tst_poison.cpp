@@ -5,6 +5,7 @@
 #include "core/common/Error.h"
 #include "core/session/Poison.h"
 #include "core/session/SessionRunner.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -203,5 +204,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPoison)
+WB_QTEST_GUILESS_MAIN(TestPoison)
 #include "tst_poison.moc"

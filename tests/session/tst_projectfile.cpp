@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
 #include "core/session/ProjectFile.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -247,5 +248,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProjectFile)
+WB_QTEST_GUILESS_MAIN(TestProjectFile)
 #include "tst_projectfile.moc"

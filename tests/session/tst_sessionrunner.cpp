@@ -6,6 +6,7 @@
 #include "core/session/Npy.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -223,5 +224,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSessionRunner)
+WB_QTEST_GUILESS_MAIN(TestSessionRunner)
 #include "tst_sessionrunner.moc"

@@ -2,6 +2,7 @@
 // Crash recovery: the real `warpbench` program is started, typed into, killed with SIGKILL, and
 // started again; the second start must offer (and restore) the typed text. Also the Autosave
 // class itself: snapshot timing, live locks not offered, discard.
+#include "tests/support/SuiteMain.h"
 #include "ui/Autosave.h"
 
 #include <QDateTime>
@@ -141,5 +142,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestAutosave)
+WB_QTEST_MAIN(TestAutosave)
 #include "tst_autosave.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Buffers, scalars and parameter bindings edited through their models and delegates, with
 // validation as you type, against a real session document.
+#include "tests/support/SuiteMain.h"
 #include "ui/BufferPanel.h"
 #include "ui/BufferTableModel.h"
 #include "ui/ParamBindingModel.h"
@@ -173,5 +174,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBufferPanel)
+WB_QTEST_MAIN(TestBufferPanel)
 #include "tst_bufferpanel.moc"

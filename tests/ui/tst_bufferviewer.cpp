@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Typed arrays, the virtualized table (100M elements), decimated plots and the image view.
+#include "tests/support/SuiteMain.h"
 #include "ui/ArraySummary.h"
 #include "ui/ArrayTableModel.h"
 #include "ui/ArrayView.h"
@@ -194,5 +195,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBufferViewer)
+WB_QTEST_MAIN(TestBufferViewer)
 #include "tst_bufferviewer.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel editor: CUDA word lists, diagnostics as markers/squiggles/annotations, navigation,
 // find/replace and go-to-line, and the Problems model.
+#include "tests/support/SuiteMain.h"
 #include "ui/CudaLexer.h"
 #include "ui/CudaWords.h"
 #include "ui/DiagnosticsModel.h"
@@ -184,5 +185,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelEditor)
+WB_QTEST_MAIN(TestKernelEditor)
 #include "tst_kerneleditor.moc"

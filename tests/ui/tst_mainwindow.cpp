@@ -9,6 +9,7 @@
 #include "core/cuda/Compiler.h"
 #include "core/host/HostCompiler.h"
 #include "core/session/imageio/QtImageCodec.h"
+#include "tests/support/SuiteMain.h"
 #include "ui/BufferViewer.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
@@ -659,5 +660,5 @@ private:
     bool m_hasNvrtc = false;
 };
 
-QTEST_MAIN(TestMainWindow)
+WB_QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

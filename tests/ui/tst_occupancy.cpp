@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The occupancy formula against values from NVIDIA's CUDA Occupancy Calculator.
+#include "tests/support/SuiteMain.h"
 #include "ui/Occupancy.h"
 
 #include <QTest>
@@ -80,5 +81,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOccupancy)
+WB_QTEST_APPLESS_MAIN(TestOccupancy)
 #include "tst_occupancy.moc"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/profiling/RunHistory.h"
+#include "core/profiling/history/RunHistory.h"
 #include "core/profiling/RunRecord.h"
 
 #include <QWidget>

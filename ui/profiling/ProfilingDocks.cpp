@@ -2,8 +2,8 @@
 #include "ui/profiling/ProfilingDocks.h"
 
 #include "core/common/Paths.h"
-#include "core/profiling/RunHistory.h"
 #include "core/profiling/SessionProfiling.h"
+#include "core/profiling/history/RunHistory.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"

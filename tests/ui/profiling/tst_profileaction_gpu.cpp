@@ -4,7 +4,8 @@
 // why not), the diff passes, and the history records the run with the profile's figures.
 #include "core/backend/Backend.h"
 #include "core/common/Paths.h"
-#include "core/profiling/RunHistory.h"
+#include "core/profiling/history/RunHistory.h"
+#include "tests/support/SuiteMain.h"
 #include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
@@ -107,5 +108,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProfileActionGpu)
+WB_QTEST_MAIN(TestProfileActionGpu)
 #include "tst_profileaction_gpu.moc"

@@ -9,8 +9,9 @@
 #include "core/common/Paths.h"
 #include "core/profiling/MetricTable.h"
 #include "core/profiling/ProfileReport.h"
-#include "core/profiling/RunHistory.h"
 #include "core/profiling/Statistics.h"
+#include "core/profiling/history/RunHistory.h"
+#include "tests/support/SuiteMain.h"
 #include "ui/DiffTableModel.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
@@ -650,5 +651,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProfilingPanels)
+WB_QTEST_MAIN(TestProfilingPanels)
 #include "tst_profilingpanels.moc"

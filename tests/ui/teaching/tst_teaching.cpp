@@ -2,6 +2,7 @@
 // The teaching widgets offscreen: launch geometry for 1-D and 2-D launches (computed coverage,
 // hover text, a screenshot), the trace overlay's marks and tooltips, presentation mode on a
 // plain QMainWindow with docks. Set WB_SCREENSHOT_DIR to keep the screenshots.
+#include "tests/support/SuiteMain.h"
 #include "ui/teaching/GuidePanel.h"
 #include "ui/teaching/LaunchGeometry.h"
 #include "ui/teaching/LaunchGeometryView.h"
@@ -242,5 +243,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTeaching)
+WB_QTEST_MAIN(TestTeaching)
 #include "tst_teaching.moc"

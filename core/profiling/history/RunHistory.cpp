@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/profiling/RunHistory.h"
+#include "core/profiling/history/RunHistory.h"
 
 #include "core/common/Error.h"
 #include "core/profiling/LineDiff.h"
