@@ -32,6 +32,10 @@ public:
     Context& operator=(const Context&) = delete;
     ~Context() = default;
 
+    /// Another handle to the same context (it keeps the context alive as this one does), for
+    /// objects that must hold their context themselves.
+    Context share() const { return Context(state()); }
+
     /// False for a moved-from Context.
     bool valid() const noexcept { return m_state != nullptr; }
     Device device() const;

@@ -35,7 +35,7 @@ public:
 
     /// Enqueues one launch of `kernel` on `stream` and returns at once: no synchronisation, no
     /// timing (arguments are checked as launch() checks them). The profiler's StreamLaunch:
-    /// `profiling::profileLaunch(context().handle(), stream, [&](CUstream s) { submit(..., s); })`.
+    /// `profiling::profileLaunch(context(), [&](CUstream s) { submit(..., s); })`.
     void submit(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                 std::span<const KernelArgValue> args, CUstream stream);
 

@@ -158,17 +158,34 @@ void DeviceBuffer::fill16(std::uint16_t value)
     CU_CHECK(api.cuMemsetD16(m_ptr, value, m_bytes / 2), "filling buffer '" + m_label + "'");
 }
 
-void DeviceBuffer::fill32(std::uint32_t value)
+void DeviceBuffer::checkWords32() const
 {
     checkRange("filling", 0, 0);
     if (m_bytes % 4 != 0)
         throw Error(Error::Kind::InvalidArgument,
                     "filling buffer '" + m_label +
                         "' with 32-bit words: its size is not a multiple of 4");
+}
+
+void DeviceBuffer::fill32(std::uint32_t value)
+{
+    checkWords32();
     if (m_bytes == 0) return;
     const detail::DriverApi& api = detail::driverUnchecked();
     m_context->makeCurrent();
     CU_CHECK(api.cuMemsetD32(m_ptr, value, m_bytes / 4), "filling buffer '" + m_label + "'");
+}
+
+void DeviceBuffer::fill32Async(std::uint32_t value, const Stream& stream)
+{
+    checkWords32();
+    if (!stream.valid())
+        throw Error(Error::Kind::InvalidArgument, "use of a moved-from wb::cuda::Stream");
+    if (m_bytes == 0) return;
+    const detail::DriverApi& api = detail::driverUnchecked();
+    m_context->makeCurrent();
+    CU_CHECK(api.cuMemsetD32Async(m_ptr, value, m_bytes / 4, stream.handle()),
+             "filling buffer '" + m_label + "' on a stream");
 }
 
 } // namespace wb::cuda

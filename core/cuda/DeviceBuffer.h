@@ -49,10 +49,13 @@ public:
     void fill8(std::uint8_t value);
     void fill16(std::uint16_t value);
     void fill32(std::uint32_t value);
+    /// fill32 queued on `stream` (cuMemsetD32Async): returns before the fill is done.
+    void fill32Async(std::uint32_t value, const Stream& stream);
 
 private:
     void release() noexcept;
     void checkRange(const char* what, std::size_t bytes, std::size_t offset) const;
+    void checkWords32() const;
     detail::ContextRef m_context;
     CUdeviceptr m_ptr = 0;
     std::size_t m_bytes = 0;

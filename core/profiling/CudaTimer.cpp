@@ -84,52 +84,32 @@ const char* timingMethodName(TimingMethod method) noexcept
     return method == TimingMethod::CuptiActivity ? "cupti-activity" : "cuda-event";
 }
 
-CudaTimer::CudaTimer(CUcontext context, CUstream stream)
-    : m_context(context)
-    , m_stream(stream)
+CudaTimer::CudaTimer(const cuda::Context& context)
+    : m_context(context.share())
+    , m_stream(m_context, /*nonBlocking=*/false)
+    , m_start(m_context)
+    , m_stop(m_context)
 {
-    ScopedContext scope(m_context);
-    check(driver().cuEventCreate(&m_start, CU_EVENT_DEFAULT), "cuEventCreate",
-          "creating timing events");
-    if (driver().cuEventCreate(&m_stop, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
-        driver().cuEventDestroy(m_start);
-        throw Error(Error::Kind::Runtime, "creating timing events: cuEventCreate failed");
-    }
-}
-
-CudaTimer::~CudaTimer()
-{
-    const detail::Driver& d = driver();
-    CUcontext previous = nullptr;
-    d.cuCtxGetCurrent(&previous);
-    d.cuCtxSetCurrent(m_context);
-    if (m_flushBuffer) d.cuMemFree(m_flushBuffer);
-    if (m_start) d.cuEventDestroy(m_start);
-    if (m_stop) d.cuEventDestroy(m_stop);
-    d.cuCtxSetCurrent(previous);
 }
 
 void CudaTimer::flushL2()
 {
-    ScopedContext scope(m_context);
-    if (!m_flushBuffer) {
-        CUdevice device = 0;
-        check(driver().cuCtxGetDevice(&device), "cuCtxGetDevice", "L2 flush");
-        m_flushBytes = static_cast<std::size_t>(
-            attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 flush"));
-        if (m_flushBytes == 0) return;
-        m_flushBytes = (m_flushBytes + 3) / 4 * 4;
-        check(driver().cuMemAlloc(&m_flushBuffer, m_flushBytes), "cuMemAlloc",
-              "allocating the L2 flush buffer (" + std::to_string(m_flushBytes) + " bytes)");
+    ScopedContext scope(m_context.handle());
+    if (!m_flushBuffer.valid()) {
+        std::size_t bytes = static_cast<std::size_t>(
+            attribute(m_context.state()->device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 flush"));
+        if (bytes == 0) return;
+        bytes = (bytes + 3) / 4 * 4;
+        m_flushBuffer = cuda::DeviceBuffer(m_context, bytes, "L2 flush");
     }
-    check(driver().cuMemsetD32Async(m_flushBuffer, 0, m_flushBytes / 4, m_stream),
-          "cuMemsetD32Async", "L2 flush");
+    m_flushBuffer.fill32Async(0, m_stream);
 }
 
 MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimingOptions& options,
                                      const MeasurementHooks& hooks)
 {
-    ScopedContext scope(m_context);
+    ScopedContext scope(m_context.handle());
+    const CUstream stream = m_stream.handle();
     std::optional<ActivityTrace> trace;
     if (options.method == TimingMethod::CuptiActivity)
         trace.emplace(true, false,
@@ -144,8 +124,7 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
             // CUPTI times the kernel alone: start it on an idle stream, as nvbench's cold
             // measurement does. Events keep the flush queued in front of the kernel, where it
             // hides the launch latency from the start event (docs/profiling.md).
-            if (cupti)
-                check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize", "L2 flush");
+            if (cupti) m_stream.synchronize();
         }
         if (hooks.beforeSample) hooks.beforeSample();
     };
@@ -153,23 +132,18 @@ MeasurementResult CudaTimer::measure(const StreamLaunch& launch, const CudaTimin
     std::function<double()> sample;
     if (options.method == TimingMethod::CudaEvents) {
         sample = [&] {
-            check(driver().cuEventRecord(m_start, m_stream), "cuEventRecord", "timing");
-            launch(m_stream);
-            check(driver().cuEventRecord(m_stop, m_stream), "cuEventRecord", "timing");
-            check(driver().cuEventSynchronize(m_stop), "cuEventSynchronize", "timing the launch");
-            float ms = 0;
-            check(driver().cuEventElapsedTime(&ms, m_start, m_stop), "cuEventElapsedTime",
-                  "timing");
-            return static_cast<double>(ms);
+            m_start.recordOn(stream);
+            launch(stream);
+            m_stop.recordOn(stream);
+            return cuda::Event::elapsedMs(m_start, m_stop); // waits for m_stop
         };
     } else {
         // Drop records of anything that ran before (warm-up allocations, the first flush).
-        check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize", "timing");
+        m_stream.synchronize();
         (void)trace->takeKernels();
         sample = [&] {
-            launch(m_stream);
-            check(driver().cuStreamSynchronize(m_stream), "cuStreamSynchronize",
-                  "timing the launch");
+            launch(stream);
+            m_stream.synchronize();
             std::vector<KernelActivity> kernels = trace->takeKernels();
             // The stream is idle, so the records exist; give CUPTI's buffer hand-over a moment
             // should the forced flush not have carried them yet.

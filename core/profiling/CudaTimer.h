@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/cuda/Context.h"
+#include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Event.h"
+#include "core/cuda/Stream.h"
 #include "core/profiling/Measurement.h"
 #include "core/profiling/Summary.h"
 #include "core/profiling/Throughput.h"
@@ -59,15 +63,21 @@ using StreamLaunch = std::function<void(CUstream)>;
 
 /// Cold-cache timing of GPU work in one context and stream. Clocks are left as the machine has
 /// them (no locking); the SM clock actually observed comes from the counters (RangeProfiler,
-/// metric sm__cycles_elapsed.avg.per_second).
+/// metric sm__cycles_elapsed.avg.per_second). Its stream, timing events and L2 flush buffer are
+/// wb::cuda handles (counted in HandleRegistry), each keeping the context alive: the timer is
+/// usable as long as it exists, whatever happens to the Context it was made from.
 class CudaTimer {
 public:
-    /// `context` is made current on the calling thread while measuring; `stream` is where the
-    /// launches go (nullptr: the context's default stream). Throws wb::Error without a driver.
-    CudaTimer(CUcontext context, CUstream stream);
-    ~CudaTimer();
+    /// Times on a new blocking stream of `context` (ordered with the legacy default stream, so
+    /// synchronous uploads before a sample complete before it). Throws wb::Error for driver
+    /// failures; `context` must be valid (a Context exists only where the driver works).
+    explicit CudaTimer(const cuda::Context& context);
     CudaTimer(const CudaTimer&) = delete;
     CudaTimer& operator=(const CudaTimer&) = delete;
+
+    /// Where the launches go: each StreamLaunch is given this stream's handle.
+    const cuda::Stream& stream() const noexcept { return m_stream; }
+    const cuda::Context& context() const noexcept { return m_context; }
 
     /// Runs the measurement loop over `launch`. Throws wb::Error for driver errors, and
     /// Unavailable when CuptiActivity is asked for where CUPTI cannot trace.
@@ -78,12 +88,11 @@ public:
     void flushL2();
 
 private:
-    CUcontext m_context;
-    CUstream m_stream;
-    CUevent m_start = nullptr;
-    CUevent m_stop = nullptr;
-    CUdeviceptr m_flushBuffer = 0;
-    std::size_t m_flushBytes = 0;
+    cuda::Context m_context;
+    cuda::Stream m_stream;
+    cuda::Event m_start;
+    cuda::Event m_stop;
+    cuda::DeviceBuffer m_flushBuffer; ///< invalid until the first flush
 };
 
 } // namespace wb::profiling

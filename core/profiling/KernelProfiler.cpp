@@ -2,7 +2,6 @@
 #include "core/profiling/KernelProfiler.h"
 
 #include "core/profiling/ActivityTrace.h"
-#include "core/profiling/detail/Driver.h"
 
 namespace wb::profiling {
 
@@ -30,22 +29,12 @@ std::vector<Summary> ProfileResult::summaries() const
     return out;
 }
 
-ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaunch& launch,
+ProfileResult profileLaunch(const cuda::Context& context, const StreamLaunch& launch,
                             const ProfileOptions& options, const MeasurementHooks& hooks)
 {
     ProfileResult result;
     result.workload = options.workload;
-    const detail::Driver& drv = detail::driver();
-    {
-        CUcontext previous = nullptr;
-        detail::check(drv.cuCtxGetCurrent(&previous), "cuCtxGetCurrent", "profiling");
-        detail::check(drv.cuCtxSetCurrent(context), "cuCtxSetCurrent", "profiling");
-        CUdevice device = 0;
-        const CUresult r = drv.cuCtxGetDevice(&device);
-        drv.cuCtxSetCurrent(previous);
-        detail::check(r, "cuCtxGetDevice", "profiling");
-        result.device = queryDeviceProperties(static_cast<int>(device));
-    }
+    result.device = queryDeviceProperties(context.ordinal());
 
     CudaTimingOptions timing = options.timing;
     if (timing.method == TimingMethod::CuptiActivity) {
@@ -54,7 +43,9 @@ ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaun
             timing.method = TimingMethod::CudaEvents;
         }
     }
-    CudaTimer timer(context, stream);
+    // The timer holds the context, its stream, events and L2 flush buffer (wb::cuda handles);
+    // the counters run on the same stream after it.
+    CudaTimer timer(context);
     result.timing = timer.measure(launch, timing, hooks);
 
     const bool cancelled = hooks.cancel && hooks.cancel->load();
@@ -62,8 +53,8 @@ ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaun
         if (options.beforeCounters) options.beforeCounters();
         // The counters see a cold L2 too, as Nsight Compute's default cache control does.
         timer.flushL2();
-        detail::check(drv.cuStreamSynchronize(stream), "cuStreamSynchronize", "profiling");
-        result.counters = RangeProfiler::profile(context, stream, launch, options.counters);
+        timer.stream().synchronize();
+        result.counters = RangeProfiler::profile(timer.stream(), launch, options.counters);
         if (!result.counters->status.ok())
             result.warnings.push_back(std::string("hardware counters unavailable (") +
                                       profilerStateName(result.counters->status.state) +

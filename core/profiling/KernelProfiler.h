@@ -51,11 +51,14 @@ struct ProfileResult {
     std::vector<Summary> summaries() const;
 };
 
-/// Cold-cache timing of `launch` in `context`/`stream`, then (if asked) its hardware counters.
+/// Cold-cache timing of `launch` in `context`, then (if asked) its hardware counters. The
+/// launches go to a blocking stream of the profiler's own (a CudaTimer's), given to `launch` as
+/// its argument: it is ordered with the legacy default stream, so synchronous uploads made
+/// between samples (hooks, beforeCounters) complete before the next launch reads them.
 /// When CUPTI timing is asked for but CUPTI cannot trace here, events are used and a warning
 /// says why; when counters cannot be read, the result has the counter status and a warning.
 /// Throws wb::Error only for driver failures of the timing itself (and for no driver).
-ProfileResult profileLaunch(CUcontext context, CUstream stream, const StreamLaunch& launch,
+ProfileResult profileLaunch(const cuda::Context& context, const StreamLaunch& launch,
                             const ProfileOptions& options = {}, const MeasurementHooks& hooks = {});
 
 } // namespace wb::profiling

@@ -171,18 +171,20 @@ std::mutex& profileMutex()
     return m;
 }
 
-void collect(CounterReport& report, CUcontext context, CUstream stream, const StreamLaunch& launch,
+void collect(CounterReport& report, const cuda::Stream& stream, const StreamLaunch& launch,
              const CounterOptions& options)
 {
     const detail::Driver& drv = detail::driver();
     const detail::Cupti& api = detail::cupti();
+    // Held for the whole collection: the context outlives every CUPTI object made in it.
+    const cuda::detail::ContextRef state = stream.contextState();
+    const CUcontext context = state->context;
+    const CUdevice device = state->device;
 
     CUcontext previous = nullptr;
     detail::check(drv.cuCtxGetCurrent(&previous), "cuCtxGetCurrent", "counter collection");
     detail::check(drv.cuCtxSetCurrent(context), "cuCtxSetCurrent", "counter collection");
     ScopeExit restoreContext([&] { drv.cuCtxSetCurrent(previous); });
-    CUdevice device = 0;
-    detail::check(drv.cuCtxGetDevice(&device), "cuCtxGetDevice", "counter collection");
 
     auto init = WB_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     call(api.cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
@@ -312,10 +314,9 @@ void collect(CounterReport& report, CUcontext context, CUstream stream, const St
         auto start = WB_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
         start.pRangeProfilerObject = object;
         call(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
-        launch(stream);
+        launch(stream.handle());
         ++report.launches;
-        detail::check(drv.cuStreamSynchronize(stream), "cuStreamSynchronize",
-                      "running the profiled launch");
+        stream.synchronize();
         auto stop = WB_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = object;
         call(api.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
@@ -388,9 +389,12 @@ ProfilerStatus RangeProfiler::availability()
     return ProfilerStatus::success();
 }
 
-CounterReport RangeProfiler::profile(CUcontext context, CUstream stream, const StreamLaunch& launch,
+CounterReport RangeProfiler::profile(const cuda::Stream& stream, const StreamLaunch& launch,
                                      const CounterOptions& options)
 {
+    if (!stream.valid())
+        throw Error(Error::Kind::InvalidArgument,
+                    "counter collection on a moved-from wb::cuda::Stream");
     CounterReport report;
     report.status = availability();
     if (!report.status.ok()) return report;
@@ -402,7 +406,7 @@ CounterReport RangeProfiler::profile(CUcontext context, CUstream stream, const S
         return report;
     }
     try {
-        collect(report, context, stream, launch, options);
+        collect(report, stream, launch, options);
     } catch (const CuptiFailure& failure) {
         report.status = failure.status;
         report.values.clear();

@@ -65,12 +65,13 @@ public:
     /// Driver and CUPTI present? Calls nothing device-side when the driver is missing.
     static ProfilerStatus availability();
 
-    /// Collects `options.metrics` for the kernel(s) `launch` enqueues on `stream` in `context`.
+    /// Collects `options.metrics` for the kernel(s) `launch` enqueues on `stream` (given its
+    /// handle), in the stream's context, which the collection holds until it returns.
     /// Never throws for profiler problems: they come back as report.status (permissions,
     /// another profiler attached, unsupported GPU, no driver, unknown metric); driver errors
     /// become status Failed, except a lost context (Error::Kind::ContextLost) and exceptions
     /// that are not wb::Error, which are let through after the profiler is torn down.
-    static CounterReport profile(CUcontext context, CUstream stream, const StreamLaunch& launch,
+    static CounterReport profile(const cuda::Stream& stream, const StreamLaunch& launch,
                                  const CounterOptions& options = {});
 };
 

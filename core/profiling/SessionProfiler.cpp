@@ -47,9 +47,8 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     // the counters must see the data the result launch saw.
     options.beforeCounters = c.restore;
     options.workload.bytes = static_cast<double>(c.bytesMoved);
-    // The legacy default stream: Backend::upload (restore) copies there too, so a restored
-    // buffer is complete before the next launch reads it.
-    const CUstream stream = nullptr;
+    // profileLaunch's stream is blocking: Backend::upload (restore) copies on the legacy default
+    // stream, so a restored buffer is complete before the next launch reads it.
     const StreamLaunch launch = [&](CUstream s) {
         cuda->submit(c.program, c.kernel, c.config, c.args, s);
     };
@@ -58,7 +57,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         // Timing starts from the data the result launch started from, not from what the run's
         // warm-up and timed launches left in inout buffers.
         c.restore();
-        m_result = profileLaunch(cuda->context().handle(), stream, launch, options);
+        m_result = profileLaunch(cuda->context(), launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
     } catch (const Error& e) {
         m_result.reset();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // bench_compile — the NVRTC layer against raw NVRTC, measured in the same run:
-//   cold compile through wb::cuda::Compiler (cache off) vs nvrtcCreateProgram/Compile/GetCUBIN;
+//   cold compile through wb::cuda::Compiler (cache off) vs raw nvrtcCreateProgram/Compile and the
+//   same outputs (log, PTX, CUBIN, lowered name) with Compiler's flags, written out here and
+//   checked by comparing the CUBIN and ptxas's resource report (-v) in the log;
 //   disk-cache hit in a fresh process (this program re-run as a child) and memory-cache hit.
 // Runs without a GPU. Usage: bench_compile [--repeat N]
 #include "core/cuda/Compiler.h"
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -72,10 +75,19 @@ CompileOptions benchOptions()
     return o;
 }
 
-/// The peer: what a program calling NVRTC directly does for the same source and target.
-double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
-                         const std::vector<std::string>& flags)
+/// What the peer's compile produced, to check that it did the same work as Compiler.
+struct RawOutput {
+    double ms = 0;
+    std::vector<char> cubin;
+    std::string log;
+};
+
+/// The peer: what a program calling NVRTC directly does for the same source, target and flags,
+/// fetching the same outputs Compiler keeps (log, PTX, CUBIN, lowered name).
+RawOutput rawNvrtcCompile(const wb::cuda::detail::NvrtcApi& api,
+                          const std::vector<std::string>& flags)
 {
+    RawOutput out;
     const auto t0 = Clock::now();
     nvrtcProgram prog = nullptr;
     api.createProgram(&prog, kSource, "bench.cu", 0, nullptr, nullptr);
@@ -85,18 +97,48 @@ double rawNvrtcCompileMs(const wb::cuda::detail::NvrtcApi& api,
         argv.push_back(f.c_str());
     const nvrtcResult rc = api.compileProgram(prog, static_cast<int>(argv.size()), argv.data());
     std::size_t size = 0;
+    api.getProgramLogSize(prog, &size);
+    out.log.resize(size);
+    api.getProgramLog(prog, out.log.data());
+    size = 0;
+    api.getPTXSize(prog, &size);
+    std::vector<char> ptx(size);
+    api.getPTX(prog, ptx.data());
+    size = 0;
     api.getCUBINSize(prog, &size);
-    std::vector<char> cubin(size);
-    api.getCUBIN(prog, cubin.data());
+    out.cubin.resize(size);
+    api.getCUBIN(prog, out.cubin.data());
     const char* lowered = nullptr;
     api.getLoweredName(prog, "reduce<float, 256>", &lowered);
+    const bool named = lowered != nullptr;
     api.destroyProgram(&prog);
-    const double elapsed = ms(Clock::now() - t0);
-    if (rc != NVRTC_SUCCESS || size == 0 || !lowered) {
+    out.ms = ms(Clock::now() - t0);
+    if (rc != NVRTC_SUCCESS || out.cubin.empty() || ptx.empty() || !named) {
         std::fprintf(stderr, "raw NVRTC compile failed: %s\n", api.errorString(rc).c_str());
         std::exit(1);
     }
-    return elapsed;
+    return out;
+}
+
+/// The lines of `log` that contain `needle`, sorted (ptxas may report the kernels in another
+/// order from run to run); trailing NULs are dropped (NVRTC's log size counts its terminator).
+std::vector<std::string> sortedLines(const std::string& log, std::string_view needle = {})
+{
+    std::vector<std::string> lines;
+    std::size_t begin = 0;
+    while (begin < log.size()) {
+        std::size_t end = log.find('\n', begin);
+        if (end == std::string::npos) end = log.size();
+        std::string line = log.substr(begin, end - begin);
+        while (!line.empty() && line.back() == '\0')
+            line.pop_back();
+        if (!line.empty() && line.find(needle) != std::string::npos &&
+            line.find("Compile time =") == std::string::npos)
+            lines.push_back(std::move(line));
+        begin = end + 1;
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
 }
 
 /// Child mode: a fresh process times Compiler creation and its first compile (a disk hit).
@@ -135,9 +177,13 @@ int main(int argc, char** argv)
         return 1;
     }
     const auto& nvrtc = wb::cuda::detail::NvrtcApi::get();
-    std::vector<std::string> rawFlags{std::string("-arch=") + kArch};
+    // The flags Compiler passes for benchOptions() (CompileOptions defaults: c++17, ptxas -O3,
+    // the toolkit's include dirs, ptxas's resource report), written out as a raw user would.
+    std::vector<std::string> rawFlags{std::string("-arch=") + kArch, "-std=c++17",
+                                      "--ptxas-options=-O3"};
     for (const std::string& dir : wb::cuda::detail::toolkitIncludeDirs(nvrtc.libraryPath))
         rawFlags.push_back("-I" + dir);
+    rawFlags.emplace_back("--ptxas-options=-v");
 
     // 1. Cold compile: API with the cache off vs raw NVRTC, interleaved, after one warm-up each.
     compiler.setCacheEnabled(false);
@@ -146,7 +192,34 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench source failed to compile:\n%s\n", warm.log.c_str());
         return 1;
     }
-    rawNvrtcCompileMs(nvrtc, rawFlags);
+    // Same flags, same work: every compile of the peer must give Compiler's CUBIN byte for byte
+    // (without -v, for one, it differs), and its log holds ptxas's resource report ("Used N
+    // registers, ...", there only with --ptxas-options=-v) as Compiler's does.
+    const auto sameCubin = [&](const RawOutput& raw) {
+        return raw.cubin.size() == warm.binary.size() &&
+               std::equal(raw.cubin.begin(), raw.cubin.end(), warm.binary.begin(),
+                          [](char x, auto y) { return static_cast<unsigned char>(x) == y; });
+    };
+    const std::vector<std::string> apiReport = sortedLines(warm.log, "Used ");
+    int peerCompiles = 0, peerReports = 0, peerSameLogs = 0;
+    const auto checkPeer = [&](const RawOutput& raw) {
+        ++peerCompiles;
+        if (!sameCubin(raw)) {
+            std::fprintf(stderr, "bench_compile: the raw peer's CUBIN differs from Compiler's: its "
+                                 "flags differ from Compiler's\n");
+            std::exit(1);
+        }
+        const std::vector<std::string> report = sortedLines(raw.log, "Used ");
+        if (!report.empty()) ++peerReports;
+        if (report == apiReport && sortedLines(raw.log) == sortedLines(warm.log))
+            ++peerSameLogs;
+        else
+            std::printf("note: peer compile %d: its ptxas log differs from Compiler's beyond "
+                        "compile times and kernel order (same CUBIN):\n--- Compiler\n%s\n--- "
+                        "raw peer\n%s\n---\n",
+                        peerCompiles, warm.log.c_str(), raw.log.c_str());
+    };
+    checkPeer(rawNvrtcCompile(nvrtc, rawFlags));
     std::vector<double> apiMs;
     std::vector<double> rawMs;
     for (int i = 0; i < repeat; ++i) {
@@ -154,7 +227,16 @@ int main(int argc, char** argv)
         const CompileResult r = compiler.compile(kSource, "bench.cu", benchOptions());
         apiMs.push_back(ms(Clock::now() - t0));
         if (!r.ok || r.kernels.size() != 3) return 1;
-        rawMs.push_back(rawNvrtcCompileMs(nvrtc, rawFlags));
+        const RawOutput raw = rawNvrtcCompile(nvrtc, rawFlags);
+        rawMs.push_back(raw.ms);
+        checkPeer(raw);
+    }
+    if (apiReport.empty() || peerReports == 0) {
+        std::fprintf(stderr,
+                     "bench_compile: no ptxas resource report in %s log: --ptxas-options=-v "
+                     "is not in effect\n",
+                     apiReport.empty() ? "Compiler's" : "any of the raw peer's");
+        return 1;
     }
     compiler.setCacheEnabled(true);
 
@@ -206,7 +288,10 @@ int main(int argc, char** argv)
     std::printf("raw peer flags:");
     for (const std::string& f : rawFlags)
         std::printf(" %s", f.c_str());
-    std::printf("\n\n");
+    std::printf("\n(checked on each of the peer's %d compiles: CUBIN equal to Compiler's byte for "
+                "byte; ptxas log equal to Compiler's but for compile times and kernel order in %d, "
+                "with ptxas's resource report in %d)\n\n",
+                peerCompiles, peerSameLogs, peerReports);
     std::printf("%-40s %12s  %-36s %8s  %s\n", "figure", "measured", "peer", "ratio", "target");
     std::printf("%-40s %9.3f ms  %-36s %7.3fx  %s\n", "cold compile (Compiler, cache off)", api,
                 ("raw NVRTC " + std::to_string(raw).substr(0, 6) + " ms (measured)").c_str(),

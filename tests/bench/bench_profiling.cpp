@@ -329,7 +329,7 @@ struct Tally {
     int met = 0;
 };
 
-void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cuda::Stream& stream,
+void runCase(const std::string& name, const wb::cuda::Context& ctx,
              const CudaDeviceProperties& props, const std::string& ncu, Tally& tally)
 {
     const std::unique_ptr<Case> c = makeCase(name, ctx);
@@ -338,7 +338,8 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
                 c->kernelName.c_str(), c->description.c_str(), c->config.grid.x, c->config.grid.y,
                 c->config.block.x, c->config.block.y);
 
-    CudaTimer timer(ctx.handle(), stream.handle());
+    CudaTimer timer(ctx);
+    const wb::cuda::Stream& stream = timer.stream();
     CudaTimingOptions options;
     options.measurement.minTimeS = 0.5;
     options.measurement.maxTimeS = 20;
@@ -407,7 +408,7 @@ void runCase(const std::string& name, const wb::cuda::Context& ctx, const wb::cu
 
     timer.flushL2();
     stream.synchronize();
-    const CounterReport counters = RangeProfiler::profile(ctx.handle(), stream.handle(), launch);
+    const CounterReport counters = RangeProfiler::profile(stream, launch);
     if (!counters.status.ok()) {
         std::printf("  counters unavailable (%s): %s\n", profilerStateName(counters.status.state),
                     counters.status.message.c_str());
@@ -492,7 +493,6 @@ int main(int argc, char** argv)
         if (cases.empty()) cases = kCaseNames;
 
         const wb::cuda::Context ctx = wb::cuda::Context::primary(0);
-        const wb::cuda::Stream stream(ctx);
         const CudaDeviceProperties props = queryDeviceProperties(0);
         const std::string ncu = findNcu();
         std::printf(
@@ -509,7 +509,7 @@ int main(int argc, char** argv)
                     "after 0.5 s of kernel time or 20 s\n");
         Tally tally;
         for (const std::string& name : cases)
-            runCase(name, ctx, stream, props, ncu, tally);
+            runCase(name, ctx, props, ncu, tally);
         std::printf("\ntargets met: %d of %d checked\n", tally.met, tally.checked);
         return 0;
     } catch (const std::exception& e) {

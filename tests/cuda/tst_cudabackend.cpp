@@ -110,7 +110,7 @@ private Q_SLOTS:
         options.collectCounters = false;
         std::size_t launches = 0;
         const auto r = wb::profiling::profileLaunch(
-            backend.context().handle(), nullptr,
+            backend.context(),
             [&](CUstream s) {
                 backend.submit(*program, "axpb",
                                {{static_cast<unsigned>(n / 256), 1, 1}, {256, 1, 1}}, args, s);

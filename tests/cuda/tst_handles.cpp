@@ -13,9 +13,11 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 using wb::Error;
@@ -91,6 +93,47 @@ private Q_SLOTS:
         buffer = DeviceBuffer();
         QCOMPARE(live(HandleKind::Context), std::int64_t{0});
         QCOMPARE(live(HandleKind::DeviceBuffer), std::int64_t{0});
+    }
+
+    void sharedContextKeepsItAlive()
+    {
+        std::optional<Context> kept;
+        {
+            const Context ctx = Context::primary(0);
+            kept.emplace(ctx.share());
+            QCOMPARE(kept->handle(), ctx.handle());
+            QCOMPARE(live(HandleKind::Context), std::int64_t{1});
+        }
+        // The Context it was shared from is gone; the share still holds the context.
+        QCOMPARE(live(HandleKind::Context), std::int64_t{1});
+        kept->synchronize();
+        QVERIFY(kept->memoryInfo().freeBytes > 0);
+        kept.reset();
+        QCOMPARE(live(HandleKind::Context), std::int64_t{0});
+        Context moved = Context::primary(0);
+        const Context from = std::move(moved);
+        QVERIFY_THROWS_EXCEPTION(Error, (void)moved.share());
+    }
+
+    void fillOnAStream()
+    {
+        const Context ctx = Context::primary(0);
+        Stream stream(ctx);
+        const std::size_t words = std::size_t{1} << 20;
+        DeviceBuffer buffer(ctx, words * 4, "filled");
+        buffer.fill32(0);
+        buffer.fill32Async(0x3f800000u, stream); // 1.0f
+        stream.synchronize();
+        std::vector<float> out(words);
+        buffer.download(out.data(), words * 4);
+        QCOMPARE(out.front(), 1.0f);
+        QCOMPARE(out.back(), 1.0f);
+        QCOMPARE(std::count(out.begin(), out.end(), 1.0f), static_cast<std::ptrdiff_t>(words));
+        DeviceBuffer odd(ctx, 6, "odd");
+        QVERIFY_THROWS_EXCEPTION(Error, odd.fill32Async(0, stream));
+        const Stream taken = std::move(stream);
+        QVERIFY_THROWS_EXCEPTION(Error, buffer.fill32Async(0, stream));
+        QVERIFY_THROWS_EXCEPTION(Error, DeviceBuffer().fill32Async(0, taken));
     }
 
     void movedFromHandles()

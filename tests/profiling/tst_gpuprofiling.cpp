@@ -113,7 +113,7 @@ private Q_SLOTS:
         if (m_unavailable) QSKIP(m_unavailable->c_str());
         if (ProfilerStatus s = ActivityTrace::availability(); !s.ok()) QSKIP(s.message.c_str());
         CopyCase copy(*m_context, 16ull << 20);
-        CudaTimer timer(m_context->handle(), m_stream->handle());
+        CudaTimer timer(*m_context);
         CudaTimingOptions o;
         o.method = TimingMethod::CuptiActivity;
         o.measurement.minTimeS = 0.05;
@@ -159,7 +159,7 @@ private Q_SLOTS:
         if (m_unavailable) QSKIP(m_unavailable->c_str());
         if (ProfilerStatus s = ActivityTrace::availability(); !s.ok()) QSKIP(s.message.c_str());
         CopyCase copy(*m_context, 64ull << 20); // 512 MB of traffic: ≥ 100 µs on any current GPU
-        CudaTimer timer(m_context->handle(), m_stream->handle());
+        CudaTimer timer(*m_context);
         CudaTimingOptions o;
         o.measurement.minTimeS = 0.1;
         o.measurement.maxTimeS = 5;
@@ -181,11 +181,11 @@ private Q_SLOTS:
         if (m_unavailable) QSKIP(m_unavailable->c_str());
         // 1 GiB each way: what stays in the (≈50 MB) L2 at the end is < 5 % of the writes.
         CopyCase copy(*m_context, 256ull << 20);
-        CudaTimer timer(m_context->handle(), m_stream->handle());
+        CudaTimer timer(*m_context);
         timer.flushL2();
-        m_stream->synchronize();
-        const CounterReport r = RangeProfiler::profile(m_context->handle(), m_stream->handle(),
-                                                       [&](CUstream s) { copy.launch(s); });
+        timer.stream().synchronize();
+        const CounterReport r =
+            RangeProfiler::profile(timer.stream(), [&](CUstream s) { copy.launch(s); });
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
         for (const std::string& w : r.warnings)
@@ -226,8 +226,7 @@ private Q_SLOTS:
             const KernelArg args[] = {pointerArg(x), valueArg(n)};
             kernel.submit(linear(n), args, s);
         };
-        const CounterReport r =
-            RangeProfiler::profile(m_context->handle(), m_stream->handle(), launch);
+        const CounterReport r = RangeProfiler::profile(*m_stream, launch);
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
         QVERIFY2(r.passes > 1, "the metric set fits one pass: replay is not exercised");
@@ -257,7 +256,7 @@ private Q_SLOTS:
             ++restores;
         };
         const CounterReport r = RangeProfiler::profile(
-            m_context->handle(), m_stream->handle(),
+            *m_stream,
             [&](CUstream s) {
                 const KernelArg args[] = {pointerArg(x), valueArg(n)};
                 kernel.submit(linear(n), args, s);
@@ -282,7 +281,7 @@ private Q_SLOTS:
         o.timing.measurement.maxTimeS = 5;
         o.workload.bytes = 2.0 * static_cast<double>(copy.n) * 4;
         const ProfileResult r = profileLaunch(
-            m_context->handle(), m_stream->handle(), [&](CUstream s) { copy.launch(s); }, o);
+            *m_context, [&](CUstream s) { copy.launch(s); }, o);
         for (const std::string& w : r.warnings)
             qWarning("%s", w.c_str());
         const std::vector<Summary> s = r.summaries();
@@ -308,7 +307,7 @@ private Q_SLOTS:
         CounterOptions o;
         o.metrics = {"gpu__time_duration.sum", "no_such__metric.sum"};
         const CounterReport r = RangeProfiler::profile(
-            m_context->handle(), m_stream->handle(), [&](CUstream s) { copy.launch(s); }, o);
+            *m_stream, [&](CUstream s) { copy.launch(s); }, o);
         if (auto skip = counterSkipReason(r)) QSKIP(skip->c_str());
         QVERIFY2(r.status.ok(), r.status.message.c_str());
         QCOMPARE(r.values.size(), std::size_t{1});

@@ -3,6 +3,7 @@
 // the CPU emulator, so it runs in CI), and profileLaunch's no-driver behaviour.
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/cuda/Context.h"
 #include "core/profiling/KernelProfiler.h"
 #include "tests/support/SuiteMain.h"
 
@@ -79,7 +80,8 @@ private Q_SLOTS:
             QSKIP("a CUDA driver is present here: the no-driver path cannot be exercised");
         bool launched = false;
         try {
-            profileLaunch(nullptr, nullptr, [&](CUstream) { launched = true; });
+            // profileLaunch takes the context as a handle: making it is what fails.
+            profileLaunch(wb::cuda::Context::primary(0), [&](CUstream) { launched = true; });
             QFAIL("profileLaunch ran without a driver");
         } catch (const wb::Error& e) {
             QCOMPARE(e.kind(), wb::Error::Kind::Unavailable);
