@@ -13,8 +13,8 @@
 //   midframe    half a Report header, then exits
 //   blobbomb    an inline blob that claims more bytes than its buffer
 // Started as `fake_runner --tool memcheck --log-file F ... PROGRAM ARGS` it plays
-// compute-sanitizer: appends PROGRAM ARGS to $WB_FAKE_SANITIZER_RECORD, writes a one-finding
-// memcheck report to F and executes PROGRAM.
+// compute-sanitizer: appends PROGRAM ARGS to $WB_FAKE_SANITIZER_RECORD, says on stderr which
+// program it wraps, writes a one-finding memcheck report to F and executes PROGRAM.
 #include "core/runner/Protocol.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
@@ -93,6 +93,7 @@ int sanitizer(int argc, char** argv)
             std::fclose(f);
         }
     }
+    std::fprintf(stderr, "fake compute-sanitizer wraps: %s\n", argv[i]);
     if (FILE* f = std::fopen(log.c_str(), "w")) {
         std::fprintf(f, "========= COMPUTE-SANITIZER\n"
                         "========= Invalid __global__ write of size 4 bytes\n"
