@@ -269,10 +269,12 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
         if (w == RunnerProcess::Wait::Invalid) {
             fault = Fault::ProtocolError;
             why = p->protocolError();
-            next = std::string(remote ? "a start-up file of the remote shell (.bashrc, "
-                                        ".profile) that prints must do so only for interactive "
-                                        "shells; "
-                                      : "") +
+            const bool text = why.find("not a Warpbench runner") != std::string::npos;
+            next = std::string(remote && text
+                                   ? "a start-up file of the remote shell (.bashrc, "
+                                     ".profile) that prints must do so only for interactive "
+                                     "shells; "
+                                   : "") +
                    "the runner's stdout must carry only the protocol; a fresh runner starts on "
                    "the next run";
         } else if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Error)
