@@ -166,6 +166,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             outcome->report = std::move(r.report);
             outcome->boundsChecked = req.boundsCheck;
             outcome->findings = std::move(r.findings);
+            outcome->kernelOutput = QString::fromStdString(r.kernelOutput);
             if (req.profile)
                 outcome->profile =
                     r.profile

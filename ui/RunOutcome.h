@@ -32,6 +32,8 @@ struct RunOutcome {
     /// Bounds-checked runs (RunController::run(true), CPU emulator): the faulting accesses.
     bool boundsChecked = false;
     std::vector<MemoryFinding> findings;
+    /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
+    QString kernelOutput;
 };
 
 /// A typed view of `array`, kept alive by `owner` (which must own the array).

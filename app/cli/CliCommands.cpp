@@ -97,6 +97,52 @@ QJsonObject deviceJson(const DeviceDescription& d, BackendKind kind)
                        {"driverVersion", qs(d.driverVersion)}};
 }
 
+/// `memory finding: out of bounds: kernel.cu:1: block (0,0,0) thread (4,0,0): kernel k: …`
+std::string findingText(const MemoryFinding& f)
+{
+    std::string loc = f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
+    if (f.located)
+        loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
+               std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) + "," +
+               std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
+    return std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
+           (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n";
+}
+
+/// A memory finding in --json: {kind, kernel, file, line, block, thread (null when not
+/// located), address (hex), isWrite, accessSize, message}.
+QJsonObject findingJson(const MemoryFinding& f)
+{
+    auto dim = [&](const Dim3& d) -> QJsonValue {
+        if (!f.located) return QJsonValue::Null;
+        return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
+                          static_cast<double>(d.z)};
+    };
+    return QJsonObject{{"kind", memoryFindingKindName(f.kind)},
+                       {"kernel", qs(f.kernel)},
+                       {"file", qs(f.file)},
+                       {"line", f.line},
+                       {"block", dim(f.block)},
+                       {"thread", dim(f.thread)},
+                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
+                       {"isWrite", f.isWrite},
+                       {"accessSize", static_cast<double>(f.accessSize)},
+                       {"message", qs(f.message)}};
+}
+
+/// The JSON report of a run through the runner: RunReport's, plus what the kernel printed
+/// (`kernelOutput`) and the memory findings of bounds-checked and memory-checked runs.
+QJsonObject runnerReportJson(const runner::RunOutcome& o)
+{
+    QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
+    j["kernelOutput"] = qs(o.kernelOutput);
+    QJsonArray findings;
+    for (const MemoryFinding& f : o.findings)
+        findings.append(findingJson(f));
+    j["findings"] = findings;
+    return j;
+}
+
 /// Prints a failure before anything ran: JSON {status, exitCode, message} with --json, else
 /// the message on stderr. Returns `code`.
 int failure(const QCommandLineParser& p, int code, const std::string& message)
@@ -206,18 +252,13 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     runner::RunOutcome o = client.run(req);
     // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
     session::SessionRunner::checkCoverage(s, o.report);
-    out(p.isSet(QStringLiteral("json")) ? o.report.toJson() : o.report.toText());
-    if (!p.isSet(QStringLiteral("json"))) {
-        for (const MemoryFinding& f : o.findings) {
-            std::string loc =
-                f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
-            if (f.located)
-                loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) +
-                       "," + std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) +
-                       "," + std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
-            out(std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
-                (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n");
-        }
+    if (p.isSet(QStringLiteral("json"))) {
+        out(QJsonDocument(runnerReportJson(o)).toJson().toStdString());
+    } else {
+        out(o.kernelOutput); // as the kernel printed it, before the report (bounded)
+        out(o.report.toText());
+        for (const MemoryFinding& f : o.findings)
+            out(findingText(f));
     }
     return o.report.exitCode();
 }
@@ -283,8 +324,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     const bool profileFailed = (code == Pass || code == Mismatch) && !report.profiled();
     if (profileFailed) code = RuntimeError;
     if (p.isSet(QStringLiteral("json"))) {
-        QJsonObject j =
-            QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
+        QJsonObject j = runnerReportJson(o);
         QJsonObject pj = profiling::ProfileCodec::toJson(report);
         QJsonArray counters;
         for (const profiling::CounterRow& r : report.counterRows())
@@ -297,6 +337,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());
     } else {
+        out(o.kernelOutput);
         out(o.report.toText());
         out(report.toText());
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // warpbench-runner: runs sessions for a RunnerClient over the framed protocol on stdin/stdout.
-// Kernels may print: the protocol moves to private descriptors and stdout goes to stderr.
+// Kernels may print: the protocol moves to private descriptors and what they print on stdout
+// travels in the report.
 #include "core/runner/RunnerService.h"
 #include "core/session/imageio/QtImageCodec.h"
 
@@ -37,6 +38,8 @@ int main(int argc, char** argv)
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devNull >= 0) ::dup2(devNull, 0);
     ::dup2(2, 1);
+    // What kernels print goes back in each report (RunnerService captures fd 1).
+    opt.captureStdout = true;
     QCoreApplication app(argc, argv);
     wb::session::installQtImageCodec(); // sessions may initialise buffers from images
     return wb::runner::RunnerService::serve(opt);

@@ -6,7 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <unistd.h>
 
@@ -61,19 +63,79 @@ std::vector<char> Protocol::encode(Type type, const char* data, std::size_t size
     return out;
 }
 
+std::string Protocol::quote(const char* data, std::size_t size, std::size_t max)
+{
+    std::string out;
+    for (std::size_t i = 0; i < size && i < max; ++i) {
+        const auto c = static_cast<unsigned char>(data[i]);
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '"' || c == '\\')
+            out += std::string("\\") + static_cast<char>(c);
+        else if (c >= 0x20 && c < 0x7f)
+            out += static_cast<char>(c);
+        else {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\x%02x", c);
+            out += b;
+        }
+    }
+    return size > max ? out + "…" : out;
+}
+
+bool Protocol::knownType(std::uint16_t type) noexcept
+{
+    return type >= static_cast<std::uint16_t>(Type::Hello) &&
+           type <= static_cast<std::uint16_t>(Type::Progress);
+}
+
+std::uint64_t Protocol::payloadLimit(Type type) noexcept
+{
+    switch (type) {
+    case Type::Blob:
+        return kMaxPayload;
+    case Type::Run:
+    case Type::Report:
+        return kMaxDocumentPayload;
+    default:
+        return kMaxSmallPayload;
+    }
+}
+
 bool Protocol::take(std::vector<char>& buffer, Frame& frame)
 {
-    if (buffer.size() < kHeaderBytes) return false;
+    if (buffer.size() < kHeaderBytes) {
+        // Say at once when what arrives cannot become a frame (text from a shell, say).
+        static const char magic[] = {'W', 'B', 'R', 'N'};
+        const std::size_t n = std::min<std::size_t>(buffer.size(), 4);
+        if (!std::equal(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n), magic))
+            throw Error(Error::Kind::Internal,
+                        "runner protocol: the other side is not a Warpbench runner: it sent \"" +
+                            quote(buffer.data(), buffer.size()) + "\"");
+        return false;
+    }
     if (get(buffer.data(), 4) != kMagic)
         throw Error(Error::Kind::Internal,
-                    "runner protocol: the other side is not a Warpbench runner (bad frame magic)");
+                    "runner protocol: the other side is not a Warpbench runner: it sent \"" +
+                        quote(buffer.data(), buffer.size()) + "\"");
     const std::uint64_t length = get(buffer.data() + 8, 8);
-    if (length > kMaxPayload)
+    const auto version = static_cast<std::uint16_t>(get(buffer.data() + 4, 2));
+    const auto type = static_cast<std::uint16_t>(get(buffer.data() + 6, 2));
+    if (version == kVersion && !knownType(type))
         throw Error(Error::Kind::Internal,
-                    "runner protocol: frame of " + std::to_string(length) + " bytes is too large");
+                    "runner protocol: unknown frame type " + std::to_string(type));
+    const std::uint64_t limit =
+        version == kVersion ? payloadLimit(static_cast<Type>(type)) : kMaxPayload;
+    if (length > limit)
+        throw Error(Error::Kind::Internal,
+                    "runner protocol: a frame of type " +
+                        (version == kVersion ? std::string(typeName(static_cast<Type>(type)))
+                                             : std::to_string(type)) +
+                        " with " + std::to_string(length) + " bytes, more than the " +
+                        std::to_string(limit) + " such a frame may have");
     if (buffer.size() < kHeaderBytes + length) return false;
-    frame.version = static_cast<std::uint16_t>(get(buffer.data() + 4, 2));
-    frame.type = static_cast<Type>(get(buffer.data() + 6, 2));
+    frame.version = version;
+    frame.type = static_cast<Type>(type);
     const auto begin = buffer.begin() + static_cast<std::ptrdiff_t>(kHeaderBytes);
     const auto end = begin + static_cast<std::ptrdiff_t>(length);
     frame.payload.assign(begin, end);
@@ -116,8 +178,12 @@ bool Protocol::readFrame(int fd, Frame& frame)
         if (have == 0) return false;
         throw Error(Error::Kind::Io, "runner protocol: stream ended inside a frame header");
     }
+    // take() judges the header (magic, type, length) before the payload is read.
+    Frame probe;
+    std::vector<char> header(buffer);
+    take(header, probe);
     const std::uint64_t length = get(buffer.data() + 8, 8);
-    if (get(buffer.data(), 4) == kMagic && length <= kMaxPayload) {
+    {
         buffer.resize(kHeaderBytes + length);
         if (!fill(buffer.size()))
             throw Error(Error::Kind::Io, "runner protocol: stream ended inside a frame");

@@ -20,6 +20,10 @@ public:
     static constexpr std::uint16_t kVersion = 1;
     static constexpr std::size_t kHeaderBytes = 16;
     static constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 40;
+    /// Run and Report frames (a session, a report with its logs and diagnostics).
+    static constexpr std::uint64_t kMaxDocumentPayload = std::uint64_t{256} << 20;
+    /// Every other JSON frame (Hello, Stats, Quit, Error, Progress).
+    static constexpr std::uint64_t kMaxSmallPayload = std::uint64_t{1} << 20;
 
     enum class Type : std::uint16_t {
         Hello = 1,  ///< both ways: {"version", "pid", "transport": "shm"|"inline"}
@@ -47,9 +51,20 @@ public:
                                     std::uint16_t version = kVersion);
 
     /// Tries to take one frame off the front of `buffer`. Returns false when more bytes are
-    /// needed. Throws wb::Error(Internal) on a bad magic ("not a Warpbench runner") or an
-    /// oversized payload. The version is returned as sent, for the caller to judge.
+    /// needed. Throws wb::Error(Internal) as soon as the header is there on a bad magic ("not
+    /// a Warpbench runner", quoting the first bytes), an unknown frame type, or a payload
+    /// longer than payloadLimit() of its type — never waiting for (or buffering) such a
+    /// payload. The version is returned as sent, for the caller to judge; frames of another
+    /// version are only checked for their magic and kMaxPayload.
     static bool take(std::vector<char>& buffer, Frame& frame);
+    /// The longest payload a frame of `type` may have: kMaxPayload for Blob (a buffer),
+    /// kMaxDocumentPayload for Run and Report, kMaxSmallPayload for the rest.
+    static std::uint64_t payloadLimit(Type type) noexcept;
+    /// Whether `type` is one of the types above.
+    static bool knownType(std::uint16_t type) noexcept;
+    /// Up to `max` bytes of `data` as printable text (other bytes as \xNN), for messages
+    /// that quote what a peer sent.
+    static std::string quote(const char* data, std::size_t size, std::size_t max = 80);
 
     /// Blocking helpers on a file descriptor (the runner's side). writeAll retries on EINTR and
     /// short writes; readFrame returns false at end of stream. Both throw wb::Error(Io).

@@ -54,6 +54,18 @@ int num(const QJsonValue& v)
 {
     return v.toInt();
 }
+/// An enum value from the wire, checked against its range [0, last].
+template <typename E> E enumOf(const QJsonValue& v, E last, const char* what)
+{
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || !(d >= 0) || d > static_cast<double>(static_cast<int>(last)) ||
+        d != static_cast<double>(static_cast<int>(d)))
+        throw Error(Error::Kind::Internal,
+                    std::string("runner protocol: unknown ") + what + " " +
+                        (v.isDouble() ? QString::number(d, 'g', 17).toStdString()
+                                      : std::string("(not a number)")));
+    return static_cast<E>(static_cast<int>(d));
+}
 unsigned unum(const QJsonValue& v)
 {
     return static_cast<unsigned>(v.toDouble());
@@ -328,10 +340,10 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     if (!o.contains(QLatin1String("status")) || !o.contains(QLatin1String("timing")))
         throw Error(Error::Kind::Internal, "runner protocol: report is missing fields");
     RunReport r;
-    r.status = static_cast<RunReport::Status>(num(o["status"]));
+    r.status = enumOf(o["status"], RunReport::Status::Invalid, "report status");
     r.message = ss(o["message"]);
     r.project = ss(o["project"]);
-    r.backend = static_cast<BackendKind>(num(o["backend"]));
+    r.backend = enumOf(o["backend"], BackendKind::Cpu, "backend");
     const QJsonObject d = o["device"].toObject();
     r.device.name = ss(d["name"]);
     r.device.index = num(d["index"]);
@@ -364,7 +376,8 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.bytesMoved = u64(o["bytesMoved"]);
     r.bandwidthGBs = dbl(o["bandwidthGBs"]);
     r.peakPercent = dbl(o["peakPercent"]);
-    r.referenceKind = static_cast<session::ReferenceSpec::Kind>(num(o["referenceKind"]));
+    r.referenceKind =
+        enumOf(o["referenceKind"], session::ReferenceSpec::Kind::Files, "reference kind");
     r.referenceCompiler = ss(o["referenceCompiler"]);
     r.referenceDiagnostics = diagnostics(o["referenceDiagnostics"]);
     for (const QJsonValue& x : o["outputs"].toArray()) {
@@ -397,7 +410,7 @@ QJsonObject ReportCodec::findingToJson(const MemoryFinding& f)
 MemoryFinding ReportCodec::findingFromJson(const QJsonObject& o)
 {
     MemoryFinding f;
-    f.kind = static_cast<MemoryFinding::Kind>(num(o["kind"]));
+    f.kind = enumOf(o["kind"], MemoryFinding::Kind::Other, "memory finding kind");
     f.kernel = ss(o["kernel"]);
     f.file = ss(o["file"]);
     f.line = num(o["line"]);
@@ -416,13 +429,33 @@ QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)
     return QJsonObject{{"type", session::elementTypeName(a.type())}, {"shape", sizes(a.shape())}};
 }
 
-session::HostArray ReportCodec::arrayFromHeader(const QJsonObject& o)
+session::HostArray ReportCodec::arrayFromHeader(const QJsonObject& o, std::uint64_t maxBytes)
 {
     const auto type = session::parseElementType(ss(o["type"]));
     if (!type)
         throw Error(Error::Kind::Internal,
                     "runner protocol: unknown element type " + ss(o["type"]));
-    return session::HostArray(*type, sizes(o["shape"]));
+    const std::vector<std::size_t> shape = sizes(o["shape"]);
+    // The size is checked before anything is allocated: a shape from a misbehaving runner must
+    // be an error message, not std::bad_alloc.
+    std::uint64_t bytes = elementSize(*type);
+    for (std::size_t d : shape)
+        if (d == 0) bytes = 0;
+    for (std::size_t d : shape) {
+        if (bytes == 0) break;
+        if (bytes > maxBytes / d)
+            throw Error(Error::Kind::Internal,
+                        "runner protocol: a buffer of shape " + session::shapeToText(shape) +
+                            " is larger than the " + std::to_string(maxBytes) +
+                            " bytes the runner sent for it");
+        bytes *= d;
+    }
+    if (bytes > maxBytes)
+        throw Error(Error::Kind::Internal, "runner protocol: a buffer of shape " +
+                                               session::shapeToText(shape) +
+                                               " is larger than the " + std::to_string(maxBytes) +
+                                               " bytes the runner sent for it");
+    return session::HostArray(*type, shape);
 }
 
 namespace {

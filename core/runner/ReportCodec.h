@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,15 +20,18 @@ namespace wb::runner {
 class ReportCodec {
 public:
     static QJsonObject toJson(const session::RunReport& report);
-    /// Throws wb::Error(Internal) on malformed input.
+    /// Throws wb::Error(Internal) on malformed input and on enum values (status, backend,
+    /// reference kind) this build does not know.
     static session::RunReport fromJson(const QJsonObject& json);
 
     static QJsonObject findingToJson(const MemoryFinding& finding);
     static MemoryFinding findingFromJson(const QJsonObject& json);
 
-    /// {"type", "shape"}; arrayFromJson returns a zero-filled array of that type and shape.
+    /// {"type", "shape"}; arrayFromHeader returns a zero-filled array of that type and shape,
+    /// after checking (before allocating) that it needs no more than `maxBytes`: what the
+    /// runner actually sent for it. Throws wb::Error(Internal) otherwise.
     static QJsonObject arrayHeader(const session::HostArray& array);
-    static session::HostArray arrayFromHeader(const QJsonObject& json);
+    static session::HostArray arrayFromHeader(const QJsonObject& json, std::uint64_t maxBytes);
 
     /// A trace-mode WriteTrace travels as a header (traceHeader: buffer, shape, element size,
     /// launch geometry, untraced count) plus its per-element arrays, which go with the

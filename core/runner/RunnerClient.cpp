@@ -12,12 +12,14 @@
 #include <QJsonArray>
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,6 +86,37 @@ std::string absoluteDir(const std::filesystem::path& dir)
     std::error_code ec;
     const auto abs = dir.empty() ? dir : std::filesystem::absolute(dir, ec);
     return ec ? dir.string() : abs.string();
+}
+
+/// A count, size, offset or pid from the runner: a non-negative integer no larger than `max`
+/// (and than 2^53, what a JSON number holds exactly). Throws wb::Error(Internal) naming `what`.
+std::uint64_t wireInteger(const QJsonValue& v, const char* what,
+                          std::uint64_t max = std::uint64_t{1} << 53)
+{
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || !(d >= 0) || d != std::floor(d) || d > 9007199254740992.0 ||
+        static_cast<std::uint64_t>(d) > max)
+        throw Error(Error::Kind::Internal,
+                    std::string("runner protocol: ") + what + " is not an integer from 0 to " +
+                        std::to_string(max) + " (got " +
+                        (v.isDouble() ? QString::number(d, 'g', 17).toStdString()
+                                      : std::string("a value of another type")) +
+                        ")");
+    return static_cast<std::uint64_t>(d);
+}
+
+/// What the kernel printed, as the runner kept it (the first lines), with a last line saying how
+/// many more there were.
+std::string kernelOutputText(std::string text, std::uint64_t moreLines)
+{
+    // The runner bounds it; a runner that does not is cut here.
+    constexpr std::size_t kMax = 1 << 20;
+    if (text.size() > kMax) text.resize(kMax);
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    if (moreLines)
+        text +=
+            "… " + std::to_string(moreLines) + " more line" + (moreLines == 1 ? "" : "s") + "\n";
+    return text;
 }
 
 /// The report of a run that ended in a fault: status RuntimeError, message = what + next.
@@ -197,10 +230,19 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
     const bool remote = m_config.inlineBuffers.value_or(!m_config.command.empty() &&
                                                         !looksLikeRunner(m_config.command[0]));
     if (oneShot) {
+        // compute-sanitizer goes right before the runner program: on the remote side when the
+        // command starts it through ssh, writing its report to the runner's stderr there.
+        const std::size_t at = sanitizerPosition().value_or(0);
         const bool race = m_config.memoryCheck == MemoryCheck::Racecheck;
-        argv.insert(argv.begin(), {m_config.sanitizer, "--tool", race ? "racecheck" : "memcheck",
-                                   "--log-file", sanitizerLog, "--print-limit", "100"});
-        if (race) argv.insert(argv.begin() + 5, {"--racecheck-report", "all"});
+        std::vector<std::string> tool = {m_config.sanitizer,
+                                         "--tool",
+                                         race ? "racecheck" : "memcheck",
+                                         "--log-file",
+                                         at == 0 ? sanitizerLog : "/dev/stderr",
+                                         "--print-limit",
+                                         "100"};
+        if (race) tool.insert(tool.begin() + 5, {"--racecheck-report", "all"});
+        argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(at), tool.begin(), tool.end());
     }
     std::unique_ptr<RunnerProcess> p;
     try {
@@ -212,6 +254,7 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
     }
     o.runnerStarted = true;
     p->setResync(oneShot);
+    if (oneShot && sanitizerPosition().value_or(0) > 0) p->setStderrKeep(std::size_t{8} << 20);
     p->send(Protocol::encode(
         Protocol::Type::Hello,
         QJsonObject{{"version", Protocol::kVersion}, {"transport", remote ? "inline" : "shm"}}));
@@ -219,18 +262,41 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
     const auto w =
         p->wait(f, Clock::now() + std::chrono::milliseconds(m_config.startTimeoutMs), nullptr, {});
     std::string why;
+    Fault fault = Fault::RunnerUnavailable;
+    std::string next =
+        "check that warpbench-runner matches this build, or run in-process (--in-process)";
     try {
-        if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Error)
+        if (w == RunnerProcess::Wait::Invalid) {
+            fault = Fault::ProtocolError;
+            why = p->protocolError();
+            const bool text = why.find("not a Warpbench runner") != std::string::npos;
+            next = std::string(remote && text
+                                   ? "a start-up file of the remote shell (.bashrc, "
+                                     ".profile) that prints must do so only for interactive "
+                                     "shells; "
+                                   : "") +
+                   "the runner's stdout must carry only the protocol; a fresh runner starts on "
+                   "the next run";
+        } else if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Error)
             why = f.json().value(QLatin1String("message")).toString().toStdString();
         else if (w == RunnerProcess::Wait::Frame && f.version != Protocol::kVersion)
             why = "runner protocol version mismatch: the runner speaks version " +
                   std::to_string(f.version) + ", this client version " +
                   std::to_string(Protocol::kVersion);
         else if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Hello) {
+            fault = Fault::ProtocolError;
+            next = "a fresh runner starts on the next run";
+            const QJsonObject hello = f.json();
             if (!remote)
-                p->setRunnerPid(
-                    static_cast<pid_t>(f.json().value(QLatin1String("pid")).toDouble()));
+                p->setRunnerPid(static_cast<pid_t>(wireInteger(hello.value(QLatin1String("pid")),
+                                                               "the hello's pid",
+                                                               std::numeric_limits<pid_t>::max())));
             return p;
+        } else if (w == RunnerProcess::Wait::Frame) {
+            fault = Fault::ProtocolError;
+            next = "a fresh runner starts on the next run";
+            why = std::string("runner protocol: the runner answered the hello with a ") +
+                  Protocol::typeName(f.type) + " frame";
         } else if (w == RunnerProcess::Wait::Timeout)
             why = "the runner did not answer within " + seconds(m_config.startTimeoutMs);
         else
@@ -239,11 +305,18 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
         why = e.what();
     }
     const std::string log = lastLines(p->stderrTail(), 5);
-    setFault(o, Fault::RunnerUnavailable,
-             why + (log.empty() ? std::string() : " (runner said: " + log + ")"),
-             "check that warpbench-runner matches this build, or run in-process (--in-process)");
+    setFault(o, fault, why + (log.empty() ? std::string() : " (runner said: " + log + ")"), next);
     o.runnerLog = p->stderrTail();
     return nullptr;
+}
+
+std::optional<std::size_t> RunnerClient::sanitizerPosition() const
+{
+    const std::vector<std::string>& c = m_config.command;
+    if (c.size() <= 1 || looksLikeRunner(c[0])) return 0;
+    for (std::size_t i = c.size(); i-- > 1;)
+        if (looksLikeRunner(c[i])) return i;
+    return std::nullopt;
 }
 
 RunnerStats RunnerClient::stats(BackendKind backend, int device)
@@ -289,7 +362,16 @@ RunOutcome RunnerClient::run(const Request& req)
     };
 
     std::string logPath;
-    if (oneShot) {
+    // A remote memory check: compute-sanitizer runs there and reports on the runner's stderr.
+    const bool remoteCheck = oneShot && sanitizerPosition().value_or(0) > 0;
+    if (oneShot && !sanitizerPosition()) {
+        setFault(o, Fault::RunnerUnavailable,
+                 "a memory check with a runner command needs to know where compute-sanitizer "
+                 "goes: no program named warpbench-runner in the runner command",
+                 "start the runner as warpbench-runner (e.g. \"ssh gpu-box warpbench-runner\")");
+        return o;
+    }
+    if (oneShot && !remoteCheck) {
         if (!sanitizerAvailable(m_config.sanitizer)) {
             setFault(o, Fault::RunnerUnavailable,
                      "compute-sanitizer was not found at " + m_config.sanitizer,
@@ -344,13 +426,32 @@ RunOutcome RunnerClient::run(const Request& req)
     } clearPid{m_activePid};
     auto deadline = t0 + std::chrono::milliseconds(req.prepareTimeoutMs);
     std::optional<Clock::time_point> launchedAt, profilingAt;
-    std::vector<QByteArray> blobs;
+    std::vector<std::vector<char>> blobs; // compressed until the Report says what they hold
     Protocol::Frame f;
+    // A frame that breaks the protocol: the runner is replaced.
+    auto protocolFault = [&](const std::string& what) {
+        o.elapsedMs = elapsed();
+        o.runnerLog = slot->stderrTail();
+        setFault(o, Fault::ProtocolError, what,
+                 "the runner was stopped; a fresh runner starts on the next run");
+        slot.reset();
+        if (oneShot) std::remove(logPath.c_str());
+        return o;
+    };
     for (;;) {
         const auto w =
             slot->wait(f, deadline, &m_cancel, std::chrono::milliseconds(m_config.cancelGraceMs));
+        if (w == RunnerProcess::Wait::Invalid) return protocolFault(slot->protocolError());
+        if (w == RunnerProcess::Wait::Frame && f.version != Protocol::kVersion)
+            return protocolFault("runner protocol: a frame of version " +
+                                 std::to_string(f.version) + " in the middle of a run");
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Progress) {
-            const QJsonObject progress = f.json();
+            QJsonObject progress;
+            try {
+                progress = f.json();
+            } catch (const Error& e) {
+                return protocolFault(e.what());
+            }
             kernel = progress.value(QLatin1String("kernel")).toString().toStdString();
             if (progress.value(QLatin1String("phase")).toString() == QLatin1String("profile")) {
                 // Profiling has its own limit, from its start to the report.
@@ -363,10 +464,13 @@ RunOutcome RunnerClient::run(const Request& req)
             continue;
         }
         if (w == RunnerProcess::Wait::Frame && f.type == Protocol::Type::Blob) {
-            blobs.push_back(qUncompress(reinterpret_cast<const uchar*>(f.payload.data()),
-                                        static_cast<qsizetype>(f.payload.size())));
+            blobs.push_back(std::move(f.payload));
             continue;
         }
+        if (w == RunnerProcess::Wait::Frame && f.type != Protocol::Type::Report &&
+            f.type != Protocol::Type::Error)
+            return protocolFault(std::string("runner protocol: the runner sent a ") +
+                                 Protocol::typeName(f.type) + " frame in the middle of a run");
         o.elapsedMs = elapsed();
         if (w == RunnerProcess::Wait::Frame) break;
         o.runnerLog = slot->stderrTail();
@@ -417,8 +521,11 @@ RunOutcome RunnerClient::run(const Request& req)
                                     "faulting access"
                                   : ""));
             } else {
+                const std::size_t partial = slot->pendingBytes();
                 setFault(o, Fault::Crashed,
-                         "the runner exited unexpectedly" +
+                         (partial ? "the runner exited in the middle of a frame (" +
+                                        std::to_string(partial) + " bytes of it arrived)"
+                                  : std::string("the runner exited unexpectedly")) +
                              (slot->exited() && WIFEXITED(st)
                                   ? " with status " + std::to_string(WEXITSTATUS(st))
                                   : std::string()) +
@@ -445,6 +552,10 @@ RunOutcome RunnerClient::run(const Request& req)
             throw Error(Error::Kind::Internal, std::string("runner protocol: unexpected ") +
                                                    Protocol::typeName(f.type) + " frame");
         o.report = ReportCodec::fromJson(j["report"].toObject());
+        o.kernelOutput = kernelOutputText(j["stdout"].toString().toStdString(),
+                                          j.contains(QLatin1String("stdoutMoreLines"))
+                                              ? wireInteger(j["stdoutMoreLines"], "stdoutMoreLines")
+                                              : 0);
         for (const QJsonValue& v : j["findings"].toArray())
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
         if (j.contains(QLatin1String("profile")))
@@ -456,35 +567,76 @@ RunOutcome RunnerClient::run(const Request& req)
                  "build?)"});
         const QJsonArray buffers = j["buffers"].toArray();
         o.transferWriteMs = j["writeMs"].toDouble();
-        // Allocate first, then copy: transferReadMs is the copy alone, like the runner's figure.
-        std::vector<std::pair<QJsonObject, session::HostArray>> arrays;
-        for (const QJsonValue& v : buffers) {
-            const QJsonObject d = v.toObject();
-            session::HostArray a = ReportCodec::arrayFromHeader(d);
-            if (static_cast<std::size_t>(d["bytes"].toDouble()) != a.bytes())
-                throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
-            arrays.emplace_back(d, std::move(a));
-        }
         const SharedMemory* arena = nullptr;
         if (j.contains(QLatin1String("shm"))) {
+            // Only a local runner whose hello named itself (checked) shares memory.
+            if (!slot->runnerPid())
+                throw Error(Error::Kind::Internal,
+                            "runner protocol: shared memory offered on a connection that asked "
+                            "for buffers in the stream");
             const QJsonObject shm = j["shm"].toObject();
-            arena =
-                &slot->arena(shm["fd"].toInt(), static_cast<std::size_t>(shm["size"].toDouble()));
+            arena = &slot->arena(
+                static_cast<int>(wireInteger(shm["fd"], "the shared memory's fd",
+                                             std::numeric_limits<int>::max())),
+                static_cast<std::size_t>(wireInteger(shm["size"], "the shared memory's size")));
+        }
+        if (!arena && buffers.size() > static_cast<qsizetype>(blobs.size()))
+            throw Error(Error::Kind::Internal,
+                        "runner protocol: the report describes " + std::to_string(buffers.size()) +
+                            " buffers, the runner sent data for " + std::to_string(blobs.size()));
+        // Every size is checked against what actually arrived (the arena's file, the blob's
+        // header) before anything is allocated; then copy: transferReadMs is the copy alone,
+        // like the runner's figure.
+        std::vector<std::pair<QJsonObject, session::HostArray>> arrays;
+        std::vector<std::size_t> offsets;
+        for (qsizetype i = 0; i < buffers.size(); ++i) {
+            const QJsonObject d = buffers[i].toObject();
+            const std::uint64_t bytes = wireInteger(d["bytes"], "a buffer's size");
+            std::uint64_t available = 0, offset = 0;
+            if (arena) {
+                offset = wireInteger(d["offset"], "a buffer's offset");
+                // Both sides of `offset + bytes <= size`, without wrapping around.
+                if (offset > arena->size() || bytes > arena->size() - offset)
+                    throw Error(Error::Kind::Internal,
+                                "runner protocol: buffer '" + d["name"].toString().toStdString() +
+                                    "' (" + std::to_string(bytes) + " bytes at offset " +
+                                    std::to_string(offset) + ") lies outside the " +
+                                    std::to_string(arena->size()) + "-byte shared memory");
+                available = arena->size() - offset;
+            } else {
+                const std::vector<char>& z = blobs[static_cast<std::size_t>(i)];
+                if (z.size() < 4)
+                    throw Error(Error::Kind::Internal, "runner protocol: a truncated blob");
+                // qCompress puts the uncompressed length first, big-endian.
+                for (int k = 0; k < 4; ++k)
+                    available =
+                        available << 8 | static_cast<unsigned char>(z[static_cast<std::size_t>(k)]);
+                // zlib expands at most about 1032:1: a blob cannot hold more than that.
+                available = std::min<std::uint64_t>(available, (z.size() - 4) * 1032);
+            }
+            if (bytes > available)
+                throw Error(Error::Kind::Internal,
+                            "runner protocol: buffer '" + d["name"].toString().toStdString() +
+                                "' claims " + std::to_string(bytes) + " bytes, the runner sent " +
+                                std::to_string(available));
+            session::HostArray a = ReportCodec::arrayFromHeader(d, bytes);
+            if (bytes != a.bytes())
+                throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
+            arrays.emplace_back(d, std::move(a));
+            offsets.push_back(static_cast<std::size_t>(offset));
         }
         const auto readStart = Clock::now();
         for (std::size_t i = 0; i < arrays.size(); ++i) {
-            const QJsonObject& d = arrays[i].first;
             session::HostArray& a = arrays[i].second;
             const std::size_t bytes = a.bytes();
             if (arena) {
-                const auto off = static_cast<std::size_t>(d["offset"].toDouble());
-                if (off + bytes > arena->size())
-                    throw Error(Error::Kind::Internal, "runner protocol: buffer outside the arena");
-                if (bytes) std::memcpy(a.data(), arena->data() + off, bytes);
+                if (bytes) std::memcpy(a.data(), arena->data() + offsets[i], bytes);
             } else {
-                if (i >= blobs.size() || static_cast<std::size_t>(blobs[i].size()) != bytes)
+                const QByteArray raw = qUncompress(reinterpret_cast<const uchar*>(blobs[i].data()),
+                                                   static_cast<qsizetype>(blobs[i].size()));
+                if (static_cast<std::size_t>(raw.size()) != bytes)
                     throw Error(Error::Kind::Internal, "runner protocol: missing buffer data");
-                if (bytes) std::memcpy(a.data(), blobs[i].constData(), bytes);
+                if (bytes) std::memcpy(a.data(), raw.constData(), bytes);
             }
             o.transferBytes += bytes;
         }
@@ -517,7 +669,13 @@ RunOutcome RunnerClient::run(const Request& req)
             o.next = "use smaller buffers; the runner stays warm";
         }
     } catch (const Error& e) {
-        setFault(o, Fault::ProtocolError, e.what(), "the runner was restarted");
+        setFault(o, Fault::ProtocolError, e.what(),
+                 "the runner was stopped; a fresh runner starts on the next run");
+        slot.reset();
+    } catch (const std::bad_alloc&) {
+        setFault(o, Fault::ProtocolError,
+                 "runner protocol: the runner's report needs more memory than this process has",
+                 "the runner was stopped; a fresh runner starts on the next run");
         slot.reset();
     }
 
@@ -528,11 +686,15 @@ RunOutcome RunnerClient::run(const Request& req)
             o.runnerLog = slot->stderrTail();
             slot.reset();
         }
-        std::ifstream in(logPath);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        o.sanitizerLog = ss.str();
-        std::remove(logPath.c_str());
+        if (remoteCheck) {
+            o.sanitizerLog = o.runnerLog;
+        } else {
+            std::ifstream in(logPath);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            o.sanitizerLog = ss.str();
+            std::remove(logPath.c_str());
+        }
         for (MemoryFinding& f2 : SanitizerReport::parse(o.sanitizerLog).findings)
             o.findings.push_back(std::move(f2));
     }

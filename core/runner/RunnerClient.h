@@ -50,6 +50,10 @@ struct RunOutcome {
     std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
     std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
     std::string runnerLog;    ///< the last lines the runner wrote to stderr
+    /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first
+    /// RunnerService::kKernelOutputLines lines, then "… N more lines". Empty when it printed
+    /// nothing, and after a fault.
+    std::string kernelOutput;
     /// Buffer transport figures: bytes of results+expected, the runner's copy into its arena
     /// (or compression), the client's copy out of it (or decompression).
     std::uint64_t transferBytes = 0;
@@ -84,6 +88,8 @@ public:
         /// Buffers travel compressed in the stream instead of shared memory (remote runners).
         /// Defaults to true when `command` is set and its program is not a warpbench-runner.
         std::optional<bool> inlineBuffers;
+        /// A memory check runs the runner under compute-sanitizer (`sanitizer`): locally, or
+        /// with a remote command on the remote side, where `sanitizer` is a path there.
         MemoryCheck memoryCheck = MemoryCheck::None;
         std::string sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
         int cancelGraceMs = 1000;
@@ -140,6 +146,10 @@ public:
 private:
     std::unique_ptr<detail::RunnerProcess> start(RunOutcome& outcome, bool oneShot,
                                                  const std::string& sanitizerLog);
+    /// Where compute-sanitizer goes in the runner command: 0 (before it all) for a local
+    /// runner; before the warpbench-runner program of a remote command (ssh host
+    /// warpbench-runner); none when a remote command names no warpbench-runner.
+    std::optional<std::size_t> sanitizerPosition() const;
     Config m_config;
     mutable std::mutex m_mutex;
     std::atomic<bool> m_cancel{false};

@@ -9,6 +9,7 @@
 #include "core/profiling/SessionProfiler.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
+#include "core/runner/detail/OutputCapture.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 
@@ -24,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <poll.h>
 #include <thread>
 #include <unistd.h>
@@ -113,6 +115,8 @@ public:
         : m_opt(o)
         , m_watchdog(o.inFd)
     {
+        if (o.captureStdout)
+            m_output.emplace(RunnerService::kKernelOutputLines, RunnerService::kKernelOutputBytes);
     }
 
     int serve()
@@ -181,6 +185,13 @@ private:
     {
         session::RunReport rep;
         Backend* backend = nullptr;
+        if (m_output) {
+            // Printed between runs (a driver's warning, say): the runner's log, as before.
+            const detail::OutputCapture::Text before = m_output->take();
+            if (!before.text.empty()) {
+                [[maybe_unused]] const auto n = ::write(2, before.text.data(), before.text.size());
+            }
+        }
         std::optional<profiling::SessionProfiler> profiler;
         if (req.contains(QLatin1String("profile"))) {
             try {
@@ -250,6 +261,12 @@ private:
 
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
+        if (m_output) {
+            const detail::OutputCapture::Text printed = m_output->take();
+            answer["stdout"] =
+                QString::fromUtf8(printed.text.data(), static_cast<qsizetype>(printed.text.size()));
+            answer["stdoutMoreLines"] = static_cast<double>(printed.moreLines);
+        }
         if (profiler) answer["profile"] = profiling::ProfileCodec::toJson(profiler->report());
         // Trace mode: each WriteTrace's header here, its per-element arrays with the buffers.
         std::map<std::string, session::HostArray> traceArrays;
@@ -344,6 +361,7 @@ private:
     bool m_inline = false;
     SharedMemory m_arena;
     std::map<std::pair<int, int>, std::unique_ptr<Backend>> m_backends;
+    std::optional<detail::OutputCapture> m_output;
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "core/runner/Protocol.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace wb::runner {
@@ -21,7 +22,13 @@ public:
         int outFd = 1;
         std::uint16_t protocolVersion =
             Protocol::kVersion; ///< what this runner speaks (tests pretend other versions)
+        /// Capture fd 1 (detail::OutputCapture) and send what each run printed in its Report
+        /// ("stdout": the first kKernelOutputLines lines, "stdoutMoreLines": the rest's count).
+        /// The protocol must not be on fd 1.
+        bool captureStdout = false;
     };
+    static constexpr std::size_t kKernelOutputLines = 200;
+    static constexpr std::size_t kKernelOutputBytes = 64 * 1024;
     /// Returns the process exit code: 0 after Quit or end of stream, 3 on a protocol error.
     static int serve(const Options& options);
 };

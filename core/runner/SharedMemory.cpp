@@ -4,6 +4,7 @@
 #include "core/common/Error.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <string>
@@ -67,9 +68,11 @@ void SharedMemory::release() noexcept
 SharedMemory SharedMemory::create(std::size_t bytes, const char* name)
 {
     SharedMemory m;
-    m.m_fd = ::memfd_create(name, MFD_CLOEXEC);
+    m.m_fd = ::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (m.m_fd < 0) fail("memfd_create");
     ::fchmod(m.m_fd, 0600);
+    // It may grow, never shrink: a reader's mapping can then never point past its end.
+    if (::fcntl(m.m_fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0) fail("sealing");
     m.reserve(bytes);
     return m;
 }
@@ -94,7 +97,23 @@ SharedMemory SharedMemory::openOf(pid_t pid, int fd, std::size_t bytes)
     const std::string path = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
     m.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (m.m_fd < 0) fail("opening " + path);
-    m.m_size = roundUp(bytes);
+    // Mapping past the end of the file would turn the first read there into SIGBUS: the file
+    // must be a regular one (a memfd) at least as long as announced.
+    struct stat st {};
+    if (::fstat(m.m_fd, &st) != 0) fail("fstat " + path);
+    if (!S_ISREG(st.st_mode))
+        throw Error(Error::Kind::Io, "shared memory: " + path + " is not a shared-memory file");
+    if (bytes > static_cast<std::uint64_t>(st.st_size))
+        throw Error(Error::Kind::Io, "shared memory: " + path + " holds " +
+                                         std::to_string(st.st_size) + " bytes, fewer than the " +
+                                         std::to_string(bytes) + " announced");
+    // A region that can shrink could still fault later: the runner seals its arena.
+    const int seals = ::fcntl(m.m_fd, F_GET_SEALS);
+    if (seals < 0 || !(seals & F_SEAL_SHRINK))
+        throw Error(Error::Kind::Io,
+                    "shared memory: " + path + " is not sealed against shrinking (F_SEAL_SHRINK)");
+    m.m_size = bytes;
+    if (m.m_size == 0) return m;
     void* p = ::mmap(nullptr, m.m_size, PROT_READ, MAP_SHARED, m.m_fd, 0);
     if (p == MAP_FAILED) fail("mapping " + path);
     m.m_data = static_cast<unsigned char*>(p);

@@ -19,9 +19,13 @@ public:
     SharedMemory(const SharedMemory&) = delete;
     SharedMemory& operator=(const SharedMemory&) = delete;
 
-    /// A new region of `bytes` (at least one page). Throws wb::Error (OutOfMemory/Io).
+    /// A new region of `bytes` (at least one page), sealed against shrinking (F_SEAL_SHRINK).
+    /// Throws wb::Error (OutOfMemory/Io).
     static SharedMemory create(std::size_t bytes, const char* name = "warpbench-buffers");
-    /// Maps region `fd` of process `pid` read-only, `bytes` long. Throws wb::Error(Io).
+    /// Maps region `fd` of process `pid` read-only, `bytes` long. Throws wb::Error(Io) also
+    /// when that is not a regular file, is shorter than `bytes` (checked with fstat before
+    /// mapping: a mapping past the end of a file faults with SIGBUS when read) or is not
+    /// sealed against shrinking.
     static SharedMemory openOf(pid_t pid, int fd, std::size_t bytes);
 
     /// Grows (never shrinks) a region made by create(); the mapping may move.

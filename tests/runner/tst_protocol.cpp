@@ -60,6 +60,46 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, Protocol::take(junk, fr));
     }
 
+    /// take() judges a header before its payload arrives: too long for its type, an unknown
+    /// type, or bytes that cannot begin a frame are errors at once, not a wait for 1 GiB.
+    void headersAreJudgedBeforeThePayload()
+    {
+        Protocol::Frame fr;
+        auto header = [](Protocol::Type type, std::uint64_t length) {
+            std::vector<char> h = Protocol::encode(type, nullptr, 0);
+            for (int i = 0; i < 8; ++i)
+                h[static_cast<std::size_t>(8 + i)] = static_cast<char>((length >> (8 * i)) & 0xff);
+            return h;
+        };
+        auto big = header(Protocol::Type::Hello, Protocol::kMaxSmallPayload + 1);
+        try {
+            Protocol::take(big, fr);
+            QFAIL("an oversized hello was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(QByteArray(e.what()).contains("a frame of type hello with 1048577 bytes"),
+                     e.what());
+        }
+        auto report = header(Protocol::Type::Report, Protocol::kMaxSmallPayload + 1);
+        QVERIFY(!Protocol::take(report, fr)); // a Report may be that long: wait for it
+        auto report2 = header(Protocol::Type::Report, Protocol::kMaxDocumentPayload + 1);
+        QVERIFY_THROWS_EXCEPTION(Error, Protocol::take(report2, fr));
+        auto blob = header(Protocol::Type::Blob, Protocol::kMaxDocumentPayload + 1);
+        QVERIFY(!Protocol::take(blob, fr));
+        auto unknown = header(Protocol::Type::Hello, 0);
+        unknown[6] = 99;
+        QVERIFY_THROWS_EXCEPTION(Error, Protocol::take(unknown, fr));
+        std::vector<char> greeting{'W', 'e', 'l'}; // fewer bytes than a header
+        try {
+            Protocol::take(greeting, fr);
+            QFAIL("text was taken for the start of a frame");
+        } catch (const Error& e) {
+            QVERIFY2(QByteArray(e.what()).contains("not a Warpbench runner: it sent \"Wel\""),
+                     e.what());
+        }
+        std::vector<char> start{'W', 'B'}; // may still become a frame
+        QVERIFY(!Protocol::take(start, fr));
+    }
+
     void pipeRoundTrip()
     {
         int p[2];

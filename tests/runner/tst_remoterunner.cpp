@@ -159,6 +159,29 @@ private Q_SLOTS:
         QCOMPARE(client.run(h).report.status, RunReport::Status::Passed);
     }
 
+    /// --memcheck with an ssh runner command: compute-sanitizer (here fake_runner playing it)
+    /// runs on the remote side around warpbench-runner, not around the local ssh, and its
+    /// report comes back over ssh's stderr as findings.
+    void memcheckRunsOnTheRemoteSide()
+    {
+        RunnerClient::Config c = config();
+        c.memoryCheck = RunnerClient::MemoryCheck::Memcheck;
+        c.sanitizer = WB_FAKE_RUNNER_EXE;
+        RunnerClient client(c);
+        RunnerClient::Request r;
+        r.session = helloSession();
+        r.options.backend = BackendKind::Cpu;
+        const RunOutcome o = client.run(r);
+        QVERIFY2(o.fault == Fault::None, (o.report.message + "\n" + o.runnerLog).c_str());
+        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        QVERIFY2(o.runnerLog.find(std::string("fake compute-sanitizer wraps: ") + WB_RUNNER_EXE) !=
+                     std::string::npos,
+                 o.runnerLog.c_str());
+        QCOMPARE(o.findings.size(), std::size_t{1});
+        QCOMPARE(o.findings[0].line, 7);
+        QCOMPARE(o.findings[0].block.x, 1u);
+    }
+
 private:
     RunnerClient::Config config() const
     {

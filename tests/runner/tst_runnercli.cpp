@@ -8,8 +8,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -103,6 +105,87 @@ private Q_SLOTS:
                          QString::fromStdString("profile needs the CUDA backend: " + *why)),
                      qPrintable(none.err));
         }
+    }
+
+    /// A runner that breaks the protocol (a remote .bashrc printing a greeting): exit code 3
+    /// and a message saying what arrived and what to do, never an abort.
+    void protocolErrorIsExit3()
+    {
+        const QString hello =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+        const QString fake = QStringLiteral(WB_FAKE_RUNNER_EXE " bashrc");
+        const CliRun r = runCli({"run", hello, "--backend", "cpu", "--runner", fake});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains("the other side is not a Warpbench runner: it sent \"Welcome to "
+                                "gpu-box!"),
+                 qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(".bashrc"), qPrintable(r.out));
+        const CliRun j = runCli({"run", hello, "--backend", "cpu", "--json", "--runner",
+                                 QStringLiteral(WB_FAKE_RUNNER_EXE " status")});
+        QCOMPARE(j.exitCode, 3);
+        const QJsonObject o = QJsonDocument::fromJson(j.out.toUtf8()).object();
+        QVERIFY2(o.value("message").toString().contains("unknown report status 42"),
+                 qPrintable(j.out + j.err));
+    }
+
+    /// What the kernel prints reaches stdout before the report, bounded, and --json has it as
+    /// `kernelOutput`.
+    void kernelPrintfReachesStdout()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("talk.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QString source = QStringLiteral(
+            "__global__ void talk(float* out) { printf(\"thread %d of block %d\\n\", "
+            "(int)threadIdx.x, (int)blockIdx.x); out[blockIdx.x * 32 + threadIdx.x] = 1.0f; }");
+        const QJsonObject project{
+            {"schemaVersion", 1},
+            {"name", "talk"},
+            {"kernel", QJsonObject{{"source", source}}},
+            {"buffers",
+             QJsonArray{QJsonObject{
+                 {"name", "out"}, {"type", "f32"}, {"shape", QJsonArray{320}}, {"role", "out"}}}},
+            {"launch", QJsonObject{{"kernel", "talk"},
+                                   {"grid", QJsonArray{10}},
+                                   {"block", QJsonArray{32}},
+                                   {"backend", "cpu"},
+                                   {"warmup", 0},
+                                   {"iterations", 1}}}};
+        f.write(QJsonDocument(project).toJson());
+        f.close();
+        const CliRun r = runCli({"run", f.fileName()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("thread 0 of block 0\n"), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\n… [0-9]+ more lines\n"))),
+                 qPrintable(r.out));
+        QVERIFY(r.out.indexOf("thread 0 of block 0") < r.out.indexOf("PASS"));
+        const CliRun j = runCli({"run", f.fileName(), "--json"});
+        QCOMPARE(j.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(j.out.toUtf8()).object();
+        const QString printed = o.value("kernelOutput").toString();
+        QVERIFY2(printed.startsWith("thread ") && printed.contains("thread 0 of block 0\n"),
+                 qPrintable(j.out));
+        QCOMPARE(printed.count(u'\n'), 201);
+        QVERIFY(o.value("findings").isArray());
+    }
+
+    /// run --json carries the memory findings (here the CPU emulator's bounds-checked mode).
+    void jsonHasMemoryFindings()
+    {
+        const CliRun r = runCli({"run", QStringLiteral(WB_TEST_DATA_DIR "/oob_write.wbproj"),
+                                 "--backend", "cpu", "--bounds-check", "--json"});
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        if (o.value("message").toString().contains("unavailable"))
+            QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out + r.err));
+        const QJsonArray findings = o.value("findings").toArray();
+        QVERIFY2(!findings.isEmpty(), qPrintable(r.out));
+        const QJsonObject first = findings.first().toObject();
+        QCOMPARE(first.value("kind").toString(), QStringLiteral("out of bounds"));
+        QCOMPARE(first.value("kernel").toString(), QStringLiteral("oob_write"));
+        QVERIFY(first.value("line").toInt() > 0);
+        QVERIFY(first.value("isWrite").toBool());
+        QCOMPARE(first.value("thread").toArray().size(), 3);
     }
 };
 

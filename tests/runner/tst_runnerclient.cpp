@@ -10,6 +10,9 @@
 #include "core/session/SessionRunner.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <chrono>
@@ -295,6 +298,165 @@ private Q_SLOTS:
         QVERIFY(o.findings[0].line > 0);
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed);
+    }
+
+    /// A runner that breaks the protocol (tests/runner/fake_runner.cpp, one way per mode): a
+    /// clear protocol error, never a crash, an abort or SIGBUS; the next run starts a fresh one.
+    void misbehavingRunner_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("inlineBuffers");
+        QTest::addColumn<Fault>("fault");
+        QTest::addColumn<QString>("expect"); // in the message
+        QTest::newRow("shell greeting before the protocol")
+            << "bashrc" << true << Fault::ProtocolError
+            << "not a Warpbench runner: it sent \"Welcome to gpu-box! Last login";
+        QTest::newRow("frame larger than a hello may be")
+            << "bigframe" << false << Fault::ProtocolError
+            << "a frame of type hello with 1073741824 bytes, more than the 1048576";
+        QTest::newRow("offset + bytes wraps around")
+            << "wrap" << false << Fault::ProtocolError
+            << "a buffer's offset is not an integer from 0 to 9007199254740992 (got "
+               "1.8446744073709548e+19)";
+        QTest::newRow("buffer past the shared memory")
+            << "farbuffer" << false << Fault::ProtocolError
+            << "(8192 bytes at offset 9007199254740992) lies outside the 8192-byte shared memory";
+        QTest::newRow("shared memory smaller than announced")
+            << "smallshm" << false << Fault::ProtocolError
+            << "holds 4096 bytes, fewer than the 1048576 announced";
+        QTest::newRow("shared memory that may shrink")
+            << "unsealed" << false << Fault::ProtocolError << "not sealed against shrinking";
+        QTest::newRow("huge shape")
+            << "hugeshape" << false << Fault::ProtocolError
+            << "a buffer of shape [1125899906842624] is larger than the 4096 bytes";
+        QTest::newRow("unknown status")
+            << "status" << false << Fault::ProtocolError << "unknown report status 42";
+        QTest::newRow("exits mid-frame") << "midframe" << false << Fault::Crashed
+                                         << "the runner exited in the middle of a frame (10 bytes";
+        QTest::newRow("blob claiming more than it holds")
+            << "blobbomb" << true << Fault::ProtocolError
+            << "claims 1073741824 bytes, the runner sent 4128";
+    }
+
+    void misbehavingRunner()
+    {
+        QFETCH(QString, mode);
+        QFETCH(bool, inlineBuffers);
+        QFETCH(Fault, fault);
+        QFETCH(QString, expect);
+        RunnerClient::Config c;
+        c.command = {WB_FAKE_RUNNER_EXE, mode.toStdString()};
+        c.inlineBuffers = inlineBuffers;
+        c.startTimeoutMs = 5000;
+        RunnerClient client(c);
+        RunnerClient::Request r = helloRequest(BackendKind::Cpu);
+        r.prepareTimeoutMs = 5000;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const RunOutcome o = client.run(r);
+            print(qPrintable(mode), o);
+            QCOMPARE(o.fault, fault);
+            QCOMPARE(o.report.exitCode(), 3);
+            QVERIFY2(o.report.message.find(expect.toStdString()) != std::string::npos,
+                     o.report.message.c_str());
+            QVERIFY(o.runnerStarted); // the broken runner was not kept
+            QCOMPARE(client.runnerPid(BackendKind::Cpu, 0), 0);
+        }
+        if (mode == QLatin1String("bashrc"))
+            QVERIFY(client.run(r).report.message.find(".bashrc") != std::string::npos);
+    }
+
+    /// A hello naming another process's pid is refused, and that process is never signalled
+    /// (before, the timeout killed "the runner pid" from the hello).
+    void pidFromTheWireIsNeverKilled()
+    {
+        QProcess victim;
+        victim.start(QStringLiteral("sleep"), {QStringLiteral("30")});
+        QVERIFY(victim.waitForStarted());
+        const qint64 pid = victim.processId();
+        RunnerClient::Config c;
+        c.command = {WB_FAKE_RUNNER_EXE, "pid:" + std::to_string(pid)};
+        c.inlineBuffers = false;
+        RunnerClient client(c);
+        RunnerClient::Request r = helloRequest(BackendKind::Cpu);
+        r.prepareTimeoutMs = 1000;
+        const RunOutcome o = client.run(r);
+        print("pid", o);
+        QCOMPARE(o.fault, Fault::ProtocolError);
+        QVERIFY2(o.report.message.find("names pid " + std::to_string(pid) +
+                                       ", which is neither the process started") !=
+                     std::string::npos,
+                 o.report.message.c_str());
+        client.shutdown();
+        QVERIFY(!victim.waitForFinished(300));
+        QCOMPARE(victim.state(), QProcess::Running);
+        QCOMPARE(::kill(static_cast<pid_t>(pid), 0), 0);
+        victim.kill();
+        victim.waitForFinished();
+    }
+
+    /// What a CPU kernel prints comes back with the outcome: the first 200 lines, then how
+    /// many more; each run's own output, nothing when nothing is printed.
+    void kernelPrintfReachesTheOutcome()
+    {
+        session::Session s = faultSession(
+            "printf",
+            "__global__ void k(float* out) { printf(\"thread %d says hi\\n\", (int)threadIdx.x); "
+            "out[threadIdx.x] = 1.0f; }",
+            BackendKind::Cpu, {}, "256");
+        s.launch.block = {"256"};
+        RunnerClient client(localConfig());
+        const RunOutcome a = client.run(request(s));
+        print("printf", a);
+        QCOMPARE(a.fault, Fault::None);
+        const QStringList lines =
+            QString::fromStdString(a.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 201);
+        QVERIFY2(lines.contains(QStringLiteral("thread 0 says hi")), qPrintable(lines.join('|')));
+        QVERIFY(lines[0].endsWith(QStringLiteral(" says hi")));
+        QVERIFY2(lines.last().startsWith(QStringLiteral("… ")) &&
+                     lines.last().endsWith(QStringLiteral(" more lines")),
+                 qPrintable(lines.last()));
+        const qlonglong more = lines.last().section(u' ', 1, 1).toLongLong();
+        QVERIFY(more >= 56);
+        QCOMPARE((200 + more) % 256, 0); // whole launches of 256 lines each
+        const RunOutcome b = client.run(request(s));
+        QVERIFY(!b.runnerStarted);
+        QCOMPARE(b.kernelOutput, a.kernelOutput); // not accumulated across runs
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).kernelOutput, std::string());
+    }
+
+    /// --memcheck with a runner started through another program (ssh; here env plays it):
+    /// compute-sanitizer wraps warpbench-runner on the far side, not the local ssh, and its
+    /// report comes back (on the runner's stderr) as findings.
+    void memcheckWithARemoteCommandWrapsTheRemoteRunner()
+    {
+        QTemporaryDir dir;
+        const QString record = dir.filePath(QStringLiteral("record"));
+        qputenv("WB_FAKE_SANITIZER_RECORD", record.toUtf8());
+        RunnerClient::Config c;
+        c.command = {"/usr/bin/env", "WB_REMOTE_SIDE=1", WB_RUNNER_EXE};
+        c.sanitizer = WB_FAKE_RUNNER_EXE; // plays compute-sanitizer
+        c.memoryCheck = RunnerClient::MemoryCheck::Memcheck;
+        RunnerClient client(c);
+        const RunOutcome o = client.run(helloRequest(BackendKind::Cpu));
+        qunsetenv("WB_FAKE_SANITIZER_RECORD");
+        print("remote memcheck", o);
+        QFile f(record);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()).trimmed(), QStringLiteral(WB_RUNNER_EXE));
+        QCOMPARE(o.fault, Fault::None);
+        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        QCOMPARE(o.findings.size(), std::size_t{1});
+        QCOMPARE(o.findings[0].file, std::string("/tmp/remote/kernel.cu"));
+        QCOMPARE(o.findings[0].line, 7);
+        QCOMPARE(o.findings[0].thread.x, 5u);
+
+        // A remote command that names no warpbench-runner: said, nothing started.
+        c.command = {"/usr/bin/env", "/opt/some-runner"};
+        const RunOutcome none = RunnerClient(c).run(helloRequest(BackendKind::Cpu));
+        QCOMPARE(none.fault, Fault::RunnerUnavailable);
+        QVERIFY(!none.runnerStarted);
+        QVERIFY(none.report.message.find("no program named warpbench-runner") != std::string::npos);
     }
 };
 

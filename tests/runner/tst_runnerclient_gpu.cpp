@@ -234,6 +234,31 @@ private Q_SLOTS:
         QCOMPARE(plain.run(helloRequest(BackendKind::Cuda)).report.status,
                  RunReport::Status::Passed);
     }
+
+    /// Device printf reaches the outcome like the CPU emulator's: the first 200 lines, then
+    /// how many more (the driver flushes the device's printf buffer to the runner's stdout).
+    void devicePrintfReachesTheOutcome()
+    {
+        session::Session s = faultSession(
+            "printf",
+            "__global__ void k(float* out) { printf(\"gpu thread %d\\n\", (int)threadIdx.x); "
+            "out[threadIdx.x] = 1.0f; }",
+            BackendKind::Cuda, {}, "256");
+        s.launch.block = {"256"};
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(request(s));
+        print("device printf", o);
+        QCOMPARE(o.fault, Fault::None);
+        const QStringList lines =
+            QString::fromStdString(o.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 201);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("gpu thread ")), qPrintable(lines[0]));
+        QVERIFY2(lines.last().startsWith(QStringLiteral("… ")) &&
+                     lines.last().endsWith(QStringLiteral(" more lines")),
+                 qPrintable(lines.last()));
+        const qlonglong more = lines.last().section(u' ', 1, 1).toLongLong();
+        QCOMPARE((200 + more) % 256, 0); // whole launches of 256 lines each
+    }
 };
 
 WB_QTEST_GUILESS_MAIN(TstRunnerClientGpu)

@@ -329,6 +329,53 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// A runner that breaks the protocol is a message in the window, and the next run gets a
+    /// fresh (working) runner; what the kernel prints shows in the Log tab.
+    void protocolErrorsAndKernelPrintfShowInTheLog()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+
+        // The first runner the window starts misbehaves (an unknown status in its report).
+        qputenv("WARPBENCH_RUNNER", WB_FAKE_RUNNER_EXE);
+        qputenv("WB_FAKE_RUNNER_MODE", "status");
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(60000));
+        qunsetenv("WARPBENCH_RUNNER");
+        qunsetenv("WB_FAKE_RUNNER_MODE");
+        auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY2(outcome->report.message.find("unknown report status 42") != std::string::npos,
+                 outcome->report.message.c_str());
+        QVERIFY(w.resultsPanel()->logView()->toPlainText().contains(
+            QStringLiteral("unknown report status 42")));
+
+        QString talking = w.kernelEditor()->text();
+        talking.replace(
+            QStringLiteral("dest[i] = a[i] * b[i];"),
+            QStringLiteral("dest[i] = a[i] * b[i]; if (i < 2) printf(\"hello from %d\\n\", i);"));
+        w.kernelEditor()->setText(talking);
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(300000));
+        outcome = w.runController()->lastOutcome();
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                 outcome->report.message.c_str());
+        QVERIFY2(outcome->kernelOutput.contains(QStringLiteral("hello from 1\n")),
+                 qPrintable(outcome->kernelOutput));
+        const QString log = w.resultsPanel()->logView()->toPlainText();
+        QVERIFY2(log.contains(QStringLiteral("the kernel printed:")) &&
+                     log.contains(QStringLiteral("    hello from 0")),
+                 qPrintable(log));
+        w.document()->setModified(false);
+    }
+
     void syntaxErrorShowsAtTheLine()
     {
         if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
@@ -19,12 +20,6 @@
 extern char** environ;
 
 namespace wb::runner::detail {
-
-namespace {
-
-constexpr std::size_t kStderrKeep = 16384;
-
-} // namespace
 
 RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
 {
@@ -120,13 +115,63 @@ void RunnerProcess::drainStderr() noexcept
             return;
         }
         m_err.append(buf, static_cast<std::size_t>(n));
-        if (m_err.size() > 2 * kStderrKeep) m_err.erase(0, m_err.size() - kStderrKeep);
+        if (m_err.size() > 2 * m_errKeep) m_err.erase(0, m_err.size() - m_errKeep);
     }
 }
 
 std::string RunnerProcess::stderrTail() const
 {
-    return m_err.size() > kStderrKeep ? m_err.substr(m_err.size() - kStderrKeep) : m_err;
+    return m_err.size() > m_errKeep ? m_err.substr(m_err.size() - m_errKeep) : m_err;
+}
+
+bool RunnerProcess::takeFrame(Protocol::Frame& frame) noexcept
+{
+    try {
+        return Protocol::take(m_in, frame);
+    } catch (const std::exception& e) {
+        m_protocolError = e.what();
+        return false;
+    }
+}
+
+namespace {
+
+/// The parent of `pid` from /proc/<pid>/stat, 0 when unknown.
+pid_t parentOf(pid_t pid)
+{
+    const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+    char buf[512];
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses; the last ')' ends it.
+    const char* close = std::strrchr(buf, ')');
+    if (!close) return 0;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(close + 1, " %c %d", &state, &ppid) != 2) return 0;
+    return ppid;
+}
+
+} // namespace
+
+void RunnerProcess::setRunnerPid(pid_t pid)
+{
+    if (pid > 0 && m_pid > 0) {
+        pid_t p = pid;
+        for (int depth = 0; p > 1 && depth < 16; ++depth, p = parentOf(p))
+            if (p == m_pid) {
+                m_runnerPid = pid;
+                return;
+            }
+    }
+    throw Error(Error::Kind::Internal, "runner protocol: the runner's hello names pid " +
+                                           std::to_string(pid) +
+                                           ", which is neither the process started (pid " +
+                                           std::to_string(m_pid) + ") nor one of its children");
 }
 
 RunnerProcess::Wait RunnerProcess::wait(Protocol::Frame& frame, Clock::time_point deadline,
@@ -136,16 +181,21 @@ RunnerProcess::Wait RunnerProcess::wait(Protocol::Frame& frame, Clock::time_poin
     std::optional<Clock::time_point> cancelAt;
     char buf[1 << 16];
     for (;;) {
-        if (m_resync && m_in.size() >= 4) {
+        if (m_resync && !m_in.empty()) {
             static const char magic[] = {'W', 'B', 'R', 'N'};
-            const auto at = std::search(m_in.begin(), m_in.end(), magic, magic + 4);
-            const auto keep = at == m_in.end() ? m_in.end() - 3 : at;
+            auto keep = std::search(m_in.begin(), m_in.end(), magic, magic + 4);
+            // No magic yet: keep the longest tail that may be its start.
+            if (keep == m_in.end())
+                for (keep = m_in.size() > 3 ? m_in.end() - 3 : m_in.begin(); keep != m_in.end();
+                     ++keep)
+                    if (std::equal(keep, m_in.end(), magic)) break;
             if (keep != m_in.begin()) {
                 m_err.append(m_in.begin(), keep);
                 m_in.erase(m_in.begin(), keep);
             }
         }
-        if (Protocol::take(m_in, frame)) return Wait::Frame;
+        if (takeFrame(frame)) return Wait::Frame;
+        if (!m_protocolError.empty()) return Wait::Invalid;
         const auto now = Clock::now();
         if (cancel && !cancelAt && cancel->load()) cancelAt = now + grace;
         if (cancelAt && now >= *cancelAt) return Wait::Cancelled;
@@ -163,7 +213,8 @@ RunnerProcess::Wait RunnerProcess::wait(Protocol::Frame& frame, Clock::time_poin
                 continue;
             }
             if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-                if (Protocol::take(m_in, frame)) return Wait::Frame;
+                if (takeFrame(frame)) return Wait::Frame;
+                if (!m_protocolError.empty()) return Wait::Invalid;
                 // The runner closed its end: it is exiting. Collect its status and last words.
                 waitExit(2000);
                 drainStderr();
@@ -196,7 +247,9 @@ bool RunnerProcess::waitExit(int ms) noexcept
 void RunnerProcess::kill() noexcept
 {
     if (m_pid <= 0 || m_exited) return;
-    if (m_runnerPid > 0 && m_runnerPid != m_pid) ::kill(m_runnerPid, SIGKILL);
+    // The process group made at spawn (its id is our child's pid): a wrapper and the runner
+    // it started go together.
+    ::kill(-m_pid, SIGKILL);
     ::kill(m_pid, SIGKILL);
     waitExit(10000);
 }
