@@ -525,9 +525,12 @@ void MainWindow::probeEnvironment()
                 env.hostCompilerProblem = HostCompiler::unavailableReason();
             }
             try {
-                auto backend = createBackend(BackendKind::Auto, 0);
-                env.backend = backend->kind();
-                env.device = backend->device();
+                // Described, not created: only warpbench-runner creates backends (a CUDA
+                // context in this process would outlive nothing useful and a crash in it
+                // would take the window down).
+                const BackendDescription backend = describeBackend(BackendKind::Auto, 0);
+                env.backend = backend.kind;
+                env.device = backend.device;
             } catch (const std::exception& e) {
                 env.backendProblem = e.what();
             }

@@ -148,6 +148,11 @@ QString ResultsPanel::verdictText() const
     return m_verdict->text();
 }
 
+QString ResultsPanel::throughputText() const
+{
+    return m_throughput->text();
+}
+
 void ResultsPanel::setRunning(bool running, const QString& what)
 {
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
@@ -238,14 +243,17 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
             : tr("Compiled by %1 for %2 in %3 · whole run %4")
                   .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
                   .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
-    if (outcome->h2dMs >= 0)
-        last += tr(" · copies of the same bytes, once each after the run: H2D %1, D2H %2")
-                    .arg(formatMs(outcome->h2dMs), formatMs(outcome->d2hMs));
+    if (r.h2dMs >= 0 && r.d2hMs >= 0)
+        last += tr(" · the run's copies: H2D %1 (%2 B), D2H %3 (%4 B)")
+                    .arg(formatMs(r.h2dMs))
+                    .arg(r.h2dBytes)
+                    .arg(formatMs(r.d2hMs))
+                    .arg(r.d2hBytes);
     else if (!outcome->transferNote.isEmpty())
         last += QStringLiteral(" · ") + outcome->transferNote.toHtmlEscaped();
     lines << last;
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
-    m_charts->setTimes(t.samplesMs, outcome->h2dMs, timed ? t.medianMs : -1, outcome->d2hMs);
+    m_charts->setTimes(t.samplesMs, r.h2dMs, timed ? t.medianMs : -1, r.d2hMs);
     m_charts->setVisible(timed);
 
     m_diff->setOutcome(outcome, session);

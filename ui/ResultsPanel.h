@@ -36,6 +36,8 @@ public:
     void showTab(Tab tab);
 
     QString verdictText() const;
+    /// The Summary tab's throughput and timing lines (bandwidth, compile, the run's copies).
+    QString throughputText() const;
     DiffView* diffView() const noexcept { return m_diff; }
     InspectPanel* inspectPanel() const noexcept { return m_inspect; }
     TimingCharts* timingCharts() const noexcept { return m_charts; }

@@ -21,55 +21,6 @@ double msSince(std::chrono::steady_clock::time_point start)
         .count();
 }
 
-/// Copies the same bytes a run moves once each way on the backend that ran, and times them.
-void measureTransfers(RunOutcome& outcome, const session::Session& s)
-{
-    if (!outcome.report.compiled) {
-        outcome.transferNote = QObject::tr("not measured: the kernel did not run");
-        return;
-    }
-    try {
-        auto backend = createBackend(outcome.report.backend, s.device);
-        std::vector<const session::HostArray*> ins, outs;
-        for (const auto& b : s.buffers) {
-            if (b.role != session::BufferRole::Out)
-                if (auto it = outcome.inputs.find(b.name); it != outcome.inputs.end())
-                    ins.push_back(&it->second);
-            if (b.isOutput())
-                if (auto it = outcome.report.results.find(b.name);
-                    it != outcome.report.results.end())
-                    outs.push_back(&it->second);
-        }
-        std::vector<std::unique_ptr<BackendBuffer>> inBuffers, outBuffers;
-        for (const auto* a : ins)
-            inBuffers.push_back(backend->allocate(a->bytes(), "h2d probe"));
-        for (const auto* a : outs)
-            outBuffers.push_back(backend->allocate(a->bytes(), "d2h probe"));
-        // One untimed round first so first-touch costs (page faults, lazy mappings) do not count.
-        std::vector<std::uint8_t> sink;
-        for (std::size_t i = 0; i < ins.size(); ++i)
-            backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
-        for (std::size_t i = 0; i < outs.size(); ++i) {
-            sink.resize(outs[i]->bytes());
-            backend->download(*outBuffers[i], sink.data(), sink.size());
-        }
-        auto start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < ins.size(); ++i)
-            backend->upload(*inBuffers[i], ins[i]->data(), ins[i]->bytes());
-        outcome.h2dMs = msSince(start);
-        start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < outs.size(); ++i) {
-            sink.resize(outs[i]->bytes());
-            backend->download(*outBuffers[i], sink.data(), sink.size());
-        }
-        outcome.d2hMs = msSince(start);
-    } catch (const std::exception& e) {
-        outcome.h2dMs = outcome.d2hMs = -1;
-        outcome.transferNote =
-            QObject::tr("copies not measured: %1").arg(QString::fromUtf8(e.what()));
-    }
-}
-
 } // namespace
 
 RunController::RunController(SessionDocument* document, Worker* worker, QObject* parent)
@@ -187,13 +138,12 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             } catch (const std::exception&) {
                 // The report already says why the inputs could not be made.
             }
-            if (req.profile)
-                outcome->transferNote =
-                    tr("not measured: profile runs time the kernel in warpbench-runner");
-            else if (r.fault != runner::Fault::None)
-                outcome->transferNote = tr("not measured: the run ended in a fault");
-            else
-                measureTransfers(*outcome, s);
+            // The copy times are those of the run itself, measured in the runner
+            // (RunReport::h2dMs/d2hMs): this process never touches a device.
+            if (outcome->report.h2dMs < 0 || outcome->report.d2hMs < 0)
+                outcome->transferNote = r.fault != runner::Fault::None
+                                            ? tr("copies not measured: the run ended in a fault")
+                                            : tr("copies not measured: the kernel did not run");
             return std::shared_ptr<const RunOutcome>(outcome);
         },
         [this, generation](std::shared_ptr<const RunOutcome> outcome) {

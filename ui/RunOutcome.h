@@ -17,13 +17,12 @@
 
 namespace wb::ui {
 
-/// One finished run as the window shows it: the session runner's report, the input buffers
-/// as they were filled, and host↔device copy times measured for the same bytes.
+/// One finished run as the window shows it: the session runner's report (with the run's own
+/// host↔device copy times, RunReport::h2dMs/d2hMs, measured in warpbench-runner) and the input
+/// buffers as they were filled.
 struct RunOutcome {
     session::RunReport report;
     std::map<std::string, session::HostArray> inputs; ///< in/inout buffers before the launch
-    double h2dMs = -1;    ///< copying every in/inout buffer to the device once; -1 unknown
-    double d2hMs = -1;    ///< copying every out/inout buffer back once
     QString transferNote; ///< why the copies were not measured, when they were not
     double wallMs = 0;    ///< the whole run, as the user waited for it
     /// Profile runs (RunController::profile): the kernel's cold-L2 timing and counters, or

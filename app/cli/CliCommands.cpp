@@ -223,13 +223,13 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
-    // Trace records stay in the process that ran the kernel: trace runs are in-process.
-    if (p.isSet(QStringLiteral("in-process")) || opt.trace) {
+    if (p.isSet(QStringLiteral("in-process"))) {
         const session::RunReport rep = session::SessionRunner::run(s, opt);
         out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
         return rep.exitCode();
     }
-    // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report.
+    // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report (trace
+    // runs too: the runner sends each buffer's write records back with the results).
     runner::RunnerClient::Config config = runnerConfig(p);
     if (p.isSet(QStringLiteral("memcheck"))) {
         const QString tool = p.value(QStringLiteral("memcheck"));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/backend/Backend.h"
 
+#include <atomic>
+#include <chrono>
+
 namespace wb {
 
 const char* backendName(BackendKind kind) noexcept
@@ -22,6 +25,28 @@ std::optional<BackendKind> parseBackendKind(std::string_view text) noexcept
     if (text == "cuda" || text == "gpu") return BackendKind::Cuda;
     if (text == "cpu") return BackendKind::Cpu;
     return std::nullopt;
+}
+
+namespace {
+std::atomic<std::uint64_t> g_backendsCreated{0};
+}
+
+Backend::Backend() noexcept
+{
+    g_backendsCreated.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t Backend::createdCount() noexcept
+{
+    return g_backendsCreated.load(std::memory_order_relaxed);
+}
+
+double Backend::timeCopies(const std::function<void()>& copies)
+{
+    const auto start = std::chrono::steady_clock::now();
+    copies();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 } // namespace wb

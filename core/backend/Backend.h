@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -83,11 +84,32 @@ public:
     /// naming the parameter.
     virtual double launch(BackendProgram& program, const std::string& kernel,
                           const LaunchConfig& config, std::span<const KernelArgValue> args) = 0;
+
+    /// Runs `copies` (upload()/download() calls on this backend) and returns how long they took
+    /// in milliseconds: events recorded around them on CUDA (a copy whose DMA outlives the call
+    /// is counted), the wall clock here. Sessions time the real run's copies with it.
+    virtual double timeCopies(const std::function<void()>& copies);
+
+    /// Backends constructed in this process so far. Kernels, copies and device contexts belong
+    /// in warpbench-runner: the GUI's tests check that a run leaves this at 0 in the window.
+    static std::uint64_t createdCount() noexcept;
+
+protected:
+    Backend() noexcept;
 };
 
 /// Creates the backend for `kind` on device `device`. Auto falls back to the CPU emulator when
 /// no GPU is usable. Throws Error::Kind::Unavailable with the reason when `kind` cannot run here.
 std::unique_ptr<Backend> createBackend(BackendKind kind, int device = 0);
+
+/// What createBackend(kind, device) would run on — its kind (Auto resolved) and device — found
+/// without creating it: no CUDA context, no CPU worker threads. For the window's status bar and
+/// occupancy (only warpbench-runner creates backends). Throws what createBackend throws.
+struct BackendDescription {
+    BackendKind kind = BackendKind::Cpu;
+    DeviceDescription device;
+};
+BackendDescription describeBackend(BackendKind kind, int device = 0);
 
 /// Why the CUDA backend is unavailable here ("no NVIDIA driver (libcuda.so.1 not found)"),
 /// or nullopt when it is usable.

@@ -25,4 +25,21 @@ std::unique_ptr<Backend> createBackend(BackendKind kind, int device)
     throw Error(Error::Kind::InvalidArgument, "unknown backend kind");
 }
 
+BackendDescription describeBackend(BackendKind kind, int device)
+{
+    switch (kind) {
+    case BackendKind::Cuda:
+        if (const auto reason = cudaUnavailableReason())
+            throw Error(Error::Kind::Unavailable, "the CUDA backend is unavailable: " + *reason);
+        return {BackendKind::Cuda, cuda::CudaBackend::describe(device)};
+    case BackendKind::Cpu:
+        return {BackendKind::Cpu, cpu::CpuBackend::describe()};
+    case BackendKind::Auto:
+        if (!cudaUnavailableReason())
+            return {BackendKind::Cuda, cuda::CudaBackend::describe(device)};
+        return {BackendKind::Cpu, cpu::CpuBackend::describe()};
+    }
+    throw Error(Error::Kind::InvalidArgument, "unknown backend kind");
+}
+
 } // namespace wb

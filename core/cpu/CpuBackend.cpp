@@ -289,6 +289,12 @@ const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
 
 DeviceDescription CpuBackend::device() const
 {
+    return describe(m_impl->threads);
+}
+
+DeviceDescription CpuBackend::describe(int threads)
+{
+    if (threads <= 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     DeviceDescription d;
     std::string cpu;
     std::ifstream info("/proc/cpuinfo");
@@ -298,9 +304,9 @@ DeviceDescription CpuBackend::device() const
             break;
         }
     d.name = "CPU emulator (" + (cpu.empty() ? std::string("unknown CPU") : cpu) + ", " +
-             std::to_string(m_impl->threads) + " threads)";
+             std::to_string(threads) + " threads)";
     d.arch = "x86_64";
-    d.multiprocessors = m_impl->threads;
+    d.multiprocessors = threads;
     std::ifstream mem("/proc/meminfo");
     for (std::string line; std::getline(mem, line);)
         if (line.rfind("MemTotal:", 0) == 0)

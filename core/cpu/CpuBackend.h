@@ -31,6 +31,9 @@ public:
 
     BackendKind kind() const noexcept override { return BackendKind::Cpu; }
     DeviceDescription device() const override;
+    /// What device() says for a backend with `threads` workers (0: one per hardware thread),
+    /// without starting them.
+    static DeviceDescription describe(int threads = 0);
 
     CompileResult compile(const std::string& source, const std::string& sourceName,
                           const CompileOptions& options) override;

@@ -3,6 +3,7 @@
 
 #include "core/cuda/Compiler.h"
 #include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Event.h"
 #include "core/cuda/Kernel.h"
 #include "core/cuda/Module.h"
 
@@ -80,16 +81,23 @@ CudaProgram& cudaProgram(BackendProgram& program)
 
 CudaBackend::CudaBackend(int device)
     : m_context(Context::primary(device))
+    , m_description(describe(m_context.device().ordinal()))
 {
-    const Device dev = m_context.device();
-    m_arch = dev.arch();
-    m_description.name = dev.name();
-    m_description.index = dev.ordinal();
-    m_description.arch = m_arch;
-    m_description.multiprocessors = dev.multiprocessorCount();
-    m_description.totalMemoryBytes = dev.totalMemory();
-    m_description.peakBandwidthGBs = dev.peakBandwidthGBs();
-    m_description.driverVersion = Device::driverVersion();
+    m_arch = m_description.arch;
+}
+
+DeviceDescription CudaBackend::describe(int ordinal)
+{
+    const Device dev = Device::get(ordinal);
+    DeviceDescription d;
+    d.name = dev.name();
+    d.index = dev.ordinal();
+    d.arch = dev.arch();
+    d.multiprocessors = dev.multiprocessorCount();
+    d.totalMemoryBytes = dev.totalMemory();
+    d.peakBandwidthGBs = dev.peakBandwidthGBs();
+    d.driverVersion = Device::driverVersion();
+    return d;
 }
 
 CudaBackend::~CudaBackend() = default;
@@ -142,6 +150,17 @@ double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
                              a.isPointer ? KernelArg::Kind::DevicePointer : KernelArg::Kind::Value,
                              nullptr});
     return k.call(config, converted, nullptr, true);
+}
+
+double CudaBackend::timeCopies(const std::function<void()>& copies)
+{
+    // Synchronous copies from pageable memory may return before their DMA has finished; the
+    // end event, recorded after them on the same stream, completes only once it has.
+    Event start(m_context), stop(m_context);
+    start.record();
+    copies();
+    stop.record();
+    return Event::elapsedMs(start, stop);
 }
 
 void CudaBackend::submit(BackendProgram& program, const std::string& kernel,

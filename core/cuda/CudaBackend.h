@@ -19,6 +19,8 @@ public:
 
     BackendKind kind() const noexcept override { return BackendKind::Cuda; }
     DeviceDescription device() const override;
+    /// What device() says for device `ordinal`, from device attributes alone (no context).
+    static DeviceDescription describe(int ordinal);
 
     CompileResult compile(const std::string& source, const std::string& sourceName,
                           const CompileOptions& options) override;
@@ -32,6 +34,8 @@ public:
 
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override;
+    /// Events on the legacy default stream around the copies.
+    double timeCopies(const std::function<void()>& copies) override;
 
     /// Enqueues one launch of `kernel` on `stream` and returns at once: no synchronisation, no
     /// timing (arguments are checked as launch() checks them). The profiler's StreamLaunch:

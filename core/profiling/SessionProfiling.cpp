@@ -94,22 +94,26 @@ void applySweepValue(session::Session& session, const SweepParameter& parameter,
     }
 }
 
+SweepPointOutcome sweepPointOutcome(const session::RunReport& report)
+{
+    SweepPointOutcome o;
+    o.ok = report.status == session::RunReport::Status::Passed ||
+           report.status == session::RunReport::Status::Mismatch;
+    o.valid = report.status == session::RunReport::Status::Passed;
+    o.verdict = report.statusName();
+    if (!o.valid && !report.message.empty()) o.verdict += ": " + report.message;
+    o.timeSeconds = report.timing.medianMs * 1e-3;
+    o.summaries = sessionSummaries(report);
+    return o;
+}
+
 SweepPointRunner sessionSweepRunner(session::Session base, session::SessionRunner::Options options)
 {
     return [base = std::move(base), options](const SweepParameter& parameter,
                                              const std::string& value) {
         session::Session s = base;
         applySweepValue(s, parameter, value);
-        const session::RunReport report = session::SessionRunner::run(s, options);
-        SweepPointOutcome o;
-        o.ok = report.status == session::RunReport::Status::Passed ||
-               report.status == session::RunReport::Status::Mismatch;
-        o.valid = report.status == session::RunReport::Status::Passed;
-        o.verdict = report.statusName();
-        if (!o.valid && !report.message.empty()) o.verdict += ": " + report.message;
-        o.timeSeconds = report.timing.medianMs * 1e-3;
-        o.summaries = sessionSummaries(report);
-        return o;
+        return sweepPointOutcome(session::SessionRunner::run(s, options));
     };
 }
 

@@ -33,9 +33,16 @@ RunRecord toRunRecord(const session::Session& session, const session::RunReport&
 void applySweepValue(session::Session& session, const SweepParameter& parameter,
                      const std::string& value);
 
-/// A SweepPointRunner that runs `base` with each value applied, through SessionRunner (so the
-/// diff against the reference is checked at every point). ok = the kernel ran (pass or
-/// mismatch), valid = pass, time = median of the timed launches.
+/// What a sweep point's run report means: ok = the kernel ran (pass or mismatch), valid = pass,
+/// verdict = the status (and the message when not a pass), time = median of the timed launches,
+/// summaries = sessionSummaries(report). Both sweep runners (in-process and
+/// runner::runnerSweepRunner) use it.
+SweepPointOutcome sweepPointOutcome(const session::RunReport& report);
+
+/// A SweepPointRunner that runs `base` with each value applied, in this process, through
+/// SessionRunner (so the diff against the reference is checked at every point); each point's
+/// outcome is sweepPointOutcome(). The window sweeps through runner::runnerSweepRunner instead,
+/// so that no point can crash or hang it.
 SweepPointRunner sessionSweepRunner(session::Session base,
                                     session::SessionRunner::Options options = {});
 

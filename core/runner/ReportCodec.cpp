@@ -328,6 +328,10 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"bytesMoved", u64(r.bytesMoved)},
         {"bandwidthGBs", dbl(r.bandwidthGBs)},
         {"peakPercent", dbl(r.peakPercent)},
+        {"transfers", QJsonObject{{"h2dMs", dbl(r.h2dMs)},
+                                  {"d2hMs", dbl(r.d2hMs)},
+                                  {"h2dBytes", u64(r.h2dBytes)},
+                                  {"d2hBytes", u64(r.d2hBytes)}}},
         {"referenceKind", static_cast<int>(r.referenceKind)},
         {"referenceCompiler", qs(r.referenceCompiler)},
         {"referenceDiagnostics", diagnostics(r.referenceDiagnostics)},
@@ -376,6 +380,14 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.bytesMoved = u64(o["bytesMoved"]);
     r.bandwidthGBs = dbl(o["bandwidthGBs"]);
     r.peakPercent = dbl(o["peakPercent"]);
+    // Optional (a runner from before transfer timing does not send it): -1 = not measured.
+    if (o.contains(QLatin1String("transfers"))) {
+        const QJsonObject x = o["transfers"].toObject();
+        r.h2dMs = dbl(x["h2dMs"]);
+        r.d2hMs = dbl(x["d2hMs"]);
+        r.h2dBytes = u64(x["h2dBytes"]);
+        r.d2hBytes = u64(x["d2hBytes"]);
+    }
     r.referenceKind =
         enumOf(o["referenceKind"], session::ReferenceSpec::Kind::Files, "reference kind");
     r.referenceCompiler = ss(o["referenceCompiler"]);

@@ -355,6 +355,12 @@ RunOutcome RunnerClient::run(const Request& req)
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
     const int device = req.options.device.value_or(req.session.device);
     o.report.backend = kind;
+    // After clearing m_cancel: a caller sets its flag before calling cancel(), so either the
+    // flag is seen here or cancel() lands after the clear.
+    if (req.cancel && req.cancel->load()) {
+        setFault(o, Fault::Cancelled, "cancelled before it started", "");
+        return o;
+    }
     std::string kernel = req.session.launch.kernel;
     const bool oneShot = m_config.memoryCheck != MemoryCheck::None;
     auto elapsed = [&] {

@@ -113,6 +113,11 @@ public:
         /// Limit for the profiling itself, from its start (the runner says when) to the
         /// report: the timing stops at 0.5 % noise or after 15 s, counters take 8+ passes.
         int profileTimeoutMs = 120000;
+        /// When set and true as run() starts, the run does not start (a Cancelled fault,
+        /// "cancelled before it started"). For a series of runs (a sweep) that its caller
+        /// cancels by setting this flag and then calling cancel(): a cancel that lands between
+        /// two runs is not lost, one that lands during a run stops that run.
+        std::shared_ptr<const std::atomic<bool>> cancel;
     };
 
     RunnerClient();

@@ -179,6 +179,9 @@ std::string RunReport::toText() const
                                     fmt("%.0f GB/s", device.peakBandwidthGBs)
                               : ", device peak unknown") +
              "\n";
+        if (h2dMs >= 0 && d2hMs >= 0)
+            o += "Copies    H2D " + timeText(h2dMs) + " (" + std::to_string(h2dBytes) +
+                 " B)  D2H " + timeText(d2hMs) + " (" + std::to_string(d2hBytes) + " B)\n";
     }
     if (!outputs.empty()) {
         o += "Reference " + std::string(referenceKindName(referenceKind)) + "\n";
@@ -284,6 +287,11 @@ std::string RunReport::toJson() const
         root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
                                         {"GBs", bandwidthGBs},
                                         {"percentOfPeak", peakPercent}};
+        if (h2dMs >= 0 && d2hMs >= 0)
+            root["transfers"] = QJsonObject{{"h2dMs", h2dMs},
+                                            {"h2dBytes", static_cast<double>(h2dBytes)},
+                                            {"d2hMs", d2hMs},
+                                            {"d2hBytes", static_cast<double>(d2hBytes)}};
     }
     QJsonObject ref{{"kind", referenceKindName(referenceKind)}};
     if (!referenceCompiler.empty()) ref["compiler"] = QString::fromStdString(referenceCompiler);

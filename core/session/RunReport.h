@@ -53,6 +53,11 @@ struct RunReport {
     std::uint64_t bytesMoved = 0; ///< in: read once, out: written once, inout: both
     double bandwidthGBs = 0;
     double peakPercent = 0; ///< 0 when the device peak is unknown
+    /// The result launch's own host↔device copies, timed where they ran (events on CUDA, wall
+    /// clock on the CPU emulator): every buffer uploaded once (`out` buffers poisoned), every
+    /// output downloaded once. -1 when the run did not get that far.
+    double h2dMs = -1, d2hMs = -1;
+    std::uint64_t h2dBytes = 0, d2hBytes = 0;
     // Reference
     ReferenceSpec::Kind referenceKind = ReferenceSpec::Kind::None;
     std::string referenceCompiler;

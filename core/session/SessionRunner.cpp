@@ -107,15 +107,25 @@ struct DeviceSet {
     std::vector<std::uint64_t> addresses;
 };
 
-DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray>& init)
+/// Allocates and fills the device buffers; when `ms` is set, the copies are timed
+/// (Backend::timeCopies) and their duration stored there.
+DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray>& init,
+                 double* ms = nullptr)
 {
     DeviceSet d;
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
         d.buffers.push_back(
             backend.allocate(std::max<std::size_t>(init[i].bytes(), 1), s.buffers[i].name));
-        backend.upload(*d.buffers.back(), init[i].data(), init[i].bytes());
         d.addresses.push_back(d.buffers.back()->address());
     }
+    const auto copies = [&] {
+        for (std::size_t i = 0; i < s.buffers.size(); ++i)
+            backend.upload(*d.buffers[i], init[i].data(), init[i].bytes());
+    };
+    if (ms)
+        *ms = backend.timeCopies(copies);
+    else
+        copies();
     return d;
 }
 
@@ -138,16 +148,25 @@ std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const Dev
     return args;
 }
 
+/// Downloads every output; when `ms` is set, the copies are timed as upload() times them.
 std::map<std::string, HostArray> download(Backend& backend, const Session& s, const DeviceSet& d,
-                                          const std::vector<HostArray>& init)
+                                          const std::vector<HostArray>& init, double* ms = nullptr)
 {
     std::map<std::string, HostArray> out;
-    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
-        if (!s.buffers[i].isOutput()) continue;
-        HostArray a(init[i].type(), init[i].shape());
-        backend.download(*d.buffers[i], a.data(), a.bytes());
-        out.emplace(s.buffers[i].name, std::move(a));
-    }
+    for (std::size_t i = 0; i < s.buffers.size(); ++i)
+        if (s.buffers[i].isOutput())
+            out.emplace(s.buffers[i].name, HostArray(init[i].type(), init[i].shape()));
+    const auto copies = [&] {
+        for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+            if (!s.buffers[i].isOutput()) continue;
+            HostArray& a = out.at(s.buffers[i].name);
+            backend.download(*d.buffers[i], a.data(), a.bytes());
+        }
+    };
+    if (ms)
+        *ms = backend.timeCopies(copies);
+    else
+        copies();
     return out;
 }
 
@@ -314,7 +333,12 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         std::vector<HostArray> first = init;
         for (std::size_t i = 0; i < s.buffers.size(); ++i)
             if (s.poisons(s.buffers[i])) Poison::fill(first[i]);
-        DeviceSet d = upload(*backend, s, first);
+        // This launch's copies are the run's transfer figures (the window shows them).
+        double h2dMs = -1, d2hMs = -1;
+        DeviceSet d = upload(*backend, s, first, &h2dMs);
+        rep.h2dMs = h2dMs;
+        for (const HostArray& a : first)
+            rep.h2dBytes += a.bytes();
         const auto args = argsOf(bound, d, s, r);
         if (opt.trace) {
             std::vector<cpu::CpuBackend::TraceBuffer> traced;
@@ -334,7 +358,10 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         } else {
             launch(kernel->name, rep.launch, args);
         }
-        rep.results = download(*backend, s, d, init);
+        rep.results = download(*backend, s, d, init, &d2hMs);
+        rep.d2hMs = d2hMs;
+        for (const auto& [name, a] : rep.results)
+            rep.d2hBytes += a.bytes();
         for (int i = 0; i < rep.warmup; ++i)
             launch(kernel->name, rep.launch, args);
         std::vector<double> samples;

@@ -137,6 +137,10 @@ private Q_SLOTS:
         r.launch.sharedBytes = 256;
         r.timing = session::TimingStats::of({0.1, 0.2, 0.3});
         r.bytesMoved = 123456789012345ull;
+        r.h2dMs = 0.125;
+        r.d2hMs = 0.25;
+        r.h2dBytes = 4096;
+        r.d2hBytes = 1ull << 33;
         r.referenceKind = session::ReferenceSpec::Kind::Cpp;
         session::OutputResult o;
         o.buffer = std::string("out");
@@ -157,6 +161,14 @@ private Q_SLOTS:
         QVERIFY(std::isinf(back.outputs[0].stats.maxRel));
         QCOMPARE(back.outputs[0].stats.histogram, r.outputs[0].stats.histogram);
         QCOMPARE(back.bytesMoved, r.bytesMoved);
+        QCOMPARE(back.h2dMs, r.h2dMs);
+        QCOMPARE(back.d2hMs, r.d2hMs);
+        QCOMPARE(back.h2dBytes, r.h2dBytes);
+        QCOMPARE(back.d2hBytes, r.d2hBytes);
+        // A report without them (a runner from before transfer timing): not measured.
+        QJsonObject old = ReportCodec::toJson(r);
+        old.remove(QStringLiteral("transfers"));
+        QCOMPARE(ReportCodec::fromJson(old).h2dMs, -1.0);
     }
 
     void findingRoundTrip()

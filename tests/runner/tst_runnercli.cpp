@@ -78,6 +78,54 @@ private Q_SLOTS:
         QVERIFY2(missing.out.contains("No such file or directory"), qPrintable(missing.out));
     }
 
+    /// `run --trace` goes through the runner like the window's trace mode: the same write
+    /// records as an in-process trace, and a traced kernel that crashes is a report (before,
+    /// trace runs were in-process and the crash killed warpbench-cli itself).
+    void traceRunsInTheRunner()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("race.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // Two threads write each of out[0..15]; out[16..31] are never written.
+        f.write(R"({"schemaVersion": 1, "name": "race",
+  "kernel": {"source": "__global__ void pairs(float* out) { out[threadIdx.x / 2] = float(threadIdx.x); }"},
+  "buffers": [{"name": "out", "type": "f32", "shape": [32], "role": "out"}],
+  "launch": {"kernel": "pairs", "grid": [1], "block": [32], "backend": "cpu"}})");
+        f.close();
+        const CliRun a = runCli({"run", f.fileName(), "--trace", "--json"});
+        const CliRun b = runCli({"run", f.fileName(), "--trace", "--json", "--in-process"});
+        QCOMPARE(a.exitCode, b.exitCode);
+        const QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
+        const QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
+        QVERIFY2(ja.value("trace").isObject() && !ja.value("trace").toObject().isEmpty(),
+                 qPrintable(a.out + a.err));
+        QCOMPARE(ja.value("trace"), jb.value("trace"));
+        QCOMPARE(ja.value("outputs"), jb.value("outputs"));
+        const CliRun text = runCli({"run", f.fileName(), "--trace"});
+        const CliRun textIn = runCli({"run", f.fileName(), "--trace", "--in-process"});
+        auto traceLines = [](const QString& out) {
+            QStringList lines;
+            for (const QString& l : out.split('\n'))
+                if (l.startsWith(QLatin1String("Trace "))) lines << l;
+            return lines;
+        };
+        QVERIFY2(!traceLines(text.out).isEmpty(), qPrintable(text.out + text.err));
+        QCOMPARE(traceLines(text.out), traceLines(textIn.out));
+
+        QFile d(dir.filePath("div.wbproj"));
+        QVERIFY(d.open(QIODevice::WriteOnly));
+        d.write(R"({"schemaVersion": 1, "name": "div",
+  "kernel": {"source": "__global__ void divide(float* out, int d) { out[threadIdx.x] = float(7 / d); }"},
+  "scalars": [{"name": "d", "type": "i32", "value": 0}],
+  "buffers": [{"name": "out", "type": "f32", "shape": [32], "role": "out"}],
+  "launch": {"kernel": "divide", "grid": [1], "block": [32], "backend": "cpu"}})");
+        d.close();
+        const CliRun crash = runCli({"run", d.fileName(), "--trace"});
+        QCOMPARE(crash.exitCode, 3);
+        QVERIFY2(crash.out.contains("the runner crashed with SIGFPE"),
+                 qPrintable(crash.out + crash.err));
+    }
+
     /// `profile` needs the CUDA backend: on the CPU emulator (and without a GPU) it says so and
     /// exits non-zero, before anything runs.
     void profileNeedsCuda()

@@ -7,6 +7,7 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSweep.h"
 #include "core/session/SessionRunner.h"
 #include "tests/support/SuiteMain.h"
 
@@ -229,6 +230,72 @@ private Q_SLOTS:
         QVERIFY(ms >= 250 && ms < 5000);
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed);
+    }
+
+    /// The run's own copies are timed in the runner and come back in the report: every buffer
+    /// uploaded once, every output downloaded once (the window shows these; it no longer
+    /// copies anything itself).
+    void transfersAreTheRunsOwn()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(helloRequest(BackendKind::Cpu));
+        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        std::printf("  transfers: H2D %.4f ms (%llu B), D2H %.4f ms (%llu B)\n", o.report.h2dMs,
+                    static_cast<unsigned long long>(o.report.h2dBytes), o.report.d2hMs,
+                    static_cast<unsigned long long>(o.report.d2hBytes));
+        QVERIFY(o.report.h2dMs >= 0);
+        QVERIFY(o.report.d2hMs >= 0);
+        std::uint64_t results = 0;
+        for (const auto& [name, a] : o.report.results)
+            results += a.bytes();
+        QVERIFY(results > 0);
+        QCOMPARE(o.report.d2hBytes, results);
+        // hello_gpu: two inputs and one output of the same size, all uploaded.
+        QCOMPARE(o.report.h2dBytes, 3 * results);
+        // A run that stops before its launch measured nothing.
+        const RunOutcome bad = client.run(request(
+            faultSession("bad", "__global__ void k(float* out) { out[0] = }", BackendKind::Cpu)));
+        QCOMPARE(bad.report.status, RunReport::Status::CompileError);
+        QCOMPARE(bad.report.h2dMs, -1.0);
+    }
+
+    /// Request::cancel already set: the run does not start (a sweep cancelled between points).
+    void cancelFlagBeforeTheRun()
+    {
+        RunnerClient client(localConfig());
+        RunnerClient::Request req = helloRequest(BackendKind::Cpu);
+        req.cancel = std::make_shared<std::atomic<bool>>(true);
+        const RunOutcome o = client.run(req);
+        QCOMPARE(o.fault, Fault::Cancelled);
+        QVERIFY(!o.runnerStarted);
+        QCOMPARE(client.runnerPid(BackendKind::Cpu, 0), 0);
+    }
+
+    /// Sweeps run each point in the runner: a point that crashes is that point's verdict and
+    /// the next point runs in a fresh runner (in-process, the crash killed the whole sweep and
+    /// its caller: the window).
+    void sweepPointCrashIsThatPointsVerdict()
+    {
+        auto client = std::make_shared<RunnerClient>(localConfig());
+        profiling::SweepParameter p;
+        p.kind = profiling::SweepParameter::Kind::Scalar;
+        p.name = "d";
+        p.values = {"1", "0", "2"};
+        const profiling::SweepResult r = profiling::runSweep(
+            p, runnerSweepRunner(
+                   client, faultSession("div",
+                                        "__global__ void k(float* out, int d) { out[threadIdx.x] = "
+                                        "float(100 / d); }",
+                                        BackendKind::Cpu, {{"d", "1"}})));
+        QCOMPARE(r.points.size(), std::size_t{3});
+        for (const auto& point : r.points)
+            std::printf("  d = %s: %s\n", point.value.c_str(), point.outcome.verdict.c_str());
+        QVERIFY(r.points[0].outcome.valid);
+        QVERIFY(!r.points[1].outcome.ok);
+        QVERIFY(r.points[1].outcome.verdict.find("SIGFPE") != std::string::npos);
+        QVERIFY(r.points[1].outcome.verdict.find("kernel 'k'") != std::string::npos);
+        QVERIFY2(r.points[2].outcome.valid, r.points[2].outcome.verdict.c_str());
+        QVERIFY(r.best.has_value());
     }
 
     void missingRunner()

@@ -6,6 +6,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSweep.h"
 #include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
@@ -176,6 +177,61 @@ private Q_SLOTS:
         print("hello_gpu after it", next);
         QVERIFY(next.runnerStarted);
         QCOMPARE(next.report.status, RunReport::Status::Passed);
+    }
+
+    /// The run's own copies, timed in the runner with events around them: hello_gpu's bytes,
+    /// and 256 MB each way at a rate a PCIe/NVLink host link can reach (so the events saw the
+    /// copies, not an empty span).
+    void transfersAreTheRunsOwn()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome hello = client.run(helloRequest(BackendKind::Cuda));
+        QCOMPARE(hello.report.status, RunReport::Status::Passed);
+        QVERIFY(hello.report.h2dMs > 0 && hello.report.d2hMs > 0);
+        QCOMPARE(hello.report.h2dBytes, std::uint64_t{4800});
+        QCOMPARE(hello.report.d2hBytes, std::uint64_t{1600});
+        const RunOutcome big = client.run(request(
+            faultSession("big", "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }",
+                         BackendKind::Cuda, {}, "67108864"),
+            60000));
+        // 64 Mi floats (the kernel writes 32 of them; no reference): 256 MB up, 256 MB down.
+        QCOMPARE(big.report.status, RunReport::Status::Passed);
+        const double mb = 256.0 * 1024 * 1024;
+        const double h2dGBs = mb / (big.report.h2dMs * 1e6), d2hGBs = mb / (big.report.d2hMs * 1e6);
+        std::printf("  hello: H2D %.4f ms, D2H %.4f ms; 256 MB: H2D %.2f ms (%.1f GB/s), D2H "
+                    "%.2f ms (%.1f GB/s)\n",
+                    hello.report.h2dMs, hello.report.d2hMs, big.report.h2dMs, h2dGBs,
+                    big.report.d2hMs, d2hGBs);
+        QCOMPARE(big.report.h2dBytes, std::uint64_t{256} << 20);
+        QVERIFY(h2dGBs > 0.5 && h2dGBs < 500);
+        QVERIFY(d2hGBs > 0.5 && d2hGBs < 500);
+    }
+
+    /// A sweep point that loses the GPU context is that point's verdict; the next point runs in
+    /// a fresh runner and passes.
+    void sweepSurvivesContextLoss()
+    {
+        auto client = std::make_shared<RunnerClient>(localConfig());
+        profiling::SweepParameter p;
+        p.kind = profiling::SweepParameter::Kind::Scalar;
+        p.name = "addr";
+        p.values = {"1", "0", "2"};
+        const profiling::SweepResult r = profiling::runSweep(
+            p, runnerSweepRunner(client,
+                                 faultSession("sweep",
+                                              "__global__ void k(float* out, unsigned long long "
+                                              "addr) {\n"
+                                              "  if (addr == 0) reinterpret_cast<float*>(addr)"
+                                              "[threadIdx.x] = 1.0f;\n"
+                                              "  out[threadIdx.x] = 1.0f; }",
+                                              BackendKind::Cuda, {{"addr", "1"}})));
+        for (const auto& point : r.points)
+            std::printf("  addr = %s: %s\n", point.value.c_str(), point.outcome.verdict.c_str());
+        QCOMPARE(r.points.size(), std::size_t{3});
+        QVERIFY2(r.points[0].outcome.valid, r.points[0].outcome.verdict.c_str());
+        QVERIFY(!r.points[1].outcome.ok);
+        QVERIFY(r.points[1].outcome.verdict.find("context lost") != std::string::npos);
+        QVERIFY2(r.points[2].outcome.valid, r.points[2].outcome.verdict.c_str());
     }
 
     void cliProfileJson()

@@ -5,6 +5,7 @@
 // writes screenshots when $WARPBENCH_SCREENSHOT_DIR is set.
 #include "StallDetector.h"
 
+#include "core/backend/Backend.h"
 #include "core/common/Paths.h"
 #include "core/cuda/Compiler.h"
 #include "core/host/HostCompiler.h"
@@ -133,10 +134,15 @@ private Q_SLOTS:
     {
         if (!m_hasHostCompiler)
             QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        // Kernels, copies and device contexts belong in warpbench-runner: neither the
+        // environment probe nor a run (nor its transfer figures) creates a backend here.
+        const std::uint64_t backends = Backend::createdCount();
         MainWindow w;
+        QSignalSpy probed(&w, &MainWindow::environmentProbed);
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(probed.count() == 1 || probed.wait(60000));
         QVERIFY(w.openProject(example("hello_gpu")));
         QCOMPARE(w.document()->session().name, std::string("hello_gpu"));
         QVERIFY(w.kernelEditor()->text().contains(QStringLiteral("multiply_them")));
@@ -166,6 +172,12 @@ private Q_SLOTS:
         QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
                  outcome->report.message.c_str());
         QCOMPARE(outcome->report.backend, BackendKind::Cpu);
+        QCOMPARE(Backend::createdCount(), backends);
+        // The copy times shown are the run's own, measured in the runner.
+        QVERIFY(outcome->report.h2dMs >= 0 && outcome->report.d2hMs >= 0);
+        QCOMPARE(outcome->report.h2dBytes, std::uint64_t{3 * 400 * 4});
+        QVERIFY2(w.resultsPanel()->throughputText().contains(QStringLiteral("the run's copies")),
+                 qPrintable(w.resultsPanel()->throughputText()));
         QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
         QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASS")));
         QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("median")));
@@ -187,6 +199,9 @@ private Q_SLOTS:
         if (const auto why = cudaUnavailableReason())
             QSKIP(
                 qPrintable(QStringLiteral("no usable GPU: %1").arg(QString::fromStdString(*why))));
+        // No CUDA context in the window's process: the probe describes the device from its
+        // attributes, the run and its copy timing happen in warpbench-runner.
+        const std::uint64_t backends = Backend::createdCount();
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -194,6 +209,7 @@ private Q_SLOTS:
         QSignalSpy probed(&w, &MainWindow::environmentProbed);
         QVERIFY(probed.wait(60000));
         QCOMPARE(w.environment().backend, BackendKind::Cuda);
+        QVERIFY(w.environment().device.multiprocessors > 0);
         QVERIFY(w.openProject(example("hello_gpu")));
         selectBackend(w, "cuda");
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -216,9 +232,11 @@ private Q_SLOTS:
         QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
                  outcome->report.message.c_str());
         QCOMPARE(outcome->report.backend, BackendKind::Cuda);
+        QCOMPARE(Backend::createdCount(), backends);
+        QVERIFY(outcome->report.h2dMs > 0 && outcome->report.d2hMs > 0);
         QCOMPARE(w.resultsPanel()->diffView()->badgeText(), QStringLiteral("PASS"));
         qInfo("GPU: kernel median %.4f ms, H2D %.4f ms, D2H %.4f ms, %s",
-              outcome->report.timing.medianMs, outcome->h2dMs, outcome->d2hMs,
+              outcome->report.timing.medianMs, outcome->report.h2dMs, outcome->report.d2hMs,
               outcome->report.device.name.c_str());
         w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
         screenshot(w, "gpu-results-summary");

@@ -3,6 +3,8 @@
 
 #include "core/common/Error.h"
 #include "core/profiling/SessionProfiling.h"
+#include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSweep.h"
 #include "ui/ChartTheme.h"
 #include "ui/SessionDocument.h"
 #include "ui/Worker.h"
@@ -91,6 +93,7 @@ std::vector<std::string> SweepPanel::parseValues(const QString& text)
 SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_doc(document)
+    , m_client(std::make_shared<runner::RunnerClient>())
     , m_worker(std::make_unique<Worker>(QStringLiteral("wb-sweep")))
 {
     m_kind = new QComboBox(this);
@@ -166,7 +169,10 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
 SweepPanel::~SweepPanel()
 {
     if (m_cancel) m_cancel->store(true);
-    m_worker.reset(); // joins: the running point finishes, then nothing touches `this`
+    // A point that does not finish within the grace period is killed with its runner, so the
+    // join below cannot hang on a kernel that never ends.
+    m_client->cancel();
+    m_worker.reset(); // joins: the running point ends, then nothing touches `this`
 }
 
 QString SweepPanel::statusText() const
@@ -228,7 +234,9 @@ bool SweepPanel::start()
             .arg(QString::fromUtf8(profiling::sweepKindName(parameter.kind))));
     updateChart();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto runner = profiling::sessionSweepRunner(m_doc->runnableSession());
+    runner::RunnerClient::Request request;
+    request.cancel = m_cancel;
+    auto runner = runner::runnerSweepRunner(m_client, m_doc->runnableSession(), request);
     m_worker->post<profiling::SweepResult>(
         this,
         [this, parameter, runner = std::move(runner), cancel = m_cancel](const CancelToken&) {
@@ -249,7 +257,8 @@ void SweepPanel::cancel()
 {
     if (!m_running || !m_cancel) return;
     m_cancel->store(true);
-    m_status->setText(tr("Cancelling after the current point…"));
+    m_client->cancel(); // the point in progress: killed unless it finishes within 1 s
+    m_status->setText(tr("Cancelling…"));
 }
 
 void SweepPanel::addRow(const profiling::SweepPoint& p)

@@ -17,16 +17,22 @@ class QProgressBar;
 class QPushButton;
 class QTableWidget;
 
+namespace wb::runner {
+class RunnerClient;
+}
+
 namespace wb::ui {
 
 class SessionDocument;
 class Worker;
 
-/// Parameter sweeps (core/profiling/Sweep over SessionProfiling::sessionSweepRunner): vary the
-/// block size, a #define or a scalar over a list or range; every point runs the session (the
-/// diff is checked at each point) on the panel's worker thread, with progress and cancel; time
-/// against the parameter is charted, the fastest valid point is marked and "Apply" writes it
-/// into the session.
+/// Parameter sweeps (core/profiling/Sweep over runner::runnerSweepRunner): vary the block
+/// size, a #define or a scalar over a list or range; every point runs the session in
+/// warpbench-runner (the diff is checked at each point), driven from the panel's worker thread,
+/// with progress and cancel; time against the parameter is charted, the fastest valid point is
+/// marked and "Apply" writes it into the session. A point that crashes or hangs is that point's
+/// verdict and the next point gets a fresh runner; cancel and closing the panel kill a point
+/// that does not finish within the runner's grace period (1 s).
 class SweepPanel : public QWidget {
     Q_OBJECT
 public:
@@ -63,6 +69,9 @@ private:
     void addRow(const profiling::SweepPoint& point);
 
     SessionDocument* m_doc;
+    /// One warm runner for every point of every sweep (not the window's: a sweep must not
+    /// wait for, or hold up, an ordinary run).
+    std::shared_ptr<runner::RunnerClient> m_client;
     std::unique_ptr<Worker> m_worker;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_running = false;

@@ -34,6 +34,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
@@ -88,6 +89,34 @@ session::Session makeSession()
     s.reference.source = kReference;
     return s;
 }
+
+/// One f32 output `out` of 32 elements written by kernel `k(float* out, int d)`, on the CPU
+/// emulator, without a reference (a point that runs passes).
+session::Session outSession(const char* source)
+{
+    using namespace wb::session;
+    Session s;
+    s.name = "faulting";
+    s.kernelSource = source;
+    s.scalars = {ScalarSpec{"d", ElementType::I32, "1"}};
+    BufferSpec out;
+    out.name = "out";
+    out.shape = {"32"};
+    out.role = BufferRole::Out;
+    s.buffers = {out};
+    s.launch.kernel = "k";
+    s.launch.grid = {"1"};
+    s.launch.block = {"32"};
+    s.warmup = 0;
+    s.iterations = 1;
+    s.backend = BackendKind::Cpu;
+    return s;
+}
+
+const char* kDivide =
+    "__global__ void k(float* out, int d) { out[threadIdx.x] = float(100 / d); }\n";
+const char* kSpin = "__global__ void k(float* out, int d) { volatile int x = 0; while (true) "
+                    "x = x + d; }\n";
 
 QString cpuUnavailable()
 {
@@ -358,6 +387,68 @@ private Q_SLOTS:
         panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("32..16 +8"));
         QVERIFY(!panel.start());
         QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot sweep")));
+    }
+
+    /// Every sweep point runs in warpbench-runner: a point whose kernel crashes is that point's
+    /// verdict and the next point gets a fresh runner (in-process, SIGFPE killed the window).
+    void sweepPointThatCrashesIsReported()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        SessionDocument doc;
+        doc.setSession(outSession(kDivide), {}, QString::fromUtf8(kDivide), {});
+        SweepPanel panel(&doc);
+        QSignalSpy finished(&panel, &SweepPanel::sweepFinished);
+        panel.setParameter(SweepParameter::Kind::Scalar, QStringLiteral("d"),
+                           QStringLiteral("1, 0, 2"));
+        QVERIFY(panel.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        const SweepResult& r = *panel.result();
+        QCOMPARE(r.points.size(), std::size_t{3});
+        for (const auto& p : r.points)
+            qInfo("d = %s: %s", p.value.c_str(), p.outcome.verdict.c_str());
+        QVERIFY2(r.points[0].outcome.valid, r.points[0].outcome.verdict.c_str());
+        QVERIFY(!r.points[1].outcome.ok);
+        QVERIFY(r.points[1].outcome.verdict.find("SIGFPE") != std::string::npos);
+        QVERIFY2(r.points[2].outcome.valid, r.points[2].outcome.verdict.c_str());
+    }
+
+    /// A point whose kernel never ends (CPU emulator) does not hold up cancel or closing: the
+    /// point's runner is killed after the grace period (in-process, nothing could stop it and
+    /// closing the window waited for it forever).
+    void hungSweepPointCancelsAndClosesPromptly()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        SessionDocument doc;
+        doc.setSession(outSession(kSpin), {}, QString::fromUtf8(kSpin), {});
+        {
+            SweepPanel panel(&doc);
+            QSignalSpy finished(&panel, &SweepPanel::sweepFinished);
+            panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("32, 64"));
+            QVERIFY(panel.start());
+            QTest::qWait(3000); // the runner starts, compiles and spins
+            QElapsedTimer t;
+            t.start();
+            panel.cancel();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+            qInfo("cancel during a hung point: the sweep ended after %lld ms", t.elapsed());
+            QVERIFY(t.elapsed() < 5000);
+            QVERIFY(panel.result()->cancelled);
+            QCOMPARE(panel.result()->points.size(), std::size_t{1});
+            QVERIFY2(panel.result()->points[0].outcome.verdict.find("cancelled") !=
+                         std::string::npos,
+                     panel.result()->points[0].outcome.verdict.c_str());
+        }
+        auto* panel = new SweepPanel(&doc);
+        panel->setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("32, 64"));
+        QVERIFY(panel->start());
+        QTest::qWait(3000);
+        QElapsedTimer t;
+        t.start();
+        delete panel; // what closing the window does
+        qInfo("closing during a hung point took %lld ms", t.elapsed());
+        QVERIFY(t.elapsed() < 5000);
     }
 
     void parseValues()
