@@ -8,6 +8,7 @@
 #include "core/host/HostCompiler.h"
 #include "core/session/CppReference.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ProjectTrust.h"
 #include "ui/Autosave.h"
 #include "ui/BufferPanel.h"
 #include "ui/BufferViewer.h"
@@ -22,6 +23,7 @@
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
 #include "ui/StatusBanner.h"
+#include "ui/TrustPrompt.h"
 #include "ui/Worker.h"
 #include "ui/profiling/ProfilingDocks.h"
 
@@ -74,6 +76,18 @@ CompileResult referenceBuildToResult(const session::CppReference::Build& b)
     r.compilerVersion = b.compilerVersion;
     r.compileMs = b.compileMs;
     r.target = "host";
+    return r;
+}
+
+/// What a live compile shows instead of compiling when the project's flags are not trusted.
+CompileResult refusedCompile(const std::string& sourceName, const std::vector<FlagRefusal>& refused)
+{
+    CompileResult r;
+    r.sourceName = sourceName;
+    r.log = session::ProjectTrust::refusalMessage(
+        refused, "Nothing was compiled. Run the session to be asked whether you trust this "
+                 "project, or remove the flags.");
+    r.diagnostics.push_back(Diagnostic{sourceName, 0, 0, Severity::Error, {}, r.log, {}});
     return r;
 }
 
@@ -642,6 +656,9 @@ void MainWindow::scheduleKernelCompile(bool now)
     LiveCompiler::Job job = [source, name, options, arch](const CancelToken&) {
         return cuda::Compiler::instance().compile(source, name, options, arch);
     };
+    if (const auto refused = session::ProjectTrust::reviewKernel(s);
+        !s.flagsTrusted && !refused.empty())
+        job = [name, refused](const CancelToken&) { return refusedCompile(name, refused); };
     if (now)
         m_liveKernel->runNow(std::move(job));
     else
@@ -659,6 +676,17 @@ void MainWindow::scheduleReferenceCompile(bool now)
     const std::string source = s.reference.source;
     const std::string function = s.reference.function;
     const std::vector<std::string> flags = s.reference.flags;
+    if (const auto refused = session::ProjectTrust::reviewReference(s);
+        !s.flagsTrusted && !refused.empty()) {
+        LiveCompiler::Job job = [refused](const CancelToken&) {
+            return refusedCompile("reference.cpp", refused);
+        };
+        if (now)
+            m_liveReference->runNow(std::move(job));
+        else
+            m_liveReference->schedule(std::move(job));
+        return;
+    }
     LiveCompiler::Job job = [source, function, flags](const CancelToken&) {
         try {
             session::CppReference reference;
@@ -685,9 +713,29 @@ void MainWindow::compileNow()
     scheduleReferenceCompile(true);
 }
 
+bool MainWindow::confirmFlags()
+{
+    const session::Session s = m_doc->runnableSession();
+    if (s.flagsTrusted) return true;
+    const std::vector<FlagRefusal> refused = session::ProjectTrust::review(s);
+    if (refused.empty()) return true;
+    if (!TrustPrompt::ask(this, m_doc->displayName(), refused)) {
+        m_results->appendLog(tr("run cancelled: the project's compiler flags are not trusted"));
+        return false;
+    }
+    m_doc->setFlagsTrusted(true);
+    // Remembered for the file as it is on disk; unsaved edits are trusted for this window only.
+    if (!m_doc->filePath().isEmpty() && !m_doc->isModified())
+        session::ProjectTrust::remember(
+            session::ProjectTrust::fileHash(m_doc->filePath().toStdString()));
+    compileNow();
+    return true;
+}
+
 bool MainWindow::run()
 {
     m_autosave->flush();
+    if (!confirmFlags()) return false;
     if (!m_runner->run()) return false;
     m_lastRunLabel->setText(tr("running…"));
     return true;
@@ -696,6 +744,7 @@ bool MainWindow::run()
 bool MainWindow::runBoundsChecked()
 {
     m_autosave->flush();
+    if (!confirmFlags()) return false;
     if (!m_runner->run(true)) return false;
     m_lastRunLabel->setText(tr("running with bounds checking…"));
     return true;
@@ -827,8 +876,11 @@ void MainWindow::newProject()
 
 bool MainWindow::openProject(const QString& path)
 {
+    // Trust is settled before anything compiles: a project's flags outside the allowed set run
+    // only once the user trusted this exact file content (remembered by its SHA-256).
+    const std::string hash = session::ProjectTrust::fileHash(path.toStdString());
     try {
-        m_doc->load(path);
+        m_doc->load(path, session::ProjectTrust::isRemembered(hash));
     } catch (const std::exception& e) {
         const QString why = QString::fromUtf8(e.what());
         m_results->appendLog(tr("cannot open %1: %2").arg(path, why));
@@ -841,6 +893,19 @@ bool MainWindow::openProject(const QString& path)
     m_autosave->clear();
     m_results->appendLog(tr("opened %1").arg(m_doc->filePath()));
     updateBanner();
+    if (const std::vector<FlagRefusal> refused = session::ProjectTrust::review(m_doc->session());
+        !refused.empty() && !m_doc->session().flagsTrusted) {
+        if (TrustPrompt::ask(this, m_doc->displayName(), refused)) {
+            m_doc->setFlagsTrusted(true);
+            session::ProjectTrust::remember(hash);
+            compileNow();
+            m_results->appendLog(tr("trusted the compiler flags of %1").arg(m_doc->filePath()));
+        } else {
+            m_results->appendLog(
+                tr("not trusted: %1 is not compiled with its flags outside the allowed set")
+                    .arg(m_doc->filePath()));
+        }
+    }
     return true;
 }
 

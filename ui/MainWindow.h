@@ -118,6 +118,9 @@ private:
     void applyEnvironment();
     void updateTitle();
     void updateBanner();
+    /// Before a run: true when the session's flags may run, asking the user (TrustPrompt) when
+    /// some are outside the allowed set and not yet trusted.
+    bool confirmFlags();
     void scheduleKernelCompile(bool now);
     void scheduleReferenceCompile(bool now);
     void loadEditorsFromDocument();

@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ProjectTrust.h"
 
 #include <QDir>
 #include <QFile>
@@ -129,10 +130,11 @@ void SessionDocument::newSession()
                QString::fromUtf8(kNewReference));
 }
 
-void SessionDocument::load(const QString& path)
+void SessionDocument::load(const QString& path, bool flagsTrusted)
 {
     const std::filesystem::path p = path.toStdString();
     session::Session s = session::ProjectFile::load(p);
+    s.flagsTrusted = flagsTrusted;
     const QString kernel = s.kernelFile.empty() ? QString::fromStdString(s.kernelSource)
                                                 : readText(s.resolve(s.kernelFile));
     QString reference;
@@ -140,6 +142,11 @@ void SessionDocument::load(const QString& path)
         reference = s.reference.file.empty() ? QString::fromStdString(s.reference.source)
                                              : readText(s.resolve(s.reference.file));
     setSession(std::move(s), QFileInfo(path).absoluteFilePath(), kernel, reference);
+}
+
+void SessionDocument::setFlagsTrusted(bool trusted)
+{
+    m_session.flagsTrusted = trusted;
 }
 
 void SessionDocument::setSession(session::Session session, const QString& path,
@@ -197,6 +204,9 @@ void SessionDocument::save(const QString& path)
     }
     s.baseDir = newBase;
     session::ProjectFile::save(s, p);
+    // The user trusted these flags in this window: their own saved file does not ask again.
+    if (s.flagsTrusted && !session::ProjectTrust::review(s).empty())
+        session::ProjectTrust::remember(session::ProjectTrust::fileHash(p));
     m_session = std::move(s);
     const bool pathChanged = absolute != m_path;
     m_path = absolute;

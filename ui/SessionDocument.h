@@ -44,7 +44,11 @@ public:
     /// A new, empty session (a template kernel with one buffer).
     void newSession();
     /// Throws wb::Error naming the field or file on failure; the document is unchanged then.
-    void load(const QString& path);
+    /// `flagsTrusted` becomes Session::flagsTrusted before sessionReplaced() is emitted, so that
+    /// the compiles it starts already know whether the project's flags may run.
+    void load(const QString& path, bool flagsTrusted = false);
+    /// The user trusted (or no longer trusts) the project's compiler flags (ProjectTrust).
+    void setFlagsTrusted(bool trusted);
     /// Replaces the whole session (recovery, tests). `path` may be empty.
     void setSession(session::Session session, const QString& path, const QString& kernelText,
                     const QString& referenceText);

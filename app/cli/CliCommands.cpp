@@ -7,6 +7,7 @@
 #include "core/profiling/ProfileCodec.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ProjectTrust.h"
 #include "core/session/SessionRunner.h"
 #include "core/session/detail/FileUtil.h"
 
@@ -42,7 +43,7 @@ const char* kDescription =
     "  1  mismatch: at least one output is outside its tolerance\n"
     "  2  compile error (kernel or C++ reference)\n"
     "  3  runtime error (launch failure, missing input file, no usable backend)\n"
-    "  4  invalid project or arguments";
+    "  4  invalid project or arguments, or compiler flags refused (see --trust-project)";
 
 void out(const std::string& s)
 {
@@ -160,6 +161,23 @@ int failure(const QCommandLineParser& p, int code, const std::string& message)
     return code;
 }
 
+} // namespace
+
+std::string untrustedFlagsMessage(session::Session& s, bool trustProject)
+{
+    if (trustProject) {
+        s.flagsTrusted = true;
+        return {};
+    }
+    const std::vector<FlagRefusal> refused = session::ProjectTrust::review(s);
+    if (refused.empty()) return {};
+    return session::ProjectTrust::refusalMessage(
+        refused, "Nothing was compiled. If you trust this project file, run again with "
+                 "--trust-project.");
+}
+
+namespace {
+
 /// Loads PROJECT, with --kernel applied. False (after printing why) when it cannot be loaded.
 bool loadProject(const QCommandLineParser& p, const QString& path, session::Session& s)
 {
@@ -173,6 +191,10 @@ bool loadProject(const QCommandLineParser& p, const QString& path, session::Sess
             s.kernelFile = k.string();
             s.kernelSource.clear();
         }
+        if (const std::string why =
+                untrustedFlagsMessage(s, p.isSet(QStringLiteral("trust-project")));
+            !why.empty())
+            throw Error(Error::Kind::InvalidArgument, why);
     } catch (const Error& e) {
         failure(p, InvalidInput, e.what());
         return false;
@@ -499,6 +521,10 @@ int runCli(const QStringList& arguments)
     p.addOption(
         {QStringLiteral("trace"),
          QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
+    p.addOption({QStringLiteral("trust-project"),
+                 QStringLiteral("run, profile, grade: allow the project's compiler flags outside "
+                                "the allowed set (docs/sessions.md); without it such a project "
+                                "is refused with exit code 4.")});
     p.addOption({QStringLiteral("csv"),
                  QStringLiteral("grade: also write the table as CSV to FILE."),
                  QStringLiteral("FILE")});

@@ -3,10 +3,21 @@
 
 #include <QStringList>
 
+#include <string>
+
+namespace wb::session {
+struct Session;
+}
+
 namespace wb::cli {
 
 /// Exit codes of warpbench-cli, as documented in --help and docs/cli.md.
 enum ExitCode { Pass = 0, Mismatch = 1, CompileError = 2, RuntimeError = 3, InvalidInput = 4 };
+
+/// Why `session` may not run as given (its compiler flags are outside the allowed set and
+/// --trust-project was not given), naming each flag and how to trust; empty when it may run.
+/// Sets Session::flagsTrusted when `trustProject`.
+std::string untrustedFlagsMessage(session::Session& session, bool trustProject);
 
 /// Runs the command line (arguments include the program name); returns the exit code.
 int runCli(const QStringList& arguments);

@@ -296,12 +296,16 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         return InvalidInput;
     }
     // A bad project fails every submission the same way: say so once, before grading.
+    const bool trust = p.isSet(QStringLiteral("trust-project"));
     try {
-        session::ProjectFile::load(project.toStdString());
+        session::Session s = session::ProjectFile::load(project.toStdString());
+        if (const std::string why = untrustedFlagsMessage(s, trust); !why.empty())
+            throw Error(Error::Kind::InvalidArgument, why);
     } catch (const Error& e) {
         err(QStringLiteral("invalid project: %1").arg(QString::fromUtf8(e.what())));
         return InvalidInput;
     }
+    if (trust) extra << QStringLiteral("--trust-project");
     std::vector<GradeRow> rows;
     for (const QString& f : files) {
         std::cerr << "grading " << f.toStdString() << " ..." << std::endl;

@@ -20,8 +20,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 
 namespace wb {
@@ -70,17 +70,38 @@ Probe probeCompiler(const std::string& exe)
     probe.isClang = out.find("clang") != std::string::npos;
     // The version is the first token that looks like N.N[.N] ("g++ (Debian 12.2.0-14) 12.2.0",
     // "Debian clang version 14.0.6"): gcc puts the plain version last, clang after "version".
-    static const std::regex versionRe(R"((\d+\.\d+(?:\.\d+)?))");
     std::string number;
-    if (probe.isClang) {
-        const auto at = first.find("version");
-        std::smatch m;
-        const std::string tail = at == std::string::npos ? first : first.substr(at);
-        if (std::regex_search(tail, m, versionRe)) number = m[1];
-    } else {
-        for (auto it = std::sregex_iterator(first.begin(), first.end(), versionRe);
-             it != std::sregex_iterator(); ++it)
-            number = (*it)[1];
+    const std::string_view firstView = first;
+    const std::string_view scan = probe.isClang && first.find("version") != std::string::npos
+                                      ? firstView.substr(first.find("version"))
+                                      : firstView;
+    // Tokens N.N[.N]: clang's first after "version", gcc's last.
+    for (std::size_t i = 0; i < scan.size();) {
+        if (!(scan[i] >= '0' && scan[i] <= '9') ||
+            (i > 0 && scan[i - 1] >= '0' && scan[i - 1] <= '9')) {
+            ++i;
+            continue;
+        }
+        std::size_t at = i;
+        std::size_t parts = 0;
+        std::size_t end = i;
+        while (parts < 3) {
+            std::size_t d = at;
+            while (d < scan.size() && scan[d] >= '0' && scan[d] <= '9')
+                ++d;
+            if (d == at) break;
+            ++parts;
+            end = d;
+            if (d < scan.size() && scan[d] == '.' && parts < 3)
+                at = d + 1;
+            else
+                break;
+        }
+        if (parts >= 2) {
+            number = std::string(scan.substr(i, end - i));
+            if (probe.isClang) break;
+        }
+        i = std::max(end, i + 1);
     }
     if (number.empty()) {
         probe.why = "'" + exe + " --version' printed no version: " + first;
@@ -273,7 +294,10 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     args << QStringLiteral("-shared") << QStringLiteral("-fPIC")
          << QStringLiteral("-fdiagnostics-color=never");
     appendRequestFlags(args, request);
-    args << QStringLiteral("-x") << QStringLiteral("c++") << toQ(fileName.string());
+    // A source name beginning with '-' would read as an option: pass it as a path then.
+    const std::string input = fileName.string();
+    args << QStringLiteral("-x") << QStringLiteral("c++")
+         << toQ(input.rfind('-', 0) == 0 ? "./" + input : input);
     args << QStringLiteral("-x") << QStringLiteral("none");
     args << QStringLiteral("-o") << QStringLiteral("out.so");
     for (const std::string& f : request.linkFlags)
@@ -446,23 +470,189 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
     return fs::exists(gch) ? dir.string() : std::string();
 }
 
+namespace {
+
+// Hand-written matchers for gcc/clang output: linear in the line's length, whatever the line
+// holds (std::regex recursed once per character and overflowed the stack on long identifiers).
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+/// Digits at `at` (advancing it) as an int; nullopt when there are none or they overflow.
+std::optional<int> digitsAt(std::string_view s, std::size_t& at)
+{
+    const std::size_t begin = at;
+    long long value = 0;
+    while (at < s.size() && s[at] >= '0' && s[at] <= '9') {
+        value = value * 10 + (s[at] - '0');
+        if (value > 0x7fffffff) return std::nullopt;
+        ++at;
+    }
+    if (at == begin) return std::nullopt;
+    return static_cast<int>(value);
+}
+
+struct Located {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string severity;
+    std::string message;
+};
+
+/// "file:line[:col]: (fatal error|error|warning|note): message"; the file is the shortest
+/// prefix that fits.
+std::optional<Located> matchLocated(std::string_view line)
+{
+    for (std::size_t colon = line.find(':', 1); colon != std::string_view::npos;
+         colon = line.find(':', colon + 1)) {
+        std::size_t at = colon + 1;
+        const std::optional<int> lineNo = digitsAt(line, at);
+        if (!lineNo || at >= line.size() || line[at] != ':') continue;
+        ++at;
+        int column = 0;
+        if (std::size_t c = at; const std::optional<int> col = digitsAt(line, c)) {
+            if (c < line.size() && line[c] == ':') {
+                column = *col;
+                at = c + 1;
+            }
+        }
+        if (at >= line.size() || line[at] != ' ') continue;
+        ++at;
+        for (const std::string_view sev : {"fatal error", "error", "warning", "note"}) {
+            if (!startsWith(line.substr(at), sev) || line.substr(at + sev.size(), 2) != ": ")
+                continue;
+            Located l;
+            l.file = std::string(line.substr(0, colon));
+            l.line = *lineNo;
+            l.column = column;
+            l.severity = std::string(sev);
+            l.message = std::string(line.substr(at + sev.size() + 2));
+            return l;
+        }
+    }
+    return std::nullopt;
+}
+
+/// "message [-Wflag]" / "message [-fflag]" → (message, flag).
+bool splitFlagSuffix(std::string_view msg, std::string& text, std::string& flag)
+{
+    if (msg.size() < 5 || msg.back() != ']') return false;
+    // The flag holds no ']': only a " [" after the previous ']' can open it.
+    const std::size_t prevClose = msg.rfind(']', msg.size() - 2);
+    const std::size_t floor = prevClose == std::string_view::npos ? 0 : prevClose + 1;
+    for (std::size_t open = msg.rfind(" [", msg.size() - 2);
+         open != std::string_view::npos && open >= floor;
+         open = open == 0 ? std::string_view::npos : msg.rfind(" [", open - 1)) {
+        const std::string_view inside = msg.substr(open + 2, msg.size() - open - 3);
+        if (inside.size() >= 3 && (startsWith(inside, "-W") || startsWith(inside, "-f"))) {
+            text = std::string(msg.substr(0, open));
+            flag = std::string(inside);
+            return true;
+        }
+    }
+    return false;
+}
+
+/// "file:[line:[col:]] <spaces>required from …" and the like (instantiation context).
+bool isContextLine(std::string_view line)
+{
+    for (std::size_t colon = line.find(':', 1); colon != std::string_view::npos;
+         colon = line.find(':', colon + 1)) {
+        std::size_t at = colon + 1;
+        if (std::size_t c = at; digitsAt(line, c) && c < line.size() && line[c] == ':') {
+            at = c + 1;
+            if (std::size_t d = at; digitsAt(line, d) && d < line.size() && line[d] == ':')
+                at = d + 1;
+        }
+        const std::size_t textAt = at;
+        while (at < line.size() && isSpace(line[at]))
+            ++at;
+        if (at == textAt) continue;
+        const std::string_view rest = line.substr(at);
+        if (startsWith(rest, "required from ") || startsWith(rest, "required by ") ||
+            startsWith(rest, "in expansion of ") ||
+            startsWith(rest, "in constexpr expansion of ") ||
+            startsWith(rest, "recursively required "))
+            return true;
+    }
+    return false;
+}
+
+/// "file: In instantiation of …:" and the other scope headers.
+bool isScopeLine(std::string_view line)
+{
+    for (std::size_t at = line.find(": In ", 1); at != std::string_view::npos;
+         at = line.find(": In ", at + 1)) {
+        const std::string_view rest = line.substr(at + 5);
+        for (const std::string_view what :
+             {"instantiation of ", "substitution of ", "function ", "member function ",
+              "constructor ", "destructor ", "static member function ", "lambda function "})
+            if (startsWith(rest, what)) return true;
+    }
+    return false;
+}
+
+/// "In file included from x.h:3:" / "                 from y.h:5,".
+bool isIncludedFrom(std::string_view line)
+{
+    if (line.empty() || (line.back() != ',' && line.back() != ':')) return false;
+    const std::string_view body = line.substr(0, line.size() - 1);
+    if (startsWith(body, "In file included from ")) return true;
+    std::size_t at = 0;
+    while (at < body.size() && isSpace(body[at]))
+        ++at;
+    return at > 0 && startsWith(body.substr(at), "from ");
+}
+
+/// "/usr/bin/ld: message", "collect2: error: message" → the message.
+std::optional<std::string> matchLinker(std::string_view line)
+{
+    const std::size_t sep = line.find(": ");
+    if (sep == std::string_view::npos) return std::nullopt;
+    std::string_view tool = line.substr(0, sep);
+    if (!tool.empty() && tool.front() == '/') {
+        for (const char c : tool)
+            if (isSpace(c)) return std::nullopt;
+        tool.remove_prefix(tool.rfind('/') + 1);
+    }
+    if (tool != "ld" && tool != "ld.gold" && tool != "ld.lld" && tool != "collect2")
+        return std::nullopt;
+    std::string_view rest = line.substr(sep + 2);
+    if (startsWith(rest, "error: ")) rest.remove_prefix(7);
+    return std::string(rest);
+}
+
+/// "cc1plus: error: message" → (severity, message).
+bool matchTool(std::string_view line, std::string& severity, std::string& message)
+{
+    const std::size_t colon = line.find(':');
+    if (colon == 0 || colon == std::string_view::npos) return false;
+    for (std::size_t i = 0; i < colon; ++i)
+        if (isSpace(line[i])) return false;
+    const std::string_view rest = line.substr(colon);
+    for (const std::string_view sev : {"fatal error", "error", "warning"}) {
+        if (!startsWith(rest.substr(2), sev) || !startsWith(rest, ": ") ||
+            rest.substr(2 + sev.size(), 2) != ": ")
+            continue;
+        severity = std::string(sev);
+        message = std::string(rest.substr(4 + sev.size()));
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
 std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
 {
-    // file:line:col: severity: message      (col optional)
-    static const std::regex located(
-        R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)");
-    // file:line:col:   required from here  /  file: In instantiation of '...':
-    static const std::regex contextLine(
-        R"(^(.+?):(?:(\d+):(?:(\d+):)?)?\s+(required from .*|required by .*|in (?:constexpr )?expansion of .*|recursively required .*)$)");
-    static const std::regex scopeLine(
-        R"(^(.+?): (In (?:instantiation of|substitution of|function|member function|constructor|destructor|static member function|lambda function) .*)$)");
-    static const std::regex includedFrom(R"(^(In file included from|\s+from) (.*?)[,:]$)");
-    // "cc1plus: error: ...", "g++: error: ...", "clang: error: ...", "/usr/bin/ld: ..."
-    static const std::regex tool(R"(^([^:\s]+): (fatal error|error|warning): (.*)$)");
-    static const std::regex linker(
-        R"(^(?:/\S*/)?(?:ld|ld\.gold|ld\.lld|collect2)(?:: (?:error: )?)(.*)$)");
-    static const std::regex flagSuffix(R"(^(.*) \[(-W[^\]]+|-f[^\]]+)\]$)");
-
     std::vector<Diagnostic> out;
     std::vector<std::string> pending; // context printed before the diagnostic it belongs to
     std::istringstream in(log);
@@ -475,19 +665,18 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
     };
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::smatch m;
-        if (std::regex_match(line, m, located)) {
+        if (std::optional<Located> m = matchLocated(line)) {
             Diagnostic d;
-            d.file = m[1];
-            d.line = std::stoi(m[2]);
-            d.column = m[3].matched ? std::stoi(m[3]) : 0;
-            d.severity = severityOf(m[4]);
-            d.message = m[5];
-            std::smatch f;
-            const std::string msg = d.message;
-            if (std::regex_match(msg, f, flagSuffix)) {
-                d.message = f[1];
-                d.code = f[2];
+            d.file = std::move(m->file);
+            d.line = m->line;
+            d.column = m->column;
+            d.severity = severityOf(m->severity);
+            d.message = std::move(m->message);
+            std::string text;
+            std::string flag;
+            if (splitFlagSuffix(d.message, text, flag)) {
+                d.message = std::move(text);
+                d.code = std::move(flag);
             }
             // clang: instantiation chains and macro origins come as notes after the error.
             const bool chainNote = d.severity == Severity::Note && !out.empty() &&
@@ -504,24 +693,23 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& log)
             out.push_back(std::move(d));
             continue;
         }
-        if (std::regex_match(line, m, contextLine) || std::regex_match(line, m, scopeLine) ||
-            std::regex_match(line, m, includedFrom)) {
+        if (isContextLine(line) || isScopeLine(line) || isIncludedFrom(line)) {
             std::string text = line;
             const auto first = text.find_first_not_of(' ');
             pending.push_back(first == std::string::npos ? text : text.substr(first));
             continue;
         }
-        if (std::regex_match(line, m, linker)) {
-            if (m[1].str().find("ld returned") != std::string::npos) continue; // collect2 summary
-            Diagnostic d = toolDiagnostic(m[1]);
+        if (std::optional<std::string> message = matchLinker(line)) {
+            if (message->find("ld returned") != std::string::npos) continue; // collect2 summary
+            Diagnostic d = toolDiagnostic(*message);
             d.file = {};
             out.push_back(std::move(d));
             continue;
         }
-        if (std::regex_match(line, m, tool)) {
+        if (std::string severity, message; matchTool(line, severity, message)) {
             Diagnostic d;
-            d.severity = severityOf(m[2]);
-            d.message = m[3];
+            d.severity = severityOf(severity);
+            d.message = std::move(message);
             d.context = std::move(pending);
             pending.clear();
             out.push_back(std::move(d));

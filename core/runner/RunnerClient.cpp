@@ -395,6 +395,7 @@ RunOutcome RunnerClient::run(const Request& req)
     QJsonObject run{{"session", QString::fromStdString(session::ProjectFile::toJson(s))},
                     {"baseDir", QString::fromStdString(absoluteDir(s.baseDir))},
                     {"name", QString::fromStdString(s.name)},
+                    {"flagsTrusted", s.flagsTrusted},
                     {"boundsCheck", req.boundsCheck}};
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;

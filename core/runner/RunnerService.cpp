@@ -214,6 +214,8 @@ private:
                 s = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
                                                    req["baseDir"].toString().toStdString(),
                                                    req["name"].toString().toStdString());
+                // Not part of the project file: the client's user decided (ProjectTrust).
+                s.flagsTrusted = req["flagsTrusted"].toBool();
             } catch (const Error& e) {
                 rep.status = session::RunReport::Status::Invalid;
                 rep.message = e.what();

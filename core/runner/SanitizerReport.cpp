@@ -3,9 +3,11 @@
 
 #include "core/common/Text.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
+#include <string_view>
 
 namespace wb::runner {
 
@@ -35,34 +37,151 @@ std::string kernelName(std::string s)
     return std::string(trim(s));
 }
 
-Dim3 dim3Of(const std::smatch& m, std::size_t first)
+// Hand-written matchers for compute-sanitizer's lines, linear in their length: they quote
+// kernel names and paths, on which std::regex recursed per character until the stack ran out.
+
+bool isDigit(char c)
 {
-    return Dim3{static_cast<unsigned>(std::stoul(m[first].str())),
-                static_cast<unsigned>(std::stoul(m[first + 1].str())),
-                static_cast<unsigned>(std::stoul(m[first + 2].str()))};
+    return c >= '0' && c <= '9';
+}
+
+bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool isWord(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+/// Skips the run of `pred` characters at `at`; false when there is none.
+template <class Pred> bool skipRun(std::string_view s, std::size_t& at, Pred pred)
+{
+    const std::size_t begin = at;
+    while (at < s.size() && pred(s[at]))
+        ++at;
+    return at > begin;
+}
+
+bool literalAt(std::string_view s, std::size_t& at, std::string_view text)
+{
+    if (s.substr(at, text.size()) != text) return false;
+    at += text.size();
+    return true;
+}
+
+/// Digits as an unsigned number, saturating instead of overflowing.
+unsigned long long number(std::string_view digits)
+{
+    unsigned long long v = 0;
+    for (const char c : digits) {
+        const auto d = static_cast<unsigned long long>(c - '0');
+        if (v > (~0ULL - d) / 10) return ~0ULL;
+        v = v * 10 + d;
+    }
+    return v;
+}
+
+int lineNumber(std::string_view digits)
+{
+    return static_cast<int>(std::min<unsigned long long>(number(digits), 0x7fffffff));
+}
+
+/// "<text>[ [N hazard(s)]]" → the text without the suffix.
+std::string_view withoutHazards(std::string_view s)
+{
+    if (s.empty() || s.back() != ']') return s;
+    const std::size_t open = s.rfind(" [");
+    if (open == std::string_view::npos || open == 0) return s;
+    std::size_t i = open + 2;
+    if (!skipRun(s, i, isDigit) || !literalAt(s, i, " hazard")) return s;
+    literalAt(s, i, "s");
+    return i + 1 == s.size() ? s.substr(0, open) : s;
 }
 
 /// "at k()+0x70 in /tmp/kernel.cu:6", "at 0x70 in k()", "at k()+0x70" → kernel, file, line.
-void parseLocation(const std::string& where, MemoryFinding& f)
+void parseLocation(std::string_view where, MemoryFinding& f)
 {
-    static const std::regex withLine(R"(^(.*?)\+0x[0-9a-fA-F]+ in (.+):(\d+)$)");
-    static const std::regex oldStyle(R"(^0x[0-9a-fA-F]+ in (.+?):(\d+):(.+)$)");
-    static const std::regex noLine(R"(^0x[0-9a-fA-F]+ in (.+)$)");
-    static const std::regex symbolOnly(R"(^(.*?)\+0x[0-9a-fA-F]+(?: in .*)?$)");
-    std::smatch m;
-    if (std::regex_match(where, m, withLine)) {
-        f.kernel = kernelName(m[1].str());
-        f.file = m[2].str();
-        f.line = std::stoi(m[3].str());
-    } else if (std::regex_match(where, m, oldStyle)) {
-        f.file = m[1].str();
-        f.line = std::stoi(m[2].str());
-        f.kernel = kernelName(m[3].str());
-    } else if (std::regex_match(where, m, noLine)) {
-        f.kernel = kernelName(m[1].str());
-    } else if (std::regex_match(where, m, symbolOnly)) {
-        f.kernel = kernelName(m[1].str());
+    // "<symbol>+0x<hex> in <file>:<line>": the first "+0x" that fits. Every candidate's file
+    // ends at the string's last ':', so that is found once.
+    const std::size_t lastColon = where.rfind(':');
+    const bool endsWithLine =
+        lastColon != std::string_view::npos && lastColon + 1 < where.size() &&
+        std::all_of(where.begin() + static_cast<std::ptrdiff_t>(lastColon + 1), where.end(),
+                    isDigit);
+    for (std::size_t plus = where.find("+0x"); endsWithLine && plus != std::string_view::npos;
+         plus = where.find("+0x", plus + 1)) {
+        std::size_t i = plus + 3;
+        if (!skipRun(where, i, isHex) || !literalAt(where, i, " in ") || lastColon <= i) continue;
+        f.kernel = kernelName(std::string(where.substr(0, plus)));
+        f.file = std::string(where.substr(i, lastColon - i));
+        f.line = lineNumber(where.substr(lastColon + 1));
+        return;
     }
+    // "0x<hex> in <file>:<line>:<symbol>" or "0x<hex> in <symbol>".
+    if (std::size_t i = 0; literalAt(where, i, "0x") && skipRun(where, i, isHex) &&
+                           literalAt(where, i, " in ") && i < where.size()) {
+        const std::string_view rest = where.substr(i);
+        for (std::size_t colon = rest.find(':', 1); colon != std::string_view::npos;
+             colon = rest.find(':', colon + 1)) {
+            std::size_t j = colon + 1;
+            if (!skipRun(rest, j, isDigit) || !literalAt(rest, j, ":") || j == rest.size())
+                continue;
+            f.file = std::string(rest.substr(0, colon));
+            f.line = lineNumber(rest.substr(colon + 1, j - colon - 2));
+            f.kernel = kernelName(std::string(rest.substr(j)));
+            return;
+        }
+        f.kernel = kernelName(std::string(rest));
+        return;
+    }
+    // "<symbol>+0x<hex>[ in …]".
+    for (std::size_t plus = where.find("+0x"); plus != std::string_view::npos;
+         plus = where.find("+0x", plus + 1)) {
+        std::size_t i = plus + 3;
+        if (!skipRun(where, i, isHex)) continue;
+        if (i == where.size() || literalAt(where, i, " in ")) {
+            f.kernel = kernelName(std::string(where.substr(0, plus)));
+            return;
+        }
+    }
+}
+
+/// "(x,y,z)" at `at`.
+bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
+{
+    unsigned v[3] = {0, 0, 0};
+    if (!literalAt(s, at, "(")) return false;
+    for (int k = 0; k < 3; ++k) {
+        const std::size_t begin = at;
+        if (!skipRun(s, at, isDigit)) return false;
+        v[k] = static_cast<unsigned>(
+            std::min<unsigned long long>(number(s.substr(begin, at - begin)), ~0U));
+        if (!literalAt(s, at, k < 2 ? "," : ")")) return false;
+    }
+    d = Dim3{v[0], v[1], v[2]};
+    return true;
+}
+
+/// "<word> access at <location>[ [N hazards]]" after `prefix`: the word and the location.
+bool raceAccess(std::string_view line, std::string_view prefix, std::string& word,
+                std::string& location)
+{
+    if (!startsWith(line, prefix)) return false;
+    std::size_t i = prefix.size();
+    const std::size_t begin = i;
+    if (!skipRun(line, i, isWord)) return false;
+    const std::size_t end = i;
+    if (!literalAt(line, i, " access at ") || i == line.size()) return false;
+    word = std::string(line.substr(begin, end - begin));
+    location = std::string(withoutHazards(line.substr(i)));
+    return !location.empty();
 }
 
 bool skipped(const std::string& title)
@@ -83,31 +202,53 @@ bool skipped(const std::string& title)
 
 MemoryFinding parseRecord(const Record& r)
 {
-    static const std::regex access(
-        R"(^Invalid (?:(__global__|__shared__|__local__|__generic__|global|shared|local) )?(read|write|atomic) of size (\d+) bytes?)");
-    static const std::regex race(
-        R"(^(?:Error|Warning|ERROR|WARNING): Race reported between (\w+) access at (.+?)(?: \[\d+ hazards?\])?$)");
-    static const std::regex raceAnd(R"(^and (\w+) access at (.+?)(?: \[\d+ hazards?\])?$)");
-    static const std::regex at(R"(^at (.+)$)");
-    static const std::regex by(
-        R"(^by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\))");
-    static const std::regex address(R"(^Address (0x[0-9a-fA-F]+) is (.+)$)");
-
     MemoryFinding f;
-    std::smatch m;
     std::string what;
     std::string space;
-    if (std::regex_search(r.title, m, access)) {
-        space = m[1].str();
-        f.isWrite = m[2].str() == "write";
-        f.accessSize = static_cast<std::uint32_t>(std::stoul(m[3].str()));
-        what = m[2].str() + " of " + m[3].str() + " byte" + (f.accessSize == 1 ? "" : "s");
-        f.kind = MemoryFinding::Kind::InvalidAddress;
-    } else if (std::regex_match(r.title, m, race)) {
+    std::string word;
+    std::string location;
+    const std::string_view title = r.title;
+    // "Invalid [space ](read|write|atomic) of size N byte(s)"
+    bool invalid = false;
+    if (std::size_t i = 0; literalAt(title, i, "Invalid ")) {
+        for (const std::string_view sp : {"__global__ ", "__shared__ ", "__local__ ",
+                                          "__generic__ ", "global ", "shared ", "local "}) {
+            if (literalAt(title, i, sp)) {
+                space = std::string(sp.substr(0, sp.size() - 1));
+                break;
+            }
+        }
+        for (const std::string_view op : {"read", "write", "atomic"}) {
+            std::size_t j = i;
+            if (!literalAt(title, j, op) || !literalAt(title, j, " of size ")) continue;
+            const std::size_t digits = j;
+            if (!skipRun(title, j, isDigit) || !literalAt(title, j, " byte")) continue;
+            const std::string size(title.substr(digits, j - 5 - digits));
+            f.isWrite = op == "write";
+            f.accessSize =
+                static_cast<std::uint32_t>(std::min<unsigned long long>(number(size), ~0U));
+            what = std::string(op) + " of " + size + " byte" + (f.accessSize == 1 ? "" : "s");
+            f.kind = MemoryFinding::Kind::InvalidAddress;
+            invalid = true;
+            break;
+        }
+        if (!invalid) space.clear();
+    }
+    const auto race = [&] {
+        for (const std::string_view prefix : {"Error: ", "Warning: ", "ERROR: ", "WARNING: "}) {
+            if (!startsWith(title, prefix)) continue;
+            return raceAccess(title.substr(prefix.size()), "Race reported between ", word,
+                              location);
+        }
+        return false;
+    };
+    if (invalid) {
+        // done above
+    } else if (race()) {
         f.kind = MemoryFinding::Kind::Other;
-        f.isWrite = m[1].str() == "Write";
-        parseLocation(m[2].str(), f);
-        what = "shared-memory race: " + m[1].str() + " access at " +
+        f.isWrite = word == "Write";
+        parseLocation(location, f);
+        what = "shared-memory race: " + word + " access at " +
                (f.line ? f.file + ":" + std::to_string(f.line) : f.kernel);
     } else {
         what = r.title;
@@ -117,32 +258,64 @@ MemoryFinding parseRecord(const Record& r)
                      : MemoryFinding::Kind::Other;
     }
     std::string where;
-    for (const std::string& d : r.details) {
-        if (std::regex_match(d, m, raceAnd)) {
+    for (const std::string& detail : r.details) {
+        const std::string_view d = detail;
+        std::size_t i = 0;
+        Dim3 thread{}, block{};
+        if (raceAccess(d, "and ", word, location)) {
             MemoryFinding other;
-            parseLocation(m[2].str(), other);
-            what += " and " + m[1].str() + " access at " +
+            parseLocation(location, other);
+            what += " and " + word + " access at " +
                     (other.line ? other.file + ":" + std::to_string(other.line) : other.kernel);
-        } else if (f.kernel.empty() && std::regex_match(d, m, at)) {
-            parseLocation(m[1].str(), f);
-        } else if (std::regex_search(d, m, by)) {
-            f.thread = dim3Of(m, 1);
-            f.block = dim3Of(m, 4);
+        } else if (f.kernel.empty() && startsWith(d, "at ") && d.size() > 3) {
+            parseLocation(d.substr(3), f);
+        } else if (literalAt(d, i, "by thread ") && dimAt(d, i, thread) &&
+                   literalAt(d, i, " in block ") && dimAt(d, i, block)) {
+            f.thread = thread;
+            f.block = block;
             f.located = true;
-        } else if (std::regex_match(d, m, address)) {
-            f.address = std::strtoull(m[1].str().c_str(), nullptr, 16);
-            const std::string is = m[2].str();
+        } else if (std::size_t a = 0; literalAt(d, a, "Address 0x") && skipRun(d, a, isHex) &&
+                                      literalAt(d, a, " is ") && a < d.size()) {
+            const std::string addr(d.substr(8, a - 4 - 8));
+            f.address = std::strtoull(addr.c_str(), nullptr, 16);
+            const std::string is(d.substr(a));
             if (is.find("misaligned") != std::string::npos)
                 f.kind = MemoryFinding::Kind::Misaligned;
             else if (is.find("out of bounds") != std::string::npos)
                 f.kind = MemoryFinding::Kind::OutOfBounds;
-            where = " at " + m[1].str() + " is " + is;
-        } else if (d.rfind("and is ", 0) == 0) {
-            where += ": " + d.substr(7);
+            where = " at " + addr + " is " + is;
+        } else if (startsWith(d, "and is ")) {
+            where += ": " + std::string(d.substr(7));
         }
     }
     f.message = (space.empty() ? "" : space + " ") + what + where;
     return f;
+}
+
+/// "Tool ... memcheck", "Running … racecheck": the last tool name that stands as a word.
+std::string toolNamed(std::string_view line)
+{
+    std::size_t i = 0;
+    if (!literalAt(line, i, "Tool ") && !literalAt(line, i, "Running ") &&
+        !literalAt(line, i, "Using "))
+        return {};
+    std::string best;
+    std::size_t bestAt = 0;
+    for (const std::string_view tool : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
+        for (std::size_t at = line.rfind(tool); at != std::string_view::npos && at >= i;
+             at = at == 0 ? std::string_view::npos : line.rfind(tool, at - 1)) {
+            const bool left = !isWord(line[at - 1]);
+            const bool right = at + tool.size() == line.size() || !isWord(line[at + tool.size()]);
+            if (left && right) {
+                if (best.empty() || at > bestAt) {
+                    best = std::string(tool);
+                    bestAt = at;
+                }
+                break;
+            }
+        }
+    }
+    return best;
 }
 
 } // namespace
@@ -154,21 +327,22 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
     std::istringstream in(text);
     std::string line;
     bool inBacktrace = false;
-    static const std::regex summary(R"(ERROR SUMMARY: (\d+) errors?)");
-    static const std::regex toolLine(
-        R"(^(?:Tool|Running|Using) .*\b(memcheck|racecheck|initcheck|synccheck)\b)");
     while (std::getline(in, line)) {
         if (line.rfind("=========", 0) != 0) continue;
         std::string body = line.substr(9);
-        std::smatch m;
-        if (std::regex_search(body, m, summary)) rep.errorCount = std::stoi(m[1].str());
+        if (const std::size_t at = body.find("ERROR SUMMARY: "); at != std::string::npos) {
+            std::size_t i = at + 15;
+            if (skipRun(body, i, isDigit) && literalAt(body, i, " error"))
+                rep.errorCount =
+                    lineNumber(std::string_view(body).substr(at + 15, i - 6 - at - 15));
+        }
         const std::size_t indent = body.find_first_not_of(' ');
         if (indent == std::string::npos) {
             inBacktrace = false;
             continue;
         }
         const std::string content(trim(body));
-        if (rep.tool.empty() && std::regex_search(content, m, toolLine)) rep.tool = m[1].str();
+        if (rep.tool.empty()) rep.tool = toolNamed(content);
         if (indent <= 1) {
             inBacktrace = false;
             records.push_back(Record{content, {}});

@@ -8,7 +8,8 @@
 #include "core/common/Error.h"
 #include "core/host/HostCompiler.h"
 
-#include <regex>
+#include <string_view>
+#include <vector>
 
 namespace wb::session {
 
@@ -33,6 +34,45 @@ std::string stripComments(const std::string& s)
     }
     return out;
 }
+
+bool isWordChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Offsets just past "function (" where `function` stands as a whole word (like the former
+/// regex `\bfunction\s*\(`, but linear and without treating the name as a pattern).
+std::vector<std::size_t> callSites(const std::string& source, const std::string& function)
+{
+    std::vector<std::size_t> sites;
+    if (function.empty()) return sites;
+    for (std::size_t at = source.find(function); at != std::string::npos;
+         at = source.find(function, at + 1)) {
+        if (at > 0 && isWordChar(source[at - 1])) continue;
+        std::size_t i = at + function.size();
+        if (i < source.size() && isWordChar(source[i]) && isWordChar(function.back())) continue;
+        while (i < source.size() && std::isspace(static_cast<unsigned char>(source[i])))
+            ++i;
+        if (i < source.size() && source[i] == '(') sites.push_back(i + 1);
+    }
+    return sites;
+}
+
+/// Splits "const float* in" into type and name: the name is the longest identifier ending the
+/// declaration. False when there is none or nothing precedes it.
+bool splitParameter(std::string_view p, std::string& type, std::string& name)
+{
+    p = trim(p);
+    std::size_t start = p.size();
+    while (start > 0 && isWordChar(p[start - 1]))
+        --start;
+    while (start < p.size() && p[start] >= '0' && p[start] <= '9')
+        ++start; // an identifier starts with a letter or '_'
+    if (start == p.size()) return false;
+    type = std::string(trim(p.substr(0, start)));
+    name = std::string(p.substr(start));
+    return !type.empty();
+}
 } // namespace
 
 std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
@@ -40,20 +80,22 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
 {
     const std::string source = stripComments(sourceIn);
     // The definition: name, parameter list, then a body.
-    const std::regex re("\\b" + function + "\\s*\\(");
-    for (auto it = std::sregex_iterator(source.begin(), source.end(), re);
-         it != std::sregex_iterator(); ++it) {
-        std::size_t pos = static_cast<std::size_t>(it->position(0) + it->length(0));
-        int depth = 1;
-        std::size_t end = pos;
-        while (end < source.size() && depth > 0) {
-            if (source[end] == '(')
-                ++depth;
-            else if (source[end] == ')')
-                --depth;
-            if (depth > 0) ++end;
+    // The ')' closing each '(' in one pass, so that nested calls cost no rescans.
+    std::vector<std::size_t> closing(source.size(), std::string::npos);
+    {
+        std::vector<std::size_t> open;
+        for (std::size_t i = 0; i < source.size(); ++i) {
+            if (source[i] == '(') {
+                open.push_back(i);
+            } else if (source[i] == ')' && !open.empty()) {
+                closing[open.back()] = i;
+                open.pop_back();
+            }
         }
-        if (depth != 0) break;
+    }
+    for (const std::size_t pos : callSites(source, function)) {
+        const std::size_t end = closing[pos - 1];
+        if (end == std::string::npos) break;
         const auto body = source.find_first_not_of(" \t\r\n", end + 1);
         if (body == std::string::npos || source[body] != '{') continue; // a call or declaration
         const std::string list = source.substr(pos, end - pos);
@@ -77,15 +119,11 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
             if (p == "void" && parts.size() == 1) break;
             if (const auto eq = p.find('='); eq != std::string::npos)
                 p = std::string(trim(std::string_view(p).substr(0, eq)));
-            std::smatch m;
-            static const std::regex nameRe(R"(^(.*?)([A-Za-z_]\w*)\s*$)");
             CppParam cp;
-            if (!std::regex_match(p, m, nameRe) || trim(m[1].str()).empty())
+            if (!splitParameter(p, cp.type, cp.name))
                 throw Error(Error::Kind::InvalidArgument,
                             "reference: parameter " + std::to_string(i + 1) + " of " + function +
                                 "() has no name (\"" + p + "\"): every parameter binds by name");
-            cp.name = m[2].str();
-            cp.type = std::string(trim(m[1].str()));
             for (const char* q : {"__restrict__", "__restrict", "restrict"}) {
                 for (auto at = cp.type.find(q); at != std::string::npos; at = cp.type.find(q))
                     cp.type.erase(at, std::string(q).size());

@@ -4,8 +4,10 @@
 #include "core/common/Error.h"
 #include "core/session/detail/FileUtil.h"
 
+#include <cctype>
 #include <cstring>
-#include <regex>
+#include <limits>
+#include <string_view>
 
 namespace wb::session {
 
@@ -66,12 +68,36 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
                        " bytes, file has " + std::to_string(bytes.size() - headerStart) + ")");
     const std::string header = bytes.substr(headerStart, headerLen);
 
-    std::smatch m;
-    static const std::regex descrRe(R"('descr'\s*:\s*('([^']*)'|\[))");
-    if (!std::regex_search(header, m, descrRe)) fail(name, "malformed .npy header: no 'descr'");
-    if (m[1].str() == "[")
-        fail(name, "structured dtypes are not supported (plain numeric arrays only)");
-    const std::string descr = m[2].str();
+    // Hand-parsed (the header is the file's text, up to 4 GiB in format 2): std::regex
+    // recursed per character and overflowed the stack on long values.
+    const std::string_view h = header;
+    const auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    // The offset just after "'key'\s*:\s*" of the first occurrence for which `accept` holds.
+    const auto valueOf = [&](std::string_view key, const auto& accept) -> bool {
+        for (std::size_t at = h.find(key); at != std::string_view::npos; at = h.find(key, at + 1)) {
+            std::size_t i = at + key.size();
+            while (i < h.size() && isSpace(h[i]))
+                ++i;
+            if (i >= h.size() || h[i] != ':') continue;
+            ++i;
+            while (i < h.size() && isSpace(h[i]))
+                ++i;
+            if (accept(i)) return true;
+        }
+        return false;
+    };
+    bool structured = false;
+    std::string descr;
+    if (!valueOf("'descr'", [&](std::size_t i) {
+            if (i < h.size() && h[i] == '[') return structured = true;
+            if (i >= h.size() || h[i] != '\'') return false;
+            const std::size_t close = h.find('\'', i + 1);
+            if (close == std::string_view::npos) return false;
+            descr = std::string(h.substr(i + 1, close - i - 1));
+            return true;
+        }))
+        fail(name, "malformed .npy header: no 'descr'");
+    if (structured) fail(name, "structured dtypes are not supported (plain numeric arrays only)");
     if (descr.find('O') != std::string::npos)
         fail(name, "object arrays (dtype 'O') are not supported: save a numeric array");
     if (!descr.empty() && descr[0] == '>' && descr.substr(1) != "i1" && descr.substr(1) != "u1")
@@ -80,20 +106,39 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
     const std::optional<ElementType> type = typeOfDescr(descr, wanted);
     if (!type) fail(name, "unsupported dtype '" + descr + "'");
 
-    static const std::regex fortranRe(R"('fortran_order'\s*:\s*(True|False))");
-    if (!std::regex_search(header, m, fortranRe))
+    bool fortran = false;
+    if (!valueOf("'fortran_order'", [&](std::size_t i) {
+            if (h.substr(i, 4) == "True") return fortran = true;
+            return h.substr(i, 5) == "False";
+        }))
         fail(name, "malformed .npy header: no 'fortran_order'");
-    if (m[1].str() == "True")
+    if (fortran)
         fail(name, "Fortran-order arrays are not supported: save with np.ascontiguousarray(a)");
 
-    static const std::regex shapeRe(R"('shape'\s*:\s*\(([^)]*)\))");
-    if (!std::regex_search(header, m, shapeRe)) fail(name, "malformed .npy header: no 'shape'");
+    std::string_view dims;
+    if (!valueOf("'shape'", [&](std::size_t i) {
+            if (i >= h.size() || h[i] != '(') return false;
+            const std::size_t close = h.find(')', i + 1);
+            if (close == std::string_view::npos) return false;
+            dims = h.substr(i + 1, close - i - 1);
+            return true;
+        }))
+        fail(name, "malformed .npy header: no 'shape'");
     std::vector<std::size_t> shape;
-    const std::string dims = m[1].str();
-    static const std::regex dimRe(R"(\s*(\d+)\s*,?)");
-    for (auto it = std::sregex_iterator(dims.begin(), dims.end(), dimRe);
-         it != std::sregex_iterator(); ++it)
-        shape.push_back(static_cast<std::size_t>(std::stoull((*it)[1].str())));
+    for (std::size_t i = 0; i < dims.size();) {
+        if (dims[i] < '0' || dims[i] > '9') {
+            ++i;
+            continue;
+        }
+        std::size_t d = 0;
+        for (; i < dims.size() && dims[i] >= '0' && dims[i] <= '9'; ++i) {
+            const auto digit = static_cast<std::size_t>(dims[i] - '0');
+            if (d > (std::numeric_limits<std::size_t>::max() - digit) / 10)
+                fail(name, "malformed .npy header: a dimension of 'shape' is too large");
+            d = d * 10 + digit;
+        }
+        shape.push_back(d);
+    }
     if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
 
     HostArray array(*type, shape);

@@ -133,6 +133,9 @@ struct Session {
 
     /// The folder relative paths are resolved against (the project file's folder); not saved.
     std::filesystem::path baseDir;
+    /// The user trusts this project's compiler flags (ProjectTrust): flags outside FlagPolicy's
+    /// set run only when true. Not saved: the window and the CLI decide per project file.
+    bool flagsTrusted = false;
 
     std::filesystem::path resolve(const std::string& path) const;
     /// The kernel source text (reads kernelFile if set).

@@ -10,6 +10,7 @@
 #include "core/session/Initialisers.h"
 #include "core/session/Npy.h"
 #include "core/session/Poison.h"
+#include "core/session/ProjectTrust.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <algorithm>
@@ -203,6 +204,16 @@ void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesys
 
 void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& rep)
 {
+    // 0. Flags a project may not pass without the user's trust: nothing is compiled before.
+    if (!s.flagsTrusted) {
+        if (const std::vector<FlagRefusal> refused = ProjectTrust::review(s); !refused.empty())
+            throw Stop{RunReport::Status::Invalid,
+                       ProjectTrust::refusalMessage(
+                           refused, "Trust the project to run them (warpbench-cli "
+                                    "--trust-project; in the window: 'Trust and run'; SDK: "
+                                    "RunOptions::withTrustedFlags()).")};
+    }
+
     // 1. Everything that can be checked without running: expressions, launch, source.
     Resolved r;
     LaunchConfig refLaunch;

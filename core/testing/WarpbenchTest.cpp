@@ -216,7 +216,13 @@ Verdict checkSession(const session::Session& s, const RunOptions& options)
 
     Verdict v;
     try {
-        v.report = session::SessionRunner::run(s, run);
+        if (options.trustProjectFlags && !s.flagsTrusted) {
+            session::Session trusted = s;
+            trusted.flagsTrusted = true;
+            v.report = session::SessionRunner::run(trusted, run);
+        } else {
+            v.report = session::SessionRunner::run(s, run);
+        }
     } catch (const std::exception& e) { // run() reports through RunReport; this is a safety net
         return failed("project '" + s.name + "': " + e.what());
     }

@@ -38,6 +38,10 @@ struct RunOptions {
     /// nullopt: the project's own count.
     std::optional<int> iterations = 1;
     std::optional<int> device; ///< nullopt: the project's
+    /// Run compiler flags outside wb::FlagPolicy's set (Session::flagsTrusted): like
+    /// `warpbench-cli --trust-project`, for projects you wrote. Off: such a project fails saying
+    /// which flags were refused.
+    bool trustProjectFlags = false;
 
     /// Builders, for `RunOptions::on(wb::BackendKind::Cuda).withFallbackToCpu()` (designated
     /// initialisers work too, but GCC 12 warns about the members they leave out).
@@ -63,6 +67,12 @@ struct RunOptions {
     {
         RunOptions o = *this;
         o.device = index;
+        return o;
+    }
+    RunOptions withTrustedFlags(bool trust = true) const
+    {
+        RunOptions o = *this;
+        o.trustProjectFlags = trust;
         return o;
     }
 

@@ -160,6 +160,115 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QJsonDocument::fromJson(r.out.toUtf8()).object()["devices"].isArray());
     }
+    // Issue 15: a project file must not run commands through compiler flags.
+    void refusesUntrustedFlags_data()
+    {
+        QTest::addColumn<QString>("fields"); // JSON members added to the project
+        QTest::addColumn<QString>("message");
+        QTest::newRow("wrapper") << R"("reference": {"kind": "cpp", "file": "reference.cpp",
+            "flags": ["-O2", "-wrapper", "/bin/sh,-c,touch PWNED"]})"
+                                 << "reference.flags: '-wrapper /bin/sh,-c,touch";
+        QTest::newRow("plugin via host flag")
+            << R"("compileOptions": {"extraFlags": ["--host-flag=-fplugin=./evil.so"]})"
+            << "compileOptions.extraFlags: '--host-flag=-fplugin=./evil.so'";
+        QTest::newRow("include outside") << R"("compileOptions": {"includeDirs": ["../.."]})"
+                                         << "compileOptions.includeDirs: '../..'";
+    }
+    void refusesUntrustedFlags()
+    {
+        QFETCH(QString, fields);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QFile::copy(data("mul.cu"), dir.filePath("mul.cu")));
+        QFile ref(dir.filePath("reference.cpp"));
+        QVERIFY(ref.open(QIODevice::WriteOnly));
+        ref.write("void reference(float* dest, const float* a, const float* b, int n) { for "
+                  "(int i = 0; i < n; ++i) dest[i] = a[i] * b[i]; }\n");
+        ref.close();
+        QString project = QStringLiteral(R"({"schemaVersion": 1, "name": "t",
+            "kernel": {"file": "mul.cu"},
+            "scalars": [{"name": "n", "type": "i32", "value": 100}],
+            "buffers": [{"name": "dest", "type": "f32", "shape": ["n"], "role": "out"},
+                        {"name": "a", "type": "f32", "shape": ["n"]},
+                        {"name": "b", "type": "f32", "shape": ["n"]}],
+            "launch": {"kernel": "mul", "grid": [1], "block": [128]}, %1})")
+                              .arg(fields.replace("PWNED", dir.filePath("pwned")));
+        QFile f(dir.filePath("t.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(project.toUtf8());
+        f.close();
+        for (const char* command : {"run", "profile"}) {
+            const CliRun r = runCli({command, dir.filePath("t.wbproj"), "--backend", "cpu"});
+            QCOMPARE(r.exitCode, 4);
+            QVERIFY2(r.err.contains(message), qPrintable(r.err));
+            QVERIFY2(r.err.contains("--trust-project"), qPrintable(r.err));
+        }
+        QVERIFY(QDir(dir.path()).mkdir("subs"));
+        QVERIFY(QFile::copy(data("mul.cu"), dir.filePath("subs/mul.cu")));
+        const CliRun g = runCli({"grade", dir.filePath("t.wbproj"), dir.filePath("subs")});
+        QCOMPARE(g.exitCode, 4);
+        QVERIFY2(g.err.contains(message), qPrintable(g.err));
+        QVERIFY(!QFile::exists(dir.filePath("pwned")));
+    }
+    void trustProjectRunsTheFlags()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QFile::copy(data("mul.cu"), dir.filePath("mul.cu")));
+        QFile in(data("pass.wbproj"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString project = QString::fromUtf8(in.readAll());
+        // A harmless flag outside the set: refused, then run once trusted.
+        project.replace(R"("kind": "cpp",)",
+                        R"("kind": "cpp", "flags": ["-frecord-gcc-switches"],)");
+        QFile f(dir.filePath("p.wbproj"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(project.toUtf8());
+        f.close();
+        CliRun r = runCli({"run", dir.filePath("p.wbproj"), "--backend", "cpu"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("reference.flags: '-frecord-gcc-switches'"), qPrintable(r.err));
+        r = runCli({"run", dir.filePath("p.wbproj"), "--backend", "cpu", "--trust-project"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("PASS"), qPrintable(r.out));
+    }
+
+    // Issue 15: a 50,000-character identifier made list-kernels die with SIGSEGV (std::regex).
+    void listKernelsSurvivesLongIdentifiers()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        const QString name(50'000, QLatin1Char('k'));
+        const QString param(50'000, QLatin1Char('p'));
+        const QString shared(50'000, QLatin1Char('s'));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath("long.cu"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("__global__ void %1(float* %2, int n)\n{\n"
+                               "    extern __shared__ float %3[];\n"
+                               "    %3[threadIdx.x] = n;\n    __syncthreads();\n"
+                               "    %2[threadIdx.x] = %3[threadIdx.x];\n}\n")
+                    .arg(name, param, shared)
+                    .toUtf8());
+        f.close();
+        CliRun r = runCli({"list-kernels", dir.filePath("long.cu"), "--backend", "cpu"});
+        QVERIFY2(r.exitCode == 0, qPrintable(QString::number(r.exitCode) + r.err.left(2000)));
+        QVERIFY(r.out.contains(name + "(") && r.out.contains(param));
+        // And the compiler's diagnostics about such a name.
+        QFile g(dir.filePath("broken_long.cu"));
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(QStringLiteral("__global__ void k(float* o)\n{\n    o[0] = %1;\n}\n")
+                    .arg(name)
+                    .toUtf8());
+        g.close();
+        r = runCli({"list-kernels", dir.filePath("broken_long.cu"), "--backend", "cpu"});
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + r.err.left(2000)));
+        QVERIFY2(r.err.contains("broken_long.cu:3"), qPrintable(r.err.left(2000)));
+    }
 };
 
 WB_QTEST_GUILESS_MAIN(TestCli)

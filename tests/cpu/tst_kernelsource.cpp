@@ -2,6 +2,7 @@
 #include "core/cpu/detail/KernelSource.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QElapsedTimer>
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -73,6 +74,43 @@ private Q_SLOTS:
         QVERIFY(ks.rewritten.find("          __shared__ int count;") != std::string::npos);
         // The rest of the text is untouched, columns included.
         QVERIFY(ks.rewritten.find("    o[0] = smem[0] + count;\n") != std::string::npos);
+    }
+
+    // Issue 15: 50,000-character identifiers in shared declarations and includes overflowed
+    // std::regex's stack.
+    void longIdentifiersDoNotCrash()
+    {
+        const std::string id(50'000, 's');
+        const std::string src = "#include <" + id + ">\n#include <cooperative_groups/" + id +
+                                ".h>\n__global__ void " + id +
+                                "(float* o) {\n"
+                                "    extern __shared__ " +
+                                id + " " + id +
+                                "[];\n"
+                                "    static __shared__ " +
+                                id +
+                                " c;\n"
+                                "}\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(lines(ks.rewritten), lines(src));
+        QVERIFY(ks.rewritten.find("static thread_local " + id + " (&" + id + ")[]") !=
+                std::string::npos);
+        QVERIFY(ks.rewritten.find("      __shared__ " + id + " c;") != std::string::npos);
+        QCOMPARE(ks.refusals.size(), std::size_t{1});
+        QCOMPARE(ks.refusals[0].line, 2);
+        QCOMPARE(ks.refusals[0].column, 11);
+    }
+
+    void unterminatedSharedDeclarationsStayLinear()
+    {
+        std::string src;
+        for (int i = 0; i < 20'000; ++i)
+            src += "extern __shared__ float a ";
+        QElapsedTimer timer;
+        timer.start();
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QVERIFY2(timer.elapsed() < 5'000, QByteArray::number(timer.elapsed()));
+        QCOMPARE(ks.rewritten, src);
     }
 
     void refusalsPointAtTheConstruct()

@@ -4,6 +4,7 @@
 #include "core/cuda/detail/PtxParser.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using wb::CompileOptions;
@@ -231,6 +232,38 @@ private Q_SLOTS:
         QVERIFY2(r.ok, r.log.c_str());
         QCOMPARE(r.kernels.size(), std::size_t(1));
         QCOMPARE(kernel(r, "real").params.at(0).name, std::string("right"));
+    }
+
+    // Issue 15: user text of any length is scanned in linear time and never crashes.
+    void longIdentifiersAndPathologicalSource()
+    {
+        const std::string id(50'000, 'k');
+        const std::string src = "typedef float* " + id + "_t;\n__global__ void " + id + "(" + id +
+                                "_t " + id + ", const " + id + "* __restrict__ q) {}\n";
+        const auto kernels = wb::cuda::detail::scanSourceKernels(src);
+        QCOMPARE(kernels.size(), std::size_t(1));
+        QCOMPARE(kernels[0].name, id);
+        QCOMPARE(kernels[0].paramNames, (std::vector<std::string>{id, "q"}));
+        QCOMPARE(wb::cuda::detail::scanTypedefs(src).at(id + "_t"), std::string("float*"));
+
+        // Many unterminated declarations and deep nesting: bounded time.
+        std::string unclosed;
+        for (int i = 0; i < 20'000; ++i)
+            unclosed += "__global__ void f(";
+        std::string nested = "__global__ void g(" + std::string(20'000, '(') + "int x" +
+                             std::string(20'000, ')') + ") {}\n";
+        std::string angles = "__global__ " + std::string(50'000, '<') + " void h(int) {}\n";
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(wb::cuda::detail::scanSourceKernels(unclosed).empty());
+        QCOMPARE(wb::cuda::detail::scanSourceKernels(nested).size(), std::size_t(1));
+        wb::cuda::detail::scanSourceKernels(angles);
+        std::string noLists;
+        for (int i = 0; i < 20'000; ++i)
+            noLists += "__global__ a ";
+        QVERIFY(wb::cuda::detail::scanSourceKernels(noLists).empty());
+        wb::cuda::detail::scanTypedefs("typedef " + std::string(100'000, ' ') + "int t" + unclosed);
+        QVERIFY2(timer.elapsed() < 5'000, QByteArray::number(timer.elapsed()));
     }
 
     void unnamedParameters()

@@ -160,6 +160,62 @@ private Q_SLOTS:
         QVERIFY(ds[5].message.find("cannot find -lnothing") != std::string::npos);
     }
 
+    // Issue 15: user text (identifiers, file names) of any length is parsed in linear time;
+    // std::regex recursed per character and died with SIGSEGV on a 50,000-character identifier.
+    void longIdentifiersDoNotCrash()
+    {
+        const std::string id(50'000, 'a');
+        const std::string log =
+            id + ".cpp: In function 'void " + id + "()':\n" + id + ".cpp:3:7: error: '" + id +
+            "' was not declared in this " + "scope [-Wtemplate-body]\n" + "In file included from " +
+            id + ".h:1,\n" + "                 from " + id + ".cpp:1:\n" + id +
+            ".h:2:5: warning: unused '" + id + "'\n" + "cc1plus: error: " + id + "\n" +
+            "/usr/bin/ld: " + id + "\n" + std::string(100'000, ':') + "\n";
+        const auto ds = parseGccDiagnostics(log);
+        QCOMPARE(ds.size(), std::size_t{4});
+        QCOMPARE(ds[0].file, id + ".cpp");
+        QCOMPARE(ds[0].line, 3);
+        QCOMPARE(ds[0].column, 7);
+        QCOMPARE(ds[0].code, std::string("-Wtemplate-body"));
+        QCOMPARE(ds[0].message, "'" + id + "' was not declared in this scope");
+        QCOMPARE(ds[0].context.size(), std::size_t{1});
+        QCOMPARE(ds[1].severity, Severity::Warning);
+        QCOMPARE(ds[1].context.size(), std::size_t{2});
+        QCOMPARE(ds[2].message, id);
+        QCOMPARE(ds[3].message, id);
+    }
+
+    void pathologicalLinesStayLinear()
+    {
+        // Many candidate "file:line:" splits, none of which is a diagnostic, and a line number
+        // that does not fit an int (std::stoi threw std::out_of_range on it).
+        std::string colons;
+        for (int i = 0; i < 50'000; ++i)
+            colons += "1:";
+        std::string brackets = "f.cpp:1:1: warning: x";
+        for (int i = 0; i < 50'000; ++i)
+            brackets += " [";
+        brackets += "-Wx]";
+        QElapsedTimer timer;
+        timer.start();
+        const auto ds =
+            parseGccDiagnostics(colons + "\n" + colons + " x\n" +
+                                "f.cpp:99999999999999999999: error: big\n" + brackets + "\n");
+        QVERIFY2(timer.elapsed() < 5'000, QByteArray::number(timer.elapsed()));
+        QCOMPARE(ds.size(), std::size_t{1});
+        QCOMPARE(ds[0].code, std::string("-Wx"));
+    }
+
+    void sourceNameIsNeverAnOption()
+    {
+        HostCompileRequest req;
+        req.sourceName = "-o";
+        req.source = "extern \"C\" int seven() { return 7; }\n";
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY2(r.commandLine.find(" ./-o ") != std::string::npos, r.commandLine.c_str());
+    }
+
     void parsesClangFormats()
     {
         const std::string log =

@@ -85,6 +85,54 @@ private Q_SLOTS:
         QCOMPARE(r.errorCount, 0);
     }
 
+    // Issue 15: compute-sanitizer quotes kernel names and paths; std::regex overflowed the
+    // stack on a 50,000-character one.
+    void longNamesDoNotCrash()
+    {
+        const std::string k(50'000, 'k');
+        const std::string path = "/tmp/" + std::string(50'000, 'd') + "/faults.cu";
+        const std::string report = "========= COMPUTE-SANITIZER\n"
+                                   "=========   Running " +
+                                   std::string(50'000, 'x') +
+                                   " racecheck\n"
+                                   "========= Invalid __global__ write of size 4 bytes\n"
+                                   "=========     at " +
+                                   k + "(float *, int)+0x70 in " + path +
+                                   ":7\n"
+                                   "=========     by thread (1,2,3) in block (4,5,6)\n"
+                                   "=========     Address 0x7f00 is out of bounds\n"
+                                   "=========     and is 1 bytes after the nearest allocation\n"
+                                   "=========\n"
+                                   "========= Error: Race reported between Write access at " +
+                                   k + "(int *)+0x2e0 in " + path +
+                                   ":12\n"
+                                   "=========     and Read access at " +
+                                   k + "(int *)+0x300 in " + path +
+                                   ":15 [248 hazards]\n"
+                                   "=========\n"
+                                   "========= Invalid __global__ read of size 8 bytes\n"
+                                   "=========     at 0x70 in " +
+                                   path + ":21:" + k +
+                                   "(double *)\n"
+                                   "=========\n"
+                                   "========= ERROR SUMMARY: 3 errors\n";
+        const SanitizerReport r = SanitizerReport::parse(report);
+        QCOMPARE(r.errorCount, 3);
+        QCOMPARE(r.findings.size(), std::size_t{3});
+        QCOMPARE(r.findings[0].kernel, k);
+        QCOMPARE(r.findings[0].file, path);
+        QCOMPARE(r.findings[0].line, 7);
+        QCOMPARE(r.findings[0].block, (Dim3{4, 5, 6}));
+        QCOMPARE(r.findings[0].address, std::uint64_t{0x7f00});
+        QCOMPARE(r.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(r.findings[1].kernel, k);
+        QCOMPARE(r.findings[1].line, 12);
+        QVERIFY(r.findings[1].message.find(path + ":15") != std::string::npos);
+        QCOMPARE(r.findings[2].kernel, k);
+        QCOMPARE(r.findings[2].line, 21);
+        QCOMPARE(r.tool, std::string("racecheck"));
+    }
+
     void capturedReport()
     {
         const QByteArray path = qgetenv("WB_SANITIZER_REPORT");

@@ -4,6 +4,7 @@
 #include "core/session/CppReference.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace wb::session;
@@ -29,6 +30,49 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(wb::Error, CppReference::parseParameters("void f(int) {}", "f"));
         QVERIFY_THROWS_EXCEPTION(wb::Error, CppReference::parseParameters("void g(int x) {}", "f"));
     }
+    // Issue 15: a 50,000-character function or parameter name overflowed std::regex's stack.
+    void longIdentifiersDoNotCrash()
+    {
+        const std::string fn(50'000, 'f');
+        const std::string param(50'000, 'p');
+        const std::string source = "int " + fn +
+                                   "_helper(int x) { return x; }\n"
+                                   "void " +
+                                   fn + "(float* " + param + ", int n)\n{\n}\n";
+        const auto params = CppReference::parseParameters(source, fn);
+        QCOMPARE(params.size(), std::size_t{2});
+        QCOMPARE(params[0].name, param);
+        QCOMPARE(params[0].type, std::string("float*"));
+        QCOMPARE(params[1].name, std::string("n"));
+    }
+
+    void nestedParenthesesStayLinear()
+    {
+        // 20,000 nested calls of the function before its definition: each candidate used to
+        // rescan to its closing parenthesis.
+        std::string calls;
+        for (int i = 0; i < 20'000; ++i)
+            calls += "reference(";
+        calls += std::string(20'000, ')');
+        const std::string source = "int x = " + calls + ";\nvoid reference(int* out) {}\n";
+        QElapsedTimer timer;
+        timer.start();
+        const auto params = CppReference::parseParameters(source, "reference");
+        QVERIFY2(timer.elapsed() < 5'000, QByteArray::number(timer.elapsed()));
+        QCOMPARE(params.size(), std::size_t{1});
+        QCOMPARE(params[0].name, std::string("out"));
+    }
+
+    void nameIsNotAPattern()
+    {
+        // The function name was pasted into a regex; "." matched any character.
+        QVERIFY_THROWS_EXCEPTION(wb::Error,
+                                 CppReference::parseParameters("void fxg(int a) {}", "f.g"));
+        const auto p = CppReference::parseParameters("void f9(int 9a) {}", "f9");
+        QCOMPARE(p.size(), std::size_t{1});
+        QCOMPARE(p[0].name, std::string("a"));
+    }
+
     void compilesAndCalls()
     {
         if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");

@@ -154,6 +154,30 @@ private Q_SLOTS:
         QVERIFY(errorOf(version9).contains("version 9"));
         QVERIFY_THROWS_EXCEPTION(wb::Error, Npy::read("/nonexistent/file.npy"));
     }
+    // Issue 15: a header is the file's text; std::regex overflowed the stack on long values.
+    void longHeaderValuesDoNotCrash()
+    {
+        const auto v2 = [](const std::string& header) {
+            std::string bytes = std::string("\x93NUMPY\x02\x00", 8);
+            for (int i = 0; i < 4; ++i)
+                bytes += static_cast<char>((header.size() >> (8 * i)) & 0xff);
+            return bytes + header;
+        };
+        const std::string longDescr = "{'descr': '<" + std::string(100'000, 'f') +
+                                      "', 'fortran_order': False, 'shape': (2,), }\n";
+        QVERIFY(errorOf(v2(longDescr)).contains("unsupported dtype"));
+        const std::string longShape = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                                      std::string(100'000, ' ') + "), }\n";
+        const QString e = errorOf(v2(longShape));
+        QVERIFY2(e.contains("data size does not match"), qPrintable(e)); // a 0-d array
+        const std::string hugeDim = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                                    std::string(40, '9') + ",), }\n";
+        QVERIFY(errorOf(v2(hugeDim)).contains("too large"));
+        QVERIFY(errorOf(v2("{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                           std::string(100'000, '(') + "\n"))
+                    .contains("no 'shape'"));
+    }
+
     void largeHeaderUsesVersion2()
     {
         // A 3-d shape cannot need a 64 KiB header, so check version 2 by parsing one we build.

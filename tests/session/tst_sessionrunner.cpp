@@ -8,6 +8,7 @@
 #include "core/session/SessionRunner.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -191,6 +192,36 @@ private Q_SLOTS:
         const RunReport r = SessionRunner::run(s, {});
         QVERIFY2(r.status == RunReport::Status::Passed, r.toText().c_str());
         QVERIFY(!r.referenceCompiler.empty());
+    }
+    // Issue 15: flags outside FlagPolicy's set run only in a trusted session.
+    void untrustedFlagsAreRefusedBeforeCompiling()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string marker = dir.filePath("pwned").toStdString();
+        Session s = makeSession();
+        s.baseDir = dir.path().toStdString();
+        s.reference.kind = ReferenceSpec::Kind::Cpp;
+        s.reference.source = "void reference(float* out, const float* in, float factor, int n)\n"
+                             "{ for (int i = 0; i < n; ++i) out[i] = in[i] * factor; }\n";
+        s.reference.flags = {"-O2", "-wrapper", "/bin/sh,-c,touch " + marker};
+        RunReport r = SessionRunner::run(s, {});
+        QCOMPARE(r.exitCode(), 4);
+        QVERIFY2(r.message.find("reference.flags: '-wrapper /bin/sh,-c,touch") != std::string::npos,
+                 r.message.c_str());
+        QVERIFY(r.compilerVersion.empty()); // nothing was compiled
+        QVERIFY(!QFile::exists(dir.filePath("pwned")));
+
+        s.reference.flags = {"-O2"};
+        s.compileOptions.extraFlags = {"--host-flag=-frecord-gcc-switches"};
+        r = SessionRunner::run(s, {});
+        QCOMPARE(r.exitCode(), 4);
+        QVERIFY2(r.message.find("compileOptions.extraFlags: '--host-flag=-frecord-gcc-switches'") !=
+                     std::string::npos,
+                 r.message.c_str());
+        s.flagsTrusted = true;
+        r = SessionRunner::run(s, {});
+        QVERIFY2(r.status == RunReport::Status::Passed, r.toText().c_str());
     }
     void errorsBecomeStatuses()
     {

@@ -30,12 +30,18 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -46,6 +52,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QThread>
+#include <QTimer>
 
 using namespace wb;
 using namespace wb::ui;
@@ -668,6 +675,113 @@ private Q_SLOTS:
         QCOMPARE(again.document()->session().iterations, 25);
         QCOMPARE(again.kernelEditor()->text(), kernel);
         QVERIFY(!again.document()->isModified());
+    }
+
+    // Issue 15: a project's compiler flags outside the allowed set run only after the user
+    // trusts the project; nothing is compiled with them before. The dialog is answered here.
+    void untrustedFlagsAskBeforeAnythingCompiles()
+    {
+        if (!m_hasHostCompiler) QSKIP("no host C++ compiler: the reference cannot compile here");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile in(example("hello_gpu"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(in.readAll()).object();
+        QVERIFY(QFile::copy(QFileInfo(example("hello_gpu"))
+                                .dir()
+                                .filePath(project["kernel"].toObject()["file"].toString()),
+                            dir.filePath(project["kernel"].toObject()["file"].toString())));
+        QJsonObject reference = project["reference"].toObject();
+        QVERIFY(reference["kind"].toString() == QStringLiteral("cpp"));
+        if (reference.contains(QStringLiteral("file")))
+            QVERIFY(QFile::copy(
+                QFileInfo(example("hello_gpu")).dir().filePath(reference["file"].toString()),
+                dir.filePath(reference["file"].toString())));
+        const QString pwned = dir.filePath(QStringLiteral("pwned"));
+        // Content unique to this run: trust is remembered by content hash across runs.
+        project["description"] = dir.path();
+        const auto write = [&](const QJsonArray& flags) {
+            reference["flags"] = flags;
+            project["reference"] = reference;
+            QFile f(dir.filePath(QStringLiteral("p.wbproj")));
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QJsonDocument(project).toJson());
+        };
+        // Answers the next trust prompt with `trust`, keeping what it said.
+        QString asked;
+        const auto answer = [&](bool trust) {
+            asked.clear();
+            QTimer::singleShot(0, this, [&asked, trust]() {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box) return; // no question asked
+                QCOMPARE(box->objectName(), QStringLiteral("trustPrompt"));
+                asked = box->text();
+                if (trust)
+                    box->findChild<QPushButton*>(QStringLiteral("trustButton"))->click();
+                else
+                    box->reject();
+            });
+        };
+
+        write(QJsonArray{"-O2", "-wrapper", "/bin/sh,-c,touch " + pwned});
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QSignalSpy referenceCompiled(w.referenceCompiler(), &LiveCompiler::compiled);
+            answer(false);
+            QVERIFY(w.openProject(dir.filePath(QStringLiteral("p.wbproj"))));
+            QVERIFY2(asked.contains(QStringLiteral("-wrapper /bin/sh,-c,touch")),
+                     qPrintable(asked));
+            QVERIFY(asked.contains(QStringLiteral("reference.flags")));
+            QVERIFY(!w.document()->session().flagsTrusted);
+            // The live compile reports the refusal instead of running g++.
+            QTRY_VERIFY_WITH_TIMEOUT(w.referenceCompiler()->lastResult() != nullptr, 60000);
+            const auto r = w.referenceCompiler()->lastResult();
+            QVERIFY(!r->ok);
+            QVERIFY2(r->log.find("reference.flags: '-wrapper") != std::string::npos,
+                     r->log.c_str());
+            // Running asks again; cancelling runs nothing.
+            answer(false);
+            QVERIFY(!w.run());
+            QVERIFY(!asked.isEmpty());
+            QTest::qWait(200);
+            QVERIFY(!QFile::exists(pwned));
+            w.document()->setModified(false);
+        }
+
+        // A harmless flag outside the set: trusted once, remembered for this file content.
+        write(QJsonArray{"-O2", "-frecord-gcc-switches"});
+        {
+            MainWindow w;
+            answer(true);
+            QVERIFY(w.openProject(dir.filePath(QStringLiteral("p.wbproj"))));
+            QVERIFY2(asked.contains(QStringLiteral("-frecord-gcc-switches")), qPrintable(asked));
+            QVERIFY(w.document()->session().flagsTrusted);
+            QTRY_VERIFY_WITH_TIMEOUT(w.referenceCompiler()->lastResult() &&
+                                         w.referenceCompiler()->lastResult()->ok,
+                                     120000);
+            w.document()->setModified(false);
+        }
+        {
+            MainWindow w; // the same content: no question
+            answer(false);
+            QVERIFY(w.openProject(dir.filePath(QStringLiteral("p.wbproj"))));
+            QCoreApplication::processEvents();
+            QVERIFY2(asked.isEmpty(), qPrintable(asked));
+            QVERIFY(w.document()->session().flagsTrusted);
+            w.document()->setModified(false);
+        }
+        // Other content (a stranger's copy with other flags) asks again.
+        write(QJsonArray{"-O3", "-frecord-gcc-switches"});
+        {
+            MainWindow w;
+            answer(false);
+            QVERIFY(w.openProject(dir.filePath(QStringLiteral("p.wbproj"))));
+            QVERIFY(!asked.isEmpty());
+            QVERIFY(!w.document()->session().flagsTrusted);
+            w.document()->setModified(false);
+        }
     }
 
     void followsADarkPalette()

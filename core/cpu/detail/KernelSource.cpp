@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -18,6 +18,150 @@ bool isIdentStart(char c)
 bool isIdent(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool isBlank(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+/// `word` at `at` with no identifier character on either side.
+bool wordAt(std::string_view s, std::size_t at, std::string_view word)
+{
+    return s.substr(at, word.size()) == word && (at == 0 || !isIdent(s[at - 1])) &&
+           (at + word.size() >= s.size() || !isIdent(s[at + word.size()]));
+}
+
+/// Index of the first non-space at or after `at`.
+std::size_t skipSpace(std::string_view s, std::size_t at)
+{
+    while (at < s.size() && isBlank(s[at]))
+        ++at;
+    return at;
+}
+
+/// An `extern __shared__ [__align__(N)] T name[];` declaration found by findDynamicShared.
+struct DynamicShared {
+    std::size_t begin = 0;
+    std::size_t end = 0; ///< one past the ';'
+    std::string type;
+    std::string name;
+};
+
+/// The `extern __shared__ … name[];` declarations of the blanked text, in order. Linear: each
+/// candidate ends at the first of ";[]{}" after it, found once for all candidates before it.
+std::vector<DynamicShared> findDynamicShared(std::string_view s)
+{
+    std::vector<DynamicShared> out;
+    std::size_t lastStop = std::string_view::npos;
+    std::size_t lastSemi = std::string_view::npos;
+    for (std::size_t at = s.find("extern"); at != std::string_view::npos;
+         at = s.find("extern", at + 1)) {
+        if (!wordAt(s, at, "extern")) continue;
+        std::size_t i = skipSpace(s, at + 6);
+        if (i == at + 6 || !wordAt(s, i, "__shared__")) continue;
+        const std::size_t afterShared = i + 10;
+        i = skipSpace(s, afterShared);
+        if (i == afterShared) continue;
+        if (wordAt(s, i, "__align__")) {
+            std::size_t j = skipSpace(s, i + 9);
+            if (j >= s.size() || s[j] != '(') continue;
+            j = skipSpace(s, j + 1);
+            const std::size_t arg = j;
+            while (j < s.size() && isIdent(s[j]))
+                ++j;
+            if (j == arg) continue;
+            j = skipSpace(s, j);
+            if (j >= s.size() || s[j] != ')') continue;
+            i = skipSpace(s, j + 1);
+        }
+        const std::size_t typeBegin = i;
+        // Candidates before the last stop share it, and whether "[ ] ;" follows it: never scan
+        // the same text twice.
+        if (typeBegin > lastStop || lastStop == std::string_view::npos) {
+            lastStop = s.find_first_of(";[]{}", typeBegin);
+            if (lastStop == std::string_view::npos) lastStop = s.size();
+            lastSemi = std::string_view::npos;
+            if (lastStop < s.size() && s[lastStop] == '[') {
+                const std::size_t close = skipSpace(s, lastStop + 1);
+                const std::size_t semi =
+                    close < s.size() && s[close] == ']' ? skipSpace(s, close + 1) : s.size();
+                if (semi < s.size() && s[semi] == ';') lastSemi = semi;
+            }
+        }
+        const std::size_t stop = lastStop;
+        const std::size_t semi = lastSemi;
+        if (semi == std::string_view::npos) continue;
+        // The name: the identifier that ends the text before '['.
+        std::size_t nameEnd = stop;
+        while (nameEnd > typeBegin && isBlank(s[nameEnd - 1]))
+            --nameEnd;
+        std::size_t nameBegin = nameEnd;
+        while (nameBegin > typeBegin && isIdent(s[nameBegin - 1]))
+            --nameBegin;
+        if (nameBegin == nameEnd || !isIdentStart(s[nameBegin])) {
+            lastSemi = std::string_view::npos; // the same text before '[' fails them all
+            continue;
+        }
+        DynamicShared d;
+        d.begin = at;
+        d.end = semi + 1;
+        d.type = std::string(s.substr(typeBegin, nameBegin - typeBegin));
+        d.name = std::string(s.substr(nameBegin, nameEnd - nameBegin));
+        out.push_back(std::move(d));
+        at = semi;
+    }
+    return out;
+}
+
+/// For `#include <name>` / `#include "name"` lines: the name's offset in the line, the name,
+/// and whether it was in angle brackets. The name runs to the first '>' or '"'.
+struct IncludeTarget {
+    std::size_t pos = 0;
+    std::string_view name;
+    bool angle = false;
+    char close = 0;
+};
+
+std::optional<IncludeTarget> includeTarget(std::string_view line)
+{
+    std::size_t i = 0;
+    const auto skipTabs = [&] {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+    };
+    skipTabs();
+    if (i >= line.size() || line[i] != '#') return std::nullopt;
+    ++i;
+    skipTabs();
+    if (line.substr(i, 7) != "include") return std::nullopt;
+    i += 7;
+    skipTabs();
+    if (i >= line.size() || (line[i] != '<' && line[i] != '"')) return std::nullopt;
+    IncludeTarget t;
+    t.angle = line[i] == '<';
+    t.pos = i + 1;
+    const std::size_t end = line.find_first_of(">\"", t.pos);
+    if (end == std::string_view::npos) return std::nullopt;
+    t.name = line.substr(t.pos, end - t.pos);
+    t.close = line[end];
+    return t;
+}
+
+/// Headers the CPU emulator does not provide.
+bool isRefusedHeader(std::string_view name)
+{
+    if (name == "mma.h" || name == "cuda/pipeline" || name == "cuda/barrier" ||
+        name == "cuda_pipeline.h" || name == "texture_fetch_functions.h" ||
+        name == "cooperative_groups.h")
+        return true;
+    // cooperative_groups/<word>.h
+    constexpr std::string_view cg = "cooperative_groups/";
+    if (name.substr(0, cg.size()) != cg || name.size() <= cg.size() + 2 ||
+        name.substr(name.size() - 2) != ".h")
+        return false;
+    const std::string_view word = name.substr(cg.size(), name.size() - cg.size() - 2);
+    return std::all_of(word.begin(), word.end(), isIdent);
 }
 
 struct Token {
@@ -197,38 +341,37 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
     // Line-preserving rewrites on the original text, located through the blanked one.
     std::string rewritten = source;
     {
-        static const std::regex dynShared(
-            R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\w+\s*\)\s*)?([^;\[\]{}]*?)\s*\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
-        static const std::regex staticShared(R"(\bstatic(\s+__shared__\b))");
-        static const std::regex assertInclude(
-            R"(^[ \t]*#[ \t]*include[ \t]*<(cassert|assert\.h)>)");
-        std::string cleanCopy = clean;
         std::vector<std::pair<std::size_t, std::pair<std::size_t, std::string>>> edits;
-        for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), dynShared);
-             it != std::sregex_iterator(); ++it) {
-            const std::smatch& m = *it;
-            std::string type = m[1];
+        for (const DynamicShared& d : findDynamicShared(clean)) {
+            std::string type = d.type;
             while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back())))
                 type.pop_back();
-            const std::string name = m[2];
-            const std::string whole = m[0];
-            std::string repl = "static thread_local " + type + " (&" + name +
+            const std::string_view whole = std::string_view(clean).substr(d.begin, d.end - d.begin);
+            std::string repl = "static thread_local " + type + " (&" + d.name +
                                ")[] = reinterpret_cast<" + type +
                                " (&)[]>(::wbcpu::dynamicShared);";
             repl += std::string(
                 static_cast<std::size_t>(std::count(whole.begin(), whole.end(), '\n')), '\n');
-            edits.push_back({static_cast<std::size_t>(m.position(0)), {whole.size(), repl}});
+            edits.push_back({d.begin, {whole.size(), repl}});
         }
-        for (auto it = std::sregex_iterator(cleanCopy.begin(), cleanCopy.end(), staticShared);
-             it != std::sregex_iterator(); ++it)
-            edits.push_back({static_cast<std::size_t>(it->position(0)), {6, "      "}});
+        // "static __shared__": the static goes (a thread_local replaces it later).
+        for (std::size_t at = clean.find("static"); at != std::string::npos;
+             at = clean.find("static", at + 1)) {
+            if (!wordAt(clean, at, "static")) continue;
+            const std::size_t next = skipSpace(clean, at + 6);
+            if (next > at + 6 && wordAt(clean, next, "__shared__"))
+                edits.push_back({at, {6, "      "}});
+        }
         {
             std::size_t lineBegin = 0;
             while (lineBegin < source.size()) {
                 std::size_t lineEnd = source.find('\n', lineBegin);
                 if (lineEnd == std::string::npos) lineEnd = source.size();
-                const std::string line = source.substr(lineBegin, lineEnd - lineBegin);
-                if (std::regex_search(line, assertInclude))
+                const std::string_view line =
+                    std::string_view(source).substr(lineBegin, lineEnd - lineBegin);
+                if (const auto inc = includeTarget(line);
+                    inc && inc->angle && inc->close == '>' &&
+                    (inc->name == "cassert" || inc->name == "assert.h"))
                     edits.push_back({lineBegin, {line.size(), std::string()}});
                 lineBegin = lineEnd + 1;
             }
@@ -242,22 +385,20 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
 
     // Includes of unsupported headers.
     {
-        static const std::regex refusedInclude(
-            R"(^[ \t]*#[ \t]*include[ \t]*[<"](cooperative_groups(?:/\w+)?\.h|mma\.h|cuda/pipeline|cuda/barrier|cuda_pipeline\.h|texture_fetch_functions\.h)[>"])");
         std::size_t lineBegin = 0;
         int lineNo = 1;
         while (lineBegin <= clean.size()) {
             std::size_t lineEnd = clean.find('\n', lineBegin);
             if (lineEnd == std::string::npos) lineEnd = clean.size();
-            const std::string line = source.substr(lineBegin, lineEnd - lineBegin);
-            std::smatch m;
-            if (std::regex_search(line, m, refusedInclude)) {
+            const std::string_view line =
+                std::string_view(source).substr(lineBegin, lineEnd - lineBegin);
+            if (const auto inc = includeTarget(line); inc && isRefusedHeader(inc->name)) {
                 Diagnostic d;
                 d.file = sourceName;
                 d.line = lineNo;
-                d.column = static_cast<int>(m.position(1)) + 1;
+                d.column = static_cast<int>(inc->pos) + 1;
                 d.message = "the header <";
-                d.message += m[1].str();
+                d.message += inc->name;
                 d.message += "> is not supported by the CPU emulator: run this kernel on the CUDA "
                              "backend";
                 ks.refusals.push_back(d);

@@ -10,14 +10,16 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
+#include <string_view>
 
 namespace wb::cpu::detail {
 
@@ -62,11 +64,88 @@ std::string asanRuntime()
     return path;
 }
 
-Dim3 parseDim(const std::string& s)
+// Hand-written matchers for the sandbox's output, linear in its length: it quotes the user's
+// identifiers and file names, on which std::regex recursed per character until the stack ran
+// out.
+
+bool isSpaceChar(char c)
 {
-    Dim3 d{0, 0, 0};
-    std::sscanf(s.c_str(), "(%u,%u,%u)", &d.x, &d.y, &d.z);
-    return d;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool isHexDigit(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f');
+}
+
+/// The run of characters at `at` satisfying `pred` (advancing `at`).
+template <class Pred> std::string_view runAt(std::string_view s, std::size_t& at, Pred pred)
+{
+    const std::size_t begin = at;
+    while (at < s.size() && pred(s[at]))
+        ++at;
+    return s.substr(begin, at - begin);
+}
+
+bool literalAt(std::string_view s, std::size_t& at, std::string_view text)
+{
+    if (s.substr(at, text.size()) != text) return false;
+    at += text.size();
+    return true;
+}
+
+/// The rest of the line from `at`.
+std::string_view restOfLine(std::string_view s, std::size_t at)
+{
+    const std::size_t end = s.find('\n', at);
+    return s.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+}
+
+/// Decimal digits as a number; 0 when they do not fit.
+unsigned long long number(std::string_view digits, int base = 10)
+{
+    unsigned long long v = 0;
+    for (const char c : digits) {
+        const unsigned d =
+            isDigit(c) ? static_cast<unsigned>(c - '0') : static_cast<unsigned>(c - 'a' + 10);
+        if (v > (~0ULL - d) / static_cast<unsigned>(base)) return 0;
+        v = v * static_cast<unsigned>(base) + d;
+    }
+    return v;
+}
+
+/// "(x,y,z)" at `at`.
+bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
+{
+    unsigned v[3] = {0, 0, 0};
+    if (!literalAt(s, at, "(")) return false;
+    for (int i = 0; i < 3; ++i) {
+        const std::string_view digits = runAt(s, at, isDigit);
+        if (digits.empty()) return false;
+        v[i] = static_cast<unsigned>(std::min<unsigned long long>(number(digits), ~0U));
+        if (!literalAt(s, at, i < 2 ? "," : ")")) return false;
+    }
+    d = Dim3{v[0], v[1], v[2]};
+    return true;
+}
+
+/// "WB-SANDBOX ok <seconds>": the number's text, or empty.
+std::string_view sandboxOk(std::string_view s)
+{
+    for (std::size_t at = s.find("WB-SANDBOX ok "); at != std::string_view::npos;
+         at = s.find("WB-SANDBOX ok ", at + 1)) {
+        std::size_t i = at + 14;
+        const std::string_view v = runAt(s, i, [](char c) {
+            return isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+        });
+        if (!v.empty()) return v;
+    }
+    return {};
 }
 
 } // namespace
@@ -93,36 +172,76 @@ MemoryFinding parseSanitizerReport(const std::string& output, const std::string&
 {
     MemoryFinding f;
     f.kernel = kernel;
-    static const std::regex at(R"(WB-SANDBOX at block=(\(\d+,\d+,\d+\)) thread=(\(\d+,\d+,\d+\)))");
-    static const std::regex asanHead(
-        R"(ERROR: AddressSanitizer: ([\w-]+) on (?:unknown )?address (0x[0-9a-f]+))");
-    static const std::regex access(R"((READ|WRITE) of size (\d+) at)");
-    static const std::regex located(R"(is located .*)");
-    static const std::regex ubsan(R"((\S+?):(\d+):(\d+): runtime error: (.*))");
-    static const std::regex misalignedAddr(R"(misaligned address (0x[0-9a-f]+))");
-    std::smatch m;
-    if (std::regex_search(output, m, at)) {
-        f.block = parseDim(m[1]);
-        f.thread = parseDim(m[2]);
-        f.located = true;
+    const std::string_view out = output;
+    for (std::size_t at = out.find("WB-SANDBOX at block="); at != std::string_view::npos;
+         at = out.find("WB-SANDBOX at block=", at + 1)) {
+        std::size_t i = at + 20;
+        Dim3 block{}, thread{};
+        if (dimAt(out, i, block) && literalAt(out, i, " thread=") && dimAt(out, i, thread)) {
+            f.block = block;
+            f.thread = thread;
+            f.located = true;
+            break;
+        }
     }
-    if (std::regex_search(output, m, ubsan)) {
-        f.file = std::filesystem::path(m[1].str()).filename().string();
-        f.line = std::stoi(m[2]);
-        f.message = m[4];
+    // UBSan: "<file>:<line>:<col>: runtime error: <message>", the first one.
+    for (std::size_t r = out.find(": runtime error: "); r != std::string_view::npos;
+         r = out.find(": runtime error: ", r + 1)) {
+        std::size_t i = r;
+        const auto digitsBefore = [&] {
+            const std::size_t end = i;
+            while (i > 0 && isDigit(out[i - 1]))
+                --i;
+            return out.substr(i, end - i);
+        };
+        const std::string_view col = digitsBefore();
+        if (col.empty() || i == 0 || out[i - 1] != ':') continue;
+        --i;
+        const std::string_view line = digitsBefore();
+        if (line.empty() || i == 0 || out[i - 1] != ':') continue;
+        --i;
+        const std::size_t fileEnd = i;
+        while (i > 0 && !isSpaceChar(out[i - 1]))
+            --i;
+        if (i == fileEnd) continue;
+        f.file = std::filesystem::path(std::string(out.substr(i, fileEnd - i))).filename().string();
+        f.line = static_cast<int>(std::min<unsigned long long>(number(line), 0x7fffffff));
+        f.message = std::string(restOfLine(out, r + 17));
         f.kind = f.message.find("misaligned") != std::string::npos ? MemoryFinding::Kind::Misaligned
                  : f.message.find("out of bounds") != std::string::npos
                      ? MemoryFinding::Kind::OutOfBounds
                  : f.message.find("null pointer") != std::string::npos
                      ? MemoryFinding::Kind::InvalidAddress
                      : MemoryFinding::Kind::Other;
-        std::smatch a;
-        if (std::regex_search(f.message, a, misalignedAddr))
-            f.address = std::stoull(a[1], nullptr, 16);
+        const std::string_view msg = f.message;
+        for (std::size_t a = msg.find("misaligned address 0x"); a != std::string_view::npos;
+             a = msg.find("misaligned address 0x", a + 1)) {
+            std::size_t h = a + 21;
+            if (const std::string_view hexDigits = runAt(msg, h, isHexDigit); !hexDigits.empty()) {
+                f.address = number(hexDigits, 16);
+                break;
+            }
+        }
+        break;
     }
-    if (std::regex_search(output, m, asanHead)) {
-        const std::string what = m[1];
-        f.address = std::stoull(m[2], nullptr, 16);
+    // ASan: "ERROR: AddressSanitizer: <what> on [unknown ]address 0x<hex>".
+    std::string what;
+    for (std::size_t at = out.find("ERROR: AddressSanitizer: "); at != std::string_view::npos;
+         at = out.find("ERROR: AddressSanitizer: ", at + 1)) {
+        std::size_t i = at + 25;
+        const std::string_view w = runAt(out, i, [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+        });
+        if (w.empty() || !literalAt(out, i, " on ")) continue;
+        literalAt(out, i, "unknown ");
+        if (!literalAt(out, i, "address 0x")) continue;
+        const std::string_view hexDigits = runAt(out, i, isHexDigit);
+        if (hexDigits.empty()) continue;
+        what = std::string(w);
+        f.address = number(hexDigits, 16);
+        break;
+    }
+    if (!what.empty()) {
         f.kind = what.find("overflow") != std::string::npos ||
                          what.find("underflow") != std::string::npos
                      ? MemoryFinding::Kind::OutOfBounds
@@ -132,23 +251,65 @@ MemoryFinding parseSanitizerReport(const std::string& output, const std::string&
                      ? MemoryFinding::Kind::InvalidAddress
                      : MemoryFinding::Kind::Other;
         std::string msg = what;
-        std::smatch a;
-        if (std::regex_search(output, a, access)) {
-            f.isWrite = a[1] == "WRITE";
-            f.accessSize = static_cast<std::uint32_t>(std::stoul(a[2]));
-            msg = std::string(f.isWrite ? "write" : "read") + " of " + a[2].str() + " bytes (" +
-                  what + ")";
+        // "(READ|WRITE) of size <n> at", the first one.
+        std::size_t best = std::string_view::npos;
+        std::string_view size;
+        bool isWrite = false;
+        for (const std::string_view kind : {"READ of size ", "WRITE of size "}) {
+            for (std::size_t a = out.find(kind); a != std::string_view::npos && a < best;
+                 a = out.find(kind, a + 1)) {
+                std::size_t i = a + kind.size();
+                const std::string_view digits = runAt(out, i, isDigit);
+                if (digits.empty() || !literalAt(out, i, " at")) continue;
+                best = a;
+                size = digits;
+                isWrite = kind[0] == 'W';
+                break;
+            }
         }
-        if (std::regex_search(output, a, located)) msg += ": address " + a[0].str();
+        if (best != std::string_view::npos) {
+            f.isWrite = isWrite;
+            f.accessSize =
+                static_cast<std::uint32_t>(std::min<unsigned long long>(number(size), ~0U));
+            msg = std::string(f.isWrite ? "write" : "read") + " of " + std::string(size) +
+                  " bytes (" + what + ")";
+        }
+        if (const std::size_t a = out.find("is located "); a != std::string_view::npos)
+            msg += ": address " + std::string(restOfLine(out, a));
         f.message = msg;
-        // The first stack frame in the user's source gives the line.
-        const std::regex frame(
-            "#\\d+ 0x[0-9a-f]+ in .*?(\\S*" +
-            std::regex_replace(sourceName, std::regex(R"([.^$|()\[\]{}*+?\\])"), "\\$&") +
-            "):(\\d+)");
-        if (std::regex_search(output, a, frame)) {
-            f.file = std::filesystem::path(a[1].str()).filename().string();
-            f.line = std::stoi(a[2]);
+        // The first stack frame in the user's source gives the line:
+        // "#<n> 0x<hex> in <function> <path/><sourceName>:<line>".
+        for (std::size_t h = out.find('#'); h != std::string_view::npos && !sourceName.empty();
+             h = out.find('#', h + 1)) {
+            std::size_t i = h + 1;
+            if (runAt(out, i, isDigit).empty() || !literalAt(out, i, " 0x") ||
+                runAt(out, i, isHexDigit).empty() || !literalAt(out, i, " in "))
+                continue;
+            const std::string_view rest = restOfLine(out, i);
+            bool found = false;
+            for (std::size_t n = rest.find(sourceName); n != std::string_view::npos;
+                 n = rest.find(sourceName, n + 1)) {
+                std::size_t j = n + sourceName.size();
+                if (!literalAt(rest, j, ":")) continue;
+                const std::string_view lineDigits = runAt(rest, j, isDigit);
+                if (lineDigits.empty()) continue;
+                std::size_t b = n;
+                while (b > 0 && !isSpaceChar(rest[b - 1]))
+                    --b;
+                f.file =
+                    std::filesystem::path(std::string(rest.substr(b, n + sourceName.size() - b)))
+                        .filename()
+                        .string();
+                f.line =
+                    static_cast<int>(std::min<unsigned long long>(number(lineDigits), 0x7fffffff));
+                found = true;
+                break;
+            }
+            if (found) break;
+            // Later frame headers on this line see a part of the same text: go to the next line.
+            const std::size_t nl = out.find('\n', i);
+            if (nl == std::string_view::npos) break;
+            h = nl;
         }
     }
     return f;
@@ -236,10 +397,8 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
     }
     const std::string output = process.readAll().toStdString();
 
-    static const std::regex ok(R"(WB-SANDBOX ok ([0-9.eE+-]+))");
-    static const std::regex failed(R"(WB-SANDBOX error (.*))");
-    std::smatch m;
-    if (std::regex_search(output, m, ok) && process.exitStatus() == QProcess::NormalExit &&
+    const std::string_view okValue = sandboxOk(output);
+    if (!okValue.empty() && process.exitStatus() == QProcess::NormalExit &&
         process.exitCode() == 0) {
         for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
             if (!used[b]) continue;
@@ -247,7 +406,12 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             in.read(reinterpret_cast<char*>(launch.buffers[b].data),
                     static_cast<std::streamsize>(launch.buffers[b].size));
         }
-        return std::stod(m[1]);
+        try {
+            return std::stod(std::string(okValue));
+        } catch (const std::exception&) {
+            throw Error(Error::Kind::Runtime, "the bounds-checked launch reported no valid time: " +
+                                                  std::string(okValue));
+        }
     }
     if (output.find("AddressSanitizer") != std::string::npos ||
         output.find("runtime error:") != std::string::npos) {
@@ -263,7 +427,8 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
         msg += ": " + f.message;
         throw Error(Error::Kind::Runtime, msg);
     }
-    if (std::regex_search(output, m, failed)) throw Error(Error::Kind::Runtime, m[1]);
+    if (const std::size_t e = output.find("WB-SANDBOX error "); e != std::string::npos)
+        throw Error(Error::Kind::Runtime, std::string(restOfLine(output, e + 17)));
     throw Error(Error::Kind::Runtime, "the bounds-checked launch of '" + launch.kernel.name +
                                           "' ended abnormally: " + output.substr(0, 2000));
 }

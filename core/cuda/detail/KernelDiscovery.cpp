@@ -75,19 +75,38 @@ std::string stripCode(std::string_view src)
     return out;
 }
 
-/// Index of the bracket matching the one at `open`, or npos.
-std::size_t matching(std::string_view s, std::size_t open)
+/// For every '(' and '<' of `s`, the index of its partner (counting only brackets of the same
+/// kind), npos when it has none. One pass: scanning to the partner from each declaration made
+/// a source of many unterminated declarations quadratic.
+std::vector<std::size_t> matchingBrackets(std::string_view s)
 {
-    const char o = s[open];
-    const char c = o == '(' ? ')' : o == '<' ? '>' : o == '[' ? ']' : '}';
-    int depth = 0;
-    for (std::size_t i = open; i < s.size(); ++i) {
-        if (s[i] == o)
-            ++depth;
-        else if (s[i] == c && --depth == 0)
-            return i;
+    std::vector<std::size_t> partner(s.size(), std::string_view::npos);
+    std::vector<std::size_t> parens;
+    std::vector<std::size_t> angles;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        std::vector<std::size_t>* open = nullptr;
+        switch (s[i]) {
+        case '(':
+            parens.push_back(i);
+            break;
+        case '<':
+            angles.push_back(i);
+            break;
+        case ')':
+            open = &parens;
+            break;
+        case '>':
+            open = &angles;
+            break;
+        default:
+            break;
+        }
+        if (open && !open->empty()) {
+            partner[open->back()] = i;
+            open->pop_back();
+        }
     }
-    return std::string_view::npos;
+    return partner;
 }
 
 /// Splits at commas outside (), <>, [], {}.
@@ -326,6 +345,8 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source)
     std::vector<SourceKernel> kernels;
     const std::string code = stripCode(source);
     const std::string_view s = code;
+    const std::vector<std::size_t> partner = matchingBrackets(s);
+    const auto matching = [&partner](std::string_view, std::size_t open) { return partner[open]; };
     std::size_t pos = 0;
     while ((pos = s.find("__global__", pos)) != std::string_view::npos) {
         if ((pos > 0 && isIdentChar(s[pos - 1])) ||
@@ -345,6 +366,9 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source)
                 while (i < s.size() && isIdentChar(s[i]))
                     ++i;
                 lastIdent = std::string(s.substr(start, i - start));
+                // The next declaration begins: this one had no parameter list (and the scan
+                // stays linear however many follow).
+                if (lastIdent == "__global__") break;
                 continue;
             }
             if (c == '<') { // template arguments in a return type
