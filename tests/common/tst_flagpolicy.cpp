@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // wb::FlagPolicy: the compiler flags a project may pass without the user's trust (issue 15).
 #include "core/common/FlagPolicy.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -196,5 +197,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFlagPolicy)
+WB_QTEST_GUILESS_MAIN(TestFlagPolicy)
 #include "tst_flagpolicy.moc"

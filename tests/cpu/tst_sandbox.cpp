@@ -3,6 +3,7 @@
 // into a MemoryFinding, linear in the output's length (issue 15: the output quotes the user's
 // identifiers and file names, on which std::regex overflowed the stack).
 #include "core/cpu/detail/Sandbox.h"
+#include "tests/support/SuiteMain.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSandbox)
+WB_QTEST_GUILESS_MAIN(TestSandbox)
 #include "tst_sandbox.moc"
