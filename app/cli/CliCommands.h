@@ -3,10 +3,20 @@
 
 #include <QStringList>
 
+#include <optional>
+#include <string>
+
 namespace wb::cli {
 
 /// Exit codes of warpbench-cli, as documented in --help and docs/cli.md.
 enum ExitCode { Pass = 0, Mismatch = 1, CompileError = 2, RuntimeError = 3, InvalidInput = 4 };
+
+/// The longest --timeout: the limit is kept in milliseconds in an int (about 24.8 days).
+inline constexpr double kMaxTimeoutSeconds = 2147483.0;
+
+/// Parses --timeout SECONDS: a number in (0, kMaxTimeoutSeconds]. On failure returns nullopt
+/// and sets `why` to a message naming the option ("--timeout: ... is out of range ...").
+std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why);
 
 /// Runs the command line (arguments include the program name); returns the exit code.
 int runCli(const QStringList& arguments);

@@ -301,6 +301,7 @@ DeviceDescription CpuBackend::device() const
              std::to_string(m_impl->threads) + " threads)";
     d.arch = "x86_64";
     d.multiprocessors = m_impl->threads;
+    d.maxDynamicSharedBytes = abi::kDynamicSharedCapacity;
     std::ifstream mem("/proc/meminfo");
     for (std::string line; std::getline(mem, line);)
         if (line.rfind("MemTotal:", 0) == 0)

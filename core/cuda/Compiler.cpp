@@ -149,7 +149,7 @@ struct Compiler::Impl {
     std::vector<std::string> toolkitIncludes;
     std::string version;
     std::atomic<bool> cacheEnabled{true};
-    CompileCache cache{cacheDir() / "nvrtc"};
+    CompileCache cache{cacheDir() / "nvrtc", 512, cacheLimitBytes()};
     // Compiles under way, so that a second caller with the same key waits for the first
     // instead of running NVRTC again.
     using Shared = std::shared_ptr<const CompileResult>;

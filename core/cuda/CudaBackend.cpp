@@ -6,6 +6,7 @@
 #include "core/cuda/Kernel.h"
 #include "core/cuda/Module.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <vector>
@@ -90,6 +91,8 @@ CudaBackend::CudaBackend(int device)
     m_description.totalMemoryBytes = dev.totalMemory();
     m_description.peakBandwidthGBs = dev.peakBandwidthGBs();
     m_description.driverVersion = Device::driverVersion();
+    m_description.maxDynamicSharedBytes =
+        static_cast<std::uint64_t>(std::max(0, dev.maxSharedMemoryPerBlockOptin()));
 }
 
 CudaBackend::~CudaBackend() = default;

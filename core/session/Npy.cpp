@@ -2,9 +2,11 @@
 #include "core/session/Npy.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <cstring>
+#include <limits>
 #include <regex>
 
 namespace wb::session {
@@ -33,7 +35,8 @@ std::optional<ElementType> typeOfDescr(std::string d, std::optional<ElementType>
 
 HostArray Npy::read(const std::filesystem::path& path, std::optional<ElementType> wanted)
 {
-    return parse(detail::readFile(path), path.string(), wanted);
+    return parse(UserFile::read(path, UserFile::kMaxDataBytes, "the .npy file"), path.string(),
+                 wanted);
 }
 
 HostArray Npy::parse(const std::string& bytes, const std::string& name,
@@ -91,18 +94,38 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
     std::vector<std::size_t> shape;
     const std::string dims = m[1].str();
     static const std::regex dimRe(R"(\s*(\d+)\s*,?)");
-    for (auto it = std::sregex_iterator(dims.begin(), dims.end(), dimRe);
-         it != std::sregex_iterator(); ++it)
-        shape.push_back(static_cast<std::size_t>(std::stoull((*it)[1].str())));
-    if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
-
-    HostArray array(*type, shape);
+    // The shape is checked against the bytes the file holds before anything is allocated: a
+    // truncated or hostile header ("shape": (10**12, 10**12)) is an error, not a huge allocation.
     const std::size_t dataStart = headerStart + headerLen;
     const std::size_t available = bytes.size() - dataStart;
-    if (available != array.bytes())
+    const std::size_t elementBytes = elementSize(*type);
+    std::size_t needed = elementBytes;
+    bool overflow = false;
+    for (auto it = std::sregex_iterator(dims.begin(), dims.end(), dimRe);
+         it != std::sregex_iterator(); ++it) {
+        const std::string digits = (*it)[1].str();
+        std::size_t d = 0;
+        if (digits.size() > 19) {
+            overflow = true;
+        } else {
+            d = static_cast<std::size_t>(std::stoull(digits));
+            if (d != 0 && needed > std::numeric_limits<std::size_t>::max() / d)
+                overflow = true;
+            else
+                needed *= d;
+        }
+        shape.push_back(d);
+    }
+    if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
+    if (overflow)
+        fail(name, "the header's shape (" + dims + ") is too large for any file (the file has " +
+                       std::to_string(available) + " bytes of data)");
+    if (available != needed)
         fail(name, "data size does not match the header: shape " + shapeToText(shape) + " of " +
-                       elementTypeName(*type) + " needs " + std::to_string(array.bytes()) +
+                       elementTypeName(*type) + " needs " + std::to_string(needed) +
                        " bytes, the file has " + std::to_string(available));
+
+    HostArray array(*type, shape);
     if (array.bytes()) std::memcpy(array.data(), bytes.data() + dataStart, array.bytes());
     return array;
 }

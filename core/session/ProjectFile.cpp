@@ -2,6 +2,7 @@
 #include "core/session/ProjectFile.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <QJsonArray>
