@@ -281,8 +281,14 @@ QJsonValue exprJson(const std::string& e)
 QJsonArray dimsJson(const std::vector<std::string>& d)
 {
     QJsonArray a;
-    for (const std::string& e : d)
-        a.append(exprJson(e));
+    for (const std::string& e : d) {
+        // A plain number in a dimension must be a positive integer when loaded: "-1" or "0.5"
+        // stays a string expression (refused when run), so that the saved file loads again.
+        const QJsonValue v = exprJson(e);
+        const bool loadable =
+            !v.isDouble() || (v.toDouble() >= 1 && v.toDouble() == std::floor(v.toDouble()));
+        a.append(loadable ? v : QJsonValue(qs(e)));
+    }
     return a;
 }
 
@@ -330,7 +336,7 @@ QJsonObject launchJson(const LaunchSpec& l)
 
 Session ProjectFile::load(const std::filesystem::path& path)
 {
-    const std::string bytes = detail::readFile(path);
+    const std::string bytes = UserFile::read(path, UserFile::kMaxTextBytes, "the project file");
     return fromJson(bytes, std::filesystem::absolute(path).parent_path(), path.string());
 }
 
