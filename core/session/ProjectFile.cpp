@@ -371,6 +371,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         const bool hasFile = k->has("file"), hasSource = k->has("source");
         if (hasFile == hasSource) invalid("kernel", "give exactly one of \"file\" or \"source\"");
         s.kernelFile = k->string("file", "");
+        if (hasFile && s.kernelFile.empty()) invalid("kernel.file", "must not be empty");
         s.kernelSource = k->string("source", "");
         k->finish();
     }
@@ -453,6 +454,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             init.seed =
                 static_cast<std::uint64_t>(in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
             init.path = in->string("path", "", isFile);
+            if (isFile && init.path.empty()) invalid(in->field("path"), "must not be empty");
             init.channels = in->string("channels", "grey");
             if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
                 invalid(in->field("channels"), "expected \"grey\", \"rgb\" or \"rgba\"");
@@ -516,6 +518,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             if (hasFile == hasSource)
                 invalid("reference", "give exactly one of \"file\" or \"source\"");
             ref.file = r->string("file", "");
+            if (hasFile && ref.file.empty()) invalid(r->field("file"), "must not be empty");
             ref.source = r->string("source", "");
             ref.function = r->string("function", "reference");
             checkName(ref.function, r->field("function"));

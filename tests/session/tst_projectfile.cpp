@@ -99,6 +99,17 @@ private Q_SLOTS:
         QVERIFY(a == b);
         QCOMPARE(b.launch.grid, (std::vector<std::string>{"1", "-1", "0.5"}));
     }
+    /// Found by tst_fuzzprojectfile: an empty "path" of an npy initialiser loaded, was left out
+    /// when saved, and the saved file no longer loaded ("required field is missing").
+    void emptyFileNamesAreRefused()
+    {
+        QVERIFY(errorOf(withChange(R"x("path": "y.npy")x", R"x("path": "")x"))
+                    .startsWith("buffers[1].init.path: must not be empty"));
+        QVERIFY(errorOf(withChange(R"x("file": "k.cu")x", R"x("file": "")x"))
+                    .startsWith("kernel.file: must not be empty"));
+        QVERIFY(errorOf(withChange(R"x("file": "ref.cpp")x", R"x("file": "")x"))
+                    .startsWith("reference.file: must not be empty"));
+    }
     void specialFilesAreRefusedAtOnce()
     {
         QTemporaryDir dir;
