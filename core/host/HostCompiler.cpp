@@ -406,12 +406,10 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     const std::filesystem::path logPath = dir / (key + ".log");
     const std::filesystem::path sumPath = dir / (key + ".sum");
 
-    if (std::filesystem::exists(library, ec) && !cachedLibraryIsValid(library, sumPath)) {
-        // Damaged (or from before libraries carried a .sum): removed, then built again.
-        std::filesystem::remove(library, ec);
-        std::filesystem::remove(sumPath, ec);
-    }
-    if (std::filesystem::exists(library, ec)) {
+    // A damaged library (or one from before libraries carried a .sum) is a miss: it is built
+    // again and replaced by rename, never deleted first, so that no other process sees the
+    // path missing in between.
+    if (std::filesystem::exists(library, ec) && cachedLibraryIsValid(library, sumPath)) {
         result.ok = true;
         result.cacheHit = true;
         result.libraryPath = library.string();
