@@ -2,11 +2,11 @@
 #include "ui/SessionDocument.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -29,13 +29,13 @@ const char* kNewReference = R"(void reference(float* out, const float* in, float
 }
 )";
 
-QString readText(const std::filesystem::path& path)
+/// A source file of the project, through UserFile (a FIFO or device never blocks the window),
+/// with CRLF line ends made LF as QIODevice::Text did.
+QString readText(const std::filesystem::path& path, const std::string& what)
 {
-    QFile file(QString::fromStdString(path.string()));
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-        throw Error(Error::Kind::Io,
-                    "cannot read " + path.string() + ": " + file.errorString().toStdString());
-    return QString::fromUtf8(file.readAll());
+    QString text = QString::fromStdString(UserFile::read(path, UserFile::kMaxTextBytes, what));
+    text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
+    return text;
 }
 
 void writeText(const std::filesystem::path& path, const QString& text)
@@ -135,12 +135,14 @@ void SessionDocument::load(const QString& path, bool flagsTrusted)
     const std::filesystem::path p = path.toStdString();
     session::Session s = session::ProjectFile::load(p);
     s.flagsTrusted = flagsTrusted;
-    const QString kernel = s.kernelFile.empty() ? QString::fromStdString(s.kernelSource)
-                                                : readText(s.resolve(s.kernelFile));
+    const QString kernel = s.kernelFile.empty()
+                               ? QString::fromStdString(s.kernelSource)
+                               : readText(s.resolve(s.kernelFile), "the kernel source");
     QString reference;
     if (s.reference.kind == session::ReferenceSpec::Kind::Cpp)
-        reference = s.reference.file.empty() ? QString::fromStdString(s.reference.source)
-                                             : readText(s.resolve(s.reference.file));
+        reference = s.reference.file.empty()
+                        ? QString::fromStdString(s.reference.source)
+                        : readText(s.resolve(s.reference.file), "the C++ reference source");
     setSession(std::move(s), QFileInfo(path).absoluteFilePath(), kernel, reference);
 }
 

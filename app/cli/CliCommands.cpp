@@ -4,12 +4,12 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
 #include "core/session/SessionRunner.h"
-#include "core/session/detail/FileUtil.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -213,18 +214,18 @@ runner::RunnerClient::Config runnerConfig(const QCommandLineParser& p)
     return config;
 }
 
-/// --timeout SECONDS into `ms`; false (after saying why) when it is not a positive number.
+/// --timeout SECONDS into `ms`; false (after saying why) when it is not a positive number in
+/// range.
 bool timeoutOption(const QCommandLineParser& p, int& ms)
 {
     if (!p.isSet(QStringLiteral("timeout"))) return true;
-    bool conv = false;
-    const double sec = p.value(QStringLiteral("timeout")).toDouble(&conv);
-    if (!conv || sec <= 0) {
-        err("--timeout: expected a positive number of seconds, got \"" +
-            p.value(QStringLiteral("timeout")).toStdString() + "\"");
+    std::string why;
+    const auto sec = parseTimeoutSeconds(p.value(QStringLiteral("timeout")), why);
+    if (!sec) {
+        err(why);
         return false;
     }
-    ms = static_cast<int>(sec * 1000.0);
+    ms = static_cast<int>(std::ceil(*sec * 1000.0)); // at most INT_MAX by the range check
     return true;
 }
 
@@ -379,7 +380,7 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
     std::string source;
     const std::filesystem::path path = args[1].toStdString();
     try {
-        source = session::detail::readFile(path);
+        source = UserFile::read(path, UserFile::kMaxTextBytes, "the kernel source");
     } catch (const Error& e) {
         err(e.what());
         return InvalidInput;
@@ -487,6 +488,23 @@ int cmdDevices(const QCommandLineParser& p)
 
 } // namespace
 
+std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why)
+{
+    bool conv = false;
+    const double sec = text.toDouble(&conv);
+    if (!conv || !(sec > 0)) {
+        why =
+            "--timeout: expected a positive number of seconds, got \"" + text.toStdString() + "\"";
+        return std::nullopt;
+    }
+    if (sec > kMaxTimeoutSeconds) {
+        why = "--timeout: " + text.toStdString() + " s is out of range (at most " +
+              std::to_string(static_cast<long>(kMaxTimeoutSeconds)) + " s, about 24 days)";
+        return std::nullopt;
+    }
+    return sec;
+}
+
 int runCli(const QStringList& arguments)
 {
     QCommandLineParser p;
@@ -535,7 +553,8 @@ int runCli(const QStringList& arguments)
                  QStringLiteral(
                      "run, profile: wall-clock limit in seconds for the kernel (default 10); the "
                      "runner is "
-                     "killed after it. grade: per submission, compile included (default 60)."),
+                     "killed after it. grade: per submission, compile included (default 60). "
+                     "At most 2147483 s (about 24 days); more is exit 4."),
                  QStringLiteral("SECONDS")});
     p.addOption({QStringLiteral("bounds-check"),
                  QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode.")});

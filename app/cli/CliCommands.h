@@ -3,6 +3,7 @@
 
 #include <QStringList>
 
+#include <optional>
 #include <string>
 
 namespace wb::session {
@@ -18,6 +19,13 @@ enum ExitCode { Pass = 0, Mismatch = 1, CompileError = 2, RuntimeError = 3, Inva
 /// --trust-project was not given), naming each flag and how to trust; empty when it may run.
 /// Sets Session::flagsTrusted when `trustProject`.
 std::string untrustedFlagsMessage(session::Session& session, bool trustProject);
+
+/// The longest --timeout: the limit is kept in milliseconds in an int (about 24.8 days).
+inline constexpr double kMaxTimeoutSeconds = 2147483.0;
+
+/// Parses --timeout SECONDS: a number in (0, kMaxTimeoutSeconds]. On failure returns nullopt
+/// and sets `why` to a message naming the option ("--timeout: ... is out of range ...").
+std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why);
 
 /// Runs the command line (arguments include the program name); returns the exit code.
 int runCli(const QStringList& arguments);

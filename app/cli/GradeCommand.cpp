@@ -278,13 +278,13 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
     }
     double timeoutS = 60;
     if (p.isSet(QStringLiteral("timeout"))) {
-        bool ok = false;
-        timeoutS = p.value(QStringLiteral("timeout")).toDouble(&ok);
-        if (!ok || !(timeoutS > 0)) {
-            err(QStringLiteral("--timeout: expected a positive number of seconds, got \"%1\"")
-                    .arg(p.value(QStringLiteral("timeout"))));
+        std::string why;
+        const auto sec = parseTimeoutSeconds(p.value(QStringLiteral("timeout")), why);
+        if (!sec) {
+            err(QString::fromStdString(why));
             return InvalidInput;
         }
+        timeoutS = *sec;
     }
     QStringList extra;
     for (const char* o : {"backend", "device", "iterations"})

@@ -30,6 +30,9 @@ struct DeviceDescription {
     std::uint64_t totalMemoryBytes = 0;
     double peakBandwidthGBs = 0; ///< theoretical; 0 when unknown
     std::string driverVersion;   ///< "580.95", "13.0"; empty for CPU
+    /// The most dynamic shared memory one block may ask for (the opt-in limit on CUDA, the
+    /// emulator's capacity on the CPU); 0 when unknown. Not part of saved reports.
+    std::uint64_t maxDynamicSharedBytes = 0;
 };
 
 /// Memory that kernels of one backend can address. address() is what a pointer parameter

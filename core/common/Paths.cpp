@@ -2,6 +2,10 @@
 #include "core/common/Paths.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdlib>
 #include <system_error>
@@ -40,6 +44,53 @@ std::filesystem::path dataDir()
     return std::filesystem::path(WB_SOURCE_DATA_DIR);
 }
 
+namespace {
+
+/// Whether `dir` is a directory (not a symlink) owned by us that only we can write to.
+enum class DirState { Missing, Private, OursButOpen, NotOurs };
+
+DirState stateOf(const std::filesystem::path& dir)
+{
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0) return DirState::Missing;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) return DirState::NotOurs;
+    return (st.st_mode & 077) != 0 ? DirState::OursButOpen : DirState::Private;
+}
+
+/// <tmp>/warpbench-cache-<uid>, private to this user (see cacheDir()).
+std::filesystem::path privateTempCacheDir()
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path tmp = fs::temp_directory_path(ec);
+    if (ec) tmp = "/tmp";
+    const fs::path dir = tmp / ("warpbench-cache-" + std::to_string(::geteuid()));
+    bool usable = true;
+    for (int attempt = 0; attempt < 4 && usable; ++attempt) {
+        switch (stateOf(dir)) {
+        case DirState::Private:
+            return dir;
+        case DirState::Missing:
+            // Checked again afterwards: someone may have raced us to the name.
+            usable = ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
+            break;
+        case DirState::OursButOpen:
+            // Others could have planted entries: nothing in it is trusted.
+            fs::remove_all(dir, ec);
+            break;
+        case DirState::NotOurs:
+            usable = false;
+            break;
+        }
+    }
+    // Someone else holds the name (or it cannot be made): a fresh private folder per process.
+    std::string pattern = (dir.string() + "-XXXXXX");
+    if (::mkdtemp(pattern.data())) return pattern;
+    return dir; // unusable: the caches then fail to store and every compile runs
+}
+
+} // namespace
+
 std::filesystem::path cacheDir()
 {
     std::filesystem::path dir = fromEnv("WARPBENCH_CACHE_DIR");
@@ -49,11 +100,25 @@ std::filesystem::path cacheDir()
         else if (auto home = fromEnv("HOME"); !home.empty())
             dir = home / ".cache" / "warpbench";
         else
-            dir = std::filesystem::temp_directory_path() / "warpbench-cache";
+            return privateTempCacheDir();
     }
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     return dir;
+}
+
+std::uintmax_t cacheLimitBytes()
+{
+    constexpr std::uintmax_t kDefaultMb = 1024;
+    const char* value = std::getenv("WARPBENCH_CACHE_MAX_MB");
+    std::uintmax_t mb = kDefaultMb;
+    if (value && *value) {
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long v = std::strtoull(value, &end, 10);
+        if (errno == 0 && end && *end == '\0' && v > 0 && v < (1ull << 40)) mb = v;
+    }
+    return mb << 20;
 }
 
 } // namespace wb

@@ -307,6 +307,7 @@ DeviceDescription CpuBackend::describe(int threads)
              std::to_string(threads) + " threads)";
     d.arch = "x86_64";
     d.multiprocessors = threads;
+    d.maxDynamicSharedBytes = abi::kDynamicSharedCapacity;
     std::ifstream mem("/proc/meminfo");
     for (std::string line; std::getline(mem, line);)
         if (line.rfind("MemTotal:", 0) == 0)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/CompileCache.h"
 
+#include "core/common/Checksum.h"
+
 #include <QCryptographicHash>
 
 #include <fcntl.h>
@@ -22,23 +24,9 @@ constexpr std::uint32_t kFormatVersion = 1;
 // magic(8) version(4) headerSize(4) payloadLength(8) checksum(8) key(32)
 constexpr std::size_t kHeaderSize = CompileCache::kHeaderSize;
 
-/// A fast 64-bit checksum over 8-byte words (corruption detection, not security).
 std::uint64_t checksum(std::string_view data) noexcept
 {
-    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-    std::uint64_t h = 0xCBF29CE484222325ULL ^ data.size();
-    std::size_t i = 0;
-    for (; i + 8 <= data.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, data.data() + i, 8);
-        h = (h ^ w) * kMul;
-        h ^= h >> 29;
-    }
-    std::uint64_t tail = 0;
-    std::memcpy(&tail, data.data() + i, data.size() - i);
-    h = (h ^ tail) * kMul;
-    h ^= h >> 32;
-    return h;
+    return fastChecksum(data);
 }
 
 class Writer {
@@ -289,11 +277,11 @@ std::shared_ptr<const CompileResult> CompileCache::findInMemory(const Key& key) 
 std::shared_ptr<const CompileResult> CompileCache::findOnDisk(const Key& key)
 {
     const std::string path = entryPath(key).string();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return nullptr;
     struct stat st {};
     std::string data;
-    bool readOk = ::fstat(fd, &st) == 0 && st.st_size >= 0;
+    bool readOk = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
     if (readOk) {
         data.resize(static_cast<std::size_t>(st.st_size));
         std::size_t got = 0;
@@ -342,7 +330,8 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
     const std::filesystem::path temp = final.string() + ".tmp." + std::to_string(::getpid()) + "." +
                                        std::to_string(counter.fetch_add(1));
     const std::string bytes = serialize(key, *result);
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // O_EXCL|O_NOFOLLOW: never write through a file or symlink someone else put at the name.
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return false;
     std::size_t written = 0;
     while (written < bytes.size()) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/Compiler.h"
 
+#include "core/common/Error.h"
 #include "core/common/Paths.h"
+#include "core/common/UserFile.h"
 #include "core/cuda/CompileCache.h"
 #include "core/cuda/detail/DiagnosticParser.h"
 #include "core/cuda/detail/KernelDiscovery.h"
@@ -13,12 +15,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 namespace wb::cuda {
 
@@ -114,14 +114,17 @@ std::string userHeaders(std::string_view source, const std::string& sourceName,
                 if (!fs::is_regular_file(candidate, ec)) continue;
                 const std::string key = candidate.lexically_normal().string();
                 if (!seen.insert(key).second) break;
-                std::ifstream in(candidate, std::ios::binary);
-                std::ostringstream content;
-                content << in.rdbuf();
+                std::string content;
+                try {
+                    content = UserFile::read(candidate, UserFile::kMaxTextBytes, "a header");
+                } catch (const Error&) {
+                    // Replaced since the check (a FIFO, a vanished file): NVRTC reports it.
+                }
                 out += key;
                 out += '\0';
-                out += content.str();
+                out += content;
                 out += '\0';
-                pending.push_back({content.str(), candidate.parent_path()});
+                pending.push_back({std::move(content), candidate.parent_path()});
                 break;
             }
         }
@@ -149,7 +152,7 @@ struct Compiler::Impl {
     std::vector<std::string> toolkitIncludes;
     std::string version;
     std::atomic<bool> cacheEnabled{true};
-    CompileCache cache{cacheDir() / "nvrtc"};
+    CompileCache cache{cacheDir() / "nvrtc", 512, cacheLimitBytes()};
     // Compiles under way, so that a second caller with the same key waits for the first
     // instead of running NVRTC again.
     using Shared = std::shared_ptr<const CompileResult>;

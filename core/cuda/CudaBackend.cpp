@@ -7,6 +7,7 @@
 #include "core/cuda/Kernel.h"
 #include "core/cuda/Module.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <vector>
@@ -97,6 +98,8 @@ DeviceDescription CudaBackend::describe(int ordinal)
     d.totalMemoryBytes = dev.totalMemory();
     d.peakBandwidthGBs = dev.peakBandwidthGBs();
     d.driverVersion = Device::driverVersion();
+    d.maxDynamicSharedBytes =
+        static_cast<std::uint64_t>(std::max(0, dev.maxSharedMemoryPerBlockOptin()));
     return d;
 }
 

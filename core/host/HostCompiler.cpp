@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/host/HostCompiler.h"
 
+#include "core/common/Checksum.h"
 #include "core/common/Paths.h"
 
 #include <QByteArray>
@@ -11,6 +12,10 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -181,6 +186,102 @@ std::string shellQuote(const std::string& arg)
     return quoted + "'";
 }
 
+/// "<size> <checksum>" of a library: the .sum file stored beside each cached .so.
+std::string librarySummary(const std::string& bytes)
+{
+    return std::to_string(bytes.size()) + " " + std::to_string(fastChecksum(bytes)) + "\n";
+}
+
+/// Whether the cached `library` is exactly what was stored: a regular file (not a symlink)
+/// with an ELF header whose size and checksum match its .sum. A truncated or damaged library
+/// would fail every later run (or SIGBUS once mapped); it is never loaded.
+bool cachedLibraryIsValid(const std::filesystem::path& library, const std::filesystem::path& sum)
+{
+    const int fd = ::open(library.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return false;
+    struct stat st {};
+    std::string bytes;
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 64 &&
+              st.st_size < (off_t{1} << 32);
+    if (ok) {
+        bytes.resize(static_cast<std::size_t>(st.st_size));
+        std::size_t got = 0;
+        while (got < bytes.size()) {
+            const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        ok = got == bytes.size() && bytes.compare(0, 4,
+                                                  "\x7f"
+                                                  "ELF") == 0;
+    }
+    if (ok) ::futimens(fd, nullptr); // recently used, for trimCache()
+    ::close(fd);
+    return ok && readFile(sum) == librarySummary(bytes);
+}
+
+/// Deletes the least recently used entries of the host cache folder until it holds at most
+/// 80 % of `limit` (the newest entry always stays), and build folders of processes that died
+/// more than an hour ago. An entry is a key's .so/.log/.sum or a pch-<key> folder; the entry
+/// `keep` (just built) always stays.
+void trimCache(const std::filesystem::path& dir, std::uintmax_t limit, const std::string& keep)
+{
+    namespace fs = std::filesystem;
+    struct Entry {
+        fs::file_time_type used{};
+        std::uintmax_t size = 0;
+        std::vector<fs::path> paths;
+    };
+    std::map<std::string, Entry> entries;
+    std::uintmax_t total = 0;
+    std::error_code ec;
+    const auto staleBefore = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        const fs::path& p = it->path();
+        const std::string name = p.filename().string();
+        std::error_code e2;
+        const auto time = fs::symlink_status(p, e2).type() == fs::file_type::symlink
+                              ? fs::file_time_type::min()
+                              : it->last_write_time(e2);
+        if (e2) continue;
+        if (name.find("build-") != std::string::npos) {
+            if (time < staleBefore) fs::remove_all(p, e2);
+            continue;
+        }
+        std::uintmax_t size = 0;
+        if (it->is_directory(e2) && !it->is_symlink(e2)) {
+            for (auto f = fs::recursive_directory_iterator(p, e2);
+                 !e2 && f != fs::recursive_directory_iterator(); f.increment(e2))
+                if (f->is_regular_file(e2)) size += f->file_size(e2);
+        } else if (it->is_regular_file(e2)) {
+            size = it->file_size(e2);
+        }
+        Entry& e = entries[name.substr(0, name.find('.'))];
+        e.used = std::max(e.used, time);
+        e.size += size;
+        e.paths.push_back(p);
+        total += size;
+    }
+    if (total <= limit) return;
+    std::vector<Entry*> order;
+    for (auto& [key, e] : entries)
+        if (key != keep) order.push_back(&e);
+    std::sort(order.begin(), order.end(),
+              [](const Entry* a, const Entry* b) { return a->used < b->used; });
+    const std::uintmax_t target = limit / 5 * 4;
+    for (std::size_t i = 0; i < order.size() && total > target; ++i) {
+        // The library goes first: without it the entry is a miss, whatever else is left.
+        std::sort(order[i]->paths.begin(), order[i]->paths.end(),
+                  [](const fs::path& a, const fs::path& b) {
+                      return (a.extension() == ".so") > (b.extension() == ".so");
+                  });
+        for (const fs::path& p : order[i]->paths)
+            fs::remove_all(p, ec);
+        total -= order[i]->size;
+    }
+}
+
 Diagnostic toolDiagnostic(const std::string& message)
 {
     Diagnostic d;
@@ -327,8 +428,12 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     std::filesystem::create_directories(dir, ec);
     const std::filesystem::path library = dir / (key + ".so");
     const std::filesystem::path logPath = dir / (key + ".log");
+    const std::filesystem::path sumPath = dir / (key + ".sum");
 
-    if (std::filesystem::exists(library, ec)) {
+    // A damaged library (or one from before libraries carried a .sum) is a miss: it is built
+    // again and replaced by rename, never deleted first, so that no other process sees the
+    // path missing in between.
+    if (std::filesystem::exists(library, ec) && cachedLibraryIsValid(library, sumPath)) {
         result.ok = true;
         result.cacheHit = true;
         result.libraryPath = library.string();
@@ -392,10 +497,13 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         return result;
     }
 
-    // Publish atomically: the log first, then the library by rename (readers test the .so).
+    // Publish atomically from the private build folder: the log and the .sum first, then the
+    // library by rename (readers test the .so, then check it against its .sum).
     writeFile(workDir / "out.log", result.log);
+    writeFile(workDir / "out.sum", librarySummary(readFile(workDir / "out.so")));
     std::filesystem::rename(workDir / "out.log", logPath, ec);
-    std::filesystem::rename(workDir / "out.so", library, ec);
+    std::filesystem::rename(workDir / "out.sum", sumPath, ec);
+    if (!ec) std::filesystem::rename(workDir / "out.so", library, ec);
     if (ec) {
         result.diagnostics.push_back(toolDiagnostic("cannot store the library in " +
                                                     library.string() + ": " + ec.message()));
@@ -405,6 +513,7 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     result.ok = true;
     result.libraryPath = library.string();
     result.compileMs = elapsed();
+    trimCache(dir, cacheLimitBytes(), key);
     return result;
 }
 
@@ -440,7 +549,10 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
     }
     const fs::path dir = cacheDir() / "host" / ("pch-" + hashHex(keyMaterial));
     const fs::path gch = dir / (includeName + ".gch");
-    if (fs::exists(gch, ec)) return dir.string();
+    if (fs::exists(gch, ec)) {
+        fs::last_write_time(dir, fs::file_time_type::clock::now(), ec); // used, for trimCache()
+        return dir.string();
+    }
 
     // Built in a private folder, published by renaming the folder: the header's folder is
     // copied beside the .gch, so that later includes of the same name (from other headers,

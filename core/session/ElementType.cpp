@@ -267,6 +267,54 @@ double loadAsDouble(ElementType type, const void* d, std::size_t i) noexcept
     return 0;
 }
 
+bool fitsElementType(ElementType type, double value) noexcept
+{
+    if (isFloatingPoint(type)) {
+        if (!std::isfinite(value)) return true;
+        std::uint64_t bits = 0;
+        storeFromDouble(type, &bits, 0, value);
+        return std::isfinite(loadAsDouble(type, &bits, 0));
+    }
+    if (std::isnan(value)) return false;
+    // Powers of two are exact doubles: lowest <= value < 2^(bits) or 2^(bits-1).
+    const int bits = static_cast<int>(elementSize(type) * 8);
+    const double limit = std::ldexp(1.0, isSigned(type) ? bits - 1 : bits);
+    const double lowest = isSigned(type) ? -limit : 0.0;
+    // Fractions are truncated toward zero, so -0.5 still fits an unsigned type.
+    return (value >= lowest || value > lowest - 1.0) && value < limit;
+}
+
+std::string elementTypeRangeText(ElementType type)
+{
+    switch (type) {
+    case ElementType::F16:
+        return "±65504";
+    case ElementType::BF16:
+        return "±3.38953e+38";
+    case ElementType::F32:
+        return "±3.40282e+38";
+    case ElementType::F64:
+        return "±1.79769e+308";
+    case ElementType::I8:
+        return "-128 to 127";
+    case ElementType::I16:
+        return "-32768 to 32767";
+    case ElementType::I32:
+        return "-2147483648 to 2147483647";
+    case ElementType::I64:
+        return "-9223372036854775808 to 9223372036854775807";
+    case ElementType::U8:
+        return "0 to 255";
+    case ElementType::U16:
+        return "0 to 65535";
+    case ElementType::U32:
+        return "0 to 4294967295";
+    case ElementType::U64:
+        return "0 to 18446744073709551615";
+    }
+    return {};
+}
+
 void storeFromDouble(ElementType type, void* d, std::size_t i, double v) noexcept
 {
     switch (type) {

@@ -31,6 +31,7 @@ double fnMod(double a, double b)
 {
     return std::fmod(a, b);
 }
+} // namespace
 
 std::string numberText(double v)
 {
@@ -39,7 +40,6 @@ std::string numberText(double v)
     s << v;
     return s.str();
 }
-} // namespace
 
 void Expression::setVariable(const std::string& name, double value)
 {
@@ -86,7 +86,10 @@ std::uint64_t Expression::evaluateCount(const std::string& expression, const std
                     field + ": \"" + expression + "\" = " + numberText(v) +
                         " is not a whole number (use ceil() or floor())");
     const double r = std::round(v);
-    if (r < static_cast<double>(minimum) || r > 9.0e18)
+    if (r > 9.0e18)
+        throw Error(Error::Kind::InvalidArgument,
+                    field + ": \"" + expression + "\" = " + numberText(v) + " is out of range");
+    if (r < static_cast<double>(minimum))
         throw Error(Error::Kind::InvalidArgument,
                     field + ": \"" + expression + "\" = " + numberText(v) + " must be at least " +
                         std::to_string(minimum));

@@ -11,6 +11,9 @@ namespace wb::session {
 /// the session's scalars. Besides muparser's own functions it knows ceil, floor, round, trunc
 /// and mod. Errors are Error(Kind::InvalidArgument) naming the field and the offending token:
 /// `launch.grid[0]: unknown token "M" at position 5 in "ceil(M/256)"`.
+/// `v` as messages show it (10 significant digits).
+std::string numberText(double v);
+
 class Expression {
 public:
     /// Defines (or redefines) a variable visible to later expressions.

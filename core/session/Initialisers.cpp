@@ -2,9 +2,9 @@
 #include "core/session/Initialisers.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/ImageCodec.h"
 #include "core/session/Npy.h"
-#include "core/session/detail/FileUtil.h"
 
 #include <cmath>
 #include <cstring>
@@ -104,7 +104,10 @@ HostArray Initialisers::make(const BufferSpec& buffer, const std::vector<std::si
     }
     case Initialiser::Kind::Bin: {
         const auto path = session.resolve(in.path);
-        const std::string bytes = detail::readFile(path);
+        // The exact size is known: a larger file is refused before it is read.
+        const std::string bytes = UserFile::read(
+            path, a.bytes(),
+            "the .bin input of " + field + " (" + std::to_string(a.bytes()) + " bytes expected)");
         if (bytes.size() != a.bytes())
             throw Error(Error::Kind::Io,
                         field + ": " + path.string() + " has " + std::to_string(bytes.size()) +

@@ -2,6 +2,7 @@
 #include "core/session/Npy.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <cctype>
@@ -35,7 +36,8 @@ std::optional<ElementType> typeOfDescr(std::string d, std::optional<ElementType>
 
 HostArray Npy::read(const std::filesystem::path& path, std::optional<ElementType> wanted)
 {
-    return parse(detail::readFile(path), path.string(), wanted);
+    return parse(UserFile::read(path, UserFile::kMaxDataBytes, "the .npy file"), path.string(),
+                 wanted);
 }
 
 HostArray Npy::parse(const std::string& bytes, const std::string& name,
@@ -125,6 +127,13 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
         }))
         fail(name, "malformed .npy header: no 'shape'");
     std::vector<std::size_t> shape;
+    // The shape is checked against the bytes the file holds before anything is allocated: a
+    // truncated or hostile header ("shape": (10**12, 10**12)) is an error, not a huge allocation.
+    const std::size_t dataStart = headerStart + headerLen;
+    const std::size_t available = bytes.size() - dataStart;
+    const std::size_t elementBytes = elementSize(*type);
+    std::size_t needed = elementBytes;
+    bool overflow = false;
     for (std::size_t i = 0; i < dims.size();) {
         if (dims[i] < '0' || dims[i] > '9') {
             ++i;
@@ -133,21 +142,32 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
         std::size_t d = 0;
         for (; i < dims.size() && dims[i] >= '0' && dims[i] <= '9'; ++i) {
             const auto digit = static_cast<std::size_t>(dims[i] - '0');
-            if (d > (std::numeric_limits<std::size_t>::max() - digit) / 10)
-                fail(name, "malformed .npy header: a dimension of 'shape' is too large");
+            if (d > (std::numeric_limits<std::size_t>::max() - digit) / 10) {
+                overflow = true;
+                d = 0;
+                while (i < dims.size() && dims[i] >= '0' && dims[i] <= '9')
+                    ++i;
+                break;
+            }
             d = d * 10 + digit;
         }
+        if (d != 0 && needed > std::numeric_limits<std::size_t>::max() / d)
+            overflow = true;
+        else
+            needed *= d;
         shape.push_back(d);
     }
     if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
+    if (overflow)
+        fail(name, "the header's shape (" + std::string(dims) +
+                       ") is too large for any file (the file has " + std::to_string(available) +
+                       " bytes of data)");
+    if (available != needed)
+        fail(name, "data size does not match the header: shape " + shapeToText(shape) + " of " +
+                       elementTypeName(*type) + " needs " + std::to_string(needed) +
+                       " bytes, the file has " + std::to_string(available));
 
     HostArray array(*type, shape);
-    const std::size_t dataStart = headerStart + headerLen;
-    const std::size_t available = bytes.size() - dataStart;
-    if (available != array.bytes())
-        fail(name, "data size does not match the header: shape " + shapeToText(shape) + " of " +
-                       elementTypeName(*type) + " needs " + std::to_string(array.bytes()) +
-                       " bytes, the file has " + std::to_string(available));
     if (array.bytes()) std::memcpy(array.data(), bytes.data() + dataStart, array.bytes());
     return array;
 }

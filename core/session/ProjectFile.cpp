@@ -2,6 +2,7 @@
 #include "core/session/ProjectFile.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <QJsonArray>
@@ -280,8 +281,14 @@ QJsonValue exprJson(const std::string& e)
 QJsonArray dimsJson(const std::vector<std::string>& d)
 {
     QJsonArray a;
-    for (const std::string& e : d)
-        a.append(exprJson(e));
+    for (const std::string& e : d) {
+        // A plain number in a dimension must be a positive integer when loaded: "-1" or "0.5"
+        // stays a string expression (refused when run), so that the saved file loads again.
+        const QJsonValue v = exprJson(e);
+        const bool loadable =
+            !v.isDouble() || (v.toDouble() >= 1 && v.toDouble() == std::floor(v.toDouble()));
+        a.append(loadable ? v : QJsonValue(qs(e)));
+    }
     return a;
 }
 
@@ -329,7 +336,7 @@ QJsonObject launchJson(const LaunchSpec& l)
 
 Session ProjectFile::load(const std::filesystem::path& path)
 {
-    const std::string bytes = detail::readFile(path);
+    const std::string bytes = UserFile::read(path, UserFile::kMaxTextBytes, "the project file");
     return fromJson(bytes, std::filesystem::absolute(path).parent_path(), path.string());
 }
 
@@ -364,6 +371,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         const bool hasFile = k->has("file"), hasSource = k->has("source");
         if (hasFile == hasSource) invalid("kernel", "give exactly one of \"file\" or \"source\"");
         s.kernelFile = k->string("file", "");
+        if (hasFile && s.kernelFile.empty()) invalid("kernel.file", "must not be empty");
         s.kernelSource = k->string("source", "");
         k->finish();
     }
@@ -446,6 +454,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             init.seed =
                 static_cast<std::uint64_t>(in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
             init.path = in->string("path", "", isFile);
+            if (isFile && init.path.empty()) invalid(in->field("path"), "must not be empty");
             init.channels = in->string("channels", "grey");
             if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
                 invalid(in->field("channels"), "expected \"grey\", \"rgb\" or \"rgba\"");
@@ -509,6 +518,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             if (hasFile == hasSource)
                 invalid("reference", "give exactly one of \"file\" or \"source\"");
             ref.file = r->string("file", "");
+            if (hasFile && ref.file.empty()) invalid(r->field("file"), "must not be empty");
             ref.source = r->string("source", "");
             ref.function = r->string("function", "reference");
             checkName(ref.function, r->field("function"));

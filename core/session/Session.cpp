@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/Session.h"
 
-#include "core/session/detail/FileUtil.h"
+#include "core/common/UserFile.h"
 
 #include <array>
 
@@ -62,7 +62,7 @@ std::filesystem::path Session::resolve(const std::string& path) const
 std::string Session::loadKernelSource() const
 {
     if (kernelFile.empty()) return kernelSource;
-    return detail::readFile(resolve(kernelFile));
+    return UserFile::read(resolve(kernelFile), UserFile::kMaxTextBytes, "the kernel source");
 }
 
 std::string Session::kernelSourceName() const

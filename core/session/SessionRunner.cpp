@@ -2,6 +2,7 @@
 #include "core/session/SessionRunner.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/session/Binding.h"
 #include "core/session/CppReference.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace wb::session {
 
@@ -37,16 +39,25 @@ struct Resolved {
     std::vector<std::vector<std::size_t>> shapes;
 };
 
-Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std::string& field)
+/// The limits CUDA puts on every launch (compute capability 5.0 and later); the CPU emulator
+/// keeps the same ones, so that a session valid on one backend is valid on the other.
+constexpr std::uint64_t kMaxGrid[3] = {0x7fffffffu, 65535, 65535};
+constexpr std::uint64_t kMaxBlock[3] = {1024, 1024, 64};
+constexpr std::uint64_t kMaxBlockThreads = 1024;
+
+Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std::string& field,
+            const std::uint64_t (&limits)[3])
 {
     if (dims.empty() || dims.size() > 3)
         throw Error(Error::Kind::InvalidArgument, field + ": expected 1–3 dimensions");
     unsigned v[3] = {1, 1, 1};
     for (std::size_t i = 0; i < dims.size(); ++i) {
-        const std::uint64_t n = e.evaluateCount(dims[i], field + "[" + std::to_string(i) + "]", 1);
-        if (n > 0x7fffffffu)
-            throw Error(Error::Kind::InvalidArgument, field + "[" + std::to_string(i) + "]: " +
-                                                          std::to_string(n) + " is too large");
+        const std::string f = field + "[" + std::to_string(i) + "]";
+        const std::uint64_t n = e.evaluateCount(dims[i], f, 1);
+        if (n > limits[i])
+            throw Error(Error::Kind::InvalidArgument,
+                        f + ": \"" + dims[i] + "\" = " + std::to_string(n) +
+                            " is out of range (at most " + std::to_string(limits[i]) + ")");
         v[i] = static_cast<unsigned>(n);
     }
     return Dim3{v[0], v[1], v[2]};
@@ -55,10 +66,21 @@ Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std
 LaunchConfig launchConfigOf(const LaunchSpec& l, const Expression& e, const std::string& field)
 {
     LaunchConfig c;
-    c.grid = dim3Of(l.grid, e, field + ".grid");
-    c.block = dim3Of(l.block, e, field + ".block");
-    c.sharedBytes =
-        static_cast<unsigned>(e.evaluateCount(l.sharedBytes, field + ".sharedBytes", 0));
+    c.grid = dim3Of(l.grid, e, field + ".grid", kMaxGrid);
+    c.block = dim3Of(l.block, e, field + ".block", kMaxBlock);
+    if (c.block.volume() > kMaxBlockThreads)
+        throw Error(Error::Kind::InvalidArgument,
+                    field + ".block: " + std::to_string(c.block.x) + " x " +
+                        std::to_string(c.block.y) + " x " + std::to_string(c.block.z) + " = " +
+                        std::to_string(c.block.volume()) + " threads; a block has at most " +
+                        std::to_string(kMaxBlockThreads));
+    const std::uint64_t shared = e.evaluateCount(l.sharedBytes, field + ".sharedBytes", 0);
+    if (shared > std::numeric_limits<unsigned>::max())
+        throw Error(Error::Kind::InvalidArgument,
+                    field + ".sharedBytes: \"" + l.sharedBytes + "\" = " + std::to_string(shared) +
+                        " is out of range (at most " +
+                        std::to_string(std::numeric_limits<unsigned>::max()) + ")");
+    c.sharedBytes = static_cast<unsigned>(shared);
     return c;
 }
 
@@ -67,7 +89,13 @@ Resolved resolve(const Session& s)
     Resolved r;
     for (std::size_t i = 0; i < s.scalars.size(); ++i) {
         const ScalarSpec& sc = s.scalars[i];
-        const double v = r.expr.evaluate(sc.value, "scalars[" + std::to_string(i) + "].value");
+        const std::string field = "scalars[" + std::to_string(i) + "].value";
+        const double v = r.expr.evaluate(sc.value, field);
+        if (!fitsElementType(sc.type, v))
+            throw Error(Error::Kind::InvalidArgument,
+                        field + ": scalar '" + sc.name + "' of type " + elementTypeName(sc.type) +
+                            ": \"" + sc.value + "\" = " + numberText(v) + " is out of range (" +
+                            elementTypeRangeText(sc.type) + ")");
         ScalarValue sv;
         storeFromDouble(sc.type, sv.bytes, 0, v);
         // Later expressions see the value as the kernel will (rounded to the scalar's type).
@@ -245,6 +273,19 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     Backend* const backend = opt.reuseBackend ? opt.reuseBackend : owned.get();
     rep.backend = backend->kind();
     rep.device = backend->device();
+    // The one launch limit that depends on the device, checked before anything is compiled.
+    if (const std::uint64_t most = rep.device.maxDynamicSharedBytes) {
+        const auto checkShared = [&](const LaunchConfig& c, const char* field) {
+            if (c.sharedBytes > most)
+                throw Stop{RunReport::Status::Invalid,
+                           std::string(field) + ": " + std::to_string(c.sharedBytes) +
+                               " bytes of dynamic shared memory asked; " + rep.device.name +
+                               " allows at most " + std::to_string(most) + " per block"};
+        };
+        checkShared(rep.launch, "launch.sharedBytes");
+        if (s.reference.kind == ReferenceSpec::Kind::Kernel)
+            checkShared(refLaunch, "reference.sharedBytes");
+    }
     auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(backend);
     if (opt.trace && !cpuBackend)
         throw Stop{RunReport::Status::Invalid,
@@ -292,8 +333,10 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             refBound = Binding::bind(refKernel->params, s, s.reference.launch.bindings,
                                      "reference kernel " + refKernel->name);
         } else if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
-            refSource = s.reference.file.empty() ? s.reference.source
-                                                 : detail::readFile(s.resolve(s.reference.file));
+            refSource = s.reference.file.empty()
+                            ? s.reference.source
+                            : UserFile::read(s.resolve(s.reference.file), UserFile::kMaxTextBytes,
+                                             "the C++ reference source");
             refName = s.reference.file.empty()
                           ? std::string("reference.cpp")
                           : std::filesystem::path(s.reference.file).filename().string();

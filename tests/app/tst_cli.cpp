@@ -64,6 +64,48 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 4);
         QVERIFY2((r.out + r.err).contains(message), qPrintable(r.out + r.err));
     }
+    /// Item 5 and 6 of issue 15 from the shell: special files are refused at once, numbers out
+    /// of range are exit 4 naming the option or field.
+    void untrustedInputsAreRefusedClearly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString fifo = dir.filePath("project.wbproj");
+        QVERIFY(QProcess::execute("mkfifo", {fifo}) == 0);
+        for (const QString& project : {fifo, QStringLiteral("/dev/zero"), dir.path()}) {
+            const CliRun r = runCli({"run", project, "--backend", "cpu"}, 20000);
+            QVERIFY2(
+                r.exitCode == 4 && r.err.contains("not a regular file"),
+                qPrintable(QString("%1: exit %2: %3").arg(project).arg(r.exitCode).arg(r.err)));
+        }
+        CliRun r = runCli({"run", data("pass.wbproj"), "--timeout", "1e10"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("--timeout: 1e10 s is out of range"), qPrintable(r.err));
+        r = runCli({"grade", data("pass.wbproj"), dir.path(), "--timeout", "1e10"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("--timeout: 1e10 s is out of range"), qPrintable(r.err));
+
+        // A block of 2048 threads: exit 4 before anything runs, whichever backend.
+        QFile in(data("pass.wbproj"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(in.readAll()).object();
+        project["kernel"] = QJsonObject{{"file", data("mul.cu")}};
+        QJsonObject launch = project["launch"].toObject();
+        launch["block"] = QJsonArray{2048};
+        project["launch"] = launch;
+        const QString big = dir.filePath("big_block.wbproj");
+        QFile outFile(big);
+        QVERIFY(outFile.open(QIODevice::WriteOnly));
+        outFile.write(QJsonDocument(project).toJson());
+        outFile.close();
+        for (const char* backend : {"cpu", "cuda"}) {
+            r = runCli({"run", big, "--backend", backend});
+            QVERIFY2(
+                r.exitCode == 4 && (r.out + r.err).contains("launch.block[0]"),
+                qPrintable(
+                    QString("%1: exit %2: %3%4").arg(backend).arg(r.exitCode).arg(r.out, r.err)));
+        }
+    }
     void exitCodes_data()
     {
         QTest::addColumn<QString>("project");

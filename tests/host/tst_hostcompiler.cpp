@@ -5,7 +5,9 @@
 
 #include <QtTest/QtTest>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 
 using namespace wb;
 
@@ -341,6 +343,79 @@ private Q_SLOTS:
                  std::filesystem::path(first.libraryPath).parent_path()))
             leftovers += e.path().filename().string().rfind("build-", 0) == 0 ? 1 : 0;
         QCOMPARE(leftovers, 0);
+    }
+
+    void damagedCachedLibraryIsRebuilt()
+    {
+        // A truncated .so in the cache used to be "hit" forever: every later load failed (or
+        // SIGBUS once mapped). Now it is checked against its size, ELF header and .sum.
+        HostCompileRequest req;
+        req.sourceName = "damaged.cpp";
+        req.source = "extern \"C\" int wb_damaged() { return 11; }\n";
+        const HostCompiler c = compiler();
+        const HostCompileResult first = c.compileSharedLibrary(req);
+        QVERIFY2(first.ok, first.log.c_str());
+        const std::filesystem::path lib = first.libraryPath;
+        const auto size = std::filesystem::file_size(lib);
+        std::filesystem::resize_file(lib, size / 2);
+        const HostCompileResult second = c.compileSharedLibrary(req);
+        QVERIFY2(second.ok, second.log.c_str());
+        QVERIFY(!second.cacheHit);
+        QCOMPARE(std::filesystem::file_size(lib), size);
+        {
+            DynamicLibrary loaded = DynamicLibrary::open({second.libraryPath});
+            QVERIFY2(loaded.isOpen(), loaded.error().c_str());
+            QCOMPARE(loaded.function<int (*)()>("wb_damaged")(), 11);
+        }
+        QVERIFY(c.compileSharedLibrary(req).cacheHit); // valid again: a hit
+
+        // Same size, one byte flipped: the checksum notices.
+        {
+            std::fstream f(lib, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(static_cast<std::streamoff>(size / 2));
+            f.put('\x5a');
+        }
+        QVERIFY(!c.compileSharedLibrary(req).cacheHit);
+        // Not an ELF file at all.
+        {
+            std::ofstream f(lib, std::ios::binary | std::ios::trunc);
+            f << std::string(static_cast<std::size_t>(size), 'x');
+        }
+        const HostCompileResult rebuilt = c.compileSharedLibrary(req);
+        QVERIFY(rebuilt.ok && !rebuilt.cacheHit);
+    }
+
+    void cacheIsTrimmedToItsLimit()
+    {
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::path(m_cache.path().toStdString()) / "host";
+        fs::create_directories(dir);
+        // Two old 600 KiB entries and a 1 MiB limit: building a third trims the oldest.
+        const auto plant = [&dir](const std::string& key, int hoursAgo) {
+            for (const char* ext : {".so", ".sum", ".log"}) {
+                std::ofstream(dir / (key + ext), std::ios::binary)
+                    << std::string(std::string(ext) == ".so" ? 600 * 1024 : 10, 'x');
+                fs::last_write_time(dir / (key + ext), fs::file_time_type::clock::now() -
+                                                           std::chrono::hours(hoursAgo));
+            }
+        };
+        plant("oldest", 3);
+        plant("older", 2);
+        qputenv("WARPBENCH_CACHE_MAX_MB", "1");
+        HostCompileRequest req;
+        req.sourceName = "trim.cpp";
+        req.source = "extern \"C\" int wb_trim() { return 1; }\n";
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        qunsetenv("WARPBENCH_CACHE_MAX_MB");
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY(fs::exists(r.libraryPath)); // the new entry always stays
+        QVERIFY(!fs::exists(dir / "oldest.so"));
+        QVERIFY(!fs::exists(dir / "oldest.sum"));
+        QVERIFY(!fs::exists(dir / "oldest.log"));
+        std::uintmax_t total = 0;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.is_regular_file()) total += e.file_size();
+        QVERIFY2(total <= std::uintmax_t{1} << 20, std::to_string(total).c_str());
     }
 };
 

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 using namespace wb::session;
@@ -178,6 +180,43 @@ private Q_SLOTS:
                     .contains("no 'shape'"));
     }
 
+    void hugeShapeIsCheckedBeforeAllocating()
+    {
+        // A truncated file whose header claims petabytes: refused from the sizes alone (before,
+        // the array was allocated first and the allocation failed or exhausted memory).
+        HostArray a(ElementType::F32, {10});
+        const std::string good = Npy::serialize(a);
+        const auto withShape = [&good](const std::string& shape) {
+            std::string bytes = good;
+            const auto at = bytes.find("(10,)");
+            bytes.replace(at, 5, shape);
+            return bytes.substr(0, bytes.size() - 8); // truncated data as well
+        };
+        const QString huge = errorOf(withShape("(1000000, 1000000, 1000)"));
+        QVERIFY2(huge.contains("data size does not match") &&
+                     huge.contains("4000000000000000 bytes"),
+                 qPrintable(huge));
+        const QString overflow = errorOf(withShape("(4294967296, 4294967296, 4294967296)"));
+        QVERIFY2(overflow.contains("too large"), qPrintable(overflow));
+        const QString digits = errorOf(withShape("(100000000000000000000000000000,)"));
+        QVERIFY2(digits.contains("too large"), qPrintable(digits));
+    }
+    void specialFilesAreRefusedAtOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string fifo = (dir.path() + "/pipe.npy").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        for (const std::string& path : {fifo, std::string("/dev/zero"), dir.path().toStdString()}) {
+            QString message;
+            try {
+                Npy::read(path);
+            } catch (const wb::Error& e) {
+                message = QString::fromStdString(e.what());
+            }
+            QVERIFY2(message.contains("not a regular file"), qPrintable(message));
+        }
+    }
     void largeHeaderUsesVersion2()
     {
         // A 3-d shape cannot need a 64 KiB header, so check version 2 by parsing one we build.

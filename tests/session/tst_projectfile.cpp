@@ -87,6 +87,47 @@ private Q_SLOTS:
         ProjectFile::save(b, path);
         QVERIFY(ProjectFile::load(path) == a);
     }
+    /// Found by tst_fuzzprojectfile: an expression string that reads as a number outside what a
+    /// dimension accepts ("-1", "0.5") was saved as that number, and the saved file no longer
+    /// loaded. It stays a string (and the run refuses it, naming the field).
+    void dimensionExpressionsThatLookLikeBadNumbersStayStrings()
+    {
+        const Session a = ProjectFile::fromJson(
+            withChange(R"x("grid": ["ceil(N/32)"])x", R"x("grid": [1, "-1", "0.5"])x")
+                .toStdString(),
+            "/base");
+        const Session b = ProjectFile::fromJson(ProjectFile::toJson(a), "/base");
+        QVERIFY(a == b);
+        QCOMPARE(b.launch.grid, (std::vector<std::string>{"1", "-1", "0.5"}));
+    }
+    /// Found by tst_fuzzprojectfile: an empty "path" of an npy initialiser loaded, was left out
+    /// when saved, and the saved file no longer loaded ("required field is missing").
+    void emptyFileNamesAreRefused()
+    {
+        QVERIFY(errorOf(withChange(R"x("path": "y.npy")x", R"x("path": "")x"))
+                    .startsWith("buffers[1].init.path: must not be empty"));
+        QVERIFY(errorOf(withChange(R"x("file": "k.cu")x", R"x("file": "")x"))
+                    .startsWith("kernel.file: must not be empty"));
+        QVERIFY(errorOf(withChange(R"x("file": "ref.cpp")x", R"x("file": "")x"))
+                    .startsWith("reference.file: must not be empty"));
+    }
+    void specialFilesAreRefusedAtOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString fifo = dir.filePath("p.wbproj");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        for (const QString& path : {fifo, QStringLiteral("/dev/zero"), dir.path()}) {
+            try {
+                ProjectFile::load(path.toStdString());
+                QFAIL("no error");
+            } catch (const wb::Error& e) {
+                QCOMPARE(e.kind(), wb::Error::Kind::Io);
+                QVERIFY2(QString(e.what()).contains("not a regular file"), e.what());
+                QVERIFY2(QString(e.what()).contains("the project file"), e.what());
+            }
+        }
+    }
     void roundTripShippedExamples()
     {
         QDirIterator it(QStringLiteral(WB_SOURCE_DIR "/resources/examples"), {"*.wbproj"},

@@ -253,6 +253,78 @@ private Q_SLOTS:
                      std::string::npos,
                  r.message.c_str());
     }
+    void invalidLaunchIsRefusedBeforeAnythingRuns_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("block of 2048 threads") << "block"
+                                               << "launch.block[0]: \"2048\" = 2048";
+        QTest::newRow("block of 64 x 32") << "blockxy"
+                                          << "launch.block: 64 x 32 x 1 = 2048";
+        QTest::newRow("block.z") << "blockz"
+                                 << "launch.block[2]";
+        QTest::newRow("grid.y") << "gridy"
+                                << "launch.grid[1]";
+        QTest::newRow("sharedBytes 2^32+16") << "shared"
+                                             << "launch.sharedBytes";
+        QTest::newRow("reference block") << "refblock"
+                                         << "reference.block";
+        QTest::newRow("i32 scalar 1e308") << "scalar"
+                                          << "scalars[0].value: scalar 'n' of type i32";
+        QTest::newRow("u8 scalar -1") << "u8"
+                                      << "scalars[0].value: scalar 'n' of type u8";
+        QTest::newRow("f32 scalar 1e39") << "f32"
+                                         << "scalars[1].value: scalar 'factor' of type f32";
+    }
+    /// Exit 4 naming the field, before any compile, whichever backend: the CUDA one is refused
+    /// the same way even on a machine without a GPU (before, it failed later with exit 3 or ran
+    /// with a truncated value).
+    void invalidLaunchIsRefusedBeforeAnythingRuns()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, field);
+        for (const wb::BackendKind backend : {wb::BackendKind::Cpu, wb::BackendKind::Cuda}) {
+            Session s = makeSession();
+            s.backend = backend;
+            if (what == "block") s.launch.block = {"2048"};
+            if (what == "blockxy") s.launch.block = {"64", "32"};
+            if (what == "blockz") s.launch.block = {"1", "1", "65"};
+            if (what == "gridy") s.launch.grid = {"1", "65536"};
+            if (what == "shared") s.launch.sharedBytes = "2^32+16";
+            if (what == "refblock") {
+                s.reference.kind = ReferenceSpec::Kind::Kernel;
+                s.reference.launch.kernel = "scale_serial";
+                s.reference.launch.grid = {"1"};
+                s.reference.launch.block = {"32", "64"};
+            }
+            if (what == "scalar") s.scalars[0].value = "1e308";
+            if (what == "u8") s.scalars[0] = ScalarSpec{"n", ElementType::U8, "-1"};
+            if (what == "f32") s.scalars[1].value = "1e39";
+            const RunReport r = SessionRunner::run(s, {});
+            QCOMPARE(r.exitCode(), 4);
+            QVERIFY2(r.message.find(field.toStdString()) != std::string::npos, r.message.c_str());
+            QVERIFY2(r.message.find("out of range") != std::string::npos ||
+                         r.message.find("at most 1024") != std::string::npos,
+                     r.message.c_str());
+            QVERIFY(!r.compiled);
+        }
+    }
+    void limitsThemselvesAreAccepted()
+    {
+        Session s = makeSession();
+        s.launch.block = {"1024"};
+        s.launch.grid = {"1"};
+        s.launch.kernel = "scale_serial";
+        RunReport r = SessionRunner::run(s, {});
+        QVERIFY2(r.status == RunReport::Status::Passed || r.status == RunReport::Status::Mismatch,
+                 r.toText().c_str());
+        s.launch.sharedBytes = "227*1024+1"; // past the emulator's capacity: exit 4 before compile
+        r = SessionRunner::run(s, {});
+        QCOMPARE(r.exitCode(), 4);
+        QVERIFY2(r.message.find("launch.sharedBytes: 232449 bytes") != std::string::npos,
+                 r.message.c_str());
+        QVERIFY(!r.compiled);
+    }
 };
 
 WB_QTEST_GUILESS_MAIN(TestSessionRunner)

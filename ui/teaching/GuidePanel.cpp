@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/teaching/GuidePanel.h"
 
+#include "core/common/Error.h"
+#include "core/common/UserFile.h"
+
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
 namespace wb::ui {
@@ -21,11 +23,19 @@ QString GuidePanel::guidePathFor(const QString& projectPath)
 
 bool GuidePanel::showGuideFor(const QString& projectPath)
 {
-    QFile f(guidePathFor(projectPath));
-    m_hasGuide = f.open(QIODevice::ReadOnly);
+    const QString path = guidePathFor(projectPath);
+    QString text;
+    m_hasGuide = QFileInfo::exists(path);
     if (m_hasGuide) {
-        setSearchPaths({QFileInfo(f.fileName()).absolutePath()});
-        setMarkdown(QString::fromUtf8(f.readAll()));
+        // Through UserFile: a FIFO or a device named GUIDE.md must not block the window.
+        try {
+            text = QString::fromStdString(
+                UserFile::read(path.toStdString(), UserFile::kMaxTextBytes, "the guide"));
+        } catch (const Error& e) {
+            text = tr("*The guide cannot be shown:* %1").arg(QString::fromStdString(e.what()));
+        }
+        setSearchPaths({QFileInfo(path).absolutePath()});
+        setMarkdown(text);
     } else {
         setMarkdown(tr("*This project has no guide.* Put a `GUIDE.md` next to the project file: "
                        "what it teaches, and what to try."));

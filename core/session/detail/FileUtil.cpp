@@ -6,23 +6,7 @@
 #include <QSaveFile>
 #include <QString>
 
-#include <fstream>
-#include <sstream>
-
 namespace wb::session::detail {
-
-std::string readFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(Error::Kind::Io,
-                    path.string() + ": cannot open for reading (" +
-                        (std::filesystem::exists(path) ? "permission denied" : "no such file") +
-                        ")");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes)
 {

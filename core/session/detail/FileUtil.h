@@ -6,8 +6,6 @@
 
 namespace wb::session::detail {
 
-/// Whole file as bytes; Error(Kind::Io) naming the file when it cannot be read.
-std::string readFile(const std::filesystem::path& path);
 /// Writes through QSaveFile: either the old file or the complete new one, never a torn one.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
 

@@ -2,6 +2,10 @@
 #include "core/session/imageio/QtImageCodec.h"
 
 #include "core/common/Error.h"
+#include "core/common/UserFile.h"
+
+#include <QBuffer>
+#include <QByteArray>
 
 #include <QImage>
 #include <QImageReader>
@@ -14,7 +18,11 @@ namespace wb::session {
 
 Image QtImageCodec::read(const std::filesystem::path& path, int channels)
 {
-    QImageReader reader(QString::fromStdString(path.string()));
+    // Read through UserFile: a FIFO, device or directory is refused at once, never waited on.
+    QByteArray bytes =
+        QByteArray::fromStdString(UserFile::read(path, UserFile::kMaxDataBytes, "the image"));
+    QBuffer buffer(&bytes);
+    QImageReader reader(&buffer);
     QImage img = reader.read();
     if (img.isNull())
         throw Error(Error::Kind::Io,

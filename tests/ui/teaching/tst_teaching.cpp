@@ -20,6 +20,8 @@
 #include <QTest>
 #include <QToolBar>
 
+#include <sys/stat.h>
+
 using wb::ui::LaunchGeometry;
 using wb::ui::LaunchGeometryView;
 using wb::ui::PresentationMode;
@@ -193,6 +195,11 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(!panel.showGuideFor(dir.filePath("nothing.wbproj")));
         QVERIFY(panel.toPlainText().contains("no guide"));
+        // A FIFO named GUIDE.md used to block the window in open(); now a message at once.
+        QCOMPARE(::mkfifo(dir.filePath("GUIDE.md").toLocal8Bit().constData(), 0600), 0);
+        QVERIFY(panel.showGuideFor(dir.filePath("fifo.wbproj")));
+        QVERIFY2(panel.toPlainText().contains("not a regular file"),
+                 qPrintable(panel.toPlainText()));
     }
 
     void presentationModeToggles()
