@@ -97,7 +97,8 @@ void decode(const Protocol::Frame& f)
         for (const QJsonValue& v : j["findings"].toArray())
             ReportCodec::findingFromJson(v.toObject());
         for (const QJsonValue& v : j["buffers"].toArray())
-            ReportCodec::arrayFromHeader(v.toObject());
+            // As the client does: no more than the bytes that arrived (a fuzz stream: < 1 MiB).
+            ReportCodec::arrayFromHeader(v.toObject(), std::uint64_t{1} << 20);
         break;
     default:
         break;
