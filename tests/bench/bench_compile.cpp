@@ -226,7 +226,10 @@ int main(int argc, char** argv)
         const auto t0 = Clock::now();
         const CompileResult r = compiler.compile(kSource, "bench.cu", benchOptions());
         apiMs.push_back(ms(Clock::now() - t0));
-        if (!r.ok || r.kernels.size() != 3) return 1;
+        if (!r.ok || r.kernels.size() != 3) {
+            std::fprintf(stderr, "bench_compile: a timed compile failed:\n%s\n", r.log.c_str());
+            return 1;
+        }
         const RawOutput raw = rawNvrtcCompile(nvrtc, rawFlags);
         rawMs.push_back(raw.ms);
         checkPeer(raw);
@@ -242,7 +245,11 @@ int main(int argc, char** argv)
 
     // 2. Fill the cache (a miss writes the disk entry), then time fresh processes.
     const CompileResult miss = compiler.compile(kSource, "bench.cu", benchOptions());
-    if (miss.cache != CompileResult::Cache::Miss) return 1;
+    if (miss.cache != CompileResult::Cache::Miss) {
+        std::fprintf(stderr, "bench_compile: the first cached compile was not a miss (a stale "
+                             "cache folder? set WARPBENCH_CACHE_DIR to an empty folder)\n");
+        return 1;
+    }
     std::vector<double> diskMs;
     std::vector<double> createMs;
     for (int i = 0; i < repeat; ++i) {
@@ -253,7 +260,10 @@ int main(int argc, char** argv)
             return 1;
         }
         const QList<QByteArray> fields = child.readAllStandardOutput().trimmed().split(' ');
-        if (fields.size() != 2) return 1;
+        if (fields.size() != 2) {
+            std::fprintf(stderr, "bench_compile: the child printed no timing\n");
+            return 1;
+        }
         createMs.push_back(fields[0].toDouble());
         diskMs.push_back(fields[1].toDouble());
     }
@@ -264,7 +274,10 @@ int main(int argc, char** argv)
         const auto t0 = Clock::now();
         const CompileResult r = compiler.compile(kSource, "bench.cu", benchOptions());
         diskSameMs.push_back(ms(Clock::now() - t0));
-        if (r.cache != CompileResult::Cache::DiskHit) return 1;
+        if (r.cache != CompileResult::Cache::DiskHit) {
+            std::fprintf(stderr, "bench_compile: expected a disk hit\n");
+            return 1;
+        }
     }
 
     // 3. Memory hit.
@@ -274,7 +287,10 @@ int main(int argc, char** argv)
         const auto t0 = Clock::now();
         const CompileResult r = compiler.compile(kSource, "bench.cu", benchOptions());
         memMs.push_back(ms(Clock::now() - t0));
-        if (r.cache != CompileResult::Cache::MemoryHit) return 1;
+        if (r.cache != CompileResult::Cache::MemoryHit) {
+            std::fprintf(stderr, "bench_compile: expected a memory hit\n");
+            return 1;
+        }
     }
 
     const double api = median(apiMs);
