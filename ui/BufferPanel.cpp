@@ -49,7 +49,8 @@ QStringList elementTypes()
     return {QStringLiteral("f16"), QStringLiteral("bf16"), QStringLiteral("f32"),
             QStringLiteral("f64"), QStringLiteral("i8"),   QStringLiteral("i16"),
             QStringLiteral("i32"), QStringLiteral("i64"),  QStringLiteral("u8"),
-            QStringLiteral("u16"), QStringLiteral("u32"),  QStringLiteral("u64")};
+            QStringLiteral("u16"), QStringLiteral("u32"),  QStringLiteral("u64"),
+            QStringLiteral("bool")};
 }
 
 } // namespace

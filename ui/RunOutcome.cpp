@@ -23,6 +23,7 @@ ElementKind elementKindOf(session::ElementType type) noexcept
     case session::ElementType::I64:
         return ElementKind::I64;
     case session::ElementType::U8:
+    case session::ElementType::Bool:
         return ElementKind::U8;
     case session::ElementType::U16:
         return ElementKind::U16;

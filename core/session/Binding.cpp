@@ -31,8 +31,9 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
             p.type.empty() ? (p.isPointer ? p.pointee + "*" : "?") : p.type;
         if (const BufferSpec* b = session.findBuffer(target)) {
             if (!p.isPointer)
-                fail("parameter '" + p.name + "' is a value (" + typeText + ") but '" + target +
-                     "' is a buffer: bind it to a scalar");
+                fail("parameter '" + p.name + "' is " + typeText + " but '" + target +
+                     "' is a buffer of type " + elementTypeName(b->type) +
+                     ": bind the value to a scalar");
             const auto pt = elementTypeOfCType(p.pointee);
             // 16-bit floats may be taken as their raw bits (the C++ reference has no __half).
             const bool rawHalf = pt == ElementType::U16 &&
@@ -44,8 +45,9 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
             arg.index = static_cast<std::size_t>(b - session.buffers.data());
         } else if (const ScalarSpec* s = session.findScalar(target)) {
             if (p.isPointer)
-                fail("parameter '" + p.name + "' is a pointer (" + typeText + ") but '" + target +
-                     "' is a scalar: bind it to a buffer");
+                fail("parameter '" + p.name + "' is " + typeText + " but '" + target +
+                     "' is a scalar of type " + elementTypeName(s->type) +
+                     ": bind the pointer to a buffer");
             const auto pt = elementTypeOfCType(p.type);
             if (pt && *pt != s->type)
                 fail("parameter '" + p.name + "' is " + typeText + " but scalar '" + target +

@@ -16,7 +16,7 @@ struct TypeRow {
     std::size_t size;
     const char* descr;
 };
-constexpr std::array<TypeRow, 12> kTypes{{
+constexpr std::array<TypeRow, 13> kTypes{{
     {ElementType::F16, "f16", 2, "<f2"},
     {ElementType::BF16, "bf16", 2, "<V2"},
     {ElementType::F32, "f32", 4, "<f4"},
@@ -29,6 +29,7 @@ constexpr std::array<TypeRow, 12> kTypes{{
     {ElementType::U16, "u16", 2, "<u2"},
     {ElementType::U32, "u32", 4, "<u4"},
     {ElementType::U64, "u64", 8, "<u8"},
+    {ElementType::Bool, "bool", 1, "|b1"},
 }};
 
 const TypeRow& row(ElementType type) noexcept
@@ -89,10 +90,16 @@ bool isSigned(ElementType type) noexcept
     case ElementType::U16:
     case ElementType::U32:
     case ElementType::U64:
+    case ElementType::Bool:
         return false;
     default:
         return true;
     }
+}
+
+bool isInteger(ElementType type) noexcept
+{
+    return !isFloatingPoint(type);
 }
 
 std::string npyDescr(ElementType type)
@@ -106,7 +113,9 @@ std::optional<ElementType> elementTypeOfCType(std::string_view s) noexcept
         std::string_view spelling;
         ElementType type;
     };
-    static constexpr std::array<Alias, 32> kAliases{{
+    static constexpr std::array<Alias, 34> kAliases{{
+        {"bool", ElementType::Bool},
+        {"_Bool", ElementType::Bool},
         {"float", ElementType::F32},
         {"double", ElementType::F64},
         {"__half", ElementType::F16},
@@ -263,6 +272,8 @@ double loadAsDouble(ElementType type, const void* d, std::size_t i) noexcept
         return loadRaw<std::uint32_t>(d, i);
     case ElementType::U64:
         return static_cast<double>(loadRaw<std::uint64_t>(d, i));
+    case ElementType::Bool:
+        return loadRaw<std::uint8_t>(d, i) != 0 ? 1.0 : 0.0;
     }
     return 0;
 }
@@ -353,6 +364,9 @@ void storeFromDouble(ElementType type, void* d, std::size_t i, double v) noexcep
         break;
     case ElementType::U64:
         storeRaw(d, i, toInteger<std::uint64_t>(v));
+        break;
+    case ElementType::Bool: // as C++ converts to bool: anything but zero is true
+        storeRaw(d, i, static_cast<std::uint8_t>(v != 0 ? 1 : 0));
         break;
     }
 }

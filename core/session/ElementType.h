@@ -10,15 +10,18 @@
 namespace wb::session {
 
 /// The element types a session buffer or scalar can have.
-enum class ElementType { F16, BF16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64 };
+/// Bool is C++'s `bool`: one byte holding 0 or 1 (NumPy's "|b1").
+enum class ElementType { F16, BF16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
 
-/// "f32", "u8", ... as written in project files.
+/// "f32", "u8", "bool", ... as written in project files.
 const char* elementTypeName(ElementType type) noexcept;
 std::optional<ElementType> parseElementType(std::string_view text) noexcept;
 /// Bytes per element.
 std::size_t elementSize(ElementType type) noexcept;
 bool isFloatingPoint(ElementType type) noexcept;
 bool isSigned(ElementType type) noexcept;
+/// Integers of every width and bool: values that are compared and printed exactly.
+bool isInteger(ElementType type) noexcept;
 /// NumPy dtype descriptor, little-endian: "<f4", "|u1", "<f2" (bf16 has none: "<V2"... see Npy).
 std::string npyDescr(ElementType type);
 /// Whether a C/C++/CUDA type spelling names this element type ("float", "int32_t", "__half").

@@ -26,7 +26,7 @@ std::optional<ElementType> typeOfDescr(std::string d, std::optional<ElementType>
         {"f2", ElementType::F16}, {"f4", ElementType::F32}, {"f8", ElementType::F64},
         {"i1", ElementType::I8},  {"i2", ElementType::I16}, {"i4", ElementType::I32},
         {"i8", ElementType::I64}, {"u1", ElementType::U8},  {"u2", ElementType::U16},
-        {"u4", ElementType::U32}, {"u8", ElementType::U64}, {"b1", ElementType::U8},
+        {"u4", ElementType::U32}, {"u8", ElementType::U64}, {"b1", ElementType::Bool},
     };
     for (const auto& [s, t] : kMap)
         if (d == s) return t;

@@ -50,6 +50,7 @@ std::uint64_t Poison::bits(ElementType type) noexcept
         return 0x7ff8deaddeaddeadull;
     case ElementType::I8:
     case ElementType::U8:
+    case ElementType::Bool: // neither 0 nor 1: no kernel stores it as a bool
         return 0xdeu;
     case ElementType::I16:
     case ElementType::U16:

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QString>
+#include <QVariant>
 
 #include <cmath>
 #include <set>
@@ -103,6 +104,10 @@ public:
             if (s.find_first_not_of(" \t") == std::string::npos) invalid(f, "empty expression");
             return s;
         }
+        // A JSON integer that fits 64 bits keeps every digit (a double would round it above
+        // 2^53); larger ones are already doubles, and integer scalars refuse them as inexact.
+        if (v.isDouble() && v.toVariant().typeId() == QMetaType::LongLong)
+            return std::to_string(v.toInteger());
         if (v.isDouble()) return str(QString::number(v.toDouble(), 'g', 17));
         invalid(f, std::string("expected a number or an expression string, found ") + typeName(v));
     }
@@ -228,7 +233,7 @@ ElementType elementType(Reader& r, const char* key, ElementType fallback, bool r
     const std::string t = r.string(key, "", required);
     if (auto e = parseElementType(t)) return *e;
     invalid(r.field(key), "unknown element type \"" + t +
-                              "\" (expected f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64)");
+                              "\" (expected f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool)");
 }
 
 Tolerance readTolerance(Reader& r, Tolerance t)
@@ -478,7 +483,6 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         r.finish();
         s.buffers.push_back(std::move(b));
     }
-    if (s.buffers.empty()) invalid("buffers", "a session needs at least one buffer");
 
     {
         auto l = root.object("launch", true);
@@ -631,7 +635,7 @@ std::string ProjectFile::toJson(const Session& s)
         if (b.poison) bo["poison"] = *b.poison;
         buffers.append(bo);
     }
-    root["buffers"] = buffers;
+    if (!buffers.isEmpty()) root["buffers"] = buffers;
 
     QJsonObject launch = launchJson(s.launch);
     launch["warmup"] = s.warmup;

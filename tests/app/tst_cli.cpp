@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CliProcess.h"
+#include "ExactCases.h"
 #include "tests/support/SuiteMain.h"
 
 #include <QDir>
@@ -177,6 +178,13 @@ private Q_SLOTS:
              {"Compile", "Kernel    mul", "Launch    grid (8, 1, 1) block (128, 1, 1)",
               "Timing    median", "Bandwidth", "dest", "PASS"})
             QVERIFY2(r.out.contains(QLatin1String(s)), qPrintable(QString(s) + "\n" + r.out));
+    }
+    void exactValues_data() { addExactCases(); }
+    void exactValues()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        runExactCase("cpu");
     }
     void listKernelsAndDevices()
     {

@@ -173,6 +173,23 @@ private Q_SLOTS:
             QVERIFY2(QString(e.what()).contains("buffers[0].poison"), e.what());
         }
     }
+    void sessionWithoutBuffers()
+    {
+        // A kernel that only takes scalars (and writes a global) needs no buffer.
+        const std::string json = R"x({"schemaVersion": 1,
+            "kernel": {"source": "__global__ void k(int n) {}"},
+            "scalars": [{"name": "n", "type": "i32", "value": 3},
+                        {"name": "big", "type": "u64", "value": 9007199254740993},
+                        {"name": "flag", "type": "bool", "value": "true"}],
+            "launch": {"kernel": "k", "grid": [1], "block": [1]}})x";
+        const Session s = ProjectFile::fromJson(json, {}, "t.wbproj");
+        QVERIFY(s.buffers.empty());
+        // A JSON integer above 2^53 keeps every digit.
+        QCOMPARE(s.scalars[1].value, std::string("9007199254740993"));
+        QCOMPARE(s.scalars[2].type, ElementType::Bool);
+        const Session again = ProjectFile::fromJson(ProjectFile::toJson(s), {}, "t.wbproj");
+        QVERIFY(again == s);
+    }
     void validationMessagesNameTheField_data()
     {
         QTest::addColumn<QString>("json");
