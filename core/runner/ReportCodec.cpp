@@ -230,7 +230,9 @@ QJsonObject diff(const session::DiffStats& d)
                                 {"actual", dbl(m.actual)},
                                 {"expected", dbl(m.expected)},
                                 {"absError", dbl(m.absError)},
-                                {"ulp", u64(m.ulp)}});
+                                {"ulp", u64(m.ulp)},
+                                {"actualText", QString::fromStdString(m.actualText)},
+                                {"expectedText", QString::fromStdString(m.expectedText)}});
     QJsonArray hist;
     for (std::uint64_t h : d.histogram)
         hist.append(u64(h));
@@ -274,6 +276,8 @@ session::DiffStats diff(const QJsonObject& o)
         mm.expected = dbl(m["expected"]);
         mm.absError = dbl(m["absError"]);
         mm.ulp = u64(m["ulp"]);
+        mm.actualText = m["actualText"].toString().toStdString();
+        mm.expectedText = m["expectedText"].toString().toStdString();
         d.firstMismatches.push_back(std::move(mm));
     }
     for (const QJsonValue& x : o["histogram"].toArray())

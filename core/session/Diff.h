@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace wb::session {
@@ -17,7 +18,10 @@ struct Mismatch {
     double actual = 0;
     double expected = 0;
     double absError = 0;
-    std::uint64_t ulp = 0;
+    std::uint64_t ulp = 0; ///< for integer buffers the exact |a - b|
+    /// Integer buffers: the exact values in decimal (`actual` and `expected` are rounded above
+    /// 2^53); empty for floating-point buffers.
+    std::string actualText, expectedText;
 };
 
 /// Statistics of actual vs expected for one output buffer.
@@ -28,7 +32,9 @@ struct Mismatch {
 /// A finite pair matches when |a - b| <= atol + rtol * |b| (numpy.allclose, b = expected), or in
 /// ULP mode when its ULP distance is <= maxUlp. ULP distance counts representable values of the
 /// buffer's own type between a and b (+0.0 and -0.0 are 0 apart; across zero the two halves
-/// add); for integer types it is |a - b|.
+/// add); for integer types it is |a - b|. Integer buffers (and bool) are compared in their own
+/// type: |a - b| is computed exactly (a difference of 1 between two u64 near 2^63 is 1, never 0),
+/// and a pair matches when that exact difference is <= atol + rtol * |b|.
 struct DiffStats {
     std::size_t count = 0;
     std::size_t compared = 0; ///< finite pairs, the basis of the error statistics
@@ -59,8 +65,11 @@ struct DiffOptions {
 };
 
 /// Compares `actual` against `expected` under `tolerance`. The arrays must have the same
-/// element count (Error Kind::InvalidArgument otherwise); `expected` is converted to the actual
-/// type first when the types differ. Multithreaded over contiguous chunks; the inner loops are
+/// element count (Error Kind::InvalidArgument otherwise). A floating-point `expected` of higher
+/// precision than `actual` (f64 for an f32 output) is used as given: the error statistics and
+/// the atol/rtol test are against it, while ULPs count in the output's type against `expected`
+/// rounded to it. Otherwise `expected` is converted to the actual type first when the types
+/// differ. Multithreaded over contiguous chunks; the inner loops are
 /// instantiated per element type.
 DiffStats computeDiff(const HostArray& actual, const HostArray& expected,
                       const Tolerance& tolerance, const DiffOptions& options = {});

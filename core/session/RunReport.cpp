@@ -200,9 +200,16 @@ std::string RunReport::toText() const
                 continue;
             }
             const DiffStats& s = r.stats;
-            std::snprintf(line, sizeof line,
-                          "%-12s %-6s %11.4g %11.4g %9s %11.4g %11.4g %10zu  %s\n",
-                          r.buffer.c_str(), s.passed() ? "PASS" : "FAIL", s.maxAbs, s.maxRel,
+            // Integer outputs: max abs is the exact largest |a - b| (their "ULP" distance).
+            const auto res = results.find(r.buffer);
+            const bool integer = res != results.end() && isInteger(res->second.type());
+            char maxAbs[32];
+            if (integer)
+                std::snprintf(maxAbs, sizeof maxAbs, "%s", std::to_string(s.maxUlp).c_str());
+            else
+                std::snprintf(maxAbs, sizeof maxAbs, "%.4g", s.maxAbs);
+            std::snprintf(line, sizeof line, "%-12s %-6s %11s %11.4g %9s %11.4g %11.4g %10zu  %s\n",
+                          r.buffer.c_str(), s.passed() ? "PASS" : "FAIL", maxAbs, s.maxRel,
                           ulpText(s.maxUlp).c_str(), s.meanAbs, s.rms, s.mismatches,
                           toleranceText(r.tolerance).c_str());
             o += line;
@@ -216,9 +223,15 @@ std::string RunReport::toText() const
                 for (std::size_t i = 0; i < m.coordinates.size(); ++i)
                     c += (i ? ", " : "") + std::to_string(m.coordinates[i]);
                 c += "]";
-                std::snprintf(line, sizeof line,
-                              "             %-14s got %-14.8g expected %-14.8g |diff| %.4g\n",
-                              c.c_str(), m.actual, m.expected, m.absError);
+                if (!m.actualText.empty()) // integers: exact
+                    std::snprintf(line, sizeof line,
+                                  "             %-14s got %-14s expected %-14s |diff| %s\n",
+                                  c.c_str(), m.actualText.c_str(), m.expectedText.c_str(),
+                                  std::to_string(m.ulp).c_str());
+                else
+                    std::snprintf(line, sizeof line,
+                                  "             %-14s got %-14.9g expected %-14.9g |diff| %.4g\n",
+                                  c.c_str(), m.actual, m.expected, m.absError);
                 o += line;
             }
         }
@@ -336,11 +349,17 @@ std::string RunReport::toJson() const
                 QJsonArray c;
                 for (std::size_t x : m.coordinates)
                     c.append(static_cast<double>(x));
-                first.append(QJsonObject{{"index", static_cast<double>(m.index)},
-                                         {"coordinates", c},
-                                         {"actual", num(m.actual)},
-                                         {"expected", num(m.expected)},
-                                         {"absError", num(m.absError)}});
+                QJsonObject mo{{"index", static_cast<double>(m.index)},
+                               {"coordinates", c},
+                               {"actual", num(m.actual)},
+                               {"expected", num(m.expected)},
+                               {"absError", num(m.absError)}};
+                if (!m.actualText.empty()) { // integers: exact decimal text
+                    mo["actualExact"] = QString::fromStdString(m.actualText);
+                    mo["expectedExact"] = QString::fromStdString(m.expectedText);
+                    mo["absErrorExact"] = QString::fromStdString(std::to_string(m.ulp));
+                }
+                first.append(mo);
             }
             o["firstMismatches"] = first;
             QJsonArray hist;

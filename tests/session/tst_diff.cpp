@@ -180,6 +180,60 @@ private Q_SLOTS:
         QCOMPARE(one.histogram, s.histogram);
         QCOMPARE(s.compared, n);
     }
+    void integersAreComparedExactly()
+    {
+        // Two u64 near 5e17 that differ by 1 and by 21 are the same double.
+        HostArray a(ElementType::U64, {3}), b(ElementType::U64, {3});
+        const std::uint64_t base = 501427843000000000ull;
+        a.as<std::uint64_t>()[0] = base + 1;
+        b.as<std::uint64_t>()[0] = base;
+        a.as<std::uint64_t>()[1] = base + 21;
+        b.as<std::uint64_t>()[1] = base;
+        a.as<std::uint64_t>()[2] = b.as<std::uint64_t>()[2] = ~std::uint64_t{0};
+        Tolerance exact;
+        exact.atol = 0;
+        exact.rtol = 0;
+        const DiffStats s = computeDiff(a, b, exact);
+        QCOMPARE(s.mismatches, 2u);
+        QCOMPARE(s.maxAbs, 21.0);
+        QCOMPARE(s.maxUlp, 21u);
+        QCOMPARE(s.firstMismatches.size(), 2u);
+        QCOMPARE(s.firstMismatches[0].absError, 1.0);
+        QCOMPARE(s.firstMismatches[0].actualText, std::string("501427843000000001"));
+        QCOMPARE(s.firstMismatches[0].expectedText, std::string("501427843000000000"));
+        QCOMPARE(s.firstMismatches[1].ulp, 21u);
+        // i64 extremes: the difference is exact, not rounded.
+        HostArray c(ElementType::I64, {1}), d(ElementType::I64, {1});
+        c.as<std::int64_t>()[0] = std::numeric_limits<std::int64_t>::max();
+        d.as<std::int64_t>()[0] = std::numeric_limits<std::int64_t>::max() - 1;
+        const DiffStats t = computeDiff(c, d, exact);
+        QCOMPARE(t.mismatches, 1u);
+        QCOMPARE(t.firstMismatches[0].actualText, std::string("9223372036854775807"));
+        // Floating-point buffers carry no exact text.
+        QVERIFY(computeDiff(f32({1}), f32({2}), exact).firstMismatches[0].actualText.empty());
+    }
+    void widerReferenceIsUsedAsGiven()
+    {
+        // A float32 result against a float64 truth: 0.1f is 1.49e-9 away from 0.1.
+        HostArray truth(ElementType::F64, {1});
+        truth.set(0, 0.1);
+        Tolerance tight;
+        tight.atol = 1e-9;
+        tight.rtol = 0;
+        const DiffStats s = computeDiff(f32({0.1f}), truth, tight);
+        QCOMPARE(s.mismatches, 1u);
+        QVERIFY(std::fabs(s.maxAbs - (static_cast<double>(0.1f) - 0.1)) < 1e-20);
+        QCOMPARE(s.maxUlp, 0u); // 0.1 rounds to 0.1f: 0 float32 ULPs
+        QCOMPARE(s.firstMismatches.at(0).ulp, 0u);
+        QCOMPARE(s.firstMismatches.at(0).expected, 0.1);
+        tight.atol = 2e-9;
+        QVERIFY(computeDiff(f32({0.1f}), truth, tight).passed());
+        // ULP mode still counts float32 ULPs against the rounded reference.
+        Tolerance ulp;
+        ulp.mode = Tolerance::Mode::Ulp;
+        ulp.maxUlp = 0;
+        QVERIFY(computeDiff(f32({0.1f}), truth, ulp).passed());
+    }
     void mixedTypesAndSizeMismatch()
     {
         HostArray exp(ElementType::F64, {2});
