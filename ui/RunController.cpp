@@ -34,9 +34,7 @@ std::map<std::string, session::HostArray> RunController::makeInputs(const sessio
 {
     session::Expression expr;
     for (std::size_t i = 0; i < s.scalars.size(); ++i)
-        expr.setVariable(
-            s.scalars[i].name,
-            expr.evaluate(s.scalars[i].value, "scalars[" + std::to_string(i) + "].value"));
+        expr.defineScalar(s.scalars[i], "scalars[" + std::to_string(i) + "].value");
     std::map<std::string, session::HostArray> inputs;
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
         const auto& b = s.buffers[i];

@@ -55,8 +55,14 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
         if (row >= 0 && row < static_cast<int>(probe.scalars.size()))
             probe.scalars.resize(static_cast<std::size_t>(row));
         SessionEval eval(probe);
+        session::ScalarSpec spec;
+        if (row >= 0 && row < static_cast<int>(m_doc->session().scalars.size()))
+            spec = m_doc->session().scalars[static_cast<std::size_t>(row)];
+        spec.value = text.toStdString();
         try {
-            eval.expression().evaluate(text.toStdString(), "value");
+            // Checked as a run checks it: exactly for integer types, and in range.
+            session::Expression expr = eval.expression();
+            expr.defineScalar(spec, "value");
         } catch (const Error& e) {
             return QString::fromUtf8(e.what());
         }

@@ -13,8 +13,7 @@ SessionEval::SessionEval(const session::Session& session)
     for (std::size_t i = 0; i < session.scalars.size(); ++i) {
         const session::ScalarSpec& s = session.scalars[i];
         try {
-            m_expr.setVariable(
-                s.name, m_expr.evaluate(s.value, "scalars[" + std::to_string(i) + "].value"));
+            m_expr.defineScalar(s, "scalars[" + std::to_string(i) + "].value");
         } catch (const Error& e) {
             m_scalarErrors[s.name] = QString::fromUtf8(e.what());
         }

@@ -286,6 +286,7 @@ bool fitsElementType(ElementType type, double value) noexcept
         storeFromDouble(type, &bits, 0, value);
         return std::isfinite(loadAsDouble(type, &bits, 0));
     }
+    if (type == ElementType::Bool) return true; // any value converts, as in C++
     if (std::isnan(value)) return false;
     // Powers of two are exact doubles: lowest <= value < 2^(bits) or 2^(bits-1).
     const int bits = static_cast<int>(elementSize(type) * 8);
@@ -322,6 +323,8 @@ std::string elementTypeRangeText(ElementType type)
         return "0 to 4294967295";
     case ElementType::U64:
         return "0 to 18446744073709551615";
+    case ElementType::Bool:
+        return "0 to 1";
     }
     return {};
 }

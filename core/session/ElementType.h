@@ -39,7 +39,8 @@ std::uint16_t floatToBfloat16(float value) noexcept;
 double loadAsDouble(ElementType type, const void* data, std::size_t index) noexcept;
 void storeFromDouble(ElementType type, void* data, std::size_t index, double value) noexcept;
 /// Whether storeFromDouble keeps `value` in range: integers within the type's limits (not NaN),
-/// finite floats that stay finite (1e39 does not fit f32). Infinities and NaN fit float types.
+/// finite floats that stay finite (1e39 does not fit f32). Infinities and NaN fit float types;
+/// every value fits bool (non-zero is true).
 bool fitsElementType(ElementType type, double value) noexcept;
 /// "-2147483648 to 2147483647", "±3.40282e+38", for messages.
 std::string elementTypeRangeText(ElementType type);

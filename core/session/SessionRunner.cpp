@@ -88,18 +88,11 @@ Resolved resolve(const Session& s)
 {
     Resolved r;
     for (std::size_t i = 0; i < s.scalars.size(); ++i) {
-        const ScalarSpec& sc = s.scalars[i];
-        const std::string field = "scalars[" + std::to_string(i) + "].value";
-        const double v = r.expr.evaluate(sc.value, field);
-        if (!fitsElementType(sc.type, v))
-            throw Error(Error::Kind::InvalidArgument,
-                        field + ": scalar '" + sc.name + "' of type " + elementTypeName(sc.type) +
-                            ": \"" + sc.value + "\" = " + numberText(v) + " is out of range (" +
-                            elementTypeRangeText(sc.type) + ")");
-        ScalarValue sv;
-        storeFromDouble(sc.type, sv.bytes, 0, v);
         // Later expressions see the value as the kernel will (rounded to the scalar's type).
-        r.expr.setVariable(sc.name, loadAsDouble(sc.type, sv.bytes, 0));
+        const Expression::ScalarBytes bytes =
+            r.expr.defineScalar(s.scalars[i], "scalars[" + std::to_string(i) + "].value");
+        ScalarValue sv;
+        std::memcpy(sv.bytes, bytes.data(), sizeof sv.bytes);
         r.scalars.push_back(sv);
     }
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
