@@ -117,7 +117,8 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
             return m_scalars->validate(row, column, text);
         },
         this);
-    scalarDelegate->setChoices(ScalarTableModel::TypeColumn, elementTypes());
+    scalarDelegate->setChoices(ScalarTableModel::TypeColumn, elementTypes()
+                                                                 << QStringLiteral("struct"));
     m_scalarView->setItemDelegate(scalarDelegate);
     layout->addWidget(m_scalarView, 1);
 

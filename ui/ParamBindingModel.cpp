@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ParamBindingModel.h"
 
+#include "core/common/Error.h"
+#include "core/session/Binding.h"
 #include "ui/SessionDocument.h"
 
 #include <QBrush>
@@ -61,44 +63,16 @@ QStringList ParamBindingModel::candidates(int row) const
 
 QString ParamBindingModel::check(int row) const
 {
+    // The run's own check (Binding), for this one parameter.
     const KernelParam& p = m_params[static_cast<std::size_t>(row)];
-    const std::string target = boundTo(row).toStdString();
-    const session::Session& s = m_doc->session();
-    if (p.isPointer) {
-        const session::BufferSpec* b = s.findBuffer(target);
-        if (!b) {
-            if (s.findScalar(target))
-                return tr("%1 is a pointer but %2 is a scalar")
-                    .arg(QString::fromStdString(p.type), QString::fromStdString(target));
-            return tr("no buffer called %1").arg(QString::fromStdString(target));
-        }
-        if (const auto t = session::elementTypeOfCType(p.pointee); t && *t != b->type)
-            return tr("%1 is %2 but buffer %3 is %4")
-                .arg(QString::fromStdString(p.name), QString::fromStdString(p.type),
-                     QString::fromStdString(target),
-                     QString::fromUtf8(session::elementTypeName(b->type)));
-        if (p.isConst && b->role != session::BufferRole::In)
-            return {}; // reading an output is allowed; just unusual
-        return {};
+    try {
+        session::Binding::bind({p}, m_doc->session(), {{p.name, boundTo(row).toStdString()}},
+                               "kernel");
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        const std::string prefix = "kernel: ";
+        return QString::fromStdString(msg.rfind(prefix, 0) == 0 ? msg.substr(prefix.size()) : msg);
     }
-    const session::ScalarSpec* sc = s.findScalar(target);
-    if (!sc) {
-        if (s.findBuffer(target))
-            return tr("%1 is a value but %2 is a buffer")
-                .arg(QString::fromStdString(p.type), QString::fromStdString(target));
-        return tr("no scalar called %1").arg(QString::fromStdString(target));
-    }
-    if (const auto t = session::elementTypeOfCType(p.type); t && *t != sc->type)
-        return tr("%1 is %2 but scalar %3 is %4")
-            .arg(QString::fromStdString(p.name), QString::fromStdString(p.type),
-                 QString::fromStdString(target),
-                 QString::fromUtf8(session::elementTypeName(sc->type)));
-    if (p.size != 0 && p.size != session::elementSize(sc->type))
-        return tr("%1 takes %2 bytes but scalar %3 has %4")
-            .arg(QString::fromStdString(p.name))
-            .arg(p.size)
-            .arg(QString::fromStdString(target))
-            .arg(session::elementSize(sc->type));
     return {};
 }
 

@@ -2,6 +2,7 @@
 #include "ui/ScalarTableModel.h"
 
 #include "core/common/Error.h"
+#include "core/session/StructScalar.h"
 #include "ui/SessionDocument.h"
 #include "ui/SessionEval.h"
 
@@ -46,7 +47,7 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
         return {};
     }
     case TypeColumn:
-        return session::parseElementType(text.toStdString())
+        return text == QLatin1String("struct") || session::parseElementType(text.toStdString())
                    ? QString()
                    : tr("unknown element type %1").arg(text);
     case ValueColumn: {
@@ -59,6 +60,13 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
         if (row >= 0 && row < static_cast<int>(m_doc->session().scalars.size()))
             spec = m_doc->session().scalars[static_cast<std::size_t>(row)];
         spec.value = text.toStdString();
+        if (spec.isStruct()) {
+            // A struct is edited as text: {f32 a = 2; f32 b = 0.5; i32 n = n}.
+            std::string why;
+            const auto members = session::StructScalar::parse(spec.value, &why);
+            if (!members) return QString::fromStdString(why);
+            spec.members = *members;
+        }
         try {
             // Checked as a run checks it: exactly for integer types, and in range.
             session::Expression expr = eval.expression();
@@ -82,10 +90,14 @@ QVariant ScalarTableModel::data(const QModelIndex& index, int role) const
         case NameColumn:
             return QString::fromStdString(s.name);
         case TypeColumn:
-            return QString::fromUtf8(session::elementTypeName(s.type));
+            return s.isStruct() ? QStringLiteral("struct")
+                                : QString::fromUtf8(session::elementTypeName(s.type));
         case ValueColumn:
-            return QString::fromStdString(s.value);
+            return QString::fromStdString(s.isStruct() ? session::StructScalar::valueText(s.members)
+                                                       : s.value);
         case EvaluatedColumn: {
+            if (s.isStruct())
+                return tr("%1 bytes").arg(session::StructScalar::layout(s.members).size);
             const SessionEval eval(m_doc->session());
             const auto v = eval.scalarValue(s.name);
             return v ? QString::number(*v, 'g', 10) : QStringLiteral("?");
@@ -119,10 +131,23 @@ bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, 
             break;
         }
         case TypeColumn:
-            sc.type = *session::parseElementType(text.toStdString());
+            if (text == QLatin1String("struct")) {
+                // The value so far becomes the struct's one member, to be edited from there.
+                if (!sc.isStruct())
+                    sc.members = {session::StructMember{"value", sc.type, sc.value}};
+            } else {
+                if (sc.isStruct()) {
+                    sc.value = sc.members.front().value;
+                    sc.members.clear();
+                }
+                sc.type = *session::parseElementType(text.toStdString());
+            }
             break;
         case ValueColumn:
-            sc.value = text.toStdString();
+            if (sc.isStruct())
+                sc.members = *session::StructScalar::parse(text.toStdString());
+            else
+                sc.value = text.toStdString();
             break;
         default:
             break;

@@ -2,6 +2,7 @@
 #include "core/session/Binding.h"
 
 #include "core/common/Error.h"
+#include "core/session/StructScalar.h"
 
 #include <set>
 
@@ -44,19 +45,29 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
             arg.isBuffer = true;
             arg.index = static_cast<std::size_t>(b - session.buffers.data());
         } else if (const ScalarSpec* s = session.findScalar(target)) {
+            const std::string scalarType =
+                s->isStruct() ? StructScalar::typeText(s->members) : elementTypeName(s->type);
+            const std::size_t scalarSize =
+                s->isStruct() ? StructScalar::layout(s->members).size : elementSize(s->type);
             if (p.isPointer)
                 fail("parameter '" + p.name + "' is " + typeText + " but '" + target +
-                     "' is a scalar of type " + elementTypeName(s->type) +
-                     ": bind the pointer to a buffer");
+                     "' is a scalar of type " + scalarType + ": bind the pointer to a buffer");
             const auto pt = elementTypeOfCType(p.type);
-            if (pt && *pt != s->type)
+            if (pt && (s->isStruct() || *pt != s->type))
                 fail("parameter '" + p.name + "' is " + typeText + " but scalar '" + target +
-                     "' is " + elementTypeName(s->type));
-            if (!pt && p.size != 0 && p.size != elementSize(s->type))
+                     "' is " + scalarType);
+            // The backend's size of the parameter (a struct's, from the compiled kernel) must be
+            // the declared layout's.
+            if (!pt && p.size != 0 && p.size != scalarSize)
                 fail("parameter '" + p.name + "' (" + typeText + ") takes " +
                      std::to_string(p.size) + " bytes but scalar '" + target + "' is " +
-                     elementTypeName(s->type) + " (" + std::to_string(elementSize(s->type)) +
-                     " bytes)");
+                     scalarType + " (" + std::to_string(scalarSize) + " bytes)");
+            if (s->isStruct() && p.alignment != 0 &&
+                p.alignment != StructScalar::layout(s->members).alignment)
+                fail("parameter '" + p.name + "' (" + typeText + ") is aligned to " +
+                     std::to_string(p.alignment) + " bytes but scalar '" + target + "' is " +
+                     scalarType + " (aligned to " +
+                     std::to_string(StructScalar::layout(s->members).alignment) + ")");
             arg.isBuffer = false;
             arg.index = static_cast<std::size_t>(s - session.scalars.data());
         } else {

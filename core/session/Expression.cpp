@@ -2,6 +2,7 @@
 #include "core/session/Expression.h"
 
 #include "core/common/Error.h"
+#include "core/session/StructScalar.h"
 
 #include <muParser.h>
 
@@ -283,7 +284,8 @@ void Expression::setVariable(const std::string& name, double value)
 }
 
 Expression::Integer Expression::evaluateInteger(const std::string& expression,
-                                                const std::string& field) const
+                                                const std::string& field,
+                                                std::optional<ElementType> type) const
 {
     if (expression.find_first_not_of(" \t") == std::string::npos)
         throw Error(Error::Kind::InvalidArgument, field + ": empty expression");
@@ -299,6 +301,10 @@ Expression::Integer Expression::evaluateInteger(const std::string& expression,
     // Not exact integer arithmetic: double is exact for every integer of magnitude below 2^53.
     const double v = evaluate(expression, field);
     constexpr double kExact = 9007199254740992.0; // 2^53
+    if (type && !fitsElementType(*type, v))
+        throw Error(Error::Kind::InvalidArgument,
+                    field + ": \"" + expression + "\" = " + numberText(v) + " is out of range (" +
+                        elementTypeRangeText(*type) + ")");
     if (!(std::fabs(v) < kExact))
         throw Error(Error::Kind::InvalidArgument,
                     field + ": \"" + expression + "\" cannot be evaluated exactly (" +
@@ -309,53 +315,78 @@ Expression::Integer Expression::evaluateInteger(const std::string& expression,
     return Integer{t < 0, static_cast<std::uint64_t>(std::fabs(t))};
 }
 
-Expression::ScalarBytes Expression::defineScalar(const ScalarSpec& spec, const std::string& field)
+void Expression::valueOf(const std::string& name, ElementType type, const std::string& value,
+                         const std::string& field, unsigned char* out, double* asDouble,
+                         Integer* asInteger, bool* isInteger) const
 {
-    ScalarBytes bytes{};
-    const std::string what =
-        field + ": scalar '" + spec.name + "' of type " + elementTypeName(spec.type);
-    if (isFloatingPoint(spec.type)) {
-        const double v = evaluate(spec.value, field);
-        if (!fitsElementType(spec.type, v))
+    const std::string what = field + ": scalar '" + name + "' of type " + elementTypeName(type);
+    *isInteger = false;
+    if (isFloatingPoint(type)) {
+        const double v = evaluate(value, field);
+        if (!fitsElementType(type, v))
             throw Error(Error::Kind::InvalidArgument,
-                        what + ": \"" + spec.value + "\" = " + numberText(v) +
-                            " is out of range (" + elementTypeRangeText(spec.type) + ")");
-        storeFromDouble(spec.type, bytes.data(), 0, v);
-        setVariable(spec.name, loadAsDouble(spec.type, bytes.data(), 0));
-        return bytes;
+                        what + ": \"" + value + "\" = " + numberText(v) + " is out of range (" +
+                            elementTypeRangeText(type) + ")");
+        storeFromDouble(type, out, 0, v);
+        *asDouble = loadAsDouble(type, out, 0);
+        return;
     }
     Integer v;
-    if (spec.type == ElementType::Bool) {
+    if (type == ElementType::Bool) {
         // As C++ converts to bool: anything but zero is true; true and false are spelled out.
+        const std::size_t b = value.find_first_not_of(" \t");
         const std::string t =
-            spec.value.substr(spec.value.find_first_not_of(" \t") == std::string::npos
-                                  ? 0
-                                  : spec.value.find_first_not_of(" \t"));
-        if (t.rfind("true", 0) == 0 && t.find_first_not_of(" \t", 4) == std::string::npos)
-            v = Integer{false, 1};
-        else if (t.rfind("false", 0) == 0 && t.find_first_not_of(" \t", 5) == std::string::npos)
-            v = Integer{false, 0};
+            b == std::string::npos ? value : value.substr(b, value.find_last_not_of(" \t") - b + 1);
+        if (t == "true" || t == "false")
+            v = Integer{false, t == "true" ? 1u : 0u};
         else
-            v = Integer{false, evaluate(spec.value, field) != 0 ? 1u : 0u};
+            v = Integer{false, evaluate(value, field) != 0 ? 1u : 0u};
     } else {
-        v = evaluateInteger(spec.value, what);
-        const auto [lo, hi] = integerRange(spec.type);
+        v = evaluateInteger(value, what, type);
+        const auto [lo, hi] = integerRange(type);
         const bool tooLow =
             v.negative && v.magnitude && (!lo.negative || v.magnitude > lo.magnitude);
         const bool tooHigh = !v.negative && v.magnitude > hi.magnitude;
         if (tooLow || tooHigh)
-            throw Error(Error::Kind::InvalidArgument, what + ": \"" + spec.value +
-                                                          "\" = " + integerText(v) +
-                                                          " is out of range (" + integerText(lo) +
-                                                          " to " + integerText(hi) + ")");
+            throw Error(Error::Kind::InvalidArgument,
+                        what + ": \"" + value + "\" = " + integerText(v) + " is out of range (" +
+                            integerText(lo) + " to " + integerText(hi) + ")");
     }
     // Two's complement, little-endian: the low elementSize bytes.
     const std::uint64_t bits = v.negative ? std::uint64_t{0} - v.magnitude : v.magnitude;
-    for (std::size_t i = 0; i < elementSize(spec.type); ++i)
-        bytes[i] = static_cast<unsigned char>(bits >> (8 * i));
-    m_vars[spec.name] =
-        v.negative ? -static_cast<double>(v.magnitude) : static_cast<double>(v.magnitude);
-    m_integers[spec.name] = v;
+    for (std::size_t i = 0; i < elementSize(type); ++i)
+        out[i] = static_cast<unsigned char>(bits >> (8 * i));
+    *asDouble = v.negative ? -static_cast<double>(v.magnitude) : static_cast<double>(v.magnitude);
+    *asInteger = v;
+    *isInteger = true;
+}
+
+Expression::ScalarBytes Expression::defineScalar(const ScalarSpec& spec, const std::string& field)
+{
+    double d = 0;
+    Integer exact;
+    bool isInt = false;
+    if (spec.isStruct()) {
+        const StructScalar::Layout layout = StructScalar::layout(spec.members);
+        ScalarBytes bytes(layout.size, 0);
+        for (std::size_t i = 0; i < spec.members.size(); ++i) {
+            const StructMember& m = spec.members[i];
+            valueOf(spec.name + "." + m.name, m.type, m.value,
+                    field.substr(0, field.rfind(".value")) + ".members[" + std::to_string(i) +
+                        "].value",
+                    bytes.data() + layout.offsets[i], &d, &exact, &isInt);
+        }
+        m_vars.erase(spec.name);
+        m_integers.erase(spec.name);
+        return bytes;
+    }
+    ScalarBytes bytes(elementSize(spec.type), 0);
+    valueOf(spec.name, spec.type, spec.value, field, bytes.data(), &d, &exact, &isInt);
+    m_vars[spec.name] = d;
+    if (isInt)
+        m_integers[spec.name] = exact;
+    else
+        m_integers.erase(spec.name);
     return bytes;
 }
 

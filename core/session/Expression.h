@@ -3,10 +3,11 @@
 
 #include "core/session/Session.h"
 
-#include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace wb::session {
 
@@ -28,8 +29,9 @@ public:
         std::uint64_t magnitude = 0;
         friend bool operator==(const Integer&, const Integer&) = default;
     };
-    /// What a scalar passes to the kernel: its bytes, little-endian, elementSize(type) of them.
-    using ScalarBytes = std::array<unsigned char, 8>;
+    /// What a scalar passes to the kernel: its bytes, little-endian (elementSize(type) of them,
+    /// or the struct's size).
+    using ScalarBytes = std::vector<unsigned char>;
 
     /// Defines (or redefines) a variable visible to later expressions.
     void setVariable(const std::string& name, double value);
@@ -48,15 +50,24 @@ public:
     /// exactly). Anything else (functions, fractions, floating-point scalars) is evaluated in
     /// double and accepted when the result is a whole number of magnitude below 2^53, where
     /// double is exact; otherwise Error "cannot be evaluated exactly".
-    Integer evaluateInteger(const std::string& expression, const std::string& field) const;
+    /// With `type`, a double result outside the type is "out of range" rather than inexact.
+    Integer evaluateInteger(const std::string& expression, const std::string& field,
+                            std::optional<ElementType> type = std::nullopt) const;
 
     /// Evaluates `spec`'s value as the kernel receives it: integer types exactly
     /// (evaluateInteger) and refused when the value does not fit the type; bool as C++ converts
     /// (non-zero is true); floating-point types through evaluate(). Defines the scalar for later
     /// expressions as the kernel sees it. Error names `field`, the scalar and its type.
+    /// A struct's members are evaluated the same way and packed at their offsets
+    /// (StructScalar::layout); a struct is not visible to later expressions.
     ScalarBytes defineScalar(const ScalarSpec& spec, const std::string& field);
 
 private:
+    /// One value of `type` (checked), written to `out`; returns the exact integer or nullopt.
+    void valueOf(const std::string& name, ElementType type, const std::string& value,
+                 const std::string& field, unsigned char* out, double* asDouble, Integer* asInteger,
+                 bool* isInteger) const;
+
     std::map<std::string, double> m_vars;
     std::map<std::string, Integer> m_integers; ///< exact values of the integer scalars
 };

@@ -410,8 +410,31 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         checkName(sc.name, f + ".name");
         if (!names.insert(sc.name).second)
             invalid(f + ".name", "duplicate name \"" + sc.name + "\"");
-        sc.type = elementType(r, "type", ElementType::I32, false);
-        sc.value = r.expression("value", "", true);
+        if (r.has("type") && r.value("type") == QJsonValue("struct")) {
+            // {"name": "p", "type": "struct", "members": [{"name", "type", "value"}, ...]}
+            const QJsonArray members = r.array("members");
+            if (members.isEmpty())
+                invalid(f + ".members", "a struct scalar needs at least one member");
+            std::set<std::string> memberNames;
+            for (qsizetype m = 0; m < members.size(); ++m) {
+                const std::string fm = f + ".members[" + std::to_string(m) + "]";
+                if (!members[m].isObject())
+                    invalid(fm, std::string("expected an object, found ") + typeName(members[m]));
+                Reader mr(members[m].toObject(), fm);
+                StructMember member;
+                member.name = mr.string("name", "", true);
+                checkName(member.name, fm + ".name");
+                if (!memberNames.insert(member.name).second)
+                    invalid(fm + ".name", "duplicate member \"" + member.name + "\"");
+                member.type = elementType(mr, "type", ElementType::I32, true);
+                member.value = mr.expression("value", "", true);
+                mr.finish();
+                sc.members.push_back(std::move(member));
+            }
+        } else {
+            sc.type = elementType(r, "type", ElementType::I32, false);
+            sc.value = r.expression("value", "", true);
+        }
         r.finish();
         s.scalars.push_back(std::move(sc));
     }
@@ -593,10 +616,21 @@ std::string ProjectFile::toJson(const Session& s)
     }
 
     QJsonArray scalars;
-    for (const ScalarSpec& sc : s.scalars)
+    for (const ScalarSpec& sc : s.scalars) {
+        if (sc.isStruct()) {
+            QJsonArray members;
+            for (const StructMember& m : sc.members)
+                members.append(QJsonObject{{"name", qs(m.name)},
+                                           {"type", elementTypeName(m.type)},
+                                           {"value", exprJson(m.value)}});
+            scalars.append(
+                QJsonObject{{"name", qs(sc.name)}, {"type", "struct"}, {"members", members}});
+            continue;
+        }
         scalars.append(QJsonObject{{"name", qs(sc.name)},
                                    {"type", elementTypeName(sc.type)},
                                    {"value", exprJson(sc.value)}});
+    }
     if (!scalars.isEmpty()) root["scalars"] = scalars;
 
     QJsonArray buffers;

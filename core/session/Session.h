@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::session {
@@ -69,11 +70,34 @@ struct BufferSpec {
     friend bool operator==(const BufferSpec&, const BufferSpec&) = default;
 };
 
-struct ScalarSpec {
+/// One member of a struct scalar.
+struct StructMember {
     std::string name;
     ElementType type = ElementType::I32;
     std::string value = "0"; ///< expression over earlier scalars
 
+    friend bool operator==(const StructMember&, const StructMember&) = default;
+};
+
+struct ScalarSpec {
+    ScalarSpec() = default;
+    /// `ScalarSpec{"n", ElementType::I32, "300"}` as before structs (no aggregate warnings).
+    ScalarSpec(std::string n, ElementType t, std::string v, std::vector<StructMember> m = {})
+        : name(std::move(n))
+        , type(t)
+        , value(std::move(v))
+        , members(std::move(m))
+    {
+    }
+
+    std::string name;
+    ElementType type = ElementType::I32; ///< unused for a struct
+    std::string value = "0";             ///< expression over earlier scalars; unused for a struct
+    /// Non-empty: a struct passed by value, its members in declaration order, laid out as C
+    /// lays them out (StructScalar); "type": "struct" in the project file.
+    std::vector<StructMember> members;
+
+    bool isStruct() const noexcept { return !members.empty(); }
     friend bool operator==(const ScalarSpec&, const ScalarSpec&) = default;
 };
 

@@ -29,8 +29,12 @@ struct Stop {
     std::string message;
 };
 
+/// A scalar's bytes as the kernel takes them, 8-byte aligned (a struct may hold a double).
 struct ScalarValue {
-    alignas(8) unsigned char bytes[8] = {};
+    std::vector<std::uint64_t> words;
+    std::size_t size = 0;
+    void* data() noexcept { return words.data(); }
+    const void* data() const noexcept { return words.data(); }
 };
 
 struct Resolved {
@@ -92,7 +96,9 @@ Resolved resolve(const Session& s)
         const Expression::ScalarBytes bytes =
             r.expr.defineScalar(s.scalars[i], "scalars[" + std::to_string(i) + "].value");
         ScalarValue sv;
-        std::memcpy(sv.bytes, bytes.data(), sizeof sv.bytes);
+        sv.size = bytes.size();
+        sv.words.assign((bytes.size() + 7) / 8, 0);
+        std::memcpy(sv.words.data(), bytes.data(), bytes.size());
         r.scalars.push_back(sv);
     }
     for (std::size_t i = 0; i < s.buffers.size(); ++i) {
@@ -152,7 +158,7 @@ DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray
 }
 
 std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const DeviceSet& d,
-                                   const Session& s, const Resolved& r)
+                                   const Resolved& r)
 {
     std::vector<KernelArgValue> args;
     for (const BoundArg& b : bound) {
@@ -162,8 +168,8 @@ std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const Dev
             a.size = sizeof(std::uint64_t);
             a.isPointer = true;
         } else {
-            a.data = r.scalars[b.index].bytes;
-            a.size = elementSize(s.scalars[b.index].type);
+            a.data = r.scalars[b.index].data();
+            a.size = r.scalars[b.index].size;
         }
         args.push_back(a);
     }
@@ -386,7 +392,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         rep.h2dMs = h2dMs;
         for (const HostArray& a : first)
             rep.h2dBytes += a.bytes();
-        const auto args = argsOf(bound, d, s, r);
+        const auto args = argsOf(bound, d, r);
         if (opt.trace) {
             std::vector<cpu::CpuBackend::TraceBuffer> traced;
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
@@ -441,7 +447,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         std::vector<void*> args;
         for (const BoundArg& b : refBound)
             args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
-                                      : static_cast<void*>(scalars[b.index].bytes));
+                                      : scalars[b.index].data());
         cppRef->call(args);
         for (std::size_t i = 0; i < s.buffers.size(); ++i)
             if (s.buffers[i].isOutput())
@@ -450,7 +456,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     }
     case ReferenceSpec::Kind::Kernel: {
         DeviceSet d = upload(*backend, s, init);
-        launch(refKernel->name, refLaunch, argsOf(refBound, d, s, r));
+        launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
         rep.expected = download(*backend, s, d, init);
         break;
     }

@@ -44,6 +44,15 @@ inline void addExactCases()
     // (6) A float64 reference is used as given, not rounded to the f32 output first.
     QTest::newRow("f64Reference") << "f64_reference.wbproj" << 1
                                   << QStringList{"out          FAIL", "1.49e-09"};
+    // (3) Structs by value: members laid out as C does, checked against the kernel's size.
+    QTest::newRow("structAffine") << "struct_affine.wbproj" << 0
+                                  << QStringList{"y            PASS", "Result    PASS"};
+    QTest::newRow("structMixed") << "struct_mixed.wbproj" << 0
+                                 << QStringList{"z            PASS", "s            PASS"};
+    QTest::newRow("structWrongSize")
+        << "struct_wrong_size.wbproj" << 4
+        << QStringList{"parameter 'p' (Params) takes 12 bytes but scalar 'p' is struct {f32 a, "
+                       "f32 b} (8 bytes)"};
 }
 
 /// Runs the current row's project with `backend` and checks its exit code and output.

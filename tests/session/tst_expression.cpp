@@ -21,7 +21,7 @@ ScalarSpec scalar(const char* name, ElementType type, const char* value)
 std::uint64_t bitsOf(const Expression::ScalarBytes& b)
 {
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t i = 0; i < b.size(); ++i)
         v |= std::uint64_t{b[i]} << (8 * i);
     return v;
 }
