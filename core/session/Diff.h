@@ -7,12 +7,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::session {
 
 /// One element that is outside the tolerance.
 struct Mismatch {
+    Mismatch() = default;
+    Mismatch(std::size_t i, std::vector<std::size_t> coords, double a, double e, double err,
+             std::uint64_t u, std::string aText = {}, std::string eText = {})
+        : index(i)
+        , coordinates(std::move(coords))
+        , actual(a)
+        , expected(e)
+        , absError(err)
+        , ulp(u)
+        , actualText(std::move(aText))
+        , expectedText(std::move(eText))
+    {
+    }
+
     std::size_t index = 0;                ///< flat, C order
     std::vector<std::size_t> coordinates; ///< N-d, same rank as the buffer
     double actual = 0;

@@ -179,6 +179,21 @@ private Q_SLOTS:
               "Timing    median", "Bandwidth", "dest", "PASS"})
             QVERIFY2(r.out.contains(QLatin1String(s)), qPrintable(QString(s) + "\n" + r.out));
     }
+    void integerMismatchJsonIsExact()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        const CliRun r =
+            runCli({"run", data("exact/u64_diff.wbproj"), "--backend", "cpu", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject out =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()["outputs"].toArray().at(0).toObject();
+        QCOMPARE(out["mismatches"].toDouble(), 1.0);
+        const QJsonObject first = out["firstMismatches"].toArray().at(0).toObject();
+        QCOMPARE(first["actualExact"].toString(), QString("501427843000000001"));
+        QCOMPARE(first["expectedExact"].toString(), QString("501427843000000000"));
+        QCOMPARE(first["absErrorExact"].toString(), QString("1"));
+    }
     void exactValues_data() { addExactCases(); }
     void exactValues()
     {
