@@ -585,7 +585,10 @@ private Q_SLOTS:
             if (!a->shortcut().isEmpty() && a->shortcut() == profile->shortcut()) ++sameShortcut;
         QCOMPARE(sameShortcut, 1);
 
+        // The history loads off the GUI thread: count its rows once it has listed them.
+        QSignalSpy listed(docks->history(), &HistoryPanel::runsListed);
         QVERIFY(w.openProject(example("hello_gpu")));
+        QTRY_VERIFY(listed.count() >= 1);
         QComboBox* backend = w.launchPanel()->backendChooser();
         backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
         QCOMPARE(w.document()->session().backend, BackendKind::Cpu);
