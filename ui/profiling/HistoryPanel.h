@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/profiling/history/RunHistory.h"
 #include "core/profiling/RunRecord.h"
+#include "core/profiling/history/RunHistory.h"
 
 #include <QWidget>
 
