@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
+#include "core/profiling/Roofline.h"
 
 namespace wb::profiling {
 
@@ -41,6 +42,9 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     options.timing.measurement = m_options.measurement;
     options.collectCounters = m_options.counters;
     options.counters.replay = m_options.replay;
+    // Speed of Light plus the roofline's FLOP and byte counters (one more pass on GH100).
+    for (std::string& name : rooflineMetricNames())
+        options.counters.metrics.push_back(std::move(name));
     // User replay: before every pass; kernel replay: only if CUPTI wants a second launch.
     options.counters.beforePass = c.restore;
     // Between timing and counters too: timing relaunches in place, so an inout buffer drifts;
