@@ -4,6 +4,7 @@
 #include "core/common/Paths.h"
 #include "core/profiling/SessionProfiling.h"
 #include "core/profiling/history/RunHistory.h"
+#include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
@@ -59,6 +60,18 @@ std::filesystem::path historyPathFor(const QString& project)
         return p;
     }
     return profiling::RunHistory::pathForProject(file);
+}
+
+/// The launch panel's theoretical occupancy as a figure of the Profile dock: it needs no
+/// counters, so it is there on the CPU emulator and where counters are refused too.
+void addTheoreticalOccupancy(std::vector<profiling::Summary>& summaries, const Occupancy& o)
+{
+    if (o.limitedBy == Occupancy::Limit::Invalid || o.activeWarpsPerSm <= 0) return;
+    summaries.push_back({"wb/launch/occupancy_theoretical", "Theoretical occupancy", "percentage",
+                         o.occupancy * 100.0,
+                         "Active warps per SM the launch allows (registers, shared memory, block "
+                         "size), from the launch panel's occupancy calculator: " +
+                             o.summary().toStdString()});
 }
 
 } // namespace
@@ -353,11 +366,14 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
         else
             m_roofline->setProfile(profile.summaries);
         updateRooflineHistory();
-        m_sol->setProfile(profile, profile.profiled()
-                                       ? QString()
-                                       : tr("Profile: %1 · %2")
-                                             .arg(QString::fromStdString(session.launch.kernel),
-                                                  QString::fromUtf8(report.statusName())));
+        profiling::ProfileReport shown = profile;
+        if (shown.profiled())
+            addTheoreticalOccupancy(shown.summaries, m_window->launchPanel()->occupancy());
+        m_sol->setProfile(shown, profile.profiled()
+                                     ? QString()
+                                     : tr("Profile: %1 · %2")
+                                           .arg(QString::fromStdString(session.launch.kernel),
+                                                QString::fromUtf8(report.statusName())));
         if (report.status != session::RunReport::Status::Invalid) {
             profiling::RunRecord record =
                 profiling::toRunRecord(session, report, profile.summaries);
@@ -390,7 +406,9 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
             ? tr("No roofline: the CPU emulator has no hardware counters. Timing is above.")
             : tr("No roofline for a plain run: Run → Profile collects the FLOP and byte "
                  "counters."));
-    m_sol->setSummaries(profiling::sessionSummaries(report), counters,
+    std::vector<profiling::Summary> figures = profiling::sessionSummaries(report);
+    addTheoreticalOccupancy(figures, m_window->launchPanel()->occupancy());
+    m_sol->setSummaries(std::move(figures), counters,
                         tr("%1 · %2 · %3")
                             .arg(QString::fromStdString(session.launch.kernel),
                                  QString::fromStdString(report.device.name),
