@@ -205,11 +205,12 @@ void RooflineChart::rebuild()
     };
     bandwidthRoof(m_peaks.dram, tr("DRAM"), QColor(0x1f, 0x77, 0xb4));
     bandwidthRoof(m_peaks.l2, tr("L2"), QColor(0x17, 0xbe, 0xcf));
-    // Compute roofs: flat from their ridge with the DRAM roof (or the left edge).
+    // Compute roofs: flat from their ridge with the DRAM roof (or the left edge). FP16 last:
+    // on sm_90 its roof (in the counters' unit) equals FP32's, and its dashes stay visible.
     const std::pair<Precision, QColor> computeRoofs[] = {
-        {Precision::Fp16, QColor(0x2c, 0xa0, 0x2c)},
         {Precision::Fp32, QColor(0xd6, 0x27, 0x28)},
         {Precision::Fp64, QColor(0x94, 0x67, 0xbd)},
+        {Precision::Fp16, QColor(0x2c, 0xa0, 0x2c)},
     };
     for (const auto& [precision, colour] : computeRoofs) {
         const Ceiling& c = m_peaks.compute(precision);

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The roofline chart (offscreen): roofs and points from given summaries, readable axes and
 // labels, earlier runs as points, and a clear line instead of an empty chart when there are no
-// counters. WARPBENCH_SCREENSHOT_DIR=dir writes roofline-cpu.png there.
+// counters; and a real H200 profile (tests/ui/profiling/data/roofline-h200.json, from the runner
+// through the CLI's --json) shown as the CLI computed it. WARPBENCH_SCREENSHOT_DIR=dir writes
+// roofline-h200.png there (the docs' screenshot: the H200's figures, rendered here).
+#include "core/profiling/ProfileCodec.h"
 #include "tests/support/SuiteMain.h"
 #include "ui/profiling/RooflineChart.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <QtCharts/QChart>
 #include <QtCharts/QLogValueAxis>
@@ -57,8 +64,8 @@ private Q_SLOTS:
         QVERIFY(chart.point());
         QCOMPARE(chart.point()->bound, std::string("DRAM bandwidth"));
         const QStringList names = chart.seriesNames();
-        QCOMPARE(names, (QStringList{"DRAM 4.809 TB/s", "L2 15.419 TB/s", "FP16 66.908 TFLOP/s",
-                                     "FP32 66.908 TFLOP/s", "FP64 33.454 TFLOP/s", "This run (L2)",
+        QCOMPARE(names, (QStringList{"DRAM 4.809 TB/s", "L2 15.419 TB/s", "FP32 66.908 TFLOP/s",
+                                     "FP64 33.454 TFLOP/s", "FP16 66.908 TFLOP/s", "This run (L2)",
                                      "This run (DRAM)"}));
         // Log-log axes with units in their titles.
         const auto axesX = chart.chart()->axes(Qt::Horizontal);
@@ -83,9 +90,6 @@ private Q_SLOTS:
                  qPrintable(chart.summaryText()));
         QVERIFY(chart.summaryText().contains(QStringLiteral("bound by DRAM bandwidth")));
         QVERIFY(chart.summaryText().contains(QStringLiteral("% of its roof")));
-        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
-        chart.setHistory({{QStringLiteral("run 1"), 0.12, 3.1e11}});
-        if (!shots.isEmpty()) QVERIFY(chart.grab().save(shots + "/roofline-cpu.png"));
     }
 
     void earlierRunsArePoints()
@@ -105,6 +109,46 @@ private Q_SLOTS:
             chart.chart()->series().at(chart.seriesNames().indexOf("Earlier runs (DRAM)")));
         QVERIFY(earlierSeries);
         QCOMPARE(earlierSeries->count(), 2);
+    }
+
+    /// A real profile from the H200 (the saxpy example through warpbench-runner, as the CLI's
+    /// --json printed it) with an earlier real run of the kernel: the chart's point and bound
+    /// roof are the ones the CLI computed from the same report.
+    void h200ProfileAsTheCliSawIt()
+    {
+        QFile file(QStringLiteral(WB_SOURCE_DIR "/tests/ui/profiling/data/roofline-h200.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject fixture = QJsonDocument::fromJson(file.readAll()).object();
+        const ProfileReport report =
+            ProfileCodec::fromJson(fixture.value(QStringLiteral("profile")).toObject());
+        QVERIFY(report.profiled());
+        QVERIFY(report.counterStatus && report.counterStatus->ok());
+        RooflineChart chart;
+        chart.resize(900, 420);
+        chart.setProfile(report.summaries);
+        QVERIFY(chart.chartShown());
+        QVERIFY(chart.point());
+        // What warpbench-cli profile --json said on the H200 for this report.
+        QVERIFY(std::abs(chart.point()->dramIntensity - 0.6889329805996472) < 1e-12);
+        QCOMPARE(chart.point()->bound, std::string("L2 bandwidth"));
+        QVERIFY(std::abs(chart.point()->percentOfRoof - 1.7277443890091635) < 1e-9);
+        std::vector<RooflineChart::HistoryPoint> earlier;
+        for (const QJsonValue& run : fixture.value(QStringLiteral("earlier")).toArray()) {
+            std::vector<Summary> metrics;
+            for (const QJsonValue& v : run[QStringLiteral("summaries")].toArray())
+                metrics.push_back({v[QStringLiteral("tag")].toString().toStdString(), "", "",
+                                   v[QStringLiteral("value")].toDouble(), ""});
+            const auto h =
+                RooflineChart::historyPoint(metrics, run[QStringLiteral("label")].toString());
+            QVERIFY(h);
+            earlier.push_back(*h);
+        }
+        QCOMPARE(earlier.size(), std::size_t(1));
+        QVERIFY(std::abs(earlier[0].intensity - 2.0 * 16777200 / 2.0482e8) < 1e-3);
+        chart.setHistory(earlier);
+        QCOMPARE(chart.historyPointCount(), 1);
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) QVERIFY(chart.grab().save(shots + "/roofline-h200.png"));
     }
 
     /// Without counters: one line saying why, no chart (never an empty one).
