@@ -67,6 +67,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
+    setMaximumHeight(4 * fontMetrics().height() + 8); // a line until there is a chart
 }
 
 std::optional<RooflineChart::HistoryPoint>
@@ -110,6 +111,8 @@ void RooflineChart::showMessage(const QString& text)
     m_summary->hide();
     m_message->setText(text);
     m_message->show();
+    // A line, not a chart: do not take half of the Profile dock for it.
+    setMaximumHeight(4 * fontMetrics().height() + 8);
 }
 
 bool RooflineChart::chartShown() const
@@ -279,6 +282,7 @@ void RooflineChart::rebuild()
     m_view->setToolTip(m_summary->toolTip());
     m_summary->show();
     m_view->show();
+    setMaximumHeight(QWIDGETSIZE_MAX);
 }
 
 } // namespace wb::ui
