@@ -7,7 +7,10 @@
 #include "core/common/UserFile.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/profiling/Roofline.h"
+#include "core/profiling/SessionProfiling.h"
+#include "core/profiling/Sweep.h"
 #include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSweep.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
 #include "core/session/SessionRunner.h"
@@ -36,6 +39,13 @@ const char* kDescription =
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
     "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
+    "  sweep PROJECT PARAMETER VALUES\n"
+    "                    run the project once per value of PARAMETER (block, define:NAME or\n"
+    "                    scalar:NAME) over VALUES ('32,64,128', '32..1024 x2', '1..9 +2'),\n"
+    "                    each point checked (reference, never-written elements, with\n"
+    "                    --bounds-check out-of-bounds accesses on the CPU emulator); the\n"
+    "                    fastest valid point is the best. Exit 0 when there is one, 1 when\n"
+    "                    no point is valid\n"
     "  grade PROJECT DIR run every DIR/*.cu as the project's kernel, each in its own\n"
     "                    process (--timeout), and print a table (--csv FILE, --json);\n"
     "                    exit 0 when grading completed, 4 on invalid arguments\n"
@@ -392,6 +402,129 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     return code;
 }
 
+/// PARAMETER of `sweep`: "block", "define:NAME" or "scalar:NAME".
+std::optional<profiling::SweepParameter> sweepParameter(const QString& text)
+{
+    profiling::SweepParameter parameter;
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    const QString kind = text.left(colon < 0 ? text.size() : colon);
+    const QString name = colon < 0 ? QString() : text.mid(colon + 1).trimmed();
+    if (kind == QLatin1String("block") && colon < 0) {
+        parameter.kind = profiling::SweepParameter::Kind::BlockSize;
+        return parameter;
+    }
+    if ((kind == QLatin1String("define") || kind == QLatin1String("scalar")) && !name.isEmpty()) {
+        parameter.kind = kind == QLatin1String("define") ? profiling::SweepParameter::Kind::Define
+                                                         : profiling::SweepParameter::Kind::Scalar;
+        parameter.name = name.toStdString();
+        return parameter;
+    }
+    return std::nullopt;
+}
+
+/// A sweep in --json: the parameter, every point (value, ok, valid, verdict, problems,
+/// mismatches, unwritten, findings, boundsChecked, medianMs), the best point (index and value,
+/// null when none), the number of invalid points and the conclusion line.
+QJsonObject sweepJson(const profiling::SweepResult& r)
+{
+    QJsonArray values;
+    for (const std::string& v : r.parameter.values)
+        values.append(qs(v));
+    QJsonArray points;
+    for (const profiling::SweepPoint& pt : r.points) {
+        const profiling::SweepPointOutcome& o = pt.outcome;
+        QJsonArray problems, findings;
+        for (const std::string& problem : o.problems)
+            problems.append(qs(problem));
+        for (const MemoryFinding& f : o.findings)
+            findings.append(findingJson(f));
+        points.append(QJsonObject{
+            {"value", qs(pt.value)},
+            {"ok", o.ok},
+            {"valid", o.valid},
+            {"verdict", qs(o.verdict)},
+            {"problems", problems},
+            {"mismatches", static_cast<double>(o.mismatches)},
+            {"unwritten", static_cast<double>(o.unwritten)},
+            {"findings", findings},
+            {"boundsChecked", o.boundsChecked},
+            {"medianMs", o.ok ? QJsonValue(o.timeSeconds * 1e3) : QJsonValue(QJsonValue::Null)}});
+    }
+    return QJsonObject{
+        {"parameter", QJsonObject{{"kind", profiling::sweepKindName(r.parameter.kind)},
+                                  {"name", qs(r.parameter.name)},
+                                  {"values", values}}},
+        {"points", points},
+        {"best", r.best ? QJsonValue(static_cast<double>(*r.best)) : QJsonValue(QJsonValue::Null)},
+        {"bestValue",
+         r.best ? QJsonValue(qs(r.points[*r.best].value)) : QJsonValue(QJsonValue::Null)},
+        {"invalid", static_cast<double>(r.invalidCount())},
+        {"cancelled", r.cancelled},
+        {"conclusion", qs(r.conclusion())}};
+}
+
+int cmdSweep(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 4) {
+        err("sweep: expected PROJECT PARAMETER VALUES, e.g. sweep p.wbproj block '32..1024 x2' "
+            "(see --help)");
+        return InvalidInput;
+    }
+    auto parameter = sweepParameter(args[2]);
+    if (!parameter)
+        return failure(p, InvalidInput,
+                       "sweep: PARAMETER is block, define:NAME or scalar:NAME, got \"" +
+                           args[2].toStdString() + "\"");
+    try {
+        parameter->values = profiling::SweepParameter::parseValues(args[3].toStdString());
+    } catch (const Error& e) {
+        return failure(p, InvalidInput, std::string("sweep: VALUES: ") + e.what());
+    }
+    for (const char* runOnly : {"trace", "in-process", "memcheck", "output"})
+        if (p.isSet(QLatin1String(runOnly)))
+            return failure(p, InvalidInput,
+                           std::string("sweep: --") + runOnly +
+                               " is an option of run, not of sweep");
+    bool ok1, ok2, ok3;
+    runner::RunnerClient::Request req;
+    req.options.backend = backendOption(p, ok1);
+    req.options.device = intOption(p, "device", 0, ok2);
+    req.options.iterations = intOption(p, "iterations", 1, ok3);
+    if (!ok1 || !ok2 || !ok3) return InvalidInput;
+    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
+    req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
+    session::Session s;
+    if (!loadProject(p, args[1], s)) return InvalidInput;
+    if (parameter->kind == profiling::SweepParameter::Kind::Scalar &&
+        !s.findScalar(parameter->name))
+        return failure(p, InvalidInput,
+                       "sweep: the project has no scalar '" + parameter->name + "'");
+
+    const bool json = p.isSet(QStringLiteral("json"));
+    auto client = std::make_shared<runner::RunnerClient>(runnerConfig(p));
+    const profiling::SweepResult r = profiling::runSweep(
+        *parameter, runner::runnerSweepRunner(client, s, req),
+        [json](std::size_t done, std::size_t total, const profiling::SweepPoint& point) {
+            if (!json)
+                std::cerr << "[" << done << "/" << total << "] " << point.value << ": "
+                          << point.outcome.verdict << "\n"
+                          << std::flush;
+        });
+    const int code = r.best ? Pass : Mismatch;
+    if (json) {
+        QJsonObject j = sweepJson(r);
+        j["project"] = qs(s.name);
+        j["boundsCheck"] = req.boundsCheck;
+        j["exitCode"] = code;
+        out(QJsonDocument(j).toJson().toStdString());
+    } else {
+        out(r.table());
+        out(r.problems());
+        out(r.conclusion() + "\n");
+    }
+    return code;
+}
+
 int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -536,9 +669,10 @@ int runCli(const QStringList& arguments)
     p.addHelpOption();
     p.addVersionOption();
     p.addPositionalArgument(QStringLiteral("command"),
-                            QStringLiteral("run, profile, list-kernels, devices or grade"));
+                            QStringLiteral("run, profile, list-kernels, devices, grade or sweep"));
     p.addPositionalArgument(QStringLiteral("argument"),
-                            QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
+                            QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR; sweep: PROJECT "
+                                           "PARAMETER VALUES)"),
                             QStringLiteral("[argument...]"));
     p.addOption({QStringLiteral("backend"),
                  QStringLiteral("cuda, cpu or auto (default: the project's)."),
@@ -573,15 +707,17 @@ int runCli(const QStringList& arguments)
     p.addOption(
         {QStringLiteral("in-process"),
          QStringLiteral("run: run the kernel inside this process instead of warpbench-runner.")});
-    p.addOption({QStringLiteral("timeout"),
-                 QStringLiteral(
-                     "run, profile: wall-clock limit in seconds for the kernel (default 10); the "
-                     "runner is "
-                     "killed after it. grade: per submission, compile included (default 60). "
-                     "At most 2147483 s (about 24 days); more is exit 4."),
-                 QStringLiteral("SECONDS")});
+    p.addOption(
+        {QStringLiteral("timeout"),
+         QStringLiteral("run, profile, sweep (per point): wall-clock limit in seconds for the "
+                        "kernel (default 10); the runner is killed after it. grade: per "
+                        "submission, compile included (default 60). "
+                        "At most 2147483 s (about 24 days); more is exit 4."),
+         QStringLiteral("SECONDS")});
     p.addOption({QStringLiteral("bounds-check"),
-                 QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode.")});
+                 QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode. sweep: "
+                                "run every point once bounds-checked on the CPU emulator first; "
+                                "an out-of-bounds point is invalid.")});
     p.addOption({QStringLiteral("memcheck"),
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});
@@ -611,7 +747,7 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, profile, list-kernels, devices, grade); see --help");
+        err("no command given (run, profile, list-kernels, devices, grade, sweep); see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
@@ -621,12 +757,13 @@ int runCli(const QStringList& arguments)
         if (cmd == QLatin1String("list-kernels")) return cmdListKernels(p, args);
         if (cmd == QLatin1String("devices")) return cmdDevices(p);
         if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
+        if (cmd == QLatin1String("sweep")) return cmdSweep(p, args);
     } catch (const Error& e) {
         err(e.what());
         return RuntimeError;
     }
     err("unknown command \"" + cmd.toStdString() +
-        "\" (run, profile, list-kernels, devices, grade); see --help");
+        "\" (run, profile, list-kernels, devices, grade, sweep); see --help");
     return InvalidInput;
 }
 

@@ -94,14 +94,61 @@ void applySweepValue(session::Session& session, const SweepParameter& parameter,
     }
 }
 
-SweepPointOutcome sweepPointOutcome(const session::RunReport& report)
+std::string findingProblem(const MemoryFinding& f)
 {
+    const auto dim = [](const Dim3& d) {
+        return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
+               ")";
+    };
+    std::string s = memoryFindingKindName(f.kind);
+    if (!f.file.empty()) s += " at " + f.file + ":" + std::to_string(f.line);
+    if (f.located) s += " (block " + dim(f.block) + ", thread " + dim(f.thread) + ")";
+    // The access, without the sanitizer's addresses: "write of 4 bytes (heap-buffer-overflow)".
+    if (!f.message.empty()) s += ": " + f.message.substr(0, f.message.find(": "));
+    return s;
+}
+
+SweepPointOutcome sweepPointOutcome(const session::RunReport& report,
+                                    const std::vector<MemoryFinding>& findings)
+{
+    using Status = session::RunReport::Status;
     SweepPointOutcome o;
-    o.ok = report.status == session::RunReport::Status::Passed ||
-           report.status == session::RunReport::Status::Mismatch;
-    o.valid = report.status == session::RunReport::Status::Passed;
-    o.verdict = report.statusName();
-    if (!o.valid && !report.message.empty()) o.verdict += ": " + report.message;
+    o.ok = report.status == Status::Passed || report.status == Status::Mismatch;
+    o.findings = findings;
+    for (const MemoryFinding& f : findings)
+        o.problems.push_back(findingProblem(f));
+    if (o.ok) {
+        const auto plural = [](std::size_t n, const char* one, const char* many) {
+            return session::withThousands(n) + " " + (n == 1 ? one : many);
+        };
+        for (const session::OutputResult& out : report.outputs) {
+            const std::size_t unwritten = out.coverage.checked ? out.coverage.unwritten : 0;
+            const std::size_t mismatches = out.compared ? out.stats.mismatches : 0;
+            o.unwritten += unwritten;
+            o.mismatches += mismatches;
+            if (unwritten)
+                o.problems.push_back(
+                    plural(unwritten, "never-written element", "never-written elements") + " in '" +
+                    out.buffer + "'");
+            // An unwritten element holds a NaN, so it is a mismatch too: count the others.
+            const std::size_t other = mismatches > unwritten ? mismatches - unwritten : 0;
+            if (other)
+                o.problems.push_back(plural(other, unwritten ? "other mismatch" : "mismatch",
+                                            unwritten ? "other mismatches" : "mismatches") +
+                                     " in '" + out.buffer + "'");
+        }
+    }
+    o.valid = report.status == Status::Passed && o.problems.empty();
+    if (o.valid) {
+        o.verdict = report.statusName();
+    } else if (!o.problems.empty()) {
+        o.verdict = report.status == Status::Mismatch ? "mismatch: " : "invalid: ";
+        for (std::size_t i = 0; i < o.problems.size(); ++i)
+            o.verdict += (i ? "; " : "") + o.problems[i];
+    } else {
+        o.verdict = report.statusName();
+        if (!report.message.empty()) o.verdict += ": " + report.message;
+    }
     o.timeSeconds = report.timing.medianMs * 1e-3;
     o.summaries = sessionSummaries(report);
     return o;

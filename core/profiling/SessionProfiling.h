@@ -33,11 +33,21 @@ RunRecord toRunRecord(const session::Session& session, const session::RunReport&
 void applySweepValue(session::Session& session, const SweepParameter& parameter,
                      const std::string& value);
 
-/// What a sweep point's run report means: ok = the kernel ran (pass or mismatch), valid = pass,
-/// verdict = the status (and the message when not a pass), time = median of the timed launches,
-/// summaries = sessionSummaries(report). Both sweep runners (in-process and
-/// runner::runnerSweepRunner) use it.
-SweepPointOutcome sweepPointOutcome(const session::RunReport& report);
+/// What a sweep point's run report means: ok = the kernel ran (pass or mismatch); valid = it
+/// passed, no poisoned output element stayed unwritten (OutputResult::coverage, so a session
+/// without a reference is checked too) and `findings` (the point's bounds check) is empty;
+/// problems = the out-of-bounds accesses (file:line, block, thread), the never-written and the
+/// mismatching element counts per output; verdict = "pass", or "invalid: "/"mismatch: " and
+/// the problems, or the status and message; time = median of the timed launches, summaries =
+/// sessionSummaries(report). Both sweep runners (in-process and runner::runnerSweepRunner)
+/// use it.
+SweepPointOutcome sweepPointOutcome(const session::RunReport& report,
+                                    const std::vector<MemoryFinding>& findings = {});
+
+/// "out of bounds at kernel.cu:7 (block (1, 0, 0), thread (72, 0, 0)): write of 4 bytes
+/// (heap-buffer-overflow)": a memory finding as a sweep point's problem (its message up to the
+/// first ": ", leaving out the sanitizer's addresses).
+std::string findingProblem(const MemoryFinding& finding);
 
 /// A SweepPointRunner that runs `base` with each value applied, in this process, through
 /// SessionRunner (so the diff against the reference is checked at every point); each point's

@@ -3,6 +3,9 @@
 
 #include "core/common/Error.h"
 
+#include <QRegularExpression>
+#include <QString>
+
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -12,6 +15,7 @@ namespace wb::profiling {
 namespace {
 
 constexpr std::size_t kMaxPoints = 10000;
+constexpr std::size_t kVerdictWidth = 64; ///< verdicts longer than this are cut in table()
 
 std::string number(double v)
 {
@@ -20,6 +24,16 @@ std::string number(double v)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.10g", v);
     return buffer;
+}
+
+double parsedNumber(const QString& text, const char* what)
+{
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    if (!ok)
+        throw Error(Error::Kind::InvalidArgument,
+                    std::string(what) + " is not a number: '" + text.toStdString() + "'");
+    return v;
 }
 
 } // namespace
@@ -68,16 +82,100 @@ std::vector<std::string> SweepParameter::geometric(double start, double stop, do
     return values;
 }
 
+std::vector<std::string> SweepParameter::parseValues(const std::string& text)
+{
+    const QString t = QString::fromStdString(text).trimmed();
+    if (t.isEmpty()) throw Error(Error::Kind::InvalidArgument, "no values to sweep");
+    static const QRegularExpression range(
+        QStringLiteral(R"(^([^.\s]+)\s*\.\.\s*([^\sx*+]+)\s*(?:([x*+])\s*(\S+))?$)"));
+    const auto m = range.match(t);
+    if (m.hasMatch()) {
+        const double start = parsedNumber(m.captured(1), "range start");
+        const double stop = parsedNumber(m.captured(2), "range end");
+        const QString op = m.captured(3);
+        if (op == QStringLiteral("x") || op == QStringLiteral("*"))
+            return geometric(start, stop, parsedNumber(m.captured(4), "factor"));
+        const double step = op.isEmpty() ? 1.0 : parsedNumber(m.captured(4), "step");
+        return SweepParameter::range(start, stop, step);
+    }
+    if (t.contains(QStringLiteral("..")))
+        throw Error(
+            Error::Kind::InvalidArgument,
+            std::string("a range is start..stop, start..stop +step or start..stop x factor: '") +
+                t.toStdString() + "'");
+    std::vector<std::string> values;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    for (const QString& v : t.split(separators, Qt::SkipEmptyParts))
+        values.push_back(v.toStdString());
+    return values;
+}
+
+std::size_t SweepResult::invalidCount() const noexcept
+{
+    std::size_t n = 0;
+    for (const SweepPoint& p : points)
+        n += p.outcome.valid ? 0 : 1;
+    return n;
+}
+
+std::string SweepResult::problems() const
+{
+    std::string s;
+    for (const SweepPoint& p : points) {
+        if (p.outcome.valid) continue;
+        const std::string name =
+            (parameter.name.empty() ? sweepKindName(parameter.kind) : parameter.name) +
+            std::string(" = ") + p.value;
+        if (p.outcome.problems.empty()) {
+            s += "  " + name + ": " + p.outcome.verdict + "\n";
+            continue;
+        }
+        for (const std::string& problem : p.outcome.problems)
+            s += "  " + name + ": " + problem + "\n";
+    }
+    return s.empty() ? s : "invalid points:\n" + s;
+}
+
+std::string SweepResult::conclusion() const
+{
+    const std::string name =
+        parameter.name.empty() ? sweepKindName(parameter.kind) : parameter.name;
+    const std::size_t invalid = invalidCount();
+    const std::string total = std::to_string(points.size());
+    std::string s;
+    if (best) {
+        const SweepPoint& b = points[*best];
+        s = "best: " + name + " = " + b.value + " (" +
+            formatSummaryValue({"wb/sweep/time", "Time", "duration", b.outcome.timeSeconds, ""}) +
+            ")";
+        if (invalid)
+            s += "; " + std::to_string(invalid) + " of " + total + " point" +
+                 (points.size() == 1 ? "" : "s") + " invalid (never recommended)";
+    } else if (points.empty()) {
+        s = "no valid point: no point ran";
+    } else {
+        s = "no valid point: " +
+            (points.size() == 1 ? std::string("the only point is")
+                                : "all " + total + " points are") +
+            " invalid — nothing to recommend";
+    }
+    if (cancelled) s += " (cancelled after " + total + " points)";
+    return s;
+}
+
 std::string SweepResult::table() const
 {
     std::vector<std::vector<Summary>> rows;
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
+        // Long verdicts are cut here; problems() lists them in full.
+        std::string verdict = p.outcome.verdict;
+        if (verdict.size() > kVerdictWidth) verdict = verdict.substr(0, kVerdictWidth - 3) + "...";
         std::string label =
             (parameter.name.empty() ? sweepKindName(parameter.kind) : parameter.name) +
             std::string(" = ") + p.value + (best && *best == i ? "  (best)" : "") + "  [" +
-            p.outcome.verdict + "]";
+            verdict + "]";
         labels.push_back(std::move(label));
         std::vector<Summary> row;
         if (p.outcome.ok)

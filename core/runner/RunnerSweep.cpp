@@ -12,9 +12,35 @@ profiling::SweepPointRunner runnerSweepRunner(std::shared_ptr<RunnerClient> clie
     return [client = std::move(client), base = std::move(base), request = std::move(request)](
                const profiling::SweepParameter& parameter, const std::string& value) {
         RunnerClient::Request r = request;
+        r.boundsCheck = false;
         r.session = base;
         profiling::applySweepValue(r.session, parameter, value);
-        return profiling::sweepPointOutcome(client->run(r).report);
+        if (request.boundsCheck) {
+            RunnerClient::Request check = r;
+            check.boundsCheck = true;
+            check.options.backend = BackendKind::Cpu;
+            check.options.device.reset();
+            check.options.iterations = 1;
+            check.options.trace = false;
+            check.options.outputDir.clear();
+            RunOutcome c = client->run(check);
+            session::SessionRunner::checkCoverage(check.session, c.report);
+            profiling::SweepPointOutcome o = profiling::sweepPointOutcome(c.report, c.findings);
+            o.boundsChecked = true;
+            if (!o.findings.empty()) {
+                o.ok = false; // not timed: the plain run of an out-of-bounds point is not run
+                return o;
+            }
+            if (c.fault != Fault::None || !o.ok) {
+                o.verdict = "bounds check on the CPU emulator failed: " + o.verdict;
+                return o;
+            }
+        }
+        RunOutcome out = client->run(r);
+        session::SessionRunner::checkCoverage(r.session, out.report);
+        profiling::SweepPointOutcome o = profiling::sweepPointOutcome(out.report, out.findings);
+        o.boundsChecked = request.boundsCheck;
+        return o;
     };
 }
 

@@ -11,6 +11,18 @@
 
 using namespace wb::profiling;
 
+namespace {
+SweepPointOutcome outcome(bool ok, bool valid, const char* verdict, double seconds)
+{
+    SweepPointOutcome o;
+    o.ok = ok;
+    o.valid = valid;
+    o.verdict = verdict;
+    o.timeSeconds = seconds;
+    return o;
+}
+} // namespace
+
 class TestSweep : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -81,7 +93,7 @@ private Q_SLOTS:
             [&](const SweepParameter& param, const std::string& value) -> SweepPointOutcome {
                 names.push_back(param.name);
                 if (value == "16") cancel = true;
-                return SweepPointOutcome{true, true, "pass", 1.0, {}};
+                return outcome(true, true, "pass", 1.0);
             },
             {}, &cancel);
         QVERIFY(r.cancelled);
@@ -94,9 +106,44 @@ private Q_SLOTS:
     {
         SweepParameter p{SweepParameter::Kind::Scalar, "alpha", {"1", "2"}};
         const SweepResult r = runSweep(p, [](const SweepParameter&, const std::string&) {
-            return SweepPointOutcome{true, false, "fail", 1.0, {}};
+            return outcome(true, false, "invalid: 3 never-written elements in 'out'", 1.0);
         });
         QVERIFY(!r.best);
+        QCOMPARE(r.invalidCount(), std::size_t{2});
+        QCOMPARE(r.conclusion(),
+                 std::string("no valid point: all 2 points are invalid — nothing to recommend"));
+    }
+
+    /// Issue 17 item 8: an invalid point is never "best", however fast it ran, and the
+    /// conclusion says how many points were left out.
+    void fastestInvalidPointIsNeverBest()
+    {
+        SweepParameter p{SweepParameter::Kind::BlockSize, {}, {"128", "256", "512"}};
+        const SweepResult r = runSweep(p, [](const SweepParameter&, const std::string& v) {
+            if (v == "256") return outcome(true, true, "pass", 2e-3);
+            // Faster, ran fine, but wrong: unwritten elements / an out-of-bounds write.
+            SweepPointOutcome o = outcome(true, false, "invalid: …", 1e-3);
+            o.problems = {v == "128" ? "out of bounds at k.cu:5" : "256 never-written elements"};
+            return o;
+        });
+        QVERIFY(r.best.has_value());
+        QCOMPARE(r.points[*r.best].value, std::string("256"));
+        QCOMPARE(r.invalidCount(), std::size_t{2});
+        QCOMPARE(r.conclusion(), std::string("best: block size = 256 (2.000 ms); 2 of 3 points "
+                                             "invalid (never recommended)"));
+    }
+
+    void parseValues()
+    {
+        QCOMPARE(SweepParameter::parseValues("32, 64;128 256"),
+                 (std::vector<std::string>{"32", "64", "128", "256"}));
+        QCOMPARE(SweepParameter::parseValues("32..256 x2"),
+                 (std::vector<std::string>{"32", "64", "128", "256"}));
+        QCOMPARE(SweepParameter::parseValues("1..7 +3"), (std::vector<std::string>{"1", "4", "7"}));
+        QCOMPARE(SweepParameter::parseValues("1..3"), (std::vector<std::string>{"1", "2", "3"}));
+        QVERIFY_THROWS_EXCEPTION(wb::Error, SweepParameter::parseValues(""));
+        QVERIFY_THROWS_EXCEPTION(wb::Error, SweepParameter::parseValues("1..x"));
+        QVERIFY_THROWS_EXCEPTION(wb::Error, SweepParameter::parseValues("a..b"));
     }
 };
 

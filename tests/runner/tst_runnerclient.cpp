@@ -298,6 +298,61 @@ private Q_SLOTS:
         QVERIFY(r.best.has_value());
     }
 
+    /// Issue 17 item 8, core: a kernel correct only at block 256. Without a reference the
+    /// old sweep called every point that ran a "pass"; now block 512 is invalid for its 256
+    /// never-written elements (counted on the client: the report travels without coverage),
+    /// block 128 for its out-of-bounds write (the bounds check on the CPU emulator, before the
+    /// point is timed), and only 256 can be best.
+    void sweepMarksUnwrittenAndOutOfBoundsPointsInvalid()
+    {
+        auto client = std::make_shared<RunnerClient>(localConfig());
+        session::Session s = faultSession("block256",
+                                          "__global__ void k(float* out)\n"
+                                          "{\n"
+                                          "    out[blockIdx.x * 256 + threadIdx.x] = 1.0f;\n"
+                                          "}\n",
+                                          BackendKind::Cpu, {}, "1024");
+        s.launch.grid = {"4"};
+        s.launch.block = {"256"};
+        profiling::SweepParameter p;
+        p.kind = profiling::SweepParameter::Kind::BlockSize;
+        p.values = {"256", "512"};
+        profiling::SweepResult plain = profiling::runSweep(p, runnerSweepRunner(client, s));
+        QCOMPARE(plain.points.size(), std::size_t{2});
+        QVERIFY2(plain.points[0].outcome.valid, plain.points[0].outcome.verdict.c_str());
+        QVERIFY(plain.points[1].outcome.ok && !plain.points[1].outcome.valid);
+        QCOMPARE(plain.points[1].outcome.unwritten, std::size_t{256});
+        QCOMPARE(plain.points[1].outcome.verdict,
+                 std::string("invalid: 256 never-written elements in 'out'"));
+        QVERIFY(!plain.points[1].outcome.boundsChecked);
+        QCOMPARE(plain.points[*plain.best].value, std::string("256"));
+
+        p.values = {"128", "256", "512"};
+        RunnerClient::Request checked;
+        checked.boundsCheck = true;
+        const profiling::SweepResult r =
+            profiling::runSweep(p, runnerSweepRunner(client, s, checked));
+        for (const auto& point : r.points)
+            std::printf("  block %s: %s\n", point.value.c_str(), point.outcome.verdict.c_str());
+        QCOMPARE(r.points.size(), std::size_t{3});
+        if (r.points[0].outcome.verdict.find("unavailable") != std::string::npos)
+            QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
+        const profiling::SweepPointOutcome& oob = r.points[0].outcome;
+        QVERIFY(oob.boundsChecked && !oob.ok && !oob.valid);
+        QVERIFY(!oob.findings.empty());
+        QCOMPARE(oob.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(oob.findings[0].line, 3);
+        QVERIFY2(oob.verdict.rfind("invalid: out of bounds at ", 0) == 0, oob.verdict.c_str());
+        QVERIFY2(oob.verdict.find(":3 (block (") != std::string::npos, oob.verdict.c_str());
+        QVERIFY(r.points[1].outcome.valid && r.points[1].outcome.boundsChecked);
+        QVERIFY(r.points[1].outcome.timeSeconds > 0); // timed by the plain run
+        QCOMPARE(r.points[2].outcome.unwritten, std::size_t{256});
+        QVERIFY(!r.points[2].outcome.valid);
+        QVERIFY(r.best.has_value());
+        QCOMPARE(r.points[*r.best].value, std::string("256"));
+        QCOMPARE(r.invalidCount(), std::size_t{2});
+    }
+
     void missingRunner()
     {
         RunnerClient::Config c;

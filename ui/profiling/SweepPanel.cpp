@@ -9,6 +9,7 @@
 #include "ui/SessionDocument.h"
 #include "ui/Worker.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,7 +18,6 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -37,16 +37,6 @@ using profiling::SweepParameter;
 
 namespace {
 
-double number(const QString& text, const char* what)
-{
-    bool ok = false;
-    const double v = text.trimmed().toDouble(&ok);
-    if (!ok)
-        throw Error(Error::Kind::InvalidArgument,
-                    std::string(what) + " is not a number: '" + text.toStdString() + "'");
-    return v;
-}
-
 SessionDocument::Part partOf(SweepParameter::Kind kind)
 {
     switch (kind) {
@@ -64,30 +54,7 @@ SessionDocument::Part partOf(SweepParameter::Kind kind)
 
 std::vector<std::string> SweepPanel::parseValues(const QString& text)
 {
-    const QString t = text.trimmed();
-    if (t.isEmpty()) throw Error(Error::Kind::InvalidArgument, "no values to sweep");
-    static const QRegularExpression range(
-        QStringLiteral(R"(^([^.\s]+)\s*\.\.\s*([^\sx*+]+)\s*(?:([x*+])\s*(\S+))?$)"));
-    const auto m = range.match(t);
-    if (m.hasMatch()) {
-        const double start = number(m.captured(1), "range start");
-        const double stop = number(m.captured(2), "range end");
-        const QString op = m.captured(3);
-        if (op == QStringLiteral("x") || op == QStringLiteral("*"))
-            return SweepParameter::geometric(start, stop, number(m.captured(4), "factor"));
-        const double step = op.isEmpty() ? 1.0 : number(m.captured(4), "step");
-        return SweepParameter::range(start, stop, step);
-    }
-    if (t.contains(QStringLiteral("..")))
-        throw Error(
-            Error::Kind::InvalidArgument,
-            std::string("a range is start..stop, start..stop +step or start..stop x factor: '") +
-                t.toStdString() + "'");
-    std::vector<std::string> values;
-    for (const QString& v :
-         t.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
-        values.push_back(v.toStdString());
-    return values;
+    return SweepParameter::parseValues(text.toStdString());
 }
 
 SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
@@ -106,6 +73,11 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     m_values = new QLineEdit(QStringLiteral("32..1024 x2"), this);
     m_values->setToolTip(tr("A list: 32, 64, 128 · a range: 1..9 +2 (step) · a geometric range: "
                             "32..1024 x2"));
+    m_boundsCheck = new QCheckBox(tr("Bounds-check each point (CPU emulator)"), this);
+    m_boundsCheck->setToolTip(
+        tr("Before timing a point, run it once on the CPU emulator with AddressSanitizer: a point "
+           "that reads or writes out of bounds is invalid (file:line, block, thread) and is not "
+           "run further. Slower; the timing itself runs on the session's backend."));
     m_runButton = new QPushButton(tr("Run sweep"), this);
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->setEnabled(false);
@@ -116,7 +88,7 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_status = new QLabel(tr("Vary one parameter; every point is run and checked against the "
-                             "reference."),
+                             "reference and for never-written outputs."),
                           this);
     m_status->setWordWrap(true);
     m_table = new QTableWidget(0, 3, this);
@@ -136,6 +108,7 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     form->addRow(tr("Parameter"), m_kind);
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Values"), m_values);
+    form->addRow(QString(), m_boundsCheck);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_runButton);
     buttons->addWidget(m_cancelButton);
@@ -205,6 +178,16 @@ void SweepPanel::setParameter(SweepParameter::Kind kind, const QString& name, co
     m_values->setText(values);
 }
 
+void SweepPanel::setBoundsCheck(bool on)
+{
+    m_boundsCheck->setChecked(on);
+}
+
+bool SweepPanel::boundsCheck() const
+{
+    return m_boundsCheck->isChecked();
+}
+
 bool SweepPanel::start()
 {
     if (m_running) return false;
@@ -236,6 +219,7 @@ bool SweepPanel::start()
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     runner::RunnerClient::Request request;
     request.cancel = m_cancel;
+    request.boundsCheck = m_boundsCheck->isChecked();
     auto runner = runner::runnerSweepRunner(m_client, m_doc->runnableSession(), request);
     m_worker->post<profiling::SweepResult>(
         this,
@@ -274,7 +258,19 @@ void SweepPanel::addRow(const profiling::SweepPoint& p)
                       {"wb/timing/median", "Median", "duration", p.outcome.timeSeconds, {}}))
                 : QStringLiteral("—")));
     auto* verdict = new QTableWidgetItem(QString::fromStdString(p.outcome.verdict));
-    verdict->setToolTip(verdict->text());
+    if (p.outcome.valid) {
+        verdict->setToolTip(p.outcome.boundsChecked ? tr("pass, bounds-checked on the CPU emulator")
+                                                    : verdict->text());
+    } else {
+        // Never "best": the verdict says why, one problem per line in the tooltip.
+        QStringList why;
+        for (const std::string& problem : p.outcome.problems)
+            why << QString::fromStdString(problem);
+        verdict->setToolTip(
+            tr("Invalid point, never recommended:\n%1")
+                .arg(why.isEmpty() ? verdict->text() : why.join(QLatin1Char('\n'))));
+        verdict->setForeground(QColor(0xc0, 0x1c, 0x28));
+    }
     m_table->setItem(row, 2, verdict);
 }
 
@@ -314,8 +310,15 @@ void SweepPanel::onFinished(profiling::SweepResult r)
             f.setBold(true);
             m_table->item(static_cast<int>(*m_result->best), c)->setFont(f);
         }
+        if (const std::size_t invalid = m_result->invalidCount())
+            text += tr(" — %n invalid point(s) never recommended (see their verdicts).", nullptr,
+                       static_cast<int>(invalid));
+    } else if (!m_result->points.empty()) {
+        text = tr("No valid point: all %n point(s) are invalid (out of bounds, never-written "
+                  "elements, mismatches or errors: see the verdicts) — nothing to recommend.",
+                  nullptr, static_cast<int>(m_result->points.size()));
     } else {
-        text = tr("No valid point (none passed the diff against the reference).");
+        text = tr("No valid point: no point ran.");
     }
     if (m_result->cancelled)
         text = tr("Cancelled after %n point(s). ", nullptr,

@@ -10,6 +10,7 @@
 #include <optional>
 
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -32,7 +33,10 @@ class Worker;
 /// with progress and cancel; time against the parameter is charted, the fastest valid point is
 /// marked and "Apply" writes it into the session. A point that crashes or hangs is that point's
 /// verdict and the next point gets a fresh runner; cancel and closing the panel kill a point
-/// that does not finish within the runner's grace period (1 s).
+/// that does not finish within the runner's grace period (1 s). A point that leaves output
+/// elements unwritten, mismatches the reference or (with "Bounds-check each point", on the
+/// CPU emulator) accesses memory out of bounds is invalid, says why in its verdict, and is
+/// never the best point.
 class SweepPanel : public QWidget {
     Q_OBJECT
 public:
@@ -45,6 +49,11 @@ public:
 
     void setParameter(profiling::SweepParameter::Kind kind, const QString& name,
                       const QString& values);
+    /// Runs every point once bounds-checked on the CPU emulator before timing it.
+    void setBoundsCheck(bool on);
+    bool boundsCheck() const;
+    /// The verdict cell of row `row` (its text, tooltip and colour), for tests.
+    const QTableWidget* table() const noexcept { return m_table; }
     /// Starts a sweep of the session as it is now; false (with the reason shown) when the
     /// parameter is invalid or a sweep is running.
     bool start();
@@ -81,6 +90,7 @@ private:
     QComboBox* m_kind = nullptr;
     QComboBox* m_name = nullptr;
     QLineEdit* m_values = nullptr;
+    QCheckBox* m_boundsCheck = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_applyButton = nullptr;
