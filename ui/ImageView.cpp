@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ImageView.h"
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -220,6 +222,48 @@ qint64 ImageView::elementAtPos(QPointF pos) const
     // For colour images report the first channel's element.
     if (g.layout == Layout::Interleaved) return (y * w + x) * static_cast<qint64>(g.channels);
     return y * w + x;
+}
+
+QRectF ImageView::elementRect(qint64 index) const
+{
+    const QRect r = imageRect();
+    const int w = imageWidth(), h = imageHeight();
+    if (r.isEmpty() || w <= 0 || h <= 0 || index < 0) return {};
+    const Geometry g = geometryOf(m_array, m_trueColour);
+    const qint64 pixel =
+        g.layout == Layout::Interleaved ? index / static_cast<qint64>(g.channels) : index;
+    const qint64 x = pixel % w, y = pixel / w;
+    if (y >= h) return {};
+    const double cw = static_cast<double>(r.width()) / w, ch = static_cast<double>(r.height()) / h;
+    return {r.left() + static_cast<double>(x) * cw, r.top() + static_cast<double>(y) * ch, cw, ch};
+}
+
+QString ImageView::describeElement(qint64 index) const
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_array.size()) return {};
+    const int w = std::max(1, imageWidth());
+    const Geometry g = geometryOf(m_array, m_trueColour);
+    const qint64 pixel =
+        g.layout == Layout::Interleaved ? index / static_cast<qint64>(g.channels) : index;
+    const QString where = m_array.is2D() ? tr("row %1, column %2").arg(pixel / w).arg(pixel % w)
+                                         : tr("element %1").arg(index);
+    if (m_mask.size() == m_array.size() && m_mask[static_cast<std::size_t>(index)])
+        return tr("%1: never written").arg(where);
+    return tr("%1: %2").arg(where).arg(m_array.value(static_cast<std::size_t>(index)), 0, 'g', 6);
+}
+
+bool ImageView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const qint64 i = elementAtPos(help->pos());
+        if (i >= 0)
+            QToolTip::showText(help->globalPos(), describeElement(i), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* event)

@@ -16,7 +16,7 @@ namespace wb::ui {
 /// A 2-D buffer drawn as an image: a heatmap through a colormap and a value range, or true
 /// colour for RGB(A) planes ([3|4, H, W]) and interleaved pixels ([H, W, 3|4]). Large arrays
 /// are sampled to at most maxSide() pixels a side (nearest element). Hovering or clicking
-/// reports the element under the mouse.
+/// reports the element under the mouse; its tooltip names its row and column (x = column).
 class ImageView : public QWidget {
     Q_OBJECT
 public:
@@ -42,6 +42,15 @@ public:
     int imageWidth() const noexcept;  ///< in elements
     int imageHeight() const noexcept; ///< in elements
 
+    /// The element under a widget position (colour images: the first channel's), -1 if none.
+    qint64 elementAt(QPointF pos) const { return elementAtPos(pos); }
+    /// Where element `index` is drawn (its column across, its row down), in widget
+    /// coordinates; empty when nothing is shown or the index is outside the picture.
+    QRectF elementRect(qint64 index) const;
+    /// The tooltip of an element: "row 53, column 14: 0.25" (1-D: "element 7: …"), "never
+    /// written" for a masked one.
+    QString describeElement(qint64 index) const;
+
     /// Renders `array` to an image of at most maxSide × maxSide pixels.
     static QImage render(const ArrayView& array, const Colormap& map, double lo, double hi,
                          bool trueColour, int maxSide = 2048);
@@ -57,6 +66,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     void rerender();

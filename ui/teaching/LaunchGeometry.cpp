@@ -43,4 +43,19 @@ LaunchGeometry::Tile LaunchGeometry::tileOf(const LaunchConfig& launch, const La
     return t;
 }
 
+std::optional<LaunchGeometry::Thread> LaunchGeometry::threadOf(const LaunchConfig& launch,
+                                                               const LaunchGeometry& g,
+                                                               std::uint64_t row, std::uint64_t col)
+{
+    if (row >= g.rows || col >= g.cols || launch.block.x == 0 || launch.block.y == 0)
+        return std::nullopt;
+    const std::uint64_t bh = g.twoD ? launch.block.y : 1;
+    const std::uint64_t bx = col / launch.block.x, by = row / bh;
+    if (bx >= launch.grid.x || by >= (g.twoD ? launch.grid.y : 1u)) return std::nullopt;
+    Thread t;
+    t.block = {static_cast<unsigned>(bx), static_cast<unsigned>(by), 0};
+    t.thread = {static_cast<unsigned>(col % launch.block.x), static_cast<unsigned>(row % bh), 0};
+    return t;
+}
+
 } // namespace wb::ui

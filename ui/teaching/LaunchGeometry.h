@@ -4,6 +4,7 @@
 #include "core/common/LaunchConfig.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace wb::ui {
@@ -33,6 +34,16 @@ struct LaunchGeometry {
     };
     static Tile tileOf(const LaunchConfig& launch, const LaunchGeometry& g, unsigned bx,
                        unsigned by);
+
+    /// The block and thread the usual mapping gives element (row, col) — blockIdx.x =
+    /// col / blockDim.x, threadIdx.x = col % blockDim.x, the same in y with the row (1-D: row
+    /// 0, y = 0) — or nothing when the element is outside the data or no block of the grid
+    /// reaches it.
+    struct Thread {
+        Dim3 block, thread;
+    };
+    static std::optional<Thread> threadOf(const LaunchConfig& launch, const LaunchGeometry& g,
+                                          std::uint64_t row, std::uint64_t col);
 };
 
 } // namespace wb::ui

@@ -60,9 +60,12 @@ QString LaunchGeometryView::summary() const
     const auto dims = [](const Dim3& d, bool twoD) {
         return twoD ? QStringLiteral("%1×%2").arg(d.x).arg(d.y) : QString::number(d.x);
     };
-    QString shape = g.twoD ? QStringLiteral("%1×%2").arg(g.rows).arg(g.cols) : n(g.cols);
-    QString s = tr("grid %1 × block %2 over %3%4: %5 of %6 elements covered")
-                    .arg(dims(m_launch.grid, g.twoD), dims(m_launch.block, g.twoD), shape,
+    // x is the column and y the row: say so, a non-square block reads either way otherwise.
+    QString shape = g.twoD ? tr("%1 rows × %2 columns").arg(n(g.rows), n(g.cols))
+                           : tr("%1 elements").arg(n(g.cols));
+    QString s = tr("grid %1 × block %2%3 over %4%5: %6 of %7 elements covered")
+                    .arg(dims(m_launch.grid, g.twoD), dims(m_launch.block, g.twoD),
+                         g.twoD ? tr(" (x × y)") : QString(), shape,
                          m_buffer.isEmpty() ? QString() : QStringLiteral(" ('%1')").arg(m_buffer),
                          n(g.covered), n(g.elements));
     if (g.uncovered) s += tr(", %1 never reached").arg(n(g.uncovered));
@@ -105,6 +108,44 @@ bool LaunchGeometryView::blockAt(const QPointF& pos, unsigned& bx, unsigned& by)
     bx = static_cast<unsigned>(ux / m_launch.block.x);
     by = m_geometry.twoD ? static_cast<unsigned>(uy / m_launch.block.y) : 0;
     return bx < m_launch.grid.x && by < (m_geometry.twoD ? m_launch.grid.y : 1u);
+}
+
+bool LaunchGeometryView::cellAt(const QPointF& pos, std::uint64_t& row, std::uint64_t& col) const
+{
+    const QRectF r = plotRect();
+    if (!r.contains(pos)) return false;
+    const double ux = (pos.x() - r.left()) / r.width() * unitsWide();
+    const double uy = m_geometry.twoD ? (pos.y() - r.top()) / r.height() * unitsHigh() : 0.0;
+    col = static_cast<std::uint64_t>(ux);
+    row = static_cast<std::uint64_t>(uy);
+    return row < m_geometry.rows && col < m_geometry.cols;
+}
+
+QRectF LaunchGeometryView::cellRect(std::uint64_t row, std::uint64_t col) const
+{
+    const QRectF r = plotRect();
+    const double sx = r.width() / unitsWide();
+    if (!m_geometry.twoD)
+        return {r.left() + static_cast<double>(col) * sx, r.top(), sx, r.height()};
+    const double sy = r.height() / unitsHigh();
+    return {r.left() + static_cast<double>(col) * sx, r.top() + static_cast<double>(row) * sy, sx,
+            sy};
+}
+
+QString LaunchGeometryView::describeCell(std::uint64_t row, std::uint64_t col) const
+{
+    const QString where =
+        m_geometry.twoD ? tr("row %1, column %2").arg(row).arg(col) : tr("element %1").arg(col);
+    const auto t = LaunchGeometry::threadOf(m_launch, m_geometry, row, col);
+    if (!t) return tr("%1: no thread of the grid reaches it").arg(where);
+    if (!m_geometry.twoD)
+        return tr("%1: blockIdx.x %2, threadIdx.x %3").arg(where).arg(t->block.x).arg(t->thread.x);
+    return tr("%1: blockIdx (%2, %3), threadIdx (%4, %5)")
+        .arg(where)
+        .arg(t->block.x)
+        .arg(t->block.y)
+        .arg(t->thread.x)
+        .arg(t->thread.y);
 }
 
 void LaunchGeometryView::paintEvent(QPaintEvent*)
@@ -227,6 +268,8 @@ bool LaunchGeometryView::event(QEvent* e)
                                         : tr("\nelements %1–%2").arg(t.firstCol).arg(t.endCol - 1);
             else
                 text += tr("\nentirely outside the data: every thread must return early");
+            std::uint64_t row = 0, col = 0;
+            if (cellAt(help->pos(), row, col)) text += QLatin1Char('\n') + describeCell(row, col);
             QToolTip::showText(help->globalPos(), text, this);
         } else {
             QToolTip::showText(help->globalPos(), summary(), this);

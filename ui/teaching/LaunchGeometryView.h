@@ -21,10 +21,18 @@ public:
     const LaunchConfig& launch() const noexcept { return m_launch; }
     /// The numbers behind the picture.
     const LaunchGeometry& geometry() const noexcept { return m_geometry; }
-    /// One line: "grid 9×9 × block 16×16 over 130×130: 16,900 of 16,900 covered, …".
+    /// One line: "grid 9×9 × block 16×16 (x × y) over 130 rows × 130 columns: 16,900 of
+    /// 16,900 elements covered, …".
     QString summary() const;
     /// The block under a widget position, or false.
     bool blockAt(const QPointF& pos, unsigned& bx, unsigned& by) const;
+    /// The data element under a widget position (1-D: row 0), or false.
+    bool cellAt(const QPointF& pos, std::uint64_t& row, std::uint64_t& col) const;
+    /// Where element (row, col) is drawn, in widget coordinates (1-D: the strip's height).
+    QRectF cellRect(std::uint64_t row, std::uint64_t col) const;
+    /// "row 53, column 14: blockIdx (1, 3), threadIdx (6, 5)" (x = column, y = row), or
+    /// "…: no thread of the grid reaches it".
+    QString describeCell(std::uint64_t row, std::uint64_t col) const;
 
     QSize sizeHint() const override { return {480, 360}; }
     QSize minimumSizeHint() const override { return {200, 140}; }

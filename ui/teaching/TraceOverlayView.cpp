@@ -120,9 +120,19 @@ std::optional<std::size_t> TraceOverlayView::elementAt(const QPointF& pos) const
     return i < m_trace.count() ? std::optional<std::size_t>(i) : std::nullopt;
 }
 
+QRectF TraceOverlayView::cellRect(std::size_t i) const
+{
+    const QRectF r = plotRect();
+    const double cw = r.width() / static_cast<double>(std::max<std::size_t>(cols(), 1)),
+                 ch = r.height() / static_cast<double>(std::max<std::size_t>(rows(), 1));
+    const std::size_t c = std::max<std::size_t>(cols(), 1);
+    return {r.left() + static_cast<double>(i % c) * cw, r.top() + static_cast<double>(i / c) * ch,
+            cw, ch};
+}
+
 QString TraceOverlayView::describe(std::size_t i) const
 {
-    QString where = rows() > 1 ? QStringLiteral("[%1, %2]").arg(i / cols()).arg(i % cols())
+    QString where = rows() > 1 ? tr("row %1, column %2").arg(i / cols()).arg(i % cols())
                                : QStringLiteral("[%1]").arg(i);
     QString s = tr("%1 %2").arg(QString::fromStdString(m_trace.buffer), where);
     if (!m_trace.written(i)) return s + tr("\nnever written");

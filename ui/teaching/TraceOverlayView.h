@@ -33,7 +33,9 @@ public:
     QColor colourOf(std::size_t index) const;
     /// The element under a widget position.
     std::optional<std::size_t> elementAt(const QPointF& pos) const;
-    /// The tooltip text for an element.
+    /// Where element `index` is drawn, in widget coordinates (its row and column: x = column).
+    QRectF cellRect(std::size_t index) const;
+    /// The tooltip text for an element: "C row 53, column 14", blockIdx, threadIdx, writes.
     QString describe(std::size_t index) const;
     /// One pixel per element (rows × columns; 1-D: one row).
     const QImage& image() const noexcept { return m_image; }

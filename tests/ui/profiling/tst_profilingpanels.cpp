@@ -42,7 +42,9 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -118,6 +120,30 @@ const char* kDivide =
     "__global__ void k(float* out, int d) { out[threadIdx.x] = float(100 / d); }\n";
 const char* kSpin = "__global__ void k(float* out, int d) { volatile int x = 0; while (true) "
                     "x = x + d; }\n";
+
+/// Correct only at block size 256 (the index uses the constant): block 128 writes past the end
+/// of `out` (line 4), block 512 leaves its last 256 elements unwritten. No reference.
+const char* kBlock256 = "__global__ void k(const float* in, float* out)\n"
+                        "{\n"
+                        "    const int i = blockIdx.x * 256 + threadIdx.x;\n"
+                        "    out[i] = 2.0f * in[i];\n"
+                        "}\n";
+
+session::Session block256Session()
+{
+    using namespace wb::session;
+    Session s = outSession(kBlock256);
+    s.scalars = {ScalarSpec{"n", ElementType::I32, "1024"}};
+    BufferSpec in;
+    in.name = "in";
+    in.shape = {"n"};
+    in.init.kind = Initialiser::Kind::Iota;
+    s.buffers[0].shape = {"n"};
+    s.buffers.insert(s.buffers.begin(), in);
+    s.launch.grid = {"ceil(n/256)"};
+    s.launch.block = {"256"};
+    return s;
+}
 
 QString cpuUnavailable()
 {
@@ -432,6 +458,69 @@ private Q_SLOTS:
         QVERIFY2(r.points[2].outcome.valid, r.points[2].outcome.verdict.c_str());
     }
 
+    /// Issue 17 item 8: a point that writes out of bounds (found by the bounds check on the
+    /// CPU emulator) or leaves elements unwritten is invalid, says why in the table, and is
+    /// never "best"; with no valid point the panel says so and applies nothing.
+    void sweepNeverRecommendsAnInvalidPoint()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        SessionDocument doc;
+        doc.setSession(block256Session(), {}, QString::fromUtf8(kBlock256), {});
+        SweepPanel panel(&doc);
+        QSignalSpy finished(&panel, &SweepPanel::sweepFinished);
+        panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("128, 256, 512"));
+        panel.setBoundsCheck(true);
+        QVERIFY(panel.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        const SweepResult& r = *panel.result();
+        QCOMPARE(r.points.size(), std::size_t{3});
+        for (const auto& p : r.points)
+            qInfo("block %s: %s", p.value.c_str(), p.outcome.verdict.c_str());
+        if (r.points[0].outcome.verdict.find("unavailable") != std::string::npos)
+            QSKIP("bounds-checked mode is unavailable here (needs AddressSanitizer)");
+        // 128: out of bounds, named with its line, block and thread; not timed.
+        const auto& oob = r.points[0].outcome;
+        QVERIFY(!oob.valid && !oob.ok && oob.boundsChecked);
+        QVERIFY2(oob.verdict.rfind("invalid: out of bounds at ", 0) == 0, oob.verdict.c_str());
+        QVERIFY2(oob.verdict.find(".cu:4 (block (") != std::string::npos, oob.verdict.c_str());
+        // 512: ran, but 256 elements were never written (no reference: only the poison tells).
+        const auto& gap = r.points[2].outcome;
+        QVERIFY(gap.ok && !gap.valid);
+        QCOMPARE(gap.unwritten, std::size_t{256});
+        QCOMPARE(gap.verdict, std::string("invalid: 256 never-written elements in 'out'"));
+        QVERIFY2(r.points[1].outcome.valid, r.points[1].outcome.verdict.c_str());
+        QVERIFY(r.best.has_value());
+        QCOMPARE(r.points[*r.best].value, std::string("256"));
+        // The table: invalid verdicts in red with the problems in the tooltip, best in bold.
+        const QTableWidget* t = panel.table();
+        QCOMPARE(t->rowCount(), 3);
+        for (int row : {0, 2}) {
+            QCOMPARE(t->item(row, 2)->foreground().color(), QColor(0xc0, 0x1c, 0x28));
+            QVERIFY(t->item(row, 2)->toolTip().startsWith(QStringLiteral("Invalid point")));
+            QVERIFY(!t->item(row, 0)->font().bold());
+        }
+        QVERIFY(t->item(0, 2)->toolTip().contains(QStringLiteral("out of bounds at ")));
+        QVERIFY(t->item(1, 0)->font().bold());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("= 256")),
+                 qPrintable(panel.statusText()));
+        QVERIFY2(
+            panel.statusText().contains(QStringLiteral("2 invalid point(s) never recommended")),
+            qPrintable(panel.statusText()));
+
+        // Without 256 no point is valid: said so, nothing to apply.
+        QSignalSpy again(&panel, &SweepPanel::sweepFinished);
+        panel.setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("128, 512"));
+        QVERIFY(panel.start());
+        QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 300000);
+        QVERIFY(!panel.result()->best);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("No valid point: all 2 point(s) are "
+                                                              "invalid")),
+                 qPrintable(panel.statusText()));
+        QVERIFY(!panel.applyBest());
+        QCOMPARE(doc.session().launch.block[0], std::string("256"));
+    }
+
     /// A point whose kernel never ends (CPU emulator) does not hold up cancel or closing: the
     /// point's runner is killed after the grace period (in-process, nothing could stop it and
     /// closing the window waited for it forever).
@@ -656,6 +745,187 @@ private Q_SLOTS:
             QTest::qWait(200);
             QVERIFY(w.grab().save(shots + QStringLiteral("/profile-cpu.png")));
         }
+        w.document()->setModified(false);
+    }
+
+    /// Issue 17 item 9: matmul_tiled with a non-square block (x = 8 columns, y = 16 rows) on
+    /// the CPU emulator, in the real window. The launch-geometry view, the error heatmap and
+    /// who-wrote-what agree on every element — reached or not, by which block and thread —
+    /// draw it at the same row and column, and name rows and columns the same way.
+    void teachingViewsAgreeOnANonSquareBlock()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QVERIFY(docks);
+        QVERIFY(w.openProject(example("matmul_tiled")));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        // Block 8×16, grid kept at ceil(n/16) × ceil(n/16) = 13×13: 13 × 8 = 104 columns and
+        // 13 × 16 = 208 rows of threads over C (200 × 200).
+        w.document()->edit(SessionDocument::Part::Launch, [](session::Session& s) {
+            s.launch.block = {"8", "16"};
+        });
+        LaunchGeometryView* geometry = docks->geometry();
+        QCOMPARE(geometry->launch().block, (Dim3{8, 16, 1}));
+        QVERIFY2(geometry->summary().contains(
+                     QStringLiteral("block 8×16 (x × y) over 200 rows × 200 columns ('C')")),
+                 qPrintable(geometry->summary()));
+        docks->traceAction()->setChecked(true);
+        {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        }
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome);
+        QVERIFY2(outcome->report.traces.count("C"), outcome->report.message.c_str());
+        const wb::cpu::WriteTrace& trace = docks->traceView()->trace();
+        QCOMPARE(trace.shape, (std::vector<std::size_t>{200, 200}));
+        DiffView* diff = w.resultsPanel()->diffView();
+        ImageView* heatmap = diff->errorHeatmap();
+        QTRY_VERIFY(!heatmap->image().isNull());
+        const std::vector<std::uint8_t>& mask = diff->tableModel()->unwrittenMask();
+        QCOMPARE(mask.size(), std::size_t{200 * 200});
+
+        // Every element: reached by the geometry ⇔ written in the trace ⇔ not violet in the
+        // heatmap, and the writer the trace recorded is the block/thread the geometry names.
+        const LaunchGeometry& g = geometry->geometry();
+        std::size_t unreached = 0;
+        for (std::uint64_t r = 0; r < 200; ++r)
+            for (std::uint64_t c = 0; c < 200; ++c) {
+                const std::size_t i = r * 200 + c;
+                const auto t = LaunchGeometry::threadOf(geometry->launch(), g, r, c);
+                QVERIFY2(t.has_value() == trace.written(i),
+                         qPrintable(QString("(%1, %2)").arg(r).arg(c)));
+                QCOMPARE(mask[i] != 0, !trace.written(i));
+                if (!t) {
+                    ++unreached;
+                    continue;
+                }
+                QCOMPARE(trace.lastBlock(i), t->block);
+                QCOMPARE(trace.lastThread(i), t->thread);
+            }
+        QCOMPARE(unreached, std::size_t{200 * 96}); // columns 104–199
+        QCOMPARE(g.uncovered, std::uint64_t{200 * 96});
+
+        // Show the three views side by side (heatmap and trace split at the bottom, geometry
+        // raised on the right) and look at one written and one unwritten element in each.
+        auto* results = w.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+        auto* traceDock = w.findChild<QDockWidget*>(QStringLiteral("traceDock"));
+        auto* geometryDock = w.findChild<QDockWidget*>(QStringLiteral("geometryDock"));
+        w.removeDockWidget(traceDock);
+        w.splitDockWidget(results, traceDock, Qt::Horizontal);
+        traceDock->show();
+        results->show();
+        results->raise();
+        geometryDock->show();
+        geometryDock->raise();
+        w.resizeDocks({results}, {460}, Qt::Vertical);
+        for (QWidget* p = heatmap->parentWidget(); p; p = p->parentWidget())
+            if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
+                tabs->setCurrentWidget(heatmap);
+                break;
+            }
+        QTest::qWait(300);
+        const QImage geometryShot = geometry->grab().toImage();
+        const QImage traceShot = docks->traceView()->grab().toImage();
+        const QImage heatShot = heatmap->grab().toImage();
+        const auto pixel = [](const QImage& img, const QRectF& cell) {
+            return QColor(img.pixel(cell.center().toPoint()));
+        };
+        const QColor violet(120, 90, 220), red(220, 40, 40);
+        struct Probe {
+            std::uint64_t row, col;
+            bool written;
+        };
+        for (const Probe& e : {Probe{53, 14, true}, Probe{53, 150, false}, Probe{197, 101, true}}) {
+            const std::size_t i = e.row * 200 + e.col;
+            const QString at = QStringLiteral("row %1, column %2").arg(e.row).arg(e.col);
+            QCOMPARE(trace.written(i), e.written);
+            // Where it is drawn: each view's cell maps back to the same element.
+            const QRectF gc = geometry->cellRect(e.row, e.col);
+            std::uint64_t gr = 0, gcol = 0;
+            QVERIFY(geometry->cellAt(gc.center(), gr, gcol));
+            QCOMPARE(gr, e.row);
+            QCOMPARE(gcol, e.col);
+            const QRectF tc = docks->traceView()->cellRect(i);
+            QCOMPARE(docks->traceView()->elementAt(tc.center()), std::optional<std::size_t>(i));
+            const QRectF hc = heatmap->elementRect(static_cast<qint64>(i));
+            QVERIFY(!hc.isEmpty());
+            QCOMPARE(heatmap->elementAt(hc.center()), static_cast<qint64>(i));
+            // x = column, y = row in all three: a larger column is further right, a larger row
+            // further down.
+            QVERIFY(geometry->cellRect(e.row, e.col + 1).left() > gc.left());
+            QVERIFY(docks->traceView()->cellRect(i + 1).left() > tc.left());
+            QVERIFY(heatmap->elementRect(static_cast<qint64>(i + 1)).left() > hc.left());
+            if (e.row + 1 < 200) {
+                QVERIFY(geometry->cellRect(e.row + 1, e.col).top() > gc.top());
+                QVERIFY(docks->traceView()->cellRect(i + 200).top() > tc.top());
+                QVERIFY(heatmap->elementRect(static_cast<qint64>(i + 200)).top() > hc.top());
+            }
+            // What is drawn there, and what the texts say.
+            const QString geometryText = geometry->describeCell(e.row, e.col);
+            const QString traceText = docks->traceView()->describe(i);
+            const QString heatText = heatmap->describeElement(static_cast<qint64>(i));
+            QVERIFY2(geometryText.startsWith(at), qPrintable(geometryText));
+            QVERIFY2(traceText.startsWith(QStringLiteral("C ") + at), qPrintable(traceText));
+            QVERIFY2(heatText.startsWith(at), qPrintable(heatText));
+            if (e.written) {
+                const auto t = LaunchGeometry::threadOf(geometry->launch(), g, e.row, e.col);
+                const QString block = QStringLiteral("(%1, %2").arg(t->block.x).arg(t->block.y);
+                const QString thread = QStringLiteral("(%1, %2").arg(t->thread.x).arg(t->thread.y);
+                QVERIFY2(geometryText.contains(QStringLiteral("blockIdx ") + block) &&
+                             geometryText.contains(QStringLiteral("threadIdx ") + thread),
+                         qPrintable(geometryText));
+                QVERIFY2(traceText.contains(QStringLiteral("blockIdx ") + block) &&
+                             traceText.contains(QStringLiteral("threadIdx ") + thread),
+                         qPrintable(traceText));
+                unsigned bx = 99, by = 99;
+                QVERIFY(geometry->blockAt(gc.center(), bx, by));
+                QCOMPARE(Dim3(bx, by, 0), t->block);
+                QCOMPARE(pixel(traceShot, tc), docks->traceView()->colourOf(i));
+                QVERIFY(pixel(geometryShot, gc) != red);
+                QVERIFY(pixel(heatShot, hc) != violet);
+            } else {
+                QVERIFY2(geometryText.endsWith(QStringLiteral("no thread of the grid reaches it")),
+                         qPrintable(geometryText));
+                QVERIFY2(traceText.contains(QStringLiteral("never written")),
+                         qPrintable(traceText));
+                QVERIFY2(heatText.endsWith(QStringLiteral("never written")), qPrintable(heatText));
+                QCOMPARE(pixel(geometryShot, gc), red);
+                QCOMPARE(pixel(traceShot, tc), TraceOverlayView::unwrittenColour());
+                QCOMPARE(pixel(heatShot, hc), violet);
+            }
+        }
+        // The elements the kernel wrote are right: a non-square block is no trap for it.
+        for (std::size_t i = 0; i < mask.size(); ++i)
+            if (!mask[i]) {
+                QVERIFY(std::fabs(outcome->report.results.at("C").at(i) -
+                                  outcome->report.expected.at("C").at(i)) < 1e-3);
+            }
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            QVERIFY(w.grab().save(shots + QStringLiteral("/teaching-views-8x16.png")));
+
+        // With the grid following the block, every element is reached, written and right.
+        w.document()->edit(SessionDocument::Part::Launch, [](session::Session& s) {
+            s.launch.grid = {"ceil(n/8)", "ceil(n/16)"};
+        });
+        QCOMPARE(geometry->geometry().uncovered, std::uint64_t{0});
+        {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        }
+        QCOMPARE(w.runController()->lastOutcome()->report.status,
+                 session::RunReport::Status::Passed);
+        QCOMPARE(docks->traceView()->trace().unwritten(), std::size_t{0});
+        docks->traceAction()->setChecked(false);
         w.document()->setModified(false);
     }
 

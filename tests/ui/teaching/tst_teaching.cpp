@@ -169,7 +169,7 @@ private Q_SLOTS:
         QCOMPARE(QColor(view.image().pixel(2, 1)), TraceOverlayView::unwrittenColour());
 
         const QString tip = view.describe(5);
-        QVERIFY2(tip.contains("out [1, 1]") && tip.contains("blockIdx (1, 0, 0)") &&
+        QVERIFY2(tip.contains("out row 1, column 1") && tip.contains("blockIdx (1, 0, 0)") &&
                      tip.contains("threadIdx (1, 0, 0)") && tip.contains("value 7.5"),
                  qPrintable(tip));
         QVERIFY(view.describe(2).contains("RACE"));
