@@ -194,6 +194,8 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         if (part == SessionDocument::Part::Scalars || part == SessionDocument::Part::Buffers)
             evaluateFields();
+        if (part == SessionDocument::Part::Launch || part == SessionDocument::Part::CompileOptions)
+            syncFromSession(part == SessionDocument::Part::Launch);
     });
     for (QLineEdit* f :
          {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2], m_shared})
@@ -319,6 +321,35 @@ void LaunchPanel::loadFromSession()
         }
     m_loading = false;
     m_bindings->setKernel(currentKernel());
+    evaluateFields();
+}
+
+void LaunchPanel::syncFromSession(bool launch)
+{
+    if (m_loading) return;
+    const session::Session& s = m_doc->session();
+    m_loading = true;
+    // Only fields that differ and are not being typed in (an emptied field reads as "1").
+    const auto set = [](QLineEdit* field, const QString& text) {
+        if (!field->hasFocus() && field->text().trimmed() != text) field->setText(text);
+    };
+    if (launch) {
+        for (std::size_t i = 0; i < 3; ++i) {
+            set(m_grid[i], i < s.launch.grid.size() ? QString::fromStdString(s.launch.grid[i])
+                                                    : QStringLiteral("1"));
+            set(m_block[i], i < s.launch.block.size() ? QString::fromStdString(s.launch.block[i])
+                                                      : QStringLiteral("1"));
+        }
+        set(m_shared, QString::fromStdString(s.launch.sharedBytes));
+    } else {
+        QStringList defines;
+        for (const auto& [name, value] : s.compileOptions.defines)
+            defines << (value.empty() ? QString::fromStdString(name)
+                                      : QStringLiteral("%1=%2").arg(QString::fromStdString(name),
+                                                                    QString::fromStdString(value)));
+        set(m_defines, defines.join(u' '));
+    }
+    m_loading = false;
     evaluateFields();
 }
 

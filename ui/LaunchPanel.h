@@ -55,6 +55,10 @@ Q_SIGNALS:
 
 private:
     void loadFromSession();
+    /// After an edit made elsewhere (Sweep → Apply best): the grid, block and shared fields
+    /// (`launch`) or the defines take the session's values where they differ and are not
+    /// being typed in.
+    void syncFromSession(bool launch);
     void writeLaunch();
     void writeOptions();
     void evaluateFields();

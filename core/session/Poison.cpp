@@ -132,13 +132,20 @@ CoverageStats Poison::check(const HostArray& result, const HostArray* expected,
             c.hint += " (" + withThousands(threads) + " threads for " + withThousands(c.total) +
                       " elements: round the grid up, e.g. ceil(n/block))";
     } else if (twoD) {
-        const std::size_t cols = result.shape().back();
+        // Rows and columns by name (x = column, y = row): "[0, 104]" reads either way.
+        const auto& shape = result.shape();
+        const std::size_t cols = shape.back(), rows = shape[shape.size() - 2];
         const auto first = result.coordinates(c.firstUnwritten);
-        std::string at;
-        for (std::size_t i = 0; i < first.size(); ++i)
-            at += (i ? ", " : "") + std::to_string(first[i]);
-        c.hint = "first at [" + at + "] of a " + result.shapeText() + " array (" +
-                 std::to_string(cols) + " columns): do the blocks cover every row and column?";
+        // (Appended piece by piece: GCC 12 -O3 warns falsely on chained temporaries here.)
+        std::string hint = "first at ";
+        for (std::size_t i = 0; i + 2 < first.size(); ++i)
+            hint.append("[").append(std::to_string(first[i])).append("] ");
+        hint.append("row ").append(std::to_string(first[first.size() - 2]));
+        hint.append(", column ").append(std::to_string(first.back()));
+        hint.append(" of a ").append(result.shapeText()).append(" array (");
+        hint.append(std::to_string(rows)).append(" rows × ").append(std::to_string(cols));
+        hint.append(" columns): do the blocks cover every row and column?");
+        c.hint = std::move(hint);
     } else {
         c.hint = "gaps inside the array: do some threads skip their element or share one?";
     }

@@ -121,6 +121,37 @@ private Q_SLOTS:
         QCOMPARE(r.points[*r.best].value, std::string("2")); // the only valid point
     }
 
+    /// Issue 17 item 8: a kernel that assumes blockDim.x == 64. At block 32 half of each chunk
+    /// of 64 stays unwritten: the verdict counts the never-written elements (not "mismatches"
+    /// alone), with and without a reference, and the point is never best.
+    void unwrittenElementsMakeAPointInvalid()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        Session s = makeSession();
+        s.kernelSource = "__global__ void scale(float* out, const float* in, float factor, int n)\n"
+                         "{\n"
+                         "    const int i = blockIdx.x * 64 + threadIdx.x;\n"
+                         "    if (i < n) out[i] = in[i] * factor * 2;\n"
+                         "}\n";
+        const SweepParameter p{SweepParameter::Kind::BlockSize, {}, {"32", "64"}};
+        SweepResult r = runSweep(p, sessionSweepRunner(s));
+        QVERIFY(r.points[0].outcome.ok && !r.points[0].outcome.valid);
+        QCOMPARE(r.points[0].outcome.unwritten, std::size_t{488});
+        QCOMPARE(r.points[0].outcome.mismatches, std::size_t{488});
+        QCOMPARE(r.points[0].outcome.verdict,
+                 std::string("mismatch: 488 never-written elements in 'out'"));
+        QVERIFY2(r.points[1].outcome.valid, r.points[1].outcome.verdict.c_str());
+        QCOMPARE(r.points[*r.best].value, std::string("64"));
+
+        s.reference = {}; // no reference: only the poison can tell
+        r = runSweep(p, sessionSweepRunner(s));
+        QCOMPARE(r.points[0].outcome.verdict,
+                 std::string("invalid: 488 never-written elements in 'out'"));
+        QVERIFY(!r.points[0].outcome.valid);
+        QCOMPARE(r.points[*r.best].value, std::string("64"));
+    }
+
     void brokenDefineFailsItsPointOnly()
     {
         if (const QString why = cpuUnavailable(); !why.isEmpty())

@@ -286,7 +286,7 @@ private Q_SLOTS:
                    client, faultSession("div",
                                         "__global__ void k(float* out, int d) { out[threadIdx.x] = "
                                         "float(100 / d); }",
-                                        BackendKind::Cpu, {{"d", "1"}})));
+                                        BackendKind::Cpu, {{"d", "1"}}, "32")));
         QCOMPARE(r.points.size(), std::size_t{3});
         for (const auto& point : r.points)
             std::printf("  d = %s: %s\n", point.value.c_str(), point.outcome.verdict.c_str());

@@ -128,6 +128,20 @@ private Q_SLOTS:
                     .startsWith("2 of 10 elements of 'm' were never written"));
     }
 
+    /// A 2-D hole is named by row and column (x = column, y = row), not "[r, c]".
+    void twoDimensionalHoleNamesRowAndColumn()
+    {
+        HostArray r(ElementType::F32, {3, 5});
+        Poison::fill(r);
+        for (std::size_t i = 0; i < 15; ++i)
+            if (i % 5 < 2) r.as<float>()[i] = 1.0f; // columns 0 and 1 written
+        const CoverageStats c = Poison::check(r, nullptr);
+        QCOMPARE(c.unwritten, std::size_t{9});
+        QVERIFY2(c.hint.rfind("first at row 0, column 2 of a 3x5 array (3 rows × 5 columns)", 0) ==
+                     0,
+                 c.hint.c_str());
+    }
+
     void offByOneGridLeavesTheTailUnwritten()
     {
         const QString why = cpuUnavailable();

@@ -37,6 +37,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -765,11 +766,16 @@ private Q_SLOTS:
         QVERIFY(w.openProject(example("matmul_tiled")));
         QComboBox* backend = w.launchPanel()->backendChooser();
         backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
-        // Block 8×16, grid kept at ceil(n/16) × ceil(n/16) = 13×13: 13 × 8 = 104 columns and
-        // 13 × 16 = 208 rows of threads over C (200 × 200).
-        w.document()->edit(SessionDocument::Part::Launch, [](session::Session& s) {
-            s.launch.block = {"8", "16"};
-        });
+        // Block 8×16 typed into the launch form, grid kept at ceil(n/16) × ceil(n/16) = 13×13:
+        // 13 × 8 = 104 columns and 13 × 16 = 208 rows of threads over C (200 × 200).
+        const auto type = [](QLineEdit* field, const QString& text) {
+            field->selectAll();
+            QTest::keyClicks(field, text);
+        };
+        type(w.launchPanel()->blockField(0), QStringLiteral("8"));
+        type(w.launchPanel()->blockField(1), QStringLiteral("16"));
+        QCOMPARE(w.document()->session().launch.block[0], std::string("8"));
+        QCOMPARE(w.document()->session().launch.block[1], std::string("16"));
         LaunchGeometryView* geometry = docks->geometry();
         QCOMPARE(geometry->launch().block, (Dim3{8, 16, 1}));
         QVERIFY2(geometry->summary().contains(
@@ -811,6 +817,8 @@ private Q_SLOTS:
                 QCOMPARE(trace.lastThread(i), t->thread);
             }
         QCOMPARE(unreached, std::size_t{200 * 96}); // columns 104–199
+        QVERIFY2(diff->statsText().contains(QStringLiteral("first at row 0, column 104")),
+                 qPrintable(diff->statsText()));
         QCOMPARE(g.uncovered, std::uint64_t{200 * 96});
 
         // Show the three views side by side (heatmap and trace split at the bottom, geometry
@@ -818,14 +826,19 @@ private Q_SLOTS:
         auto* results = w.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
         auto* traceDock = w.findChild<QDockWidget*>(QStringLiteral("traceDock"));
         auto* geometryDock = w.findChild<QDockWidget*>(QStringLiteral("geometryDock"));
+        for (const char* name : {"viewerDock", "profileDock", "historyDock", "sweepDock"})
+            w.findChild<QDockWidget*>(QLatin1String(name))->hide();
+        // A tabbed dock cannot be split: take both out of the results' tab group.
+        w.removeDockWidget(results);
         w.removeDockWidget(traceDock);
+        w.addDockWidget(Qt::BottomDockWidgetArea, results);
         w.splitDockWidget(results, traceDock, Qt::Horizontal);
         traceDock->show();
         results->show();
         results->raise();
         geometryDock->show();
         geometryDock->raise();
-        w.resizeDocks({results}, {460}, Qt::Vertical);
+        w.resizeDocks({results}, {560}, Qt::Vertical);
         for (QWidget* p = heatmap->parentWidget(); p; p = p->parentWidget())
             if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
                 tabs->setCurrentWidget(heatmap);
@@ -888,7 +901,7 @@ private Q_SLOTS:
                 unsigned bx = 99, by = 99;
                 QVERIFY(geometry->blockAt(gc.center(), bx, by));
                 QCOMPARE(Dim3(bx, by, 0), t->block);
-                QCOMPARE(pixel(traceShot, tc), docks->traceView()->colourOf(i));
+                QCOMPARE(pixel(traceShot, tc).rgb(), docks->traceView()->colourOf(i).rgb());
                 QVERIFY(pixel(geometryShot, gc) != red);
                 QVERIFY(pixel(heatShot, hc) != violet);
             } else {
@@ -898,7 +911,7 @@ private Q_SLOTS:
                          qPrintable(traceText));
                 QVERIFY2(heatText.endsWith(QStringLiteral("never written")), qPrintable(heatText));
                 QCOMPARE(pixel(geometryShot, gc), red);
-                QCOMPARE(pixel(traceShot, tc), TraceOverlayView::unwrittenColour());
+                QCOMPARE(pixel(traceShot, tc).rgb(), TraceOverlayView::unwrittenColour().rgb());
                 QCOMPARE(pixel(heatShot, hc), violet);
             }
         }
@@ -913,9 +926,7 @@ private Q_SLOTS:
             QVERIFY(w.grab().save(shots + QStringLiteral("/teaching-views-8x16.png")));
 
         // With the grid following the block, every element is reached, written and right.
-        w.document()->edit(SessionDocument::Part::Launch, [](session::Session& s) {
-            s.launch.grid = {"ceil(n/8)", "ceil(n/16)"};
-        });
+        type(w.launchPanel()->gridField(0), QStringLiteral("ceil(n/8)"));
         QCOMPARE(geometry->geometry().uncovered, std::uint64_t{0});
         {
             QSignalSpy finished(w.runController(), &RunController::runFinished);
@@ -926,6 +937,38 @@ private Q_SLOTS:
                  session::RunReport::Status::Passed);
         QCOMPARE(docks->traceView()->trace().unwritten(), std::size_t{0});
         docks->traceAction()->setChecked(false);
+        w.document()->setModified(false);
+    }
+
+    /// Sweep → Apply best in the window: the launch form shows the applied block size (it kept
+    /// the old one, and the next edit of the grid wrote the old block back).
+    void sweepApplyBestFillsTheLaunchForm()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty())
+            QSKIP(qPrintable("CPU backend unavailable: " + why));
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QVERIFY(w.openProject(example("vector_add")));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cpu")));
+        QCOMPARE(w.launchPanel()->blockField(0)->text(), QStringLiteral("256"));
+        SweepPanel* sweep = docks->sweep();
+        QSignalSpy finished(sweep, &SweepPanel::sweepFinished);
+        sweep->setParameter(SweepParameter::Kind::BlockSize, {}, QStringLiteral("128"));
+        QVERIFY(sweep->start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QVERIFY2(sweep->applyBest(), qPrintable(sweep->statusText()));
+        QCOMPARE(w.document()->session().launch.block[0], std::string("128"));
+        QCOMPARE(w.launchPanel()->blockField(0)->text(), QStringLiteral("128"));
+        QCOMPARE(w.launchPanel()->gridField(0)->text(),
+                 QString::fromStdString(w.document()->session().launch.grid[0]));
+        // Typing in another field keeps the applied block.
+        w.launchPanel()->blockField(1)->selectAll();
+        QTest::keyClicks(w.launchPanel()->blockField(1), QStringLiteral("1"));
+        QCOMPARE(w.document()->session().launch.block[0], std::string("128"));
         w.document()->setModified(false);
     }
 
