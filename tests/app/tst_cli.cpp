@@ -168,6 +168,69 @@ private Q_SLOTS:
         QCOMPARE(o["outputs"].toArray().at(0).toObject()["result"].toString(), QString("PASS"));
         QVERIFY(QFile::exists(dir.filePath("dest.npy")));
     }
+    /// Issue 17 item 8 from the shell: `sweep` marks the points of a kernel correct only at
+    /// block 256 invalid — 512 for its never-written elements, 128 (with --bounds-check) for
+    /// its out-of-bounds access, named by file:line — and recommends only 256; with no valid
+    /// point it says so and exits 1.
+    void sweepNeverRecommendsAnInvalidPoint()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        const QString project = data("sweep_block256.wbproj");
+        CliRun r = runCli({"sweep", project, "block", "128,256,512", "--bounds-check", "--json"});
+        QJsonParseError err{};
+        QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &err).object();
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(r.out + r.err));
+        const QJsonArray points = o["points"].toArray();
+        QCOMPARE(points.size(), 3);
+        const QJsonObject oob = points.at(0).toObject();
+        if (oob["verdict"].toString().contains("unavailable"))
+            QSKIP("bounds-checked mode is unavailable here (needs AddressSanitizer)");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(o["bestValue"].toString(), QString("256"));
+        QCOMPARE(o["best"].toInt(), 1);
+        QCOMPARE(o["invalid"].toInt(), 2);
+        QVERIFY(!oob["valid"].toBool());
+        QVERIFY(oob["boundsChecked"].toBool());
+        QVERIFY2(oob["verdict"].toString().startsWith("invalid: out of bounds at block256.cu:6 "),
+                 qPrintable(oob["verdict"].toString()));
+        QCOMPARE(oob["findings"].toArray().at(0).toObject()["line"].toInt(), 6);
+        QVERIFY(oob["medianMs"].isNull());
+        QVERIFY(points.at(1).toObject()["valid"].toBool());
+        const QJsonObject gap = points.at(2).toObject();
+        QVERIFY(!gap["valid"].toBool());
+        QCOMPARE(gap["unwritten"].toInt(), 256);
+        QCOMPARE(gap["problems"].toArray().at(0).toString(),
+                 QString("256 never-written elements in 'out'"));
+        QVERIFY(gap["medianMs"].toDouble() > 0); // it ran and was timed, but is never best
+
+        // Text: the table, the invalid points in full, the conclusion.
+        r = runCli({"sweep", project, "block", "256..512 x2"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("block size = 256  (best)  [pass]"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("block size = 512: 256 never-written elements in 'out'"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("best: block size = 256 ("), qPrintable(r.out));
+        QVERIFY2(r.out.contains("1 of 2 points invalid (never recommended)"), qPrintable(r.out));
+
+        // No valid point: said, exit 1.
+        r = runCli({"sweep", project, "block", "512"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("no valid point: the only point is invalid"), qPrintable(r.out));
+
+        // Bad arguments: exit 4 with the reason.
+        r = runCli({"sweep", project, "blocks", "1,2"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("PARAMETER is block, define:NAME or scalar:NAME"),
+                 qPrintable(r.err));
+        r = runCli({"sweep", project, "scalar:m", "1,2"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("no scalar 'm'"), qPrintable(r.err));
+        r = runCli({"sweep", project, "block", "1..x"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("VALUES"), qPrintable(r.err));
+        QCOMPARE(runCli({"sweep", project, "block"}).exitCode, 4);
+    }
     void textReport()
     {
         const QString why = cpuUnavailable();
