@@ -690,17 +690,18 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("output"),
                  QStringLiteral("Write each output buffer as DIR/<name>.npy, plus its exports."),
                  QStringLiteral("DIR")});
-    p.addOption(
-        {QStringLiteral("kernel"),
-         QStringLiteral("run, profile: use FILE.cu instead of the project's kernel source."),
-         QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("kernel"),
+                 QStringLiteral("run, profile, sweep: use FILE.cu instead of the project's kernel "
+                                "source."),
+                 QStringLiteral("FILE")});
     p.addOption(
         {QStringLiteral("trace"),
          QStringLiteral("run: CPU emulator trace mode, report who wrote each output element.")});
-    p.addOption({QStringLiteral("trust-project"),
-                 QStringLiteral("run, profile, grade: allow the project's compiler flags outside "
-                                "the allowed set (docs/sessions.md); without it such a project "
-                                "is refused with exit code 4.")});
+    p.addOption(
+        {QStringLiteral("trust-project"),
+         QStringLiteral("run, profile, grade, sweep: allow the project's compiler flags outside "
+                        "the allowed set (docs/sessions.md); without it such a project "
+                        "is refused with exit code 4.")});
     p.addOption({QStringLiteral("csv"),
                  QStringLiteral("grade: also write the table as CSV to FILE."),
                  QStringLiteral("FILE")});
@@ -722,8 +723,8 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});
     p.addOption({QStringLiteral("runner"),
-                 QStringLiteral("run, profile: command that starts the runner, e.g. \"ssh gpu-box "
-                                "warpbench-runner\"."),
+                 QStringLiteral("run, profile, sweep: command that starts the runner, e.g. \"ssh "
+                                "gpu-box warpbench-runner\"."),
                  QStringLiteral("COMMAND")});
     p.addOption({QStringLiteral("timing"),
                  QStringLiteral("profile: events (CUDA events, default) or cupti (CUPTI kernel "
