@@ -208,7 +208,8 @@ private Q_SLOTS:
     }
 
     /// A sweep point that loses the GPU context is that point's verdict; the next point runs in
-    /// a fresh runner and passes.
+    /// a fresh runner and passes (its 32 threads write all 32 elements: a point leaving
+    /// elements unwritten is invalid).
     void sweepSurvivesContextLoss()
     {
         auto client = std::make_shared<RunnerClient>(localConfig());
@@ -224,7 +225,7 @@ private Q_SLOTS:
                                               "  if (addr == 0) reinterpret_cast<float*>(addr)"
                                               "[threadIdx.x] = 1.0f;\n"
                                               "  out[threadIdx.x] = 1.0f; }",
-                                              BackendKind::Cuda, {{"addr", "1"}})));
+                                              BackendKind::Cuda, {{"addr", "1"}}, "32")));
         for (const auto& point : r.points)
             std::printf("  addr = %s: %s\n", point.value.c_str(), point.outcome.verdict.c_str());
         QCOMPARE(r.points.size(), std::size_t{3});
