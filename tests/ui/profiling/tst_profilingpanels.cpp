@@ -508,6 +508,15 @@ private Q_SLOTS:
         QVERIFY2(
             panel.statusText().contains(QStringLiteral("2 invalid point(s) never recommended")),
             qPrintable(panel.statusText()));
+        if (const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+            !shots.isEmpty()) {
+            panel.resize(1100, 420);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QTest::qWait(200);
+            QVERIFY(panel.grab().save(shots + QStringLiteral("/sweep-invalid-points.png")));
+            panel.hide();
+        }
 
         // Without 256 no point is valid: said so, nothing to apply.
         QSignalSpy again(&panel, &SweepPanel::sweepFinished);
