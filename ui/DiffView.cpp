@@ -114,7 +114,7 @@ DiffView::DiffView(QWidget* parent)
                 m_heatmap->setTrueColour(false);
                 m_heatmap->setArray(view);
                 m_heatmap->setRange(0, mx > 0 ? mx : 1);
-                m_heatmap->setMask(m_model->unwrittenMask(), QColor(120, 90, 220));
+                m_heatmap->setMask(m_model->unwrittenMask(), DiffTableModel::unwrittenColour());
                 m_heatmap->setTitle(m_model->unwrittenMask().empty()
                                         ? tr("|result − reference| (magenta: NaN/Inf)")
                                         : tr("|result − reference| (magenta: NaN/Inf · violet: "
@@ -300,6 +300,10 @@ QString DiffView::statsText() const
     QString tol = o.tolerance.mode == session::Tolerance::Mode::Ulp
                       ? tr("≤ %1 ULP").arg(o.tolerance.maxUlp)
                       : tr("atol %1, rtol %2").arg(g(o.tolerance.atol), g(o.tolerance.rtol));
+    // A FAIL whose only mismatches are never-written elements says so first: the statistics
+    // of the written elements (all 0) would otherwise read like a pass.
+    const bool onlyUnwritten =
+        !s.passed() && o.coverage.unwritten > 0 && s.mismatches == o.coverage.unwritten;
     QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches "
                       "%6/%7 (%8 %) · %9")
                        .arg(g(s.maxAbs), g(s.maxRel))
@@ -315,6 +319,11 @@ QString DiffView::statsText() const
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (onlyUnwritten)
+        return tr("FAIL only because elements were never written: %1 (violet rows). Every "
+                  "element the kernel wrote matches the reference. Statistics of the written "
+                  "elements: %2")
+            .arg(QString::fromStdString(o.coverage.message(o.buffer)), text);
     if (o.coverage.unwritten > 0)
         text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
                 tr(" (violet rows)");

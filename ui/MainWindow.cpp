@@ -279,8 +279,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
         m_results->appendLog(tr("run started"));
     });
     connect(m_runner, &RunController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_results, &ResultsPanel::boundsCheckRequested, this,
-            [this]() { runBoundsChecked(); });
+    connect(m_results, &ResultsPanel::boundsCheckRequested, this, [this]() { runBoundsChecked(); });
     connect(m_runner, &RunController::runCancelled, this, [this]() {
         m_runAction->setEnabled(true);
         m_boundsCheckAction->setEnabled(true);

@@ -265,12 +265,14 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
         for (const auto& [name, array] : r.results)
             outElements += array.count();
         if (outElements > 0 && t.medianMs > 0)
-            lines.last() +=
-                tr(" · ≥ %1 at one operation per output element (%2 elements)")
-                    .arg(QString::fromStdString(profiling::formatSummaryValue(
-                        {"", "", "flops", static_cast<double>(outElements) / (t.medianMs * 1e-3),
-                         {}})))
-                    .arg(outElements);
+            lines.last() += tr(" · ≥ %1 at one operation per output element (%2 elements)")
+                                .arg(QString::fromStdString(profiling::formatSummaryValue(
+                                    {"",
+                                     "",
+                                     "flops",
+                                     static_cast<double>(outElements) / (t.medianMs * 1e-3),
+                                     {}})))
+                                .arg(outElements);
     }
     // A run whose runner crashed has no compile figures: say only how long it took.
     QString last =

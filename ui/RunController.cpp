@@ -130,11 +130,10 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             // results offer the emulator's checked run, which names the access and its line.
             if (!req.boundsCheck &&
                 outcome->report.status == session::RunReport::Status::RuntimeError)
-                for (const char* sign : {"Run with Bounds Checking", "crashed with SIG",
-                                         "ILLEGAL_ADDRESS", "illegal memory access",
-                                         "MISALIGNED_ADDRESS"})
-                    if (message.find(sign) != std::string::npos)
-                        outcome->offersBoundsCheck = true;
+                for (const char* sign :
+                     {"Run with Bounds Checking", "crashed with SIG", "ILLEGAL_ADDRESS",
+                      "illegal memory access", "MISALIGNED_ADDRESS"})
+                    if (message.find(sign) != std::string::npos) outcome->offersBoundsCheck = true;
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {

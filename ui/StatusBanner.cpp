@@ -48,9 +48,8 @@ void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
         const char* mark = level == Level::Error ? "⛔" : level == Level::Warning ? "⚠" : "ℹ";
         lines << QStringLiteral("%1 %2").arg(QString::fromUtf8(mark), text);
         // The headline: the leading bold part when there is one.
-        const qsizetype end = text.startsWith(QStringLiteral("<b>"))
-                                  ? text.indexOf(QStringLiteral("</b>"))
-                                  : -1;
+        const qsizetype end =
+            text.startsWith(QStringLiteral("<b>")) ? text.indexOf(QStringLiteral("</b>")) : -1;
         headlines << QStringLiteral("%1 %2").arg(QString::fromUtf8(mark),
                                                  end > 0 ? text.left(end + 4) : text);
     }

@@ -10,7 +10,8 @@ class QChartView;
 namespace wb::ui {
 
 /// The run's timing as pictures: a histogram of the timed iterations and one stacked bar of
-/// host→device copy, kernel and device→host copy (Qt Charts).
+/// host→device copy, kernel and device→host copy (Qt Charts). Time axes are numbers in one
+/// unit named in the axis title, with as many labels as the chart's width carries unelided.
 class TimingCharts : public QWidget {
     Q_OBJECT
 public:
@@ -27,6 +28,11 @@ public:
     /// Bins for `samples`: equal width between min and max (Freedman–Diaconis width, 5–30 bins).
     static std::vector<int> histogram(const std::vector<double>& samples, double* lo,
                                       double* width);
+    QChartView* histogramView() const noexcept { return m_histogram; }
+    QChartView* stagesView() const noexcept { return m_stages; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QChartView* m_histogram = nullptr;

@@ -6,6 +6,7 @@
 #include <QMetaObject>
 #include <QPalette>
 #include <QScreen>
+#include <QStatusBar>
 #include <QToolBar>
 
 namespace wb::ui {
@@ -18,6 +19,7 @@ const char* kState = "wbPresentationState";
 const char* kIcons = "wbPresentationIcons";
 const char* kZoomed = "wbPresentationZoomed";
 const char* kGeometry = "wbPresentationGeometry";
+const char* kStatusBar = "wbPresentationStatusBar";
 
 QPalette highContrast()
 {
@@ -139,6 +141,12 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         w->setPalette(highContrast());
         w->setIconSize(QSize(40, 40));
         compactStrips(w, true);
+        // The status bar's versions and paths are for the desk, not the class: the editor
+        // gets its height.
+        if (auto* bar = w->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+            w->setProperty(kStatusBar, bar->isVisible());
+            bar->hide();
+        }
         layOutForProjector(w);
         zoomEditors(w, true);
         keepOnScreen(w);
@@ -147,6 +155,8 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         w->setFont(w->property(kFont).value<QFont>());
         zoomEditors(w, false);
         compactStrips(w, false);
+        if (auto* bar = w->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly))
+            bar->setVisible(w->property(kStatusBar).toBool());
         w->setPalette(w->property(kPalette).value<QPalette>());
         w->setIconSize(w->property(kIcons).toSize());
         w->restoreState(w->property(kState).toByteArray());
