@@ -58,18 +58,22 @@ DiffView::DiffView(QWidget* parent)
     m_stats = new QLabel(this);
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The statistics wrap in the whole width under the output's row, so at a projector's
+    // font size the row still fits a narrow panel.
+    m_stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* prev = new QToolButton(this);
-    prev->setText(tr("◀ Previous mismatch"));
-    prev->setToolTip(tr("Shift+F8"));
+    prev->setText(tr("◀ Previous"));
+    prev->setToolTip(tr("Previous mismatch (Shift+F8)"));
     auto* next = new QToolButton(this);
-    next->setText(tr("Next mismatch ▶"));
-    next->setToolTip(tr("F8"));
+    next->setText(tr("Next ▶"));
+    next->setToolTip(tr("Next mismatch (F8)"));
     top->addWidget(m_output);
     top->addWidget(m_badge);
-    top->addWidget(m_stats, 1);
+    top->addStretch(1);
     top->addWidget(prev);
     top->addWidget(next);
     layout->addLayout(top);
+    layout->addWidget(m_stats);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -204,6 +208,7 @@ void DiffView::showOutput(int i)
     }
     m_badge->setText(badgeHtml(o.stats.passed()));
     m_stats->setText(statsText());
+    m_stats->setToolTip(statsText(true));
     // The outcome owns the arrays; the views keep it alive.
     ArrayView result = viewOf(m_outcome, res->second);
     ArrayView expected = viewOf(m_outcome, exp->second);
@@ -290,7 +295,7 @@ QString DiffView::badgeText() const
     return o.stats.passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL");
 }
 
-QString DiffView::statsText() const
+QString DiffView::statsText(bool numbers) const
 {
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
@@ -303,7 +308,7 @@ QString DiffView::statsText() const
     // A FAIL whose only mismatches are never-written elements says so first: the statistics
     // of the written elements (all 0) would otherwise read like a pass.
     const bool onlyUnwritten =
-        !s.passed() && o.coverage.unwritten > 0 && s.mismatches == o.coverage.unwritten;
+        !numbers && !s.passed() && o.coverage.unwritten > 0 && s.mismatches == o.coverage.unwritten;
     QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches "
                       "%6/%7 (%8 %) · %9")
                        .arg(g(s.maxAbs), g(s.maxRel))
@@ -320,10 +325,9 @@ QString DiffView::statsText() const
                     .arg(s.infActual)
                     .arg(s.infExpected);
     if (onlyUnwritten)
-        return tr("FAIL only because elements were never written: %1 (violet rows). Every "
-                  "element the kernel wrote matches the reference. Statistics of the written "
-                  "elements: %2")
-            .arg(QString::fromStdString(o.coverage.message(o.buffer)), text);
+        return tr("FAIL only because %1 (violet rows). Every element the kernel wrote matches "
+                  "the reference.")
+            .arg(QString::fromStdString(o.coverage.message(o.buffer)));
     if (o.coverage.unwritten > 0)
         text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
                 tr(" (violet rows)");

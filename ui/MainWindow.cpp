@@ -348,7 +348,9 @@ void MainWindow::buildDocks()
                        Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QLatin1String(name));
-        d->setWidget(new DockScrollArea(w, d));
+        // The launch form keeps its height and scrolls; the other panels shrink first.
+        d->setWidget(new DockScrollArea(
+            w, d, w == m_launch ? DockScrollArea::Fit::Natural : DockScrollArea::Fit::Squeeze));
         addDockWidget(area, d);
         return d;
     };

@@ -225,11 +225,10 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
 
     if (timed)
         m_timing->setText(
-            tr("<table cellspacing=6><tr><th align=left>median</th><th align=left>min</th>"
-               "<th align=left>mean</th><th align=left>stdev</th><th align=left>iterations</th>"
-               "<th align=left>warm-up</th><th align=left>launch</th></tr>"
-               "<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td>"
-               "<td>grid %7×%8×%9 · block %10×%11×%12 · %13 B shared</td></tr></table>")
+            // Flowing text, not a table: it wraps in a narrow panel (Presentation Mode)
+            // instead of losing its last columns.
+            tr("median <b>%1</b> · min %2 · mean %3 · stdev %4 · %5 iterations after %6 "
+               "warm-up · grid %7×%8×%9 · block %10×%11×%12 · %13 B shared")
                 .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs),
                      formatMs(t.stdevMs))
                 .arg(r.iterations)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/StatusBanner.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -90,6 +91,14 @@ void StatusBanner::updateText()
 {
     m_label->setText(m_compact ? m_headlines : m_full);
     m_label->setToolTip(m_compact ? m_full : QString());
+}
+
+void StatusBanner::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        for (QWidget* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            child->setFont(font());
 }
 
 } // namespace wb::ui

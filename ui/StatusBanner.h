@@ -29,6 +29,10 @@ public Q_SLOTS:
     /// Headlines only (called by PresentationMode through the meta-object).
     void setCompact(bool compact);
 
+protected:
+    /// The style sheet (colours) stops font inheritance: pass the font on (Presentation Mode).
+    void changeEvent(QEvent* event) override;
+
 private:
     void updateText();
 

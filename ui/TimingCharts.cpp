@@ -45,7 +45,7 @@ TimingCharts::TimingCharts(QWidget* parent)
     m_stages = new QChartView(makeChart(tr("Where the time goes")), this);
     for (QChartView* v : {m_histogram, m_stages}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumHeight(180);
+        v->setMinimumHeight(140);
     }
     layout->addWidget(m_histogram, 1);
     layout->addWidget(m_stages, 1);
@@ -168,16 +168,22 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
         stages->addSeries(series);
         auto* axis = new QValueAxis;
         axis->setRange(0, std::max(total * perMs, 1e-3));
-        makeAxisReadable(axis, QString::fromUtf8(unit.name),
-                         std::clamp(m_stages->width() / 90, 2, 5));
+        makeAxisReadable(axis, QString(), std::clamp(m_stages->width() / 90, 2, 5));
         stages->addAxis(axis, Qt::AlignBottom);
         series->attachAxis(axis);
         stages->legend()->show();
         stages->legend()->setAlignment(Qt::AlignBottom);
-        stages->setTitle(tr("Where the time goes (total %1)").arg(formatMs(total)));
+        // The unit in the title: under a short chart an axis title would take the labels' room.
+        stages->setTitle(tr("Where the time goes, in %1 (total %2)")
+                             .arg(QString::fromUtf8(unit.name), formatMs(total)));
     } else {
         stages->setTitle(tr("Where the time goes — run to measure"));
     }
+}
+
+QSize TimingCharts::sizeHint() const
+{
+    return {QWidget::sizeHint().width(), minimumSizeHint().height()};
 }
 
 void TimingCharts::resizeEvent(QResizeEvent* event)

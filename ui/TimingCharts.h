@@ -31,6 +31,10 @@ public:
     QChartView* histogramView() const noexcept { return m_histogram; }
     QChartView* stagesView() const noexcept { return m_stages; }
 
+    /// As tall as the minimum: the charts take the room the panel has, never more (a taller
+    /// hint would make a short Results dock scroll its charts out of view).
+    QSize sizeHint() const override;
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
 

@@ -7,6 +7,7 @@
 #include <QPalette>
 #include <QScreen>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QToolBar>
 
 namespace wb::ui {
@@ -108,6 +109,12 @@ void layOutForProjector(QMainWindow* w)
     (shown ? shown : anchor)->raise();
     w->resizeDocks({anchor}, {w->width() * PresentationMode::kPanelColumnPercent / 100},
                    Qt::Horizontal);
+    // Ten panel names at the large font do not fit the column: whole names that scroll,
+    // never "H…", "S…".
+    for (QTabBar* bar : w->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+    }
 }
 
 /// A window wider or taller than its screen comes back onto it.
