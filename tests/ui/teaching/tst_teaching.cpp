@@ -246,7 +246,7 @@ private Q_SLOTS:
         QVERIFY2(results->height() > dockHeight,
                  qPrintable(QString("%1 -> %2").arg(dockHeight).arg(results->height())));
         PresentationMode::apply(&w, true); // idempotent
-        keepScreenshot(w, QStringLiteral("presentation.png"));
+        keepScreenshot(w, QStringLiteral("presentation-plain-window.png"));
 
         PresentationMode::apply(&w, false);
         QVERIFY(!PresentationMode::isActive(&w));
