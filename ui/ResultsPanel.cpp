@@ -91,7 +91,8 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_throughput = new QLabel(this);
     for (QLabel* l : {m_verdict, m_timing, m_throughput}) {
         l->setWordWrap(true);
-        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        // As tall as their wrapped text, never taller (spare height goes to the charts/tabs).
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
         l->setMinimumWidth(0);
     }
 
@@ -109,6 +110,7 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     sl->addWidget(m_timing);
     sl->addWidget(m_throughput);
     sl->addWidget(m_charts, 1);
+    sl->addStretch(); // takes the room while the charts are hidden (nothing timed)
     m_tabs->addTab(summary, tr("Summary"));
     m_diff = new DiffView(m_tabs);
     m_tabs->addTab(m_diff, tr("Diff"));

@@ -37,7 +37,7 @@ public:
 
     QString verdictText() const;
     /// Messages longer than this show shortened in the verdict (whole in its tooltip and Log).
-    static constexpr int kVerdictMessageChars = 280;
+    static constexpr int kVerdictMessageChars = 420;
     /// The Summary tab's throughput and timing lines (bandwidth, compile, the run's copies).
     QString throughputText() const;
     DiffView* diffView() const noexcept { return m_diff; }

@@ -120,13 +120,12 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
                          std::clamp(m_histogram->width() / 90, 2, 6));
         auto* y = new QValueAxis;
         // Whole-number ticks: counts are integers.
-        const int step = std::max(1, (maxCount + 4) / 5);
-        y->setRange(0, ((maxCount + step - 1) / step) * step);
         y->setLabelFormat(QStringLiteral("%d"));
         y->setTickType(QValueAxis::TicksDynamic);
         y->setTickAnchor(0);
-        y->setTickInterval(step);
         y->setTitleText(tr("runs"));
+        m_maxCount = maxCount;
+        fitCountAxis(y);
         hist->addAxis(x, Qt::AlignBottom);
         hist->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
@@ -181,6 +180,16 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
     }
 }
 
+void TimingCharts::fitCountAxis(QValueAxis* y) const
+{
+    // Whole-number ticks (counts are integers), as many as the chart's height carries
+    // unelided (about 40 px apart).
+    const int ticks = std::clamp(m_histogram->height() / 40 - 1, 1, 5);
+    const int step = std::max(1, (m_maxCount + ticks - 1) / ticks);
+    y->setRange(0, std::max(1, (m_maxCount + step - 1) / step) * step);
+    y->setTickInterval(step);
+}
+
 QSize TimingCharts::sizeHint() const
 {
     return {QWidget::sizeHint().width(), minimumSizeHint().height()};
@@ -194,6 +203,8 @@ void TimingCharts::resizeEvent(QResizeEvent* event)
         for (QAbstractAxis* a : view->chart()->axes(Qt::Horizontal))
             if (auto* axis = qobject_cast<QValueAxis*>(a))
                 axis->setTickCount(std::clamp(view->width() / 90, 2, most));
+    for (QAbstractAxis* a : m_histogram->chart()->axes(Qt::Vertical))
+        if (auto* axis = qobject_cast<QValueAxis*>(a)) fitCountAxis(axis);
 }
 
 } // namespace wb::ui

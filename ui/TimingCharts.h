@@ -6,6 +6,7 @@
 #include <vector>
 
 class QChartView;
+class QValueAxis;
 
 namespace wb::ui {
 
@@ -42,6 +43,9 @@ private:
     QChartView* m_histogram = nullptr;
     QChartView* m_stages = nullptr;
     int m_bins = 0;
+    int m_maxCount = 0; ///< the histogram's tallest bin
+
+    void fitCountAxis(QValueAxis* y) const;
 };
 
 } // namespace wb::ui
