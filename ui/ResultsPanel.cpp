@@ -91,8 +91,7 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_throughput = new QLabel(this);
     for (QLabel* l : {m_verdict, m_timing, m_throughput}) {
         l->setWordWrap(true);
-        // As tall as their wrapped text, never taller (spare height goes to the charts/tabs).
-        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         l->setMinimumWidth(0);
     }
 
