@@ -93,6 +93,8 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
         l->setWordWrap(true);
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         l->setMinimumWidth(0);
+        // Never shorter than the wrapped text (a short dock then scrolls, see eventFilter).
+        l->installEventFilter(this);
     }
 
     m_tabs = new QTabWidget(this);
@@ -146,7 +148,15 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
 
 bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
+    // A wrapped text keeps the height of its lines at the width it got: a short panel scrolls
+    // (DockScrollArea) rather than cutting the last lines off.
+    if (event->type() == QEvent::Resize)
+        for (QLabel* l : {m_verdict, m_timing, m_throughput})
+            if (watched == l && l->width() > 0) {
+                const int h = l->heightForWidth(l->width());
+                if (h > 0 && h != l->minimumHeight()) l->setMinimumHeight(h);
+            }
+    if (m_log && watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
         // NVRTC: kernel.cu(4): error …   gcc: reference.cpp:4:12: error …
