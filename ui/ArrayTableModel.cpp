@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ArrayTableModel.h"
 
-#include <QFontDatabase>
-
 namespace wb::ui {
 
 ArrayTableModel::ArrayTableModel(QObject* parent)
@@ -61,9 +59,7 @@ QVariant ArrayTableModel::cell(std::int64_t row, int column, int role) const
         return m_array.coordinates(static_cast<std::size_t>(i));
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::FontRole:
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    default:
+    default: // the font is the view's (VirtualTableView: fixed pitch at the window's size)
         return {};
     }
 }

@@ -3,7 +3,6 @@
 
 #include <QBrush>
 #include <QColor>
-#include <QFontDatabase>
 
 #include <bit>
 #include <cmath>
@@ -108,17 +107,20 @@ QVariant DiffTableModel::cell(std::int64_t row, int column, int role) const
             return {};
         }
     }
+    // Opaque light tints with dark text: as visible on a dark palette (Presentation Mode's
+    // black) as on a light one.
     case Qt::BackgroundRole:
-        if (isUnwritten(i)) return QBrush(QColor(120, 90, 220, 90));
-        if (isMismatch(i)) return QBrush(QColor(240, 80, 70, 70));
+        if (isUnwritten(i)) return QBrush(unwrittenColour());
+        if (isMismatch(i)) return QBrush(QColor(250, 185, 180));
+        return {};
+    case Qt::ForegroundRole:
+        if (isUnwritten(i) || isMismatch(i)) return QBrush(QColor(20, 20, 20));
         return {};
     case Qt::ToolTipRole:
         if (isUnwritten(i)) return tr("never written: still holds the poison pattern");
         return {};
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::FontRole:
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     default:
         return {};
     }

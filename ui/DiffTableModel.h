@@ -5,6 +5,8 @@
 #include "ui/ArrayView.h"
 #include "ui/WindowedTableModel.h"
 
+#include <QColor>
+
 namespace wb::ui {
 
 /// Result and reference of one output side by side, element by element (any length: cells are
@@ -29,6 +31,9 @@ public:
     {
         return i < m_unwritten.size() && m_unwritten[i];
     }
+    /// The never-written colour (table rows, heatmap mask): a light violet that stands out on
+    /// light and dark palettes alike (its text is dark).
+    static QColor unwrittenColour() { return QColor(196, 176, 255); }
 
     /// Whether element i is outside the tolerance (the diff engine's rule).
     bool isMismatch(std::size_t i) const noexcept;

@@ -58,18 +58,22 @@ DiffView::DiffView(QWidget* parent)
     m_stats = new QLabel(this);
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The statistics wrap in the whole width under the output's row, so at a projector's
+    // font size the row still fits a narrow panel.
+    m_stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* prev = new QToolButton(this);
-    prev->setText(tr("◀ Previous mismatch"));
-    prev->setToolTip(tr("Shift+F8"));
+    prev->setText(tr("◀ Previous"));
+    prev->setToolTip(tr("Previous mismatch (Shift+F8)"));
     auto* next = new QToolButton(this);
-    next->setText(tr("Next mismatch ▶"));
-    next->setToolTip(tr("F8"));
+    next->setText(tr("Next ▶"));
+    next->setToolTip(tr("Next mismatch (F8)"));
     top->addWidget(m_output);
     top->addWidget(m_badge);
-    top->addWidget(m_stats, 1);
+    top->addStretch(1);
     top->addWidget(prev);
     top->addWidget(next);
     layout->addLayout(top);
+    layout->addWidget(m_stats);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -114,7 +118,7 @@ DiffView::DiffView(QWidget* parent)
                 m_heatmap->setTrueColour(false);
                 m_heatmap->setArray(view);
                 m_heatmap->setRange(0, mx > 0 ? mx : 1);
-                m_heatmap->setMask(m_model->unwrittenMask(), QColor(120, 90, 220));
+                m_heatmap->setMask(m_model->unwrittenMask(), DiffTableModel::unwrittenColour());
                 m_heatmap->setTitle(m_model->unwrittenMask().empty()
                                         ? tr("|result − reference| (magenta: NaN/Inf)")
                                         : tr("|result − reference| (magenta: NaN/Inf · violet: "
@@ -204,6 +208,7 @@ void DiffView::showOutput(int i)
     }
     m_badge->setText(badgeHtml(o.stats.passed()));
     m_stats->setText(statsText());
+    m_stats->setToolTip(statsText(true));
     // The outcome owns the arrays; the views keep it alive.
     ArrayView result = viewOf(m_outcome, res->second);
     ArrayView expected = viewOf(m_outcome, exp->second);
@@ -290,7 +295,7 @@ QString DiffView::badgeText() const
     return o.stats.passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL");
 }
 
-QString DiffView::statsText() const
+QString DiffView::statsText(bool numbers) const
 {
     if (!m_outcome) return {};
     const int i = m_output->currentIndex();
@@ -300,6 +305,10 @@ QString DiffView::statsText() const
     QString tol = o.tolerance.mode == session::Tolerance::Mode::Ulp
                       ? tr("≤ %1 ULP").arg(o.tolerance.maxUlp)
                       : tr("atol %1, rtol %2").arg(g(o.tolerance.atol), g(o.tolerance.rtol));
+    // A FAIL whose only mismatches are never-written elements says so first: the statistics
+    // of the written elements (all 0) would otherwise read like a pass.
+    const bool onlyUnwritten =
+        !numbers && !s.passed() && o.coverage.unwritten > 0 && s.mismatches == o.coverage.unwritten;
     QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches "
                       "%6/%7 (%8 %) · %9")
                        .arg(g(s.maxAbs), g(s.maxRel))
@@ -315,6 +324,10 @@ QString DiffView::statsText() const
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (onlyUnwritten)
+        return tr("FAIL only because %1 (violet rows). Every element the kernel wrote matches "
+                  "the reference.")
+            .arg(QString::fromStdString(o.coverage.message(o.buffer)));
     if (o.coverage.unwritten > 0)
         text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
                 tr(" (violet rows)");

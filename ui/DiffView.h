@@ -39,7 +39,9 @@ public:
 
     /// "PASS" / "FAIL" / "" of the shown output, and the overall verdict text.
     QString badgeText() const;
-    QString statsText() const;
+    /// The statistics line; a FAIL caused only by never-written elements says that instead of
+    /// numbers that are all 0 for the written ones, unless `numbers` (the line's tooltip).
+    QString statsText(bool numbers = false) const;
     DiffTableModel* tableModel() const noexcept { return m_model; }
     VirtualTableView* table() const noexcept { return m_table; }
     ImageView* errorHeatmap() const noexcept { return m_heatmap; }

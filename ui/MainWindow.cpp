@@ -14,6 +14,7 @@
 #include "ui/BufferViewer.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiffView.h"
+#include "ui/DockScrollArea.h"
 #include "ui/FindReplaceBar.h"
 #include "ui/InspectPanel.h"
 #include "ui/KernelEditor.h"
@@ -44,7 +45,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
+#include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSpinBox>
@@ -162,6 +163,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     m_progress->setMaximumWidth(140);
     m_progress->setTextVisible(false);
     m_progress->hide();
+    // Status texts never widen the window: they are clipped (whole on hover) when it is narrow.
+    for (QLabel* l : {m_deviceLabel, m_versionsLabel, m_compileState, m_lastRunLabel})
+        l->setMinimumWidth(1);
     statusBar()->addWidget(m_deviceLabel);
     statusBar()->addWidget(m_versionsLabel);
     statusBar()->addPermanentWidget(m_compileState);
@@ -275,6 +279,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
         m_results->appendLog(tr("run started"));
     });
     connect(m_runner, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_results, &ResultsPanel::boundsCheckRequested, this, [this]() { runBoundsChecked(); });
     connect(m_runner, &RunController::runCancelled, this, [this]() {
         m_runAction->setEnabled(true);
         m_boundsCheckAction->setEnabled(true);
@@ -313,9 +318,11 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     // Profiling and teaching docks (ui/profiling), before the layout is restored.
     new ProfilingDocks(this);
 
-    // Layout remembered between sessions.
+    // The first-start layout (View → Reset Layout returns to it), then the one remembered
+    // between sessions. The window starts no larger than the screen.
+    m_defaultState = saveState();
     QSettings settings;
-    resize(1400, 900);
+    resize(defaultWindowSize());
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 
@@ -336,21 +343,18 @@ void MainWindow::buildDocks()
     m_results = new ResultsPanel(m_diagnostics, this);
     m_viewer = new BufferViewer(this);
 
+    // Every panel scrolls rather than forcing the window's minimum size (DockScrollArea).
     auto dock = [this](const QString& title, const char* name, QWidget* w,
                        Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QLatin1String(name));
-        d->setWidget(w);
+        // The launch form keeps its height and scrolls; the other panels shrink first.
+        d->setWidget(new DockScrollArea(
+            w, d, w == m_launch ? DockScrollArea::Fit::Natural : DockScrollArea::Fit::Squeeze));
         addDockWidget(area, d);
         return d;
     };
-    // The launch form is tall: it scrolls rather than forcing the window's minimum height.
-    auto* launchScroll = new QScrollArea(this);
-    launchScroll->setWidget(m_launch);
-    launchScroll->setWidgetResizable(true);
-    launchScroll->setFrameShape(QFrame::NoFrame);
-    launchScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_launchDock = dock(tr("Launch"), "launchDock", launchScroll, Qt::RightDockWidgetArea);
+    m_launchDock = dock(tr("Launch"), "launchDock", m_launch, Qt::RightDockWidgetArea);
     m_buffersDock = dock(tr("Buffers"), "buffersDock", m_buffers, Qt::RightDockWidgetArea);
     m_resultsDock = dock(tr("Results"), "resultsDock", m_results, Qt::BottomDockWidgetArea);
     m_viewerDock = dock(tr("Buffer viewer"), "viewerDock", m_viewer, Qt::BottomDockWidgetArea);
@@ -472,18 +476,8 @@ void MainWindow::buildMenus()
     for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock})
         view->addAction(d->toggleViewAction());
     view->addSeparator();
-    view->addAction(tr("Reset Layout"), this, [this]() {
-        for (QDockWidget* d : {m_launchDock, m_buffersDock, m_resultsDock, m_viewerDock}) {
-            d->setFloating(false);
-            d->show();
-        }
-        addDockWidget(Qt::RightDockWidgetArea, m_launchDock);
-        addDockWidget(Qt::RightDockWidgetArea, m_buffersDock);
-        splitDockWidget(m_launchDock, m_buffersDock, Qt::Vertical);
-        addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
-        tabifyDockWidget(m_resultsDock, m_viewerDock);
-        m_resultsDock->raise();
-    });
+    view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout)
+        ->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
     const auto list = examples();
@@ -1067,14 +1061,43 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shownOnce) return;
     m_shownOnce = true;
     if (m_layoutRestored) return;
-    // First start: the editor gets most of the width, results a good third of the height.
     // Once the window is laid out (resizeDocks needs the final geometry).
-    QTimer::singleShot(0, this, [this]() {
-        resizeDocks({m_launchDock}, {std::max(440, width() * 36 / 100)}, Qt::Horizontal);
-        resizeDocks({m_resultsDock}, {std::max(340, height() * 44 / 100)}, Qt::Vertical);
-        resizeDocks({m_launchDock, m_buffersDock}, {height() * 64 / 100, height() * 36 / 100},
-                    Qt::Vertical);
-    });
+    QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
+}
+
+QSize MainWindow::defaultWindowSize() const
+{
+    const QScreen* s = screen();
+    const QSize room = s ? s->availableGeometry().size() : QSize(1400, 900);
+    return QSize(1400, 900).boundedTo(room);
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // First start: the editor gets most of the width, results a good third of the height.
+    resizeDocks({m_launchDock}, {std::max(440, width() * 36 / 100)}, Qt::Horizontal);
+    resizeDocks({m_resultsDock}, {std::max(340, height() * 44 / 100)}, Qt::Vertical);
+    resizeDocks({m_launchDock, m_buffersDock}, {height() * 64 / 100, height() * 36 / 100},
+                Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    // Presentation Mode would restore its own saved layout when turned off: leave it first.
+    if (auto* presenting = findChild<QAction*>(QStringLiteral("presentationModeAction"));
+        presenting && presenting->isChecked())
+        presenting->setChecked(false);
+    restoreState(m_defaultState);
+    if (!(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
+        const QSize size = defaultWindowSize();
+        if (this->size() != size) {
+            resize(size);
+            // resizeDocks needs the new size laid out.
+            QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
+            return;
+        }
+    }
+    applyDefaultDockSizes();
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -71,6 +71,9 @@ public:
     /// checked; faulting accesses land in Problems with their kernel line.
     bool runBoundsChecked();
     void cancel();
+    /// View → Reset Layout: the docks exactly as on the first start (places, tabs, sizes) and
+    /// the first start's window size, unless maximised.
+    void resetLayout();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
     /// Shows buffer `name` (its latest data) in the viewer; `raise` brings the viewer forward.
@@ -114,6 +117,10 @@ private:
     void buildActions();
     void buildMenus();
     void buildDocks();
+    /// 1400 × 900, or the screen's available size when that is smaller.
+    QSize defaultWindowSize() const;
+    /// The first start's dock sizes for the window's current size.
+    void applyDefaultDockSizes();
     void probeEnvironment();
     void applyEnvironment();
     void updateTitle();
@@ -143,6 +150,7 @@ private:
     bool m_layoutRestored =
         false; ///< a saved dock layout was restored (else size docks on first show)
     bool m_shownOnce = false;
+    QByteArray m_defaultState; ///< the docks before any saved layout: Reset Layout's target
 
     StatusBanner* m_banner = nullptr;
     QWidget* m_recoveryBar = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ResultsPanel.h"
 
+#include "core/profiling/Summary.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiffView.h"
 #include "ui/InspectPanel.h"
@@ -27,6 +28,14 @@ QString formatMs(double ms)
     if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
     return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
+}
+
+/// Bandwidth in the unit its size asks for ("412 MB/s", never "0.0 GB/s"); one formatter for
+/// the window and the profiler's tables (profiling::formatSummaryValue).
+QString formatBandwidth(double gbPerSecond)
+{
+    return QString::fromStdString(
+        profiling::formatSummaryValue({"", "", "bandwidth", gbPerSecond * 1e9, {}}));
 }
 
 QString statusWord(session::RunReport::Status s)
@@ -66,27 +75,43 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("verdict"));
     m_verdict->setTextFormat(Qt::RichText);
-    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                       Qt::LinksAccessibleByKeyboard);
+    connect(m_verdict, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == u"wb:bounds-check") Q_EMIT boundsCheckRequested();
+    });
     m_verdict->setText(
         tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
     layout->addWidget(m_verdict);
+    // Texts that grow with a message or a run (a timeout's or a crash's words, long names) wrap
+    // inside the width they are given and never ask for more: the window stays on the screen.
+    m_timing = new QLabel(this);
+    m_throughput = new QLabel(this);
+    for (QLabel* l : {m_verdict, m_timing, m_throughput}) {
+        l->setWordWrap(true);
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        l->setMinimumWidth(0);
+        // Never shorter than the wrapped text (a short dock then scrolls, see eventFilter).
+        l->installEventFilter(this);
+    }
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     auto* summary = new QWidget(m_tabs);
     auto* sl = new QVBoxLayout(summary);
     sl->setContentsMargins(2, 2, 2, 2);
-    m_timing = new QLabel(summary);
+    m_timing->setParent(summary);
     m_timing->setTextFormat(Qt::RichText);
     m_timing->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_throughput = new QLabel(summary);
+    m_throughput->setParent(summary);
     m_throughput->setTextFormat(Qt::RichText);
-    m_throughput->setWordWrap(true);
     m_charts = new TimingCharts(summary);
     sl->addWidget(m_timing);
     sl->addWidget(m_throughput);
     sl->addWidget(m_charts, 1);
+    sl->addStretch(); // takes the room while the charts are hidden (nothing timed)
     m_tabs->addTab(summary, tr("Summary"));
     m_diff = new DiffView(m_tabs);
     m_tabs->addTab(m_diff, tr("Diff"));
@@ -123,7 +148,15 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
 
 bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
+    // A wrapped text keeps the height of its lines at the width it got: a short panel scrolls
+    // (DockScrollArea) rather than cutting the last lines off.
+    if (event->type() == QEvent::Resize)
+        for (QLabel* l : {m_verdict, m_timing, m_throughput})
+            if (watched == l && l->width() > 0) {
+                const int h = l->heightForWidth(l->width());
+                if (h > 0 && h != l->minimumHeight()) l->setMinimumHeight(h);
+            }
+    if (m_log && watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
         // NVRTC: kernel.cu(4): error …   gcc: reference.cpp:4:12: error …
@@ -178,24 +211,35 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
                        .arg(t.samplesMs.size());
     if (r.bandwidthGBs > 0)
-        verdict += r.peakPercent > 0 ? tr(" · %1 GB/s = %2 % of peak")
-                                           .arg(r.bandwidthGBs, 0, 'f', 1)
-                                           .arg(r.peakPercent, 0, 'f', 1)
-                                     : tr(" · %1 GB/s").arg(r.bandwidthGBs, 0, 'f', 1);
+        verdict += r.peakPercent > 0 ? tr(" · %1 = %2 % of peak")
+                                           .arg(formatBandwidth(r.bandwidthGBs))
+                                           .arg(r.peakPercent, 0, 'g', 3)
+                                     : tr(" · %1").arg(formatBandwidth(r.bandwidthGBs));
     verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
-    if (!r.message.empty() && r.status != session::RunReport::Status::Passed)
-        verdict +=
-            QStringLiteral("<br><span style='color:%1'>%2</span>")
-                .arg(statusColour(r.status), QString::fromStdString(r.message).toHtmlEscaped());
+    QString tip;
+    if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
+        // A long message (a timeout's, a crash's) shows shortened; whole on hover and in Log.
+        QString message = QString::fromStdString(r.message);
+        if (message.size() > kVerdictMessageChars) {
+            tip = message.size() > 4000 ? message.left(4000) + QStringLiteral(" …") : message;
+            message = message.left(kVerdictMessageChars - 40) +
+                      tr(" … (the whole message is in the Log tab)");
+        }
+        verdict += QStringLiteral("<br><span style='color:%1'>%2</span>")
+                       .arg(statusColour(r.status), message.toHtmlEscaped());
+    }
+    if (outcome->offersBoundsCheck)
+        verdict += tr("<br><a href=\"wb:bounds-check\">Run with Bounds Checking</a> — the CPU "
+                      "emulator checks every access and names the faulting line (Ctrl+Alt+R)");
     m_verdict->setText(verdict);
+    m_verdict->setToolTip(tip);
 
     if (timed)
         m_timing->setText(
-            tr("<table cellspacing=6><tr><th align=left>median</th><th align=left>min</th>"
-               "<th align=left>mean</th><th align=left>stdev</th><th align=left>iterations</th>"
-               "<th align=left>warm-up</th><th align=left>launch</th></tr>"
-               "<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td>"
-               "<td>grid %7×%8×%9 · block %10×%11×%12 · %13 B shared</td></tr></table>")
+            // Flowing text, not a table: it wraps in a narrow panel (Presentation Mode)
+            // instead of losing its last columns.
+            tr("median <b>%1</b> · min %2 · mean %3 · stdev %4 · %5 iterations after %6 "
+               "warm-up · grid %7×%8×%9 · block %10×%11×%12 · %13 B shared")
                 .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs),
                      formatMs(t.stdevMs))
                 .arg(r.iterations)
@@ -213,15 +257,15 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
 
     QStringList lines;
     if (timed && r.bytesMoved > 0) {
-        QString bw = tr("Effective bandwidth <b>%1 GB/s</b> (%2 moved per launch: inputs read "
+        QString bw = tr("Effective bandwidth <b>%1</b> (%2 moved per launch: inputs read "
                         "once, outputs written once)")
-                         .arg(r.bandwidthGBs, 0, 'f', 2)
+                         .arg(formatBandwidth(r.bandwidthGBs))
                          .arg(QLocale().formattedDataSize(static_cast<qint64>(r.bytesMoved), 1,
                                                           QLocale::DataSizeSIFormat));
         if (r.device.peakBandwidthGBs > 0)
-            bw += tr(" — %1 % of the device's %2 GB/s peak")
-                      .arg(r.peakPercent, 0, 'f', 1)
-                      .arg(r.device.peakBandwidthGBs, 0, 'f', 0);
+            bw += tr(" — %1 % of the device's %2 peak")
+                      .arg(r.peakPercent, 0, 'g', 3)
+                      .arg(formatBandwidth(r.device.peakBandwidthGBs));
         else
             bw += tr(" — device peak unknown (%1)")
                       .arg(QString::fromStdString(r.device.name).toHtmlEscaped());
@@ -231,10 +275,14 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
         for (const auto& [name, array] : r.results)
             outElements += array.count();
         if (outElements > 0 && t.medianMs > 0)
-            lines.last() +=
-                tr(" · ≥ %1 GFLOP/s at one operation per output element (%2 elements)")
-                    .arg(static_cast<double>(outElements) / (t.medianMs * 1e6), 0, 'f', 2)
-                    .arg(outElements);
+            lines.last() += tr(" · ≥ %1 at one operation per output element (%2 elements)")
+                                .arg(QString::fromStdString(profiling::formatSummaryValue(
+                                    {"",
+                                     "",
+                                     "flops",
+                                     static_cast<double>(outElements) / (t.medianMs * 1e-3),
+                                     {}})))
+                                .arg(outElements);
     }
     // A run whose runner crashed has no compile figures: say only how long it took.
     QString last =

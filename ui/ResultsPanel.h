@@ -36,6 +36,8 @@ public:
     void showTab(Tab tab);
 
     QString verdictText() const;
+    /// Messages longer than this show shortened in the verdict (whole in its tooltip and Log).
+    static constexpr int kVerdictMessageChars = 420;
     /// The Summary tab's throughput and timing lines (bandwidth, compile, the run's copies).
     QString throughputText() const;
     DiffView* diffView() const noexcept { return m_diff; }
@@ -49,12 +51,14 @@ Q_SIGNALS:
     void diagnosticActivated(int row);
     /// A "file(line)" or "file:line:col" location was clicked in the run log.
     void locationActivated(const QString& file, int line, int column);
+    /// The verdict's "Run with Bounds Checking" link (offered after a crash) was clicked.
+    void boundsCheckRequested();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    QLabel* m_verdict = nullptr;
+    QLabel* m_verdict = nullptr; ///< wraps; never widens the window (see the constructor)
     QTabWidget* m_tabs = nullptr;
     QLabel* m_timing = nullptr;
     QLabel* m_throughput = nullptr;

@@ -126,6 +126,14 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             std::string& message = outcome->report.message;
             if (const auto at = message.find("(--bounds-check)"); at != std::string::npos)
                 message.replace(at, 16, "(Run → Run with Bounds Checking)");
+            // A crash or a bad address (the runner's advice, or the GPU's words for it): the
+            // results offer the emulator's checked run, which names the access and its line.
+            if (!req.boundsCheck &&
+                outcome->report.status == session::RunReport::Status::RuntimeError)
+                for (const char* sign :
+                     {"Run with Bounds Checking", "crashed with SIG", "ILLEGAL_ADDRESS",
+                      "illegal memory access", "MISALIGNED_ADDRESS"})
+                    if (message.find(sign) != std::string::npos) outcome->offersBoundsCheck = true;
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {

@@ -30,6 +30,9 @@ struct RunOutcome {
     std::optional<profiling::ProfileReport> profile;
     /// Bounds-checked runs (RunController::run(true), CPU emulator): the faulting accesses.
     bool boundsChecked = false;
+    /// The runner advised a bounds-checked re-run (a crash or an invalid address): the
+    /// results offer Run with Bounds Checking.
+    bool offersBoundsCheck = false;
     std::vector<MemoryFinding> findings;
     /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
     QString kernelOutput;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/StatusBanner.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -19,6 +20,8 @@ StatusBanner::StatusBanner(QWidget* parent)
     m_label->setTextFormat(Qt::RichText);
     m_label->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_label->setOpenExternalLinks(true);
+    // A long path or message wraps (or is clipped) in the banner, never widening the window.
+    m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
@@ -32,18 +35,28 @@ StatusBanner::StatusBanner(QWidget* parent)
 void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
 {
     if (messages.isEmpty()) {
+        m_full.clear();
+        m_headlines.clear();
         m_label->clear();
+        m_label->setToolTip({});
         hide();
         return;
     }
     Level worst = Level::Info;
-    QStringList lines;
+    QStringList lines, headlines;
     for (const auto& [level, text] : messages) {
         worst = std::max(worst, level);
         const char* mark = level == Level::Error ? "⛔" : level == Level::Warning ? "⚠" : "ℹ";
         lines << QStringLiteral("%1 %2").arg(QString::fromUtf8(mark), text);
+        // The headline: the leading bold part when there is one.
+        const qsizetype end =
+            text.startsWith(QStringLiteral("<b>")) ? text.indexOf(QStringLiteral("</b>")) : -1;
+        headlines << QStringLiteral("%1 %2").arg(QString::fromUtf8(mark),
+                                                 end > 0 ? text.left(end + 4) : text);
     }
-    m_label->setText(lines.join(QStringLiteral("<br>")));
+    m_full = lines.join(QStringLiteral("<br>"));
+    m_headlines = headlines.join(QStringLiteral(" "));
+    updateText();
     // Fixed, readable colours on both light and dark palettes.
     const char* bg = worst == Level::Error     ? "#f8d7da"
                      : worst == Level::Warning ? "#fff3cd"
@@ -60,7 +73,32 @@ void StatusBanner::setMessages(const QList<QPair<Level, QString>>& messages)
 
 QString StatusBanner::text() const
 {
+    return m_full;
+}
+
+QString StatusBanner::shownText() const
+{
     return m_label->text();
+}
+
+void StatusBanner::setCompact(bool compact)
+{
+    m_compact = compact;
+    updateText();
+}
+
+void StatusBanner::updateText()
+{
+    m_label->setText(m_compact ? m_headlines : m_full);
+    m_label->setToolTip(m_compact ? m_full : QString());
+}
+
+void StatusBanner::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        for (QWidget* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            child->setFont(font());
 }
 
 } // namespace wb::ui

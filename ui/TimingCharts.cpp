@@ -4,12 +4,12 @@
 #include "ui/ChartTheme.h"
 
 #include <QHBoxLayout>
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSeries>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -45,7 +45,7 @@ TimingCharts::TimingCharts(QWidget* parent)
     m_stages = new QChartView(makeChart(tr("Where the time goes")), this);
     for (QChartView* v : {m_histogram, m_stages}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumHeight(180);
+        v->setMinimumHeight(140);
     }
     layout->addWidget(m_histogram, 1);
     layout->addWidget(m_stages, 1);
@@ -90,32 +90,42 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
     const std::vector<int> counts = histogram(samples, &lo, &width);
     m_bins = static_cast<int>(counts.size());
     if (!counts.empty()) {
-        auto* set = new QBarSet(tr("iterations"));
-        QStringList labels;
+        // A stepped outline over a time axis in one unit (the title says which): the labels
+        // are short numbers, as many as the chart's width carries.
+        const ChartTimeUnit unit =
+            chartTimeUnit((lo + width * static_cast<double>(counts.size())) * 1e-3);
+        const double perMs = unit.perSecond * 1e-3;
+        auto* series = new QAreaSeries;
+        auto* outline = new QLineSeries(series);
         int maxCount = 0;
-        // At most ~6 labels; the others are blank (but distinct: categories must differ).
-        const std::size_t every = std::max<std::size_t>(1, (counts.size() + 5) / 6);
         for (std::size_t i = 0; i < counts.size(); ++i) {
-            *set << counts[i];
+            const double left = (lo + static_cast<double>(i) * width) * perMs;
+            const double right = left + width * perMs;
+            outline->append(left, 0);
+            outline->append(left, counts[i]);
+            outline->append(right, counts[i]);
+            outline->append(right, 0);
             maxCount = std::max(maxCount, counts[i]);
-            labels << (i % every == 0 ? formatMs(lo + (static_cast<double>(i) + 0.5) * width)
-                                      : QString(static_cast<qsizetype>(i), u' '));
         }
-        set->setColor(QColor(0x3574c4));
-        auto* series = new QBarSeries;
-        series->setBarWidth(0.95);
-        series->append(set);
+        series->setUpperSeries(outline);
+        series->setName(tr("iterations"));
+        series->setColor(QColor(0x3574c4));
+        series->setBorderColor(QColor(0x3574c4).darker(130));
         hist->addSeries(series);
-        auto* x = new QBarCategoryAxis;
-        x->append(labels);
+        auto* x = new QValueAxis;
+        const double x0 = lo * perMs,
+                     x1 = (lo + width * static_cast<double>(counts.size())) * perMs;
+        x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
+        makeAxisReadable(x, tr("iteration time (%1)").arg(QString::fromUtf8(unit.name)),
+                         std::clamp(m_histogram->width() / 90, 2, 6));
         auto* y = new QValueAxis;
         // Whole-number ticks: counts are integers.
-        const int step = std::max(1, (maxCount + 4) / 5);
-        y->setRange(0, ((maxCount + step - 1) / step) * step);
         y->setLabelFormat(QStringLiteral("%d"));
         y->setTickType(QValueAxis::TicksDynamic);
         y->setTickAnchor(0);
-        y->setTickInterval(step);
+        y->setTitleText(tr("runs"));
+        m_maxCount = maxCount;
+        fitCountAxis(y);
         hist->addAxis(x, Qt::AlignBottom);
         hist->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
@@ -138,31 +148,63 @@ void TimingCharts::setTimes(const std::vector<double>& samples, double h2d, doub
             double ms;
             QColor colour;
         };
-        const Stage list[] = {{tr("H2D copy"), h2d, QColor(0x8fa8c8)},
+        // Short legend names: three entries side by side under a half-width chart.
+        const Stage list[] = {{tr("H2D"), h2d, QColor(0x8fa8c8)},
                               {tr("kernel"), kernel, QColor(0x2e9e44)},
-                              {tr("D2H copy"), d2h, QColor(0xc89f5a)}};
+                              {tr("D2H"), d2h, QColor(0xc89f5a)}};
         double total = 0;
+        for (const Stage& s : list)
+            if (s.ms >= 0) total += s.ms;
+        const ChartTimeUnit unit = chartTimeUnit(total * 1e-3);
+        const double perMs = unit.perSecond * 1e-3;
         for (const Stage& s : list) {
             if (s.ms < 0) continue;
             auto* set = new QBarSet(QStringLiteral("%1 %2").arg(s.name, formatMs(s.ms)));
-            *set << s.ms * 1000.0; // µs
+            *set << s.ms * perMs;
             set->setColor(s.colour);
             series->append(set);
-            total += s.ms;
         }
         stages->addSeries(series);
         auto* axis = new QValueAxis;
-        axis->setRange(0, std::max(total * 1000.0, 1e-3));
-        axis->setLabelFormat(QStringLiteral("%.2g"));
-        axis->setTickCount(3);
+        axis->setRange(0, std::max(total * perMs, 1e-3));
+        makeAxisReadable(axis, QString(), std::clamp(m_stages->width() / 90, 2, 5));
         stages->addAxis(axis, Qt::AlignBottom);
         series->attachAxis(axis);
         stages->legend()->show();
         stages->legend()->setAlignment(Qt::AlignBottom);
-        stages->setTitle(tr("Where the time goes (total %1; axis in µs)").arg(formatMs(total)));
+        // The unit in the title: under a short chart an axis title would take the labels' room.
+        stages->setTitle(tr("Where the time goes, in %1 (total %2)")
+                             .arg(QString::fromUtf8(unit.name), formatMs(total)));
     } else {
         stages->setTitle(tr("Where the time goes — run to measure"));
     }
+}
+
+void TimingCharts::fitCountAxis(QValueAxis* y) const
+{
+    // Whole-number ticks (counts are integers), as many as the chart's height carries
+    // unelided (about 40 px apart).
+    const int ticks = std::clamp(m_histogram->height() / 40 - 1, 1, 5);
+    const int step = std::max(1, (m_maxCount + ticks - 1) / ticks);
+    y->setRange(0, std::max(1, (m_maxCount + step - 1) / step) * step);
+    y->setTickInterval(step);
+}
+
+QSize TimingCharts::sizeHint() const
+{
+    return {QWidget::sizeHint().width(), minimumSizeHint().height()};
+}
+
+void TimingCharts::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Labels about 90 px apart: "12.3" never needs eliding.
+    for (auto [view, most] : {std::pair{m_histogram, 6}, std::pair{m_stages, 5}})
+        for (QAbstractAxis* a : view->chart()->axes(Qt::Horizontal))
+            if (auto* axis = qobject_cast<QValueAxis*>(a))
+                axis->setTickCount(std::clamp(view->width() / 90, 2, most));
+    for (QAbstractAxis* a : m_histogram->chart()->axes(Qt::Vertical))
+        if (auto* axis = qobject_cast<QValueAxis*>(a)) fitCountAxis(axis);
 }
 
 } // namespace wb::ui

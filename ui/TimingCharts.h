@@ -6,11 +6,13 @@
 #include <vector>
 
 class QChartView;
+class QValueAxis;
 
 namespace wb::ui {
 
 /// The run's timing as pictures: a histogram of the timed iterations and one stacked bar of
-/// host→device copy, kernel and device→host copy (Qt Charts).
+/// host→device copy, kernel and device→host copy (Qt Charts). Time axes are numbers in one
+/// unit named in the axis title, with as many labels as the chart's width carries unelided.
 class TimingCharts : public QWidget {
     Q_OBJECT
 public:
@@ -27,11 +29,23 @@ public:
     /// Bins for `samples`: equal width between min and max (Freedman–Diaconis width, 5–30 bins).
     static std::vector<int> histogram(const std::vector<double>& samples, double* lo,
                                       double* width);
+    QChartView* histogramView() const noexcept { return m_histogram; }
+    QChartView* stagesView() const noexcept { return m_stages; }
+
+    /// As tall as the minimum: the charts take the room the panel has, never more (a taller
+    /// hint would make a short Results dock scroll its charts out of view).
+    QSize sizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QChartView* m_histogram = nullptr;
     QChartView* m_stages = nullptr;
     int m_bins = 0;
+    int m_maxCount = 0; ///< the histogram's tallest bin
+
+    void fitCountAxis(QValueAxis* y) const;
 };
 
 } // namespace wb::ui

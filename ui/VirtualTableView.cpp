@@ -3,6 +3,7 @@
 
 #include "ui/WindowedTableModel.h"
 
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -28,7 +29,6 @@ VirtualTableView::VirtualTableView(QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->installEventFilter(this);
     m_table->viewport()->installEventFilter(this);
@@ -37,6 +37,24 @@ VirtualTableView::VirtualTableView(QWidget* parent)
     layout->addWidget(m_scroll);
     connect(m_scroll, &QScrollBar::valueChanged, this,
             [this](int value) { setFirst(static_cast<std::int64_t>(value)); });
+    applyFont();
+}
+
+void VirtualTableView::applyFont()
+{
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (font().pointSizeF() > 0) fixed.setPointSizeF(font().pointSizeF());
+    m_table->setFont(fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(fixed).height() + 6);
+}
+
+void VirtualTableView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFont();
+        if (m_model) updateWindow();
+    }
 }
 
 void VirtualTableView::setModel(WindowedTableModel* model)

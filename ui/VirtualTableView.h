@@ -35,10 +35,14 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    /// Follows the window's font (Presentation Mode): cells, header and row height scale.
+    void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     void updateWindow();
+    /// Fixed-pitch cells at this widget's (inherited) font size; rows as tall as the font.
+    void applyFont();
     void scrollBy(std::int64_t rows);
     void setFirst(std::int64_t first);
 

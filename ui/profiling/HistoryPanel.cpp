@@ -52,10 +52,14 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(HistoryTableModel::Verdict,
                                                       QHeaderView::Stretch);
+    // "110.320 us" whole, unit included.
+    m_table->horizontalHeader()->setSectionResizeMode(HistoryTableModel::Median,
+                                                      QHeaderView::ResizeToContents);
 
     auto* chart = new QChart;
     chart->legend()->hide();
-    chart->setTitle(tr("Kernel time across runs"));
+    chart->setTitle(tr("Median kernel time by run"));
+    chart->setMargins(QMargins(2, 2, 2, 2));
     applyChartTheme(chart, palette());
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
@@ -100,9 +104,10 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
-    rl->addWidget(m_chart, 1);
+    // The chart first: its axes need the height more than the comparison (often empty).
+    rl->addWidget(m_chart, 3);
     rl->addWidget(m_compareSummary);
-    rl->addWidget(compareTabs, 1);
+    rl->addWidget(compareTabs, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -337,19 +342,28 @@ void HistoryPanel::updateChart()
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
         const auto* m = profiling::findSummary(it->metrics, "wb/timing/median");
         if (!m) continue;
-        const double us = m->value * 1e6;
-        line->append(static_cast<double>(it->id), us);
-        if (it->baseline) base->append(static_cast<double>(it->id), us);
-        lo = std::min(lo, us);
-        hi = std::max(hi, us);
+        const double seconds = m->value;
+        line->append(static_cast<double>(it->id), seconds);
+        if (it->baseline) base->append(static_cast<double>(it->id), seconds);
+        lo = std::min(lo, seconds);
+        hi = std::max(hi, seconds);
     }
+    // One unit for the axis, named in its title; the points in that unit.
+    const ChartTimeUnit unit = chartTimeUnit(hi);
+    for (QXYSeries* s : {static_cast<QXYSeries*>(line), static_cast<QXYSeries*>(base)}) {
+        auto points = s->points();
+        for (QPointF& p : points)
+            p.setY(p.y() * unit.perSecond);
+        s->replace(points);
+    }
+    if (line->count() > 0) lo *= unit.perSecond, hi *= unit.perSecond;
     chart->addSeries(line);
     chart->addSeries(base);
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("run"));
+    auto* x = new QValueAxis; // run numbers; the chart's title says so
     x->setLabelFormat(QStringLiteral("%d"));
     auto* y = new QValueAxis;
-    y->setTitleText(tr("median (µs)"));
+    // The unit alone: "median (µs)" does not fit beside a small chart ("me…").
+    makeAxisReadable(y, QString::fromUtf8(unit.name), 4);
     if (line->count() > 0) {
         const double pad = std::max((hi - lo) * 0.1, hi * 0.05 + 1e-9);
         y->setRange(std::max(0.0, lo - pad), hi + pad);

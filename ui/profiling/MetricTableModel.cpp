@@ -2,6 +2,7 @@
 #include "ui/profiling/MetricTableModel.h"
 
 #include "core/profiling/MetricTable.h"
+#include "core/profiling/Summary.h"
 
 #include <QBrush>
 #include <QColor>
@@ -35,8 +36,18 @@ int betterDirection(const profiling::Summary& s)
 
 } // namespace
 
+QString summaryNumber(const profiling::Summary& summary)
+{
+    const QString shown = QString::fromStdString(profiling::formatSummaryValue(summary));
+    const qsizetype space = shown.lastIndexOf(u' ');
+    return space > 0 ? shown.left(space) : shown;
+}
+
 QString summaryUnit(const profiling::Summary& summary)
 {
+    // The unit the value is shown in ("9.941" "ms"), never the base unit beside a scaled value.
+    const QString shown = QString::fromStdString(profiling::formatSummaryValue(summary));
+    if (const qsizetype space = shown.lastIndexOf(u' '); space > 0) return shown.mid(space + 1);
     if (const auto* m = metricOf(summary)) return QString::fromUtf8(m->unit);
     const std::string& h = summary.hint;
     if (h == "duration") return QStringLiteral("s");
@@ -113,7 +124,7 @@ QVariant MetricTableModel::data(const QModelIndex& index, int role) const
         return QString::fromUtf8(m ? m->displayName : s.name.c_str());
     }
     case Value:
-        return QString::fromStdString(profiling::formatSummaryValue(s));
+        return summaryNumber(s);
     case Unit:
         return summaryUnit(s);
     case Delta: {

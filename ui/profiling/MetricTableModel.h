@@ -38,8 +38,11 @@ private:
     std::vector<profiling::Summary> m_baseline;
 };
 
-/// The unit a summary is measured in: the metric table's unit for hardware counters
-/// ("wb/counter/<metric>"), else one derived from its hint ("s", "%", "B/s", ...).
+/// The unit a summary's value is shown in: the scale profiling::formatSummaryValue picked
+/// ("ms" for 9.941 ms, "MB/s"), else the metric table's unit for hardware counters
+/// ("wb/counter/<metric>"), else one derived from its hint.
 QString summaryUnit(const profiling::Summary& summary);
+/// The value without its unit ("9.941"), to sit beside summaryUnit().
+QString summaryNumber(const profiling::Summary& summary);
 
 } // namespace wb::ui

@@ -4,6 +4,7 @@
 #include "core/common/Paths.h"
 #include "core/profiling/SessionProfiling.h"
 #include "core/profiling/history/RunHistory.h"
+#include "ui/DockScrollArea.h"
 #include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
@@ -84,7 +85,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     auto dock = [window](const QString& title, const char* name, QWidget* w) {
         auto* d = new QDockWidget(title, window);
         d->setObjectName(QLatin1String(name));
-        d->setWidget(w);
+        d->setWidget(new DockScrollArea(w, d)); // scrolls rather than widening the window
         return d;
     };
     m_sol = new SpeedOfLightPanel(window);

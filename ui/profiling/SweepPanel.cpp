@@ -98,7 +98,7 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     auto* chart = new QChart;
     chart->legend()->hide();
-    chart->setTitle(tr("Kernel time vs parameter"));
+    chart->setTitle(tr("Median kernel time vs parameter"));
     applyChartTheme(chart, palette());
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
@@ -379,22 +379,33 @@ void SweepPanel::updateChart()
         if (!p.outcome.ok) continue;
         const double x =
             numeric ? QString::fromStdString(p.value).toDouble() : static_cast<double>(i);
-        const double us = p.outcome.timeSeconds * 1e6;
-        line->append(x, us);
-        if (!p.outcome.valid) invalid->append(x, us);
-        if (i == bestIndex) best->append(x, us);
-        lo = std::min(lo, us);
-        hi = std::max(hi, us);
+        const double seconds = p.outcome.timeSeconds;
+        line->append(x, seconds);
+        if (!p.outcome.valid) invalid->append(x, seconds);
+        if (i == bestIndex) best->append(x, seconds);
+        lo = std::min(lo, seconds);
+        hi = std::max(hi, seconds);
         xlo = std::min(xlo, x);
         xhi = std::max(xhi, x);
     }
+    // One unit for the time axis, named in its title; the points in that unit.
+    const ChartTimeUnit unit = chartTimeUnit(hi);
+    for (QXYSeries* s : {static_cast<QXYSeries*>(line), static_cast<QXYSeries*>(invalid),
+                         static_cast<QXYSeries*>(best)}) {
+        auto points = s->points();
+        for (QPointF& p : points)
+            p.setY(p.y() * unit.perSecond);
+        s->replace(points);
+    }
+    if (line->count() > 0) lo *= unit.perSecond, hi *= unit.perSecond;
     auto* x = new QValueAxis;
     x->setTitleText(numeric && m_result
                         ? QString::fromUtf8(profiling::sweepKindName(m_result->parameter.kind))
                         : tr("parameter"));
     x->setLabelFormat(QStringLiteral("%g"));
     auto* y = new QValueAxis;
-    y->setTitleText(tr("median (µs)"));
+    // The unit alone: "median (µs)" does not fit beside a small chart ("me…").
+    makeAxisReadable(y, QString::fromUtf8(unit.name), 4);
     if (line->count() > 0) {
         const double pad = std::max((hi - lo) * 0.1, hi * 0.05 + 1e-9);
         y->setRange(std::max(0.0, lo - pad), hi + pad);

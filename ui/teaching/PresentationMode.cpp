@@ -5,6 +5,9 @@
 #include <QMainWindow>
 #include <QMetaObject>
 #include <QPalette>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTabBar>
 #include <QToolBar>
 
 namespace wb::ui {
@@ -16,6 +19,8 @@ const char* kPalette = "wbPresentationPalette";
 const char* kState = "wbPresentationState";
 const char* kIcons = "wbPresentationIcons";
 const char* kZoomed = "wbPresentationZoomed";
+const char* kGeometry = "wbPresentationGeometry";
+const char* kStatusBar = "wbPresentationStatusBar";
 
 QPalette highContrast()
 {
@@ -73,6 +78,54 @@ void zoomEditors(QMainWindow* w, bool in)
         w->setProperty(kZoomed, QVariant());
     }
 }
+/// Banners and similar strips: headline only while presenting.
+void compactStrips(QMainWindow* w, bool compact)
+{
+    for (QWidget* child : w->findChildren<QWidget*>())
+        if (child->metaObject()->indexOfMethod("setCompact(bool)") >= 0)
+            QMetaObject::invokeMethod(child, "setCompact", Q_ARG(bool, compact));
+}
+
+/// The projector layout: every docked, visible panel becomes a tab of one column on the right;
+/// the one on top at the bottom (results) is raised.
+void layOutForProjector(QMainWindow* w)
+{
+    QList<QDockWidget*> docks;
+    QDockWidget* shown = nullptr; // the bottom panel the user was looking at
+    for (QDockWidget* d : w->findChildren<QDockWidget*>()) {
+        if (d->isFloating() || d->isHidden() || w->dockWidgetArea(d) == Qt::NoDockWidgetArea)
+            continue;
+        // (A tab behind another is moved off the window, not hidden.)
+        if (!shown && w->dockWidgetArea(d) == Qt::BottomDockWidgetArea &&
+            !d->visibleRegion().isEmpty())
+            shown = d;
+        docks << d;
+    }
+    if (docks.isEmpty()) return;
+    QDockWidget* anchor = docks.front();
+    w->addDockWidget(Qt::RightDockWidgetArea, anchor);
+    for (QDockWidget* d : docks.mid(1))
+        w->tabifyDockWidget(anchor, d);
+    (shown ? shown : anchor)->raise();
+    w->resizeDocks({anchor}, {w->width() * PresentationMode::kPanelColumnPercent / 100},
+                   Qt::Horizontal);
+    // Ten panel names at the large font do not fit the column: whole names that scroll,
+    // never "H…", "S…".
+    for (QTabBar* bar : w->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+    }
+}
+
+/// A window wider or taller than its screen comes back onto it.
+void keepOnScreen(QMainWindow* w)
+{
+    const QScreen* screen = w->screen();
+    if (!screen || (w->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) return;
+    const QRect room = screen->availableGeometry();
+    if (w->width() > room.width() || w->height() > room.height())
+        w->resize(w->size().boundedTo(room.size()));
+}
 } // namespace
 
 bool PresentationMode::isActive(const QMainWindow* window)
@@ -88,29 +141,34 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         w->setProperty(kPalette, w->palette());
         w->setProperty(kState, w->saveState());
         w->setProperty(kIcons, w->iconSize());
+        w->setProperty(kGeometry, w->saveGeometry());
         QFont f = w->font();
         f.setPointSize(std::max(kPointSize, f.pointSize()));
         w->setFont(f);
         w->setPalette(highContrast());
         w->setIconSize(QSize(40, 40));
-        // Projector layout: results (bottom docks) get half the height, visible and on top.
-        QList<QDockWidget*> bottom;
-        QList<int> heights;
-        for (QDockWidget* d : w->findChildren<QDockWidget*>()) {
-            if (w->dockWidgetArea(d) != Qt::BottomDockWidgetArea) continue;
-            d->show();
-            bottom << d;
-            heights << w->height() / 2;
+        compactStrips(w, true);
+        // The status bar's versions and paths are for the desk, not the class: the editor
+        // gets its height.
+        if (auto* bar = w->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+            w->setProperty(kStatusBar, bar->isVisible());
+            bar->hide();
         }
-        if (!bottom.isEmpty()) w->resizeDocks(bottom, heights, Qt::Vertical);
+        layOutForProjector(w);
         zoomEditors(w, true);
+        keepOnScreen(w);
         w->setProperty(kActive, true);
     } else {
         w->setFont(w->property(kFont).value<QFont>());
         zoomEditors(w, false);
+        compactStrips(w, false);
+        if (auto* bar = w->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly))
+            bar->setVisible(w->property(kStatusBar).toBool());
         w->setPalette(w->property(kPalette).value<QPalette>());
         w->setIconSize(w->property(kIcons).toSize());
         w->restoreState(w->property(kState).toByteArray());
+        w->restoreGeometry(w->property(kGeometry).toByteArray());
+        keepOnScreen(w);
         w->setProperty(kActive, false);
     }
 }

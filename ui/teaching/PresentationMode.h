@@ -7,14 +7,20 @@ namespace wb::ui {
 
 /// One switch for teaching on a projector: large fonts in every panel (editors zoomed in
 /// through their `zoomIn(int)` slot: QPlainTextEdit, QScintilla), a high-contrast palette,
-/// bigger toolbar icons, and the bottom (results) dock area given half the window's height.
-/// Turning it off restores the window's own font, palette, icon size and dock layout.
+/// bigger toolbar icons, banners cut to their headline (children with a `setCompact(bool)`
+/// slot), no status bar, and a projector layout: the editor keeps the whole height on the left (≥
+/// 20 lines of the large font on a 1280×720 projector) and every docked panel is a tab of one
+/// column on the right, the panel that was on top at the bottom (the results) raised. The window
+/// never grows past its screen. Turning it off restores the window's own font, palette, icon size,
+/// dock layout and geometry.
 class PresentationMode {
 public:
     /// Font size used for the panels while presenting (points).
     static constexpr int kPointSize = 18;
     /// Steps passed to each editor's zoomIn()/zoomOut().
-    static constexpr int kEditorZoom = 6;
+    static constexpr int kEditorZoom = 8;
+    /// Share of the window's width the right column of panels gets (percent).
+    static constexpr int kPanelColumnPercent = 44;
 
     static void apply(QMainWindow* window, bool on);
     static bool isActive(const QMainWindow* window);

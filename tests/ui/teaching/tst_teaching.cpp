@@ -217,7 +217,7 @@ private Q_SLOTS:
         w.addDockWidget(Qt::RightDockWidgetArea, side);
         auto* tb = w.addToolBar(QStringLiteral("main"));
         tb->setObjectName("main");
-        w.resize(1000, 700);
+        w.resize(780, 560); // within the offscreen screen (800×600): nothing to shrink
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
@@ -236,10 +236,17 @@ private Q_SLOTS:
         QCOMPARE(w.palette().color(QPalette::WindowText), QColor(255, 255, 255));
         QCOMPARE(w.iconSize(), QSize(40, 40));
         QTest::qWait(50);
+        // The projector layout: the editor keeps the height, the panels are tabs on the right
+        // with the results on top and taller than before.
+        QCOMPARE(w.dockWidgetArea(results), Qt::RightDockWidgetArea);
+        QCOMPARE(w.tabifiedDockWidgets(results), QList<QDockWidget*>{side});
+        QVERIFY(!results->visibleRegion().isEmpty());
+        QVERIFY(side->visibleRegion().isEmpty()); // a tab behind (moved off the window)
+        QVERIFY(editor->height() > w.height() * 2 / 3);
         QVERIFY2(results->height() > dockHeight,
                  qPrintable(QString("%1 -> %2").arg(dockHeight).arg(results->height())));
         PresentationMode::apply(&w, true); // idempotent
-        keepScreenshot(w, QStringLiteral("presentation.png"));
+        keepScreenshot(w, QStringLiteral("presentation-plain-window.png"));
 
         PresentationMode::apply(&w, false);
         QVERIFY(!PresentationMode::isActive(&w));
@@ -247,6 +254,7 @@ private Q_SLOTS:
         QCOMPARE(w.palette().color(QPalette::Window), palette.color(QPalette::Window));
         QCOMPARE(editor->font().pointSize(), editorPoints);
         QCOMPARE(w.saveState(), state);
+        QCOMPARE(w.size(), QSize(780, 560));
     }
 };
 

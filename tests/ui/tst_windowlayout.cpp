@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The real main window on a projector (issue 17): offscreen screens of 1280×720 and 1280×800
+// ($WB_TEST_SCREENS may name another screen file: data/desk-screen.json, 1600×1000, gives
+// anExampleOnEachScreen's screenshots at that size). Long messages never widen the window past the
+// screen, Presentation Mode fits a 720p projector, View → Reset Layout gives the first-start
+// layout, and the charts' labels are readable. Writes screenshots when $WARPBENCH_SCREENSHOT_DIR is
+// set.
+#include "core/common/Paths.h"
+#include "core/host/HostCompiler.h"
+#include "tests/support/SuiteMain.h"
+#include "ui/BufferPanel.h"
+#include "ui/DiffView.h"
+#include "ui/KernelEditor.h"
+#include "ui/LaunchPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/ResultsPanel.h"
+#include "ui/RunController.h"
+#include "ui/SessionDocument.h"
+#include "ui/StatusBanner.h"
+#include "ui/TimingCharts.h"
+#include "ui/VirtualTableView.h"
+#include "ui/profiling/HistoryPanel.h"
+#include "ui/profiling/ProfilingDocks.h"
+#include "ui/teaching/PresentationMode.h"
+
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScreen>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtCharts/QChartView>
+#include <QtCharts/QXYSeries>
+
+using namespace wb;
+using namespace wb::ui;
+
+namespace {
+
+QString example(const char* name)
+{
+    return QString::fromStdString(
+        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
+}
+
+void selectBackend(MainWindow& w, const char* kind)
+{
+    QComboBox* backend = w.launchPanel()->backendChooser();
+    backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
+    QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
+}
+
+/// Visible widgets under `root` whose minimum width exceeds `limit` (for failure messages).
+QString wideWidgets(QWidget* root, int limit)
+{
+    QStringList out;
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (!w->isVisibleTo(root)) continue;
+        const int min = std::max(w->minimumSizeHint().width(), w->minimumWidth());
+        if (min <= limit || w->sizePolicy().horizontalPolicy() == QSizePolicy::Ignored) continue;
+        QString chain;
+        for (QWidget* p = w; p && p != root; p = p->parentWidget())
+            chain += QStringLiteral("%1(%2) < ")
+                         .arg(QString::fromLatin1(p->metaObject()->className()), p->objectName());
+        out << QStringLiteral("%1 min %2").arg(chain).arg(min);
+    }
+    return out.join(u'\n');
+}
+
+/// The window fits its screen: its size, its minimum and every docked panel's place.
+void checkOnScreen(MainWindow& w, const char* when)
+{
+    QApplication::processEvents();
+    QTest::qWait(50);
+    const QRect room = w.screen()->availableGeometry();
+    const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(w.width() <= room.width() && w.height() <= room.height(),
+             qPrintable(QStringLiteral("%1: window %2×%3 on a %4×%5 screen\n%6")
+                            .arg(QLatin1String(when))
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(room.width())
+                            .arg(room.height())
+                            .arg(wideWidgets(&w, room.width() / 2))));
+    QVERIFY2(min.width() <= room.width() && min.height() <= room.height(),
+             qPrintable(QStringLiteral("%1: minimum %2×%3\n%4")
+                            .arg(QLatin1String(when))
+                            .arg(min.width())
+                            .arg(min.height())
+                            .arg(wideWidgets(&w, room.width() / 2))));
+    // Every panel shown (not a tab behind another) lies inside the window: reachable.
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+        if (d->isHidden() || d->isFloating() || d->visibleRegion().isEmpty()) continue;
+        const QRect r(d->mapTo(&w, QPoint(0, 0)), d->size());
+        QVERIFY2(w.rect().contains(r), qPrintable(QStringLiteral("%1: %2 at %3,%4 %5×%6")
+                                                      .arg(QLatin1String(when), d->objectName())
+                                                      .arg(r.x())
+                                                      .arg(r.y())
+                                                      .arg(r.width())
+                                                      .arg(r.height())));
+    }
+}
+
+QAction* presentationAction(MainWindow& w)
+{
+    return w.findChild<QAction*>(QStringLiteral("presentationModeAction"));
+}
+
+/// Where every dock is: area, floating, hidden, on top (not a tab behind), geometry, tab mates.
+QStringList dockLayout(MainWindow& w)
+{
+    QStringList out;
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+        QStringList mates;
+        for (QDockWidget* m : w.tabifiedDockWidgets(d))
+            mates << m->objectName();
+        mates.sort();
+        const QRect g = d->visibleRegion().isEmpty() ? QRect() : d->geometry();
+        out << QStringLiteral("%1 area %2 floating %3 hidden %4 geometry %5,%6 %7×%8 tabs [%9]")
+                   .arg(d->objectName())
+                   .arg(static_cast<int>(w.dockWidgetArea(d)))
+                   .arg(d->isFloating())
+                   .arg(d->isHidden())
+                   .arg(g.x())
+                   .arg(g.y())
+                   .arg(g.width())
+                   .arg(g.height())
+                   .arg(mates.join(u','));
+    }
+    out.sort();
+    out << QStringLiteral("window %1×%2").arg(w.width()).arg(w.height());
+    return out;
+}
+
+/// The texts a chart draws (title, axis titles and labels, legend).
+QStringList chartTexts(QChartView* view)
+{
+    QStringList texts;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        if (!item->isVisible()) continue;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) texts << t->toPlainText();
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) texts << t->text();
+    }
+    return texts;
+}
+
+/// Qt Charts shortens a label that does not fit with "..." (or "…").
+QString elidedLabels(const QStringList& texts)
+{
+    QStringList cut;
+    for (const QString& t : texts)
+        if (t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026))) cut << t;
+    return cut.join(QStringLiteral(" | "));
+}
+
+/// WCAG contrast ratio of two colours.
+double contrast(const QColor& a, const QColor& b)
+{
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double x = lum(a), y = lum(b);
+    return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
+}
+
+void screenshot(QWidget& w, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents();
+    const QString path = dir + u'/' + name + QStringLiteral(".png");
+    QVERIFY(w.grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+std::shared_ptr<const RunOutcome> runAndWait(MainWindow& w)
+{
+    QSignalSpy finished(w.runController(), &RunController::runFinished);
+    if (!w.run()) return {};
+    if (!finished.wait(300000)) return {};
+    return w.runController()->lastOutcome();
+}
+
+} // namespace
+
+class TestWindowLayout : public QObject {
+    Q_OBJECT
+public:
+    static void initMain()
+    {
+        // Projector-sized screens (1280×720, 1280×800), before the application exists.
+        const QByteArray screens = qEnvironmentVariableIsEmpty("WB_TEST_SCREENS")
+                                       ? QByteArray(WB_TEST_DATA_DIR "/projector-screens.json")
+                                       : qgetenv("WB_TEST_SCREENS");
+        qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + screens);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_windowlayout"));
+        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        m_desk = !qEnvironmentVariableIsEmpty("WB_TEST_SCREENS");
+        if (!m_desk) {
+            QCOMPARE(QGuiApplication::screens().size(), 2);
+            QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(),
+                     QSize(1280, 720));
+            QCOMPARE(QGuiApplication::screens()[1]->availableGeometry().size(), QSize(1280, 800));
+        }
+        m_hasHostCompiler = HostCompiler::find().has_value();
+    }
+
+    /// Every start is a first start (no remembered layout).
+    void init()
+    {
+        QSettings().clear();
+        if (m_desk && QString::fromLatin1(QTest::currentTestFunction()) != u"anExampleOnEachScreen")
+            QSKIP("$WB_TEST_SCREENS is set: only anExampleOnEachScreen runs on other screens");
+    }
+
+    void firstStartFitsEachProjector()
+    {
+        for (QScreen* screen : QGuiApplication::screens()) {
+            MainWindow w;
+            w.setScreen(screen);
+            w.move(screen->availableGeometry().topLeft());
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.screen(), screen);
+            checkOnScreen(w, qPrintable(screen->name()));
+            // The editor and both right-hand panels are on screen at the first start.
+            for (QWidget* panel :
+                 {static_cast<QWidget*>(w.launchPanel()), static_cast<QWidget*>(w.bufferPanel()),
+                  static_cast<QWidget*>(w.resultsPanel())})
+                QVERIFY(!panel->visibleRegion().isEmpty());
+        }
+    }
+
+    /// A timeout's or a crash's long words, a long path in the banner and Presentation Mode
+    /// never push the window past the 1280×720 screen; leaving the mode gives its size back.
+    void longMessagesKeepTheWindowOnTheScreen()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("saxpy")));
+        checkOnScreen(w, "opened");
+        const QSize before = w.size();
+
+        // 2000 characters, words of every length (one of 300 with no break at all).
+        QString words;
+        for (int i = 0; words.size() < 1700; ++i)
+            words += QString(1 + i % 23, QChar(u'a' + i % 26)) + u' ';
+        const QString message = QStringLiteral("the runner did not answer within 10 s while "
+                                               "running kernel 'saxpy' (") +
+                                QString(300, u'x') + QStringLiteral(") ") + words;
+        QVERIFY(message.size() >= 2000);
+        auto outcome = std::make_shared<RunOutcome>();
+        outcome->report.status = session::RunReport::Status::RuntimeError;
+        outcome->report.message = message.toStdString();
+        outcome->report.device.name = std::string(200, 'D');
+        w.resultsPanel()->setOutcome(outcome, w.document()->runnableSession());
+        w.banner()->setMessages({{StatusBanner::Level::Error,
+                                  QStringLiteral("<b>Cannot open</b> /") + QString(2000, u'p')}});
+        QVERIFY(!w.openProject(QStringLiteral("/nonexistent/") + QString(600, u'q') +
+                               QStringLiteral(".wbproj")));
+        checkOnScreen(w, "after a 2000-character message");
+        QCOMPARE(w.size(), before);
+        // Shortened in the verdict, whole on hover and in the Log.
+        const QString verdict = w.resultsPanel()->verdictText();
+        QVERIFY2(verdict.size() < 1000 && verdict.contains(QStringLiteral("Log tab")),
+                 qPrintable(verdict.left(300)));
+        QVERIFY(w.resultsPanel()
+                    ->findChild<QLabel*>(QStringLiteral("verdict"))
+                    ->toolTip()
+                    .contains(QString(300, u'x')));
+        QVERIFY(w.resultsPanel()->logView()->toPlainText().contains(QString(300, u'x')));
+
+        presentationAction(w)->setChecked(true);
+        QVERIFY(PresentationMode::isActive(&w));
+        checkOnScreen(w, "in Presentation Mode");
+        w.resultsPanel()->setOutcome(outcome, w.document()->runnableSession());
+        checkOnScreen(w, "a long message in Presentation Mode");
+        presentationAction(w)->setChecked(false);
+        checkOnScreen(w, "after Presentation Mode");
+        QCOMPARE(w.size(), before);
+        w.document()->setModified(false);
+    }
+
+    /// Presentation Mode after a run, on the 1280×720 screen: ≥ 20 editor lines at the large
+    /// font, the diff table and its labels at the large font, whole statistics, never-written
+    /// rows visible on the black background, and readable charts.
+    void presentationModeOnA720pProjector()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        // Leave the last 10 elements unwritten: a FAIL only because of them.
+        QString text = w.kernelEditor()->text();
+        text.replace(QStringLiteral("dest[i] = a[i] * b[i];"),
+                     QStringLiteral("if (i < 390) dest[i] = a[i] * b[i];"));
+        w.kernelEditor()->setText(text);
+        const auto outcome = runAndWait(w);
+        QVERIFY(outcome);
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Mismatch,
+                 outcome->report.message.c_str());
+        DiffView* diff = w.resultsPanel()->diffView();
+        QCOMPARE(diff->badgeText(), QStringLiteral("FAIL"));
+        // The FAIL says why, before statistics that are all 0 for the written elements.
+        QVERIFY2(diff->statsText().startsWith(QStringLiteral(
+                     "FAIL only because 10 of 400 elements of 'dest' were never written")),
+                 qPrintable(diff->statsText()));
+        QVERIFY(!diff->statsText().contains(QStringLiteral("max abs")));
+        QVERIFY(diff->statsText(true).contains(QStringLiteral("mismatches 10/400")));
+        screenshot(w, QStringLiteral("never-written-fail"));
+
+        presentationAction(w)->setChecked(true);
+        checkOnScreen(w, "Presentation Mode after a run");
+        const int large = QFontInfo(w.font()).pixelSize();
+        QVERIFY(QFontInfo(w.font()).pointSize() >= PresentationMode::kPointSize);
+
+        // The editor: at least the window's large font, at least 20 lines on screen.
+        KernelEditor* editor = w.kernelEditor();
+        const long textHeight = editor->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, 0UL, 0L);
+        const long lines = editor->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN);
+        qInfo("Presentation Mode at 1280×720: editor %ld lines of %ld px (window font %d px), "
+              "window %d×%d",
+              lines, textHeight, large, w.width(), w.height());
+        QVERIFY2(textHeight >= large, qPrintable(QString::number(textHeight)));
+        QVERIFY2(lines >= 20, qPrintable(QString::number(lines)));
+
+        // The results are in view, the diff table and its header at the large font.
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+        QApplication::processEvents();
+        QVERIFY(!w.resultsPanel()->visibleRegion().isEmpty());
+        auto* table = diff->findChild<VirtualTableView*>()->table();
+        QVERIFY(QFontInfo(table->font()).pixelSize() >= large);
+        QVERIFY(QFontInfo(table->horizontalHeader()->font()).pixelSize() >= large);
+        QVERIFY(table->verticalHeader()->defaultSectionSize() >=
+                QFontMetrics(table->font()).height());
+        // The statistics label shows its whole text (wrapped, not cut).
+        QLabel* stats = nullptr;
+        for (QLabel* l : diff->findChildren<QLabel*>())
+            if (l->text() == diff->statsText()) stats = l;
+        QVERIFY(stats);
+        QVERIFY(!stats->visibleRegion().isEmpty());
+        QVERIFY2(stats->height() >= stats->heightForWidth(stats->width()),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(stats->height())
+                                .arg(stats->heightForWidth(stats->width()))));
+        // Never-written rows: their colour stands out on the black background, their text on it.
+        QCOMPARE(w.palette().color(QPalette::Base), QColor(0, 0, 0));
+        auto* model = table->model();
+        diff->goToMismatch(false);
+        QApplication::processEvents();
+        bool sawUnwritten = false;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex i = model->index(row, 0);
+            if (!i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("never written")))
+                continue;
+            sawUnwritten = true;
+            const QColor bg = i.data(Qt::BackgroundRole).value<QBrush>().color();
+            const QColor fg = i.data(Qt::ForegroundRole).value<QBrush>().color();
+            QCOMPARE(bg.alpha(), 255);
+            QVERIFY2(contrast(bg, w.palette().color(QPalette::Base)) >= 3.0, qPrintable(bg.name()));
+            QVERIFY2(contrast(fg, bg) >= 4.5, qPrintable(fg.name() + bg.name()));
+        }
+        QVERIFY(sawUnwritten);
+        // The results panel fits its column: nothing of it is cut at the right.
+        auto* resultsScroll = qobject_cast<QAbstractScrollArea*>(
+            w.findChild<QDockWidget*>(QStringLiteral("resultsDock"))->widget());
+        QVERIFY2(!resultsScroll->horizontalScrollBar()->isVisible(),
+                 qPrintable(wideWidgets(w.resultsPanel(), resultsScroll->viewport()->width())));
+        // The panels' tab names are whole (they scroll when they do not fit).
+        for (QTabBar* bar : w.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+            if (!bar->isVisible()) continue;
+            QCOMPARE(bar->elideMode(), Qt::ElideNone);
+        }
+        screenshot(w, QStringLiteral("presentation-never-written"));
+
+        presentationAction(w)->setChecked(false);
+        checkOnScreen(w, "after Presentation Mode");
+        w.document()->setModified(false);
+    }
+
+    /// matmul_tiled on the CPU emulator filling each screen (1280×720, 1280×800), normal and in
+    /// Presentation Mode: PASS, everything on the screen. With
+    /// $WARPBENCH_SCREENSHOT_DIR these are the screenshots in docs/screenshots.
+    void anExampleOnEachScreen()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        for (QScreen* screen : QGuiApplication::screens()) {
+            const QSize size = screen->availableGeometry().size();
+            const QString suffix = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            MainWindow w;
+            w.setScreen(screen);
+            w.move(screen->availableGeometry().topLeft());
+            w.resize(size);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.size(), size);
+            QVERIFY(w.openProject(example("matmul_tiled")));
+            selectBackend(w, "cpu");
+            const auto outcome = runAndWait(w);
+            QVERIFY(outcome);
+            QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                     outcome->report.message.c_str());
+            w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+            QTest::qWait(300); // the charts lay out once shown
+            checkOnScreen(w, "matmul_tiled");
+            screenshot(w, QStringLiteral("window-") + suffix);
+            presentationAction(w)->setChecked(true);
+            QTest::qWait(100);
+            checkOnScreen(w, "matmul_tiled presenting");
+            QVERIFY(w.kernelEditor()->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN) >= 20);
+            QVERIFY(!w.resultsPanel()->visibleRegion().isEmpty());
+            screenshot(w, QStringLiteral("presentation-") + suffix);
+            presentationAction(w)->setChecked(false);
+            QTest::qWait(50);
+            QCOMPARE(w.size(), size);
+            w.document()->setModified(false);
+        }
+    }
+
+    /// The crash verdict offers Run with Bounds Checking, and the link runs it.
+    void aCrashOffersRunWithBoundsChecking()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        QString bad = w.kernelEditor()->text();
+        bad.replace(QStringLiteral("dest[i] = a[i] * b[i];"),
+                    QStringLiteral("dest[i + (1ull << 40)] = a[i] * b[i];"));
+        w.kernelEditor()->setText(bad);
+        auto outcome = runAndWait(w);
+        QVERIFY(outcome);
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY(outcome->offersBoundsCheck);
+        auto* verdict = w.resultsPanel()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY2(verdict->text().contains(QStringLiteral("href=\"wb:bounds-check\"")),
+                 qPrintable(verdict->text()));
+        QVERIFY(verdict->textInteractionFlags() & Qt::LinksAccessibleByMouse);
+        checkOnScreen(w, "after a crash");
+        // Clicking the link runs the session bounds-checked; the fault lands in Problems.
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        Q_EMIT verdict->linkActivated(QStringLiteral("wb:bounds-check"));
+        QVERIFY(finished.wait(300000));
+        outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome->boundsChecked);
+        QVERIFY2(!outcome->findings.empty(), outcome->report.message.c_str());
+        QVERIFY(!outcome->offersBoundsCheck);
+        QVERIFY(!w.resultsPanel()->verdictText().contains(QStringLiteral("wb:bounds-check")));
+        w.document()->setModified(false);
+    }
+
+    /// View → Reset Layout after moving, floating, hiding and presenting gives exactly the
+    /// first start's layout, and that is what the next start restores.
+    void resetLayoutIsTheFirstStartLayout()
+    {
+        QStringList first;
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(100); // the first start sizes its docks once laid out
+            first = dockLayout(w);
+            checkOnScreen(w, "first start");
+
+            auto* launch = w.findChild<QDockWidget*>(QStringLiteral("launchDock"));
+            auto* buffers = w.findChild<QDockWidget*>(QStringLiteral("buffersDock"));
+            auto* results = w.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+            auto* history = w.findChild<QDockWidget*>(QStringLiteral("historyDock"));
+            launch->setFloating(true);
+            w.addDockWidget(Qt::LeftDockWidgetArea, buffers);
+            results->hide();
+            history->raise();
+            w.resizeDocks({buffers}, {500}, Qt::Horizontal);
+            presentationAction(w)->setChecked(true);
+            QTest::qWait(50);
+            w.resize(900, 600);
+            QTest::qWait(50);
+            QVERIFY(dockLayout(w) != first);
+
+            w.findChild<QAction*>(QStringLiteral("resetLayoutAction"))->trigger();
+            QVERIFY(!PresentationMode::isActive(&w));
+            QTRY_COMPARE(dockLayout(w), first);
+            checkOnScreen(w, "after Reset Layout");
+            w.close(); // saves the layout
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QTest::qWait(100);
+        QCOMPARE(dockLayout(again), first);
+    }
+
+    /// The Summary's iteration histogram and the History chart at their default size: axis
+    /// labels whole, times in one unit named on the axis, bandwidth never "0.0 GB/s".
+    void chartsAreReadableAtTheDefaultSize()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("saxpy")));
+        selectBackend(w, "cpu");
+        auto outcome = runAndWait(w);
+        QVERIFY(outcome);
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                 outcome->report.message.c_str());
+        outcome = runAndWait(w); // two runs: the history draws a line
+        QVERIFY(outcome);
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+        QApplication::processEvents();
+        QTest::qWait(100);
+        TimingCharts* charts = w.resultsPanel()->timingCharts();
+        QVERIFY(!charts->visibleRegion().isEmpty());
+        for (QChartView* view : {charts->histogramView(), charts->stagesView()}) {
+            // (Qt Charts lays a chart out after it is shown and resized: its settled state.)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                elidedLabels(chartTexts(view)).isEmpty(),
+                qPrintable(chartTexts(view).join(QStringLiteral(" | ")) +
+                           QStringLiteral(" in %1×%2").arg(view->width()).arg(view->height())),
+                5000);
+            const QStringList texts = chartTexts(view);
+            // Numbers on the axis, the unit once in its title.
+            const bool unitTitle = std::any_of(texts.begin(), texts.end(), [](const QString& t) {
+                for (const char* unit : {"ns", "µs", "ms"})
+                    if (t.endsWith(QStringLiteral("(%1)").arg(QString::fromUtf8(unit))) ||
+                        t.contains(QStringLiteral(", in %1 ").arg(QString::fromUtf8(unit))))
+                        return true;
+                return false;
+            });
+            QVERIFY2(unitTitle, qPrintable(texts.join(QStringLiteral(" | "))));
+        }
+        // Bandwidth in a unit its size needs.
+        const QString summary =
+            w.resultsPanel()->verdictText() + w.resultsPanel()->throughputText();
+        QVERIFY2(!summary.contains(QStringLiteral(" 0.0 GB/s")) &&
+                     !summary.contains(QStringLiteral(" 0.00 GB/s")),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("B/s")));
+
+        // The History dock at its default size once two runs are in.
+        auto* historyDock = w.findChild<QDockWidget*>(QStringLiteral("historyDock"));
+        historyDock->raise();
+        auto* history = w.findChild<ProfilingDocks*>()->history();
+        QChartView* historyChart = history->findChild<QChartView*>();
+        auto drawnPoints = [historyChart]() {
+            const auto series = historyChart->chart()->series();
+            auto* line = series.isEmpty() ? nullptr : qobject_cast<QXYSeries*>(series.front());
+            return line ? line->count() : 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(drawnPoints() >= 2, 20000);
+        QApplication::processEvents();
+        QTest::qWait(100);
+        screenshot(w, QStringLiteral("history-chart"));
+        const QStringList texts = chartTexts(historyChart);
+        QVERIFY2(elidedLabels(texts).isEmpty(), qPrintable(elidedLabels(texts)));
+        w.document()->setModified(false);
+    }
+
+private:
+    QTemporaryDir m_autosave;
+    bool m_hasHostCompiler = false;
+    bool m_desk = false; ///< $WB_TEST_SCREENS: other screens, only for anExampleOnEachScreen
+};
+
+WB_QTEST_MAIN(TestWindowLayout)
+#include "tst_windowlayout.moc"
