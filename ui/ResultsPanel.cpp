@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QFontDatabase>
+#include <QGraphicsOpacityEffect>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
@@ -16,6 +17,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace wb::ui {
@@ -71,6 +73,14 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_verdict->setText(
         tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
     layout->addWidget(m_verdict);
+    m_staleLabel = new QLabel(this);
+    m_staleLabel->setObjectName(QStringLiteral("staleResultsLabel"));
+    m_staleLabel->setWordWrap(true);
+    m_staleLabel->setStyleSheet(QStringLiteral(
+        "#staleResultsLabel { background: palette(midlight); color: palette(window-text); "
+        "border: 1px dashed palette(mid); border-radius: 3px; padding: 2px 6px; }"));
+    m_staleLabel->hide();
+    layout->addWidget(m_staleLabel);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -158,6 +168,59 @@ void ResultsPanel::setRunning(bool running, const QString& what)
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
 }
 
+QString ResultsPanel::staleText() const
+{
+    return m_stale ? m_staleLabel->text() : QString();
+}
+
+void ResultsPanel::clearResults()
+{
+    setGreyed(false);
+    m_stale = false;
+    m_hasResults = false;
+    m_staleLabel->hide();
+    m_verdictHtml.clear();
+    m_verdict->setText(
+        tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    m_timing->clear();
+    m_throughput->clear();
+    m_charts->clear();
+    m_charts->hide();
+    m_diff->clear();
+}
+
+void ResultsPanel::setStale(const QString& why)
+{
+    if (!m_hasResults) return;
+    m_stale = true;
+    m_staleLabel->setText(tr("⟲ <b>From an earlier version</b> — %1 since this run. Run "
+                             "(Ctrl+R) for results of what you see now.")
+                              .arg(why.toHtmlEscaped()));
+    m_staleLabel->show();
+    // The verdict keeps its words but loses its colours: grey, struck through.
+    QString plain = QTextDocumentFragment::fromHtml(m_verdictHtml).toPlainText();
+    plain.replace(QChar(0x2028), u'\n'); // <br>
+    QStringList lines;
+    for (const QString& line : plain.split(u'\n'))
+        lines << line.toHtmlEscaped();
+    m_verdict->setText(
+        QStringLiteral("<span style='color:gray'><s>%1</s></span>").arg(lines.join("<br>")));
+    setGreyed(true);
+}
+
+void ResultsPanel::setGreyed(bool greyed)
+{
+    for (QWidget* w : std::initializer_list<QWidget*>{m_timing, m_throughput, m_charts, m_diff}) {
+        if (!greyed) {
+            w->setGraphicsEffect(nullptr);
+            continue;
+        }
+        auto* effect = new QGraphicsOpacityEffect(w);
+        effect->setOpacity(0.4);
+        w->setGraphicsEffect(effect);
+    }
+}
+
 void ResultsPanel::appendLog(const QString& line)
 {
     m_log->appendPlainText(QStringLiteral("[%1] %2").arg(
@@ -187,7 +250,12 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
         verdict +=
             QStringLiteral("<br><span style='color:%1'>%2</span>")
                 .arg(statusColour(r.status), QString::fromStdString(r.message).toHtmlEscaped());
+    m_verdictHtml = verdict;
     m_verdict->setText(verdict);
+    m_hasResults = true;
+    m_stale = false;
+    m_staleLabel->hide();
+    setGreyed(false);
 
     if (timed)
         m_timing->setText(

@@ -32,6 +32,17 @@ public:
 
     void setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session);
     void setRunning(bool running, const QString& what = {});
+    /// Results belong to a run of one project: another project (open, new) clears them — the
+    /// verdict, timing, charts and diff (the log stays).
+    void clearResults();
+    /// The session changed since the shown run (`why`: "the kernel source changed"): the
+    /// verdict, timing, charts and diff are greyed and labelled "from an earlier version" until
+    /// the next outcome arrives. Nothing happens while no run's results are shown.
+    void setStale(const QString& why);
+    bool hasResults() const noexcept { return m_hasResults; }
+    bool isStale() const noexcept { return m_stale; }
+    /// The "from an earlier version" label's text (empty when the results are current).
+    QString staleText() const;
     void appendLog(const QString& line);
     void showTab(Tab tab);
 
@@ -54,6 +65,12 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void setGreyed(bool greyed);
+
+    bool m_hasResults = false;
+    bool m_stale = false;
+    QString m_verdictHtml; ///< the current run's verdict, kept while it is shown greyed
+    QLabel* m_staleLabel = nullptr;
     QLabel* m_verdict = nullptr;
     QTabWidget* m_tabs = nullptr;
     QLabel* m_timing = nullptr;

@@ -162,4 +162,10 @@ void RunController::cancel()
     Q_EMIT runCancelled();
 }
 
+void RunController::forgetLastOutcome()
+{
+    cancel();
+    m_last.reset();
+}
+
 } // namespace wb::ui
