@@ -637,6 +637,8 @@ QList<MainWindow::ExampleEntry> MainWindow::exampleEntries()
     QList<ExampleEntry> entries;
     const QDir root(shippedExamplesDir());
     for (const auto& [title, path] : examples()) {
+        // The installed tree's flat examples/<name>.wbproj copies (for the CLI) are not listed.
+        if (QFileInfo(path).absoluteDir() == root) continue;
         ExampleEntry e;
         e.path = path;
         const QString rel = root.relativeFilePath(QFileInfo(path).absolutePath());
@@ -1062,7 +1064,14 @@ void MainWindow::newProject()
 
 bool MainWindow::openExample(const QString& path)
 {
-    const QFileInfo shipped(path);
+    QFileInfo shipped(path);
+    // An installed tree also has examples/<name>.wbproj beside the folders (for the CLI): the
+    // window opens the folder's own project, whose folder is the example's alone.
+    if (QDir(shippedExamplesDir()) == shipped.absoluteDir()) {
+        const QString inFolder = QDir(shippedExamplesDir())
+                                     .filePath(shipped.completeBaseName() + u'/' + shipped.fileName());
+        if (QFileInfo::exists(inFolder)) shipped = QFileInfo(inFolder);
+    }
     auto copy = std::make_unique<QTemporaryDir>(QDir::tempPath() +
                                                 QStringLiteral("/warpbench-example-XXXXXX"));
     QString why;
