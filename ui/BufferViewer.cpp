@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -146,6 +147,7 @@ void BufferViewer::setBuffer(const QString& name, ArrayView array)
     for (std::size_t d : m_array.shape())
         dims << QString::number(d);
     m_stale = false;
+    updateVeil();
     m_headerHtml =
         QStringLiteral("<b>%1</b> · %2 · [%3] · %4")
             .arg(name.toHtmlEscaped(), QString::fromUtf8(elementKindName(m_array.kind())),
@@ -175,6 +177,7 @@ void BufferViewer::clear()
     m_array = {};
     m_summaryReady = false;
     m_stale = false;
+    updateVeil();
     m_model->setArray(m_array);
     m_image->setArray(m_array);
     m_plot->chart()->removeAllSeries();
@@ -189,10 +192,35 @@ void BufferViewer::setStale(bool stale)
 {
     if (m_name.isEmpty() || stale == m_stale) return;
     m_stale = stale;
+    updateVeil();
     m_header->setText(stale ? tr("%1 · <span style='color:gray'><i>from an earlier version (the "
                                  "session changed since this run)</i></span>")
                                   .arg(m_headerHtml)
                             : m_headerHtml);
+}
+
+void BufferViewer::updateVeil()
+{
+    // A veil of the window's colour over the pages (an opacity effect would turn the plot's
+    // chart view black); clicks and scrolling go through it.
+    if (!m_veil) {
+        if (!m_stale) return;
+        m_veil = new QWidget(this);
+        m_veil->setAttribute(Qt::WA_TransparentForMouseEvents);
+        m_veil->setAttribute(Qt::WA_StyledBackground);
+    }
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(165);
+    m_veil->setStyleSheet(QStringLiteral("background: %1;").arg(veil.name(QColor::HexArgb)));
+    m_veil->setGeometry(m_tabs->geometry());
+    m_veil->setVisible(m_stale);
+    m_veil->raise();
+}
+
+void BufferViewer::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_stale) QTimer::singleShot(0, this, &BufferViewer::updateVeil); // after the layout
 }
 
 QString BufferViewer::headerText() const

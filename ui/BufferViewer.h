@@ -59,15 +59,20 @@ public:
 Q_SIGNALS:
     void summaryComputed();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void pick(qint64 index);
     void applySummary();
     void applyRange();
     void updatePlot();
+    void updateVeil();
 
     QString m_name;
     QString m_headerHtml;
     bool m_stale = false;
+    QWidget* m_veil = nullptr; ///< greys the pages while stale
     ArrayView m_array;
     ArraySummary m_summary;
     bool m_summaryReady = false;

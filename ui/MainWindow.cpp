@@ -238,7 +238,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     });
     connect(m_referenceEditor, &QsciScintilla::textChanged, this, [this]() {
         if (m_loadingEditors) return;
+        const bool had = m_doc->session().reference.kind == session::ReferenceSpec::Kind::Cpp;
         m_doc->setReferenceText(m_referenceEditor->text());
+        if (!had) updateReferenceTab(); // typed into a project without a reference
         scheduleReferenceCompile(false);
     });
     connect(m_editorTabs, &QTabWidget::currentChanged, this,
@@ -803,15 +805,25 @@ void MainWindow::loadEditorsFromDocument()
     m_editorTabs->setTabText(0, s.kernelFile.empty()
                                     ? tr("kernel.cu")
                                     : QFileInfo(QString::fromStdString(s.kernelFile)).fileName());
-    const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
-    m_editorTabs->setTabText(
-        1, cpp ? (s.reference.file.empty()
-                      ? tr("reference.cpp")
-                      : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
-               : tr("reference (%1)")
-                     .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind))));
-    m_referenceEditor->setReadOnly(!cpp);
+    updateReferenceTab();
     m_loadingEditors = false;
+}
+
+void MainWindow::updateReferenceTab()
+{
+    const session::Session& s = m_doc->session();
+    const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
+    const bool none = s.reference.kind == session::ReferenceSpec::Kind::None;
+    m_editorTabs->setTabText(
+        1,
+        cpp ? (s.reference.file.empty()
+                   ? tr("reference.cpp")
+                   : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
+            : (none ? tr("reference.cpp (none yet)")
+                    : tr("reference (%1)")
+                          .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind)))));
+    // No reference yet: typing one makes it a C++ reference (SessionDocument::setReferenceText).
+    m_referenceEditor->setReadOnly(!cpp && !none);
 }
 
 void MainWindow::scheduleKernelCompile(bool now)
@@ -1068,8 +1080,9 @@ bool MainWindow::openExample(const QString& path)
     // An installed tree also has examples/<name>.wbproj beside the folders (for the CLI): the
     // window opens the folder's own project, whose folder is the example's alone.
     if (QDir(shippedExamplesDir()) == shipped.absoluteDir()) {
-        const QString inFolder = QDir(shippedExamplesDir())
-                                     .filePath(shipped.completeBaseName() + u'/' + shipped.fileName());
+        const QString inFolder =
+            QDir(shippedExamplesDir())
+                .filePath(shipped.completeBaseName() + u'/' + shipped.fileName());
         if (QFileInfo::exists(inFolder)) shipped = QFileInfo(inFolder);
     }
     auto copy = std::make_unique<QTemporaryDir>(QDir::tempPath() +

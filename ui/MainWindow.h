@@ -160,6 +160,8 @@ private:
     void scheduleKernelCompile(bool now);
     void scheduleReferenceCompile(bool now);
     void loadEditorsFromDocument();
+    /// The reference tab's title and whether it can be typed into.
+    void updateReferenceTab();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void onRunFinished(std::shared_ptr<const RunOutcome> outcome);

@@ -8,7 +8,6 @@
 
 #include <QDateTime>
 #include <QFontDatabase>
-#include <QGraphicsOpacityEffect>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
@@ -116,6 +115,13 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_log->setMaximumBlockCount(20000);
     m_tabs->addTab(m_log, tr("Log"));
     layout->addWidget(m_tabs, 1);
+    m_veil = new QWidget(m_tabs);
+    m_veil->setObjectName(QStringLiteral("staleResultsVeil"));
+    m_veil->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_veil->setAttribute(Qt::WA_StyledBackground);
+    m_veil->hide();
+    m_tabs->installEventFilter(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this]() { setGreyed(m_stale); });
 
     m_log->viewport()->installEventFilter(this);
     m_log->setToolTip(tr("Click a file(line) or file:line:col location to jump to it"));
@@ -133,6 +139,7 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
 
 bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_tabs && event->type() == QEvent::Resize && m_stale) setGreyed(true);
     if (watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
@@ -166,6 +173,11 @@ QString ResultsPanel::throughputText() const
 void ResultsPanel::setRunning(bool running, const QString& what)
 {
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
+}
+
+bool ResultsPanel::isVeiled() const
+{
+    return m_veil->isVisible();
 }
 
 QString ResultsPanel::staleText() const
@@ -210,15 +222,19 @@ void ResultsPanel::setStale(const QString& why)
 
 void ResultsPanel::setGreyed(bool greyed)
 {
-    for (QWidget* w : std::initializer_list<QWidget*>{m_timing, m_throughput, m_charts, m_diff}) {
-        if (!greyed) {
-            w->setGraphicsEffect(nullptr);
-            continue;
-        }
-        auto* effect = new QGraphicsOpacityEffect(w);
-        effect->setOpacity(0.4);
-        w->setGraphicsEffect(effect);
-    }
+    // A veil of the window's colour over the Summary and Diff pages (charts and images
+    // included; an opacity effect would turn chart views black). Clicks and scrolling go
+    // through it to the page.
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(165);
+    m_veil->setStyleSheet(QStringLiteral("background: %1;").arg(veil.name(QColor::HexArgb)));
+    QRect page = m_tabs->rect();
+    page.setTop(m_tabs->tabBar()->geometry().bottom() + 1);
+    m_veil->setGeometry(page);
+    const int tab = m_tabs->currentIndex();
+    m_veil->setVisible(
+        greyed && (tab == static_cast<int>(Tab::Summary) || tab == static_cast<int>(Tab::Diff)));
+    m_veil->raise();
 }
 
 void ResultsPanel::appendLog(const QString& line)

@@ -41,6 +41,8 @@ public:
     void setStale(const QString& why);
     bool hasResults() const noexcept { return m_hasResults; }
     bool isStale() const noexcept { return m_stale; }
+    /// Whether the grey veil is over the current page (Summary or Diff while stale).
+    bool isVeiled() const;
     /// The "from an earlier version" label's text (empty when the results are current).
     QString staleText() const;
     void appendLog(const QString& line);
@@ -71,6 +73,7 @@ private:
     bool m_stale = false;
     QString m_verdictHtml; ///< the current run's verdict, kept while it is shown greyed
     QLabel* m_staleLabel = nullptr;
+    QWidget* m_veil = nullptr; ///< greys the Summary and Diff pages while stale
     QLabel* m_verdict = nullptr;
     QTabWidget* m_tabs = nullptr;
     QLabel* m_timing = nullptr;

@@ -194,10 +194,17 @@ private Q_SLOTS:
         QVERIFY(results->verdictText().contains(QStringLiteral("color:gray")));
         QVERIFY(results->verdictText().contains(QStringLiteral("PASS"))); // still readable
         QVERIFY(w.bufferViewer()->isStale());
+        results->showTab(ResultsPanel::Tab::Summary);
+        QVERIFY(results->isVeiled());
+        results->showTab(ResultsPanel::Tab::Log); // the log is not a result: no veil
+        QVERIFY(!results->isVeiled());
+        results->showTab(ResultsPanel::Tab::Summary);
         QVERIFY(w.bufferViewer()->headerText().contains(QStringLiteral("from an earlier version")));
-        screenshot(w, "stale-results");
+        w.findChild<QDockWidget*>(QStringLiteral("resultsDock"))->raise();
+        screenshot(w, "examples-edited-results-from-an-earlier-version");
         runAndWait(w);
         QVERIFY(!results->isStale());
+        QVERIFY(!results->isVeiled());
         QVERIFY(!results->verdictText().contains(QStringLiteral("color:gray")));
 
         // Editing the launch (block size) greys them too.
@@ -275,7 +282,7 @@ private Q_SLOTS:
             QCOMPARE(w.saveDialogFolder(), docs);
             QCOMPARE(w.saveProposal(),
                      QDir(docs).filePath(QStringLiteral("hello_gpu/hello_gpu.wbproj")));
-            screenshot(w, "example-opened");
+            screenshot(w, "examples-opened-as-copy-with-guide");
 
             if (m_hasHostCompiler) {
                 // History goes beside the private copy, never beside the shipped example.
@@ -340,6 +347,10 @@ private Q_SLOTS:
             } else {
                 lastCorrect = i;
             }
+        }
+        if (const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            menu->adjustSize();
+            QVERIFY(menu->grab().save(dir + QStringLiteral("/examples-menu.png")));
         }
         QVERIFY(buggySection > 0);
         QVERIFY(lastCorrect >= 0 && lastCorrect < buggySection);
@@ -412,7 +423,21 @@ private Q_SLOTS:
         const auto& report = w.runController()->lastOutcome()->report;
         QVERIFY2(report.status == session::RunReport::Status::Passed, report.message.c_str());
         QVERIFY(w.resultsPanel()->verdictText().contains(QStringLiteral("PASS")));
-        screenshot(w, "new-kernel-run");
+        screenshot(w, "new-kernel-run-pass");
+
+        // Typing a reference makes the runs compared again.
+        QVERIFY(!w.referenceEditor()->isReadOnly());
+        QVERIFY(w.editorTabs()->tabText(1).contains(QStringLiteral("none yet")));
+        w.referenceEditor()->setText(
+            QStringLiteral("void reference(int n, float a, const float* x, float* y)\n{\n"
+                           "    for (int i = 0; i < n; ++i)\n        y[i] = a * x[i];\n}\n"));
+        QCOMPARE(w.document()->session().reference.kind, session::ReferenceSpec::Kind::Cpp);
+        QCOMPARE(w.editorTabs()->tabText(1), QStringLiteral("reference.cpp"));
+        runAndWait(w);
+        const auto& compared = w.runController()->lastOutcome()->report;
+        QVERIFY2(compared.status == session::RunReport::Status::Passed, compared.message.c_str());
+        QCOMPARE(compared.referenceKind, session::ReferenceSpec::Kind::Cpp);
+        QVERIFY(compared.expected.count("y") == 1);
 
         // Renaming the kernel in the editor: the chooser follows.
         QString renamed = w.kernelEditor()->text();
@@ -462,10 +487,9 @@ private Q_SLOTS:
         const QPoint at = table->visualRect(cell).center();
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, at);
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, at);
-        // The cell's editor is open (a line edit over the cell, with the focus).
-        QTRY_VERIFY(qobject_cast<QLineEdit*>(QApplication::focusWidget()) &&
-                    table->isAncestorOf(QApplication::focusWidget()));
-        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        // The cell's editor is open (a line edit over the cell).
+        QTRY_VERIFY(table->findChild<QLineEdit*>() && table->findChild<QLineEdit*>()->isVisible());
+        QTest::keyClick(table->findChild<QLineEdit*>(), Qt::Key_Escape);
         QTest::qWait(200);
         QCOMPARE(shown.count(), 0);
         // The View button opens the viewer instead.
