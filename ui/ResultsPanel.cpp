@@ -252,6 +252,10 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     const bool timed = !t.samplesMs.empty();
     QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
                           .arg(statusColour(r.status), statusWord(r.status));
+    // A pass without a reference only means that it ran.
+    if (r.status == session::RunReport::Status::Passed &&
+        r.referenceKind == session::ReferenceSpec::Kind::None)
+        verdict += tr(" (ran; not compared: no reference)");
     if (timed)
         verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
