@@ -1402,8 +1402,13 @@ QByteArray MainWindow::snapshot() const
     o.insert(QStringLiteral("version"), 1);
     o.insert(QStringLiteral("savedAt"),
              QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    o.insert(QStringLiteral("projectPath"), m_doc->filePath());
-    o.insert(QStringLiteral("baseDir"), QString::fromStdString(m_doc->session().baseDir.string()));
+    // An example's copy is temporary: recovery goes back to the shipped example's folder.
+    const QString example = m_doc->exampleOf();
+    o.insert(QStringLiteral("projectPath"), example.isEmpty() ? m_doc->filePath() : QString());
+    o.insert(QStringLiteral("baseDir"),
+             example.isEmpty() ? QString::fromStdString(m_doc->session().baseDir.string())
+                               : QFileInfo(example).absolutePath());
+    if (!example.isEmpty()) o.insert(QStringLiteral("exampleOf"), example);
     o.insert(QStringLiteral("project"), QString::fromStdString(m_doc->snapshotJson()));
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
@@ -1446,7 +1451,9 @@ bool MainWindow::restoreSnapshot(const QByteArray& content)
             base.empty() ? std::filesystem::current_path() : base, "autosave");
         const QString kernel = QString::fromStdString(s.kernelSource);
         const QString reference = QString::fromStdString(s.reference.source);
-        m_doc->setSession(std::move(s), path, kernel, reference);
+        // Recovered work on an example stays an example's copy: Save asks where to keep it.
+        m_doc->setSession(std::move(s), path, kernel, reference,
+                          o.value(QStringLiteral("exampleOf")).toString());
         m_doc->setModified(true);
         m_autosave->noteModified();
         m_results->appendLog(tr("restored autosaved work%1")

@@ -10,6 +10,7 @@
 #include "core/host/HostCompiler.h"
 #include "core/session/imageio/QtImageCodec.h"
 #include "tests/support/SuiteMain.h"
+#include "ui/Autosave.h"
 #include "ui/BufferPanel.h"
 #include "ui/BufferTableModel.h"
 #include "ui/BufferViewer.h"
@@ -312,6 +313,32 @@ private Q_SLOTS:
                 QVERIFY2(QFileInfo::exists(out.filePath(QStringLiteral("mine/") + f)), f);
         }
         QCOMPARE(listing(shippedDir), before);
+    }
+
+    void recoveredExampleWorkIsStillAnExample()
+    {
+        QByteArray snapshot;
+        const QString shipped = QFileInfo(example("image_blur")).absoluteFilePath();
+        {
+            MainWindow w;
+            QVERIFY(w.openProject(shipped));
+            w.kernelEditor()->append(QStringLiteral("\n// typed before a crash\n"));
+            w.autosave()->flush();
+            w.autosave()->waitForWrites();
+            QFile f(w.autosave()->snapshotPath());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            snapshot = f.readAll();
+            w.document()->setModified(false);
+        } // the temporary copy is gone now
+        MainWindow again;
+        QVERIFY(again.restoreSnapshot(snapshot));
+        QCOMPARE(again.document()->exampleOf(), shipped);
+        QVERIFY(again.document()->needsSaveAs());
+        QVERIFY(again.kernelEditor()->text().contains(QStringLiteral("typed before a crash")));
+        // Its data files resolve in the shipped folder, and a saved copy takes them along.
+        QTemporaryDir out;
+        QVERIFY(again.saveAs(out.filePath(QStringLiteral("blur/image_blur.wbproj"))));
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("blur/input.png"))));
     }
 
     void savedExampleCopiesItsDataFiles()
