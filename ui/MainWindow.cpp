@@ -998,6 +998,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
 
 void MainWindow::markResultsStale(const QString& why)
 {
+    // While a run runs its "Running…" line stays; its results are greyed when they arrive.
+    if (m_runner->isRunning()) return;
     m_results->setStale(why);
     m_viewer->setStale(m_runner->lastOutcome() != nullptr);
 }

@@ -219,6 +219,17 @@ private Q_SLOTS:
         runAndWait(w);
         QVERIFY(!results->isStale());
 
+        // Edited while it ran: its results arrive greyed.
+        {
+            QSignalSpy finished(w.runController(), &RunController::runFinished);
+            QVERIFY(w.run());
+            w.kernelEditor()->append(QStringLiteral("// typed during the run\n"));
+            QVERIFY(results->verdictText().contains(QStringLiteral("Running")));
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+            QVERIFY(results->isStale());
+            QVERIFY(results->staleText().contains(QStringLiteral("kernel source changed")));
+        }
+
         // A compile error does the same, saying so.
         QString broken = w.kernelEditor()->text();
         broken.replace(QStringLiteral("a[i]"), QStringLiteral("a[i] +* ;"));
