@@ -352,6 +352,21 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("blur/input.png"))));
     }
 
+    void flatInstalledExampleOpensItsFolder()
+    {
+        const QString flat =
+            QString::fromStdString((wb::dataDir() / "examples" / "hello_gpu.wbproj").string());
+        if (!QFileInfo::exists(flat))
+            QSKIP("not an installed tree (set WARPBENCH_DATA_DIR=<prefix>/share/warpbench)");
+        MainWindow w;
+        QVERIFY(w.openProject(flat));
+        QCOMPARE(w.document()->exampleOf(), QFileInfo(example("hello_gpu")).absoluteFilePath());
+        // Only the example's own folder was copied.
+        const QDir copy = QFileInfo(w.document()->filePath()).absoluteDir();
+        QVERIFY(!copy.exists(QStringLiteral("saxpy")));
+        QVERIFY(copy.exists(QStringLiteral("GUIDE.md")));
+    }
+
     void savedExampleCopiesItsDataFiles()
     {
         QTemporaryDir out;
@@ -404,6 +419,11 @@ private Q_SLOTS:
         QVERIFY(saxpy->description.startsWith(QStringLiteral("A scalar parameter")));
         QVERIFY(std::count_if(entries.begin(), entries.end(),
                               [](const auto& e) { return e.buggy; }) >= 4);
+        // An installed tree's flat examples/<name>.wbproj copies (for the CLI) are not listed
+        // twice (run with WARPBENCH_DATA_DIR=<prefix>/share/warpbench to check an install).
+        const QDir root(QString::fromStdString((wb::dataDir() / "examples").string()));
+        for (const auto& e : entries)
+            QVERIFY2(QFileInfo(e.path).absoluteDir() != root, qPrintable(e.path));
     }
 
     void helpOpensTheDocumentation()
