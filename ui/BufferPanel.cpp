@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -69,13 +70,18 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     auto* add = toolButton(QStringLiteral("+"), tr("Add a buffer"), this);
     auto* dup = toolButton(tr("Duplicate"), tr("Duplicate the selected buffer"), this);
     auto* remove = toolButton(QStringLiteral("−"), tr("Remove the selected buffer"), this);
-    auto* view =
-        toolButton(tr("View"), tr("Open the selected buffer in the viewer (double-click)"), this);
+    auto* view = toolButton(tr("View"), tr("Open the selected buffer in the viewer"), this);
+    view->setObjectName(QStringLiteral("viewBufferButton"));
+    auto* fromSignature = toolButton(
+        tr("From Signature"),
+        tr("Create the buffers and scalars the kernel's parameters need (Ctrl+Shift+B)"), this);
+    fromSignature->setObjectName(QStringLiteral("fromSignatureButton"));
     bufferBar->addWidget(title);
     bufferBar->addWidget(add);
     bufferBar->addWidget(dup);
     bufferBar->addWidget(remove);
     bufferBar->addWidget(view);
+    bufferBar->addWidget(fromSignature);
     bufferBar->addStretch(1);
     bufferBar->addWidget(m_memory);
     layout->addLayout(bufferBar);
@@ -149,11 +155,22 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     });
     connect(removeScalar, &QToolButton::clicked, this,
             [this, selectedRow]() { m_scalars->removeScalar(selectedRow(m_scalarView)); });
-    // Double-click opens the viewer; a click on the selected cell, F2 or typing edits it.
-    connect(m_bufferView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        Q_EMIT bufferActivated(m_buffers->index(index.row(), 0).data().toString());
+    connect(fromSignature, &QToolButton::clicked, this,
+            [this]() { Q_EMIT createFromSignatureRequested(); });
+    // Double-click, a click on the selected cell, F2 or typing edits a cell; the viewer opens
+    // from View or the row's context menu.
+    for (QTableView* t : {m_bufferView, m_scalarView})
+        t->setEditTriggers(t->editTriggers() | QAbstractItemView::DoubleClicked);
+    m_bufferView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_bufferView, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex index = m_bufferView->indexAt(at);
+        if (!index.isValid()) return;
+        const QString name = m_buffers->index(index.row(), 0).data().toString();
+        QMenu menu(this);
+        menu.addAction(tr("View %1 in Buffer Viewer").arg(name), this,
+                       [this, name]() { Q_EMIT bufferActivated(name); });
+        menu.exec(m_bufferView->viewport()->mapToGlobal(at));
     });
-    m_scalarView->setEditTriggers(m_scalarView->editTriggers() | QAbstractItemView::DoubleClicked);
     connect(m_doc, &SessionDocument::edited, this, &BufferPanel::updateMemory);
     connect(m_doc, &SessionDocument::sessionReplaced, this, &BufferPanel::updateMemory);
     updateMemory();

@@ -13,8 +13,10 @@ class ScalarTableModel;
 class SessionDocument;
 
 /// Buffers and scalars of the session: add, edit, duplicate, remove, with validation as you
-/// type; the memory the buffers need and the device memory Warpbench holds. Double-clicking a
-/// buffer (or Enter) asks for it to be shown in the buffer viewer.
+/// type; the memory the buffers need and the device memory Warpbench holds. Double-click (F2,
+/// typing) edits a cell; View, or View in Buffer Viewer in a row's context menu, asks for the
+/// buffer to be shown in the viewer. "From Signature" asks for the buffers and scalars the
+/// kernel's parameters need.
 class BufferPanel : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +31,8 @@ public:
 
 Q_SIGNALS:
     void bufferActivated(const QString& name);
+    /// The "From Signature" button: create the buffers and scalars from the kernel's signature.
+    void createFromSignatureRequested();
 
 private:
     SessionDocument* m_doc;

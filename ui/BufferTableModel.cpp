@@ -60,6 +60,11 @@ BufferTableModel::BufferTableModel(SessionDocument* document, QObject* parent)
         // Scalars feed the shapes: re-evaluate sizes and errors.
         if (part == SessionDocument::Part::Scalars && rowCount() > 0)
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        // Buffers added or removed outside the table (Create Buffers from Signature).
+        if (part == SessionDocument::Part::All) {
+            beginResetModel();
+            endResetModel();
+        }
     });
 }
 

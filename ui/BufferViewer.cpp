@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -145,11 +146,14 @@ void BufferViewer::setBuffer(const QString& name, ArrayView array)
     QStringList dims;
     for (std::size_t d : m_array.shape())
         dims << QString::number(d);
-    m_header->setText(
+    m_stale = false;
+    updateVeil();
+    m_headerHtml =
         QStringLiteral("<b>%1</b> · %2 · [%3] · %4")
             .arg(name.toHtmlEscaped(), QString::fromUtf8(elementKindName(m_array.kind())),
                  dims.join(QStringLiteral(", ")),
-                 humanBytes(static_cast<double>(m_array.size() * elementBytes(m_array.kind())))));
+                 humanBytes(static_cast<double>(m_array.size() * elementBytes(m_array.kind()))));
+    m_header->setText(m_headerHtml);
     m_model->setArray(m_array);
     m_grid->setEnabled(m_model->canShowGrid());
     m_grid->setChecked(m_model->canShowGrid() && m_array.width() <= 64);
@@ -164,6 +168,64 @@ void BufferViewer::setBuffer(const QString& name, ArrayView array)
     m_watcher->waitForFinished();
     const ArrayView copy = m_array; // shares the bytes
     m_watcher->setFuture(QtConcurrent::run([copy]() { return ArraySummary::compute(copy); }));
+}
+
+void BufferViewer::clear()
+{
+    m_watcher->waitForFinished();
+    m_name.clear();
+    m_array = {};
+    m_summaryReady = false;
+    m_stale = false;
+    updateVeil();
+    m_model->setArray(m_array);
+    m_image->setArray(m_array);
+    m_plot->chart()->removeAllSeries();
+    m_picker->clear();
+    m_headerHtml = tr("No buffer shown: double-click a buffer's row in Buffers, or select it and "
+                      "press View.");
+    m_header->setText(m_headerHtml);
+    m_header->setToolTip({});
+}
+
+void BufferViewer::setStale(bool stale)
+{
+    if (m_name.isEmpty() || stale == m_stale) return;
+    m_stale = stale;
+    updateVeil();
+    m_header->setText(stale ? tr("%1 · <span style='color:gray'><i>from an earlier version (the "
+                                 "session changed since this run)</i></span>")
+                                  .arg(m_headerHtml)
+                            : m_headerHtml);
+}
+
+void BufferViewer::updateVeil()
+{
+    // A veil of the window's colour over the pages (an opacity effect would turn the plot's
+    // chart view black); clicks and scrolling go through it.
+    if (!m_veil) {
+        if (!m_stale) return;
+        m_veil = new QWidget(this);
+        m_veil->setAttribute(Qt::WA_TransparentForMouseEvents);
+        m_veil->setAttribute(Qt::WA_StyledBackground);
+    }
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(165);
+    m_veil->setStyleSheet(QStringLiteral("background: %1;").arg(veil.name(QColor::HexArgb)));
+    m_veil->setGeometry(m_tabs->geometry());
+    m_veil->setVisible(m_stale);
+    m_veil->raise();
+}
+
+void BufferViewer::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_stale) QTimer::singleShot(0, this, &BufferViewer::updateVeil); // after the layout
+}
+
+QString BufferViewer::headerText() const
+{
+    return m_header->text();
 }
 
 void BufferViewer::applySummary()

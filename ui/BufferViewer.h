@@ -35,6 +35,12 @@ public:
     /// Shows `array` as buffer `name`; 2-D arrays open on the image page, 1-D on the table.
     void setBuffer(const QString& name, ArrayView array);
     const QString& bufferName() const noexcept { return m_name; }
+    /// Shows nothing (another project was opened: its buffers are not this one's).
+    void clear();
+    /// The shown data is from a run of an earlier version of the session: said in the header.
+    void setStale(bool stale);
+    bool isStale() const noexcept { return m_stale; }
+    QString headerText() const;
     const ArrayView& array() const noexcept { return m_array; }
 
     void showPage(Page page);
@@ -53,13 +59,20 @@ public:
 Q_SIGNALS:
     void summaryComputed();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void pick(qint64 index);
     void applySummary();
     void applyRange();
     void updatePlot();
+    void updateVeil();
 
     QString m_name;
+    QString m_headerHtml;
+    bool m_stale = false;
+    QWidget* m_veil = nullptr; ///< greys the pages while stale
     ArrayView m_array;
     ArraySummary m_summary;
     bool m_summaryReady = false;

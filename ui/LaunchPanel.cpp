@@ -196,6 +196,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
             evaluateFields();
         if (part == SessionDocument::Part::Launch || part == SessionDocument::Part::CompileOptions)
             syncFromSession(part == SessionDocument::Part::Launch);
+        if (part == SessionDocument::Part::All) loadFromSession();
     });
     for (QLineEdit* f :
          {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2], m_shared})
@@ -430,10 +431,16 @@ void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
 {
     // A failed compile keeps the last good kernel list: the bindings stay visible while typing.
     if (result && !result->ok && m_compiled && m_compiled->ok) return;
+    const std::shared_ptr<const CompileResult> previous =
+        m_compiled && m_compiled->ok ? m_compiled : nullptr;
     m_compiled = std::move(result);
     if (m_compiled && m_compiled->ok) {
         m_loading = true;
-        const QString current = m_kernel->currentText();
+        QString current = m_kernel->currentText();
+        // The kernel was renamed in the editor: the chooser follows it (issue 17).
+        const QString renamed = followRename(previous.get(), *m_compiled, current);
+        const bool follow = !renamed.isEmpty() && renamed != current;
+        if (follow) current = renamed;
         m_kernel->clear();
         for (const KernelInfo& k : m_compiled->kernels)
             m_kernel->addItem(QString::fromStdString(k.name), QString::fromStdString(k.signature));
@@ -442,10 +449,34 @@ void LaunchPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
         m_kernel->setEditText(current.isEmpty() && m_kernel->count() ? m_kernel->itemText(0)
                                                                      : current);
         m_loading = false;
-        if (current.isEmpty()) writeLaunch();
+        if (current.isEmpty() || follow) writeLaunch();
     }
     m_bindings->setKernel(currentKernel());
     updateOccupancy();
+}
+
+QString LaunchPanel::followRename(const CompileResult* previous, const CompileResult& now,
+                                  const QString& current)
+{
+    const std::string cur = current.trimmed().toStdString();
+    // Template instances are named by the user, not discovered: never replaced.
+    if (cur.empty() || cur.find('<') != std::string::npos || now.findKernel(cur)) return {};
+    std::vector<std::string> gone, added;
+    const auto has = [](const CompileResult* r, const std::string& name) {
+        return r && std::any_of(r->kernels.begin(), r->kernels.end(),
+                                [&](const KernelInfo& k) { return k.name == name; });
+    };
+    for (const KernelInfo& k : now.kernels)
+        if (!k.isTemplateInstance && !has(previous, k.name)) added.push_back(k.name);
+    if (previous)
+        for (const KernelInfo& k : previous->kernels)
+            if (!has(&now, k.name)) gone.push_back(k.name);
+    // One kernel in the source: it is the one to launch. Else one kernel replaced by one other.
+    const bool single = now.kernels.size() == 1 && !now.kernels.front().isTemplateInstance;
+    if (single) return QString::fromStdString(now.kernels.front().name);
+    if (added.size() == 1 && gone.size() == 1 && gone.front() == cur)
+        return QString::fromStdString(added.front());
+    return {};
 }
 
 void LaunchPanel::setDeviceArch(const QString& arch, int multiprocessors)

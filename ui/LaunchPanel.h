@@ -33,7 +33,13 @@ public:
     explicit LaunchPanel(SessionDocument* document, QWidget* parent = nullptr);
 
     /// The newest kernel compile: its kernels fill the chooser, its resources feed occupancy.
+    /// When the launched kernel is gone because it was renamed (the only kernel of the source,
+    /// or one kernel replaced by one new one), the chooser and the session follow the new name.
     void setCompileResult(std::shared_ptr<const CompileResult> result);
+    /// The kernel the chooser should follow after `current` disappeared from `now` (see
+    /// setCompileResult); empty when it stays as it is.
+    static QString followRename(const CompileResult* previous, const CompileResult& now,
+                                const QString& current);
     /// The device the occupancy is computed for ("sm_90"); empty = the compile target.
     void setDeviceArch(const QString& arch, int multiprocessors);
     /// Lists the backends that can run here ("cuda" disabled with a reason when no GPU).

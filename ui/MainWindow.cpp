@@ -9,6 +9,7 @@
 #include "core/session/CppReference.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
+#include "core/session/SignatureSpecs.h"
 #include "ui/Autosave.h"
 #include "ui/BufferPanel.h"
 #include "ui/BufferViewer.h"
@@ -32,11 +33,13 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -49,11 +52,14 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyleHints>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace wb::ui {
@@ -92,6 +98,51 @@ CompileResult refusedCompile(const std::string& sourceName, const std::vector<Fl
     return r;
 }
 
+/// The shipped examples' folder.
+QString shippedExamplesDir()
+{
+    return QDir::cleanPath(QString::fromStdString((wb::dataDir() / "examples").string()));
+}
+
+/// Whether `path` lies inside folder `dir` (both made absolute, symlinks resolved).
+bool isInside(const QString& path, const QString& dir)
+{
+    const auto canonical = [](const QString& p) {
+        const QFileInfo info(p);
+        const QString c = info.exists() ? info.canonicalFilePath()
+                                        : QFileInfo(info.absolutePath()).canonicalFilePath() +
+                                              u'/' + info.fileName();
+        return QDir::cleanPath(c.isEmpty() ? info.absoluteFilePath() : c);
+    };
+    const QString d = canonical(dir);
+    const QString p = canonical(path);
+    return !d.isEmpty() && (p == d || p.startsWith(d + u'/'));
+}
+
+/// What an edit of `part` changed, for the "from an earlier version" label.
+QString whatChanged(SessionDocument::Part part)
+{
+    switch (part) {
+    case SessionDocument::Part::Kernel:
+        return QObject::tr("the kernel source changed");
+    case SessionDocument::Part::Reference:
+        return QObject::tr("the reference changed");
+    case SessionDocument::Part::Buffers:
+        return QObject::tr("the buffers changed");
+    case SessionDocument::Part::Scalars:
+        return QObject::tr("the scalars changed");
+    case SessionDocument::Part::Launch:
+        return QObject::tr("the launch changed");
+    case SessionDocument::Part::CompileOptions:
+        return QObject::tr("the compile options changed");
+    case SessionDocument::Part::Run:
+        return QObject::tr("the run settings changed");
+    case SessionDocument::Part::All:
+        break;
+    }
+    return QObject::tr("the session changed");
+}
+
 } // namespace
 
 MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
@@ -113,6 +164,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     m_autosave = new Autosave(autosaveDir, this);
     m_autosave->setSnapshotProvider([this]() { return snapshot(); });
     m_diagnostics = new DiagnosticsModel(this);
+    m_sourceWatcher = new QFileSystemWatcher(this);
+    connect(m_sourceWatcher, &QFileSystemWatcher::fileChanged, this,
+            &MainWindow::sourceFileChanged);
 
     // Centre: banner, recovery offer, editor tabs, find bar.
     auto* centre = new QWidget(this);
@@ -188,22 +242,39 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     });
     connect(m_referenceEditor, &QsciScintilla::textChanged, this, [this]() {
         if (m_loadingEditors) return;
+        const bool had = m_doc->session().reference.kind == session::ReferenceSpec::Kind::Cpp;
         m_doc->setReferenceText(m_referenceEditor->text());
+        if (!had) updateReferenceTab(); // typed into a project without a reference
         scheduleReferenceCompile(false);
     });
     connect(m_editorTabs, &QTabWidget::currentChanged, this,
             [this](int i) { m_findBar->setEditor(i == 1 ? m_referenceEditor : m_kernelEditor); });
     connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
         loadEditorsFromDocument();
-        m_results->diffView()->clear();
+        // Results belong to a run of the project that was open: another one starts empty.
+        m_runner->forgetLastOutcome();
+        m_results->clearResults();
+        m_viewer->clear();
+        m_signaturePending = false;
         scheduleKernelCompile(true);
         scheduleReferenceCompile(true);
         updateTitle();
+        updateWatchedFiles();
     });
     connect(m_doc, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(m_doc, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &SessionDocument::filePathChanged, this, [this]() {
+        updateTitle();
+        updateWatchedFiles();
+        // A saved example copy is the user's project: its old temporary folder can go.
+        if (m_doc->exampleOf().isEmpty() && m_exampleCopy &&
+            !isInside(m_doc->filePath(), m_exampleCopy->path()))
+            m_exampleCopy.reset();
+    });
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         m_autosave->noteModified();
+        ++m_editGeneration;
+        m_runStaleReason = whatChanged(part);
+        markResultsStale(m_runStaleReason);
         // A template instance typed into the kernel chooser needs a compile that instantiates it.
         if (part == SessionDocument::Part::Launch) {
             const std::string& k = m_doc->session().launch.kernel;
@@ -243,6 +314,11 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
                     m_results->appendLog(
                         tr("compile failed:\n%1").arg(QString::fromStdString(r->log)));
                 m_lastCompileLog = r->ok ? std::string() : r->log;
+                if (!r->ok) markResultsStale(tr("the kernel no longer compiles"));
+                if (m_signaturePending) {
+                    m_signaturePending = false;
+                    applySignature(*r);
+                }
             });
     connect(m_liveReference, &LiveCompiler::compiled, this,
             [this](std::shared_ptr<const CompileResult> r) {
@@ -269,6 +345,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
     // Runs
     connect(m_runner, &RunController::runStarted, this, [this]() {
+        m_runEditGeneration = m_editGeneration;
         m_runAction->setEnabled(false);
         m_boundsCheckAction->setEnabled(false);
         m_diagnostics->setDiagnostics(QStringLiteral("memory"), {});
@@ -435,7 +512,7 @@ void MainWindow::buildMenus()
     file->addAction(icon("save"), tr("&Save"), QKeySequence::Save, this, [this]() { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this]() {
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save project as"), m_doc->filePath(), tr("Warpbench projects (*.wbproj)"));
+            this, tr("Save project as"), saveProposal(), tr("Warpbench projects (*.wbproj)"));
         if (!path.isEmpty())
             saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path
                                                             : path + QStringLiteral(".wbproj"));
@@ -460,6 +537,17 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(tr("Complete"), QKeySequence(Qt::CTRL | Qt::Key_Space), this,
                     [current]() { current()->showCompletions(true); });
+    edit->addSeparator();
+    QAction* fromSignature = edit->addAction(tr("Create &Buffers from Signature"), this,
+                                             &MainWindow::createBuffersFromSignature);
+    fromSignature->setObjectName(QStringLiteral("createFromSignatureAction"));
+    fromSignature->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    fromSignature->setToolTip(
+        tr("Add the buffers and scalars the kernel's parameters need: pointer → buffer (const "
+           "→ in, else out), value → scalar, sizes from the first integer parameter "
+           "(Ctrl+Shift+B)"));
+    connect(m_buffers, &BufferPanel::createFromSignatureRequested, this,
+            &MainWindow::createBuffersFromSignature);
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
@@ -480,25 +568,118 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
-    const auto list = examples();
+    examplesMenu->setObjectName(QStringLiteral("examplesMenu"));
+    examplesMenu->setToolTipsVisible(true);
+    const QList<ExampleEntry> list = exampleEntries();
     if (list.isEmpty()) {
         examplesMenu
             ->addAction(tr("(no examples found in %1)")
                             .arg(QString::fromStdString((wb::dataDir() / "examples").string())))
             ->setEnabled(false);
     }
-    for (const auto& [title, path] : list)
-        examplesMenu->addAction(title, this, [this, path]() {
-            if (maybeSave()) openProject(path);
-        });
+    // Correct examples first, then the ones that are wrong on purpose; each with its one line.
+    for (const bool buggy : {false, true}) {
+        if (std::none_of(list.begin(), list.end(),
+                         [buggy](const ExampleEntry& e) { return e.buggy == buggy; }))
+            continue;
+        examplesMenu->addSection(buggy ? tr("Deliberately buggy — find the mistake")
+                                       : tr("Examples"));
+        for (const ExampleEntry& e : list) {
+            if (e.buggy != buggy) continue;
+            QString description = e.description;
+            if (description.size() > 90) description = description.left(88) + QStringLiteral("…");
+            const QString title = QFileInfo(e.path).completeBaseName();
+            QAction* a = examplesMenu->addAction(
+                description.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, description),
+                this, [this, path = e.path]() {
+                    if (maybeSave()) openProject(path);
+                });
+            a->setToolTip(e.description);
+            a->setData(e.path);
+        }
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* docs =
+        help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this]() {
+            const QString dir = documentationDir();
+            const QString index = QDir(dir).filePath(QStringLiteral("gui.md"));
+            if (dir.isEmpty() || !QFileInfo::exists(index)) {
+                QMessageBox::information(this, tr("Documentation"),
+                                         tr("The documentation was not found (looked in %1). It is "
+                                            "in the docs/ folder of "
+                                            "the source tree.")
+                                             .arg(dir.isEmpty() ? tr("share/doc/warpbench") : dir));
+                return;
+            }
+            if (!QDesktopServices::openUrl(QUrl::fromLocalFile(index)))
+                m_results->appendLog(tr("no program opens %1").arg(index));
+        });
+    docs->setObjectName(QStringLiteral("documentationAction"));
+    help->addAction(tr("Documentation &Folder"), this, [this]() {
+        const QString dir = documentationDir();
+        if (!dir.isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+    });
     help->addAction(tr("&About Warpbench"), this, [this]() {
         QMessageBox::about(this, tr("About Warpbench"),
                            tr("<b>Warpbench %1</b><br>A desktop workbench for CUDA kernels.<br>"
                               "GPL-3.0-or-later. Uses Qt, QScintilla and Qt Charts.")
                                .arg(QStringLiteral(WB_VERSION)));
     });
+}
+
+QList<MainWindow::ExampleEntry> MainWindow::exampleEntries()
+{
+    QList<ExampleEntry> entries;
+    const QDir root(shippedExamplesDir());
+    for (const auto& [title, path] : examples()) {
+        // The installed tree's flat examples/<name>.wbproj copies (for the CLI) are not listed.
+        if (QFileInfo(path).absoluteDir() == root) continue;
+        ExampleEntry e;
+        e.path = path;
+        const QString rel = root.relativeFilePath(QFileInfo(path).absolutePath());
+        e.title = rel;
+        e.buggy = rel.startsWith(QStringLiteral("bugs/"));
+        // The README's first line ("saxpy — a scalar parameter, …"), else the project's own.
+        const QString readme = QFileInfo(path).absoluteDir().filePath(QStringLiteral("README.md"));
+        try {
+            if (QFileInfo::exists(readme)) {
+                QString line = SessionDocument::readSource(readme, "the example's README")
+                                   .section(u'\n', 0, 0)
+                                   .trimmed();
+                // "name — what": the menu already shows the name.
+                if (const qsizetype dash = line.indexOf(QStringLiteral(" — ")); dash >= 0)
+                    line = line.mid(dash + 3);
+                if (!line.isEmpty()) line[0] = line[0].toUpper();
+                e.description = line;
+            }
+            if (e.description.isEmpty()) {
+                const QJsonObject o =
+                    QJsonDocument::fromJson(
+                        SessionDocument::readSource(path, "the example project").toUtf8())
+                        .object();
+                e.description = o.value(QStringLiteral("description")).toString();
+            }
+        } catch (const std::exception&) {
+            // An unreadable README leaves the entry without its line.
+        }
+        entries.append(e);
+    }
+    return entries;
+}
+
+QString MainWindow::documentationDir()
+{
+    // Installed: <prefix>/share/doc/warpbench next to <prefix>/share/warpbench; in the build
+    // tree the source tree's docs/ (WB_SOURCE_DOCS_DIR).
+    const QDir data(QString::fromStdString(wb::dataDir().string()));
+    const QString installed = QDir::cleanPath(data.filePath(QStringLiteral("../doc/warpbench")));
+    if (QFileInfo::exists(installed + QStringLiteral("/gui.md"))) return installed;
+#ifdef WB_SOURCE_DOCS_DIR
+    const QString source = QStringLiteral(WB_SOURCE_DOCS_DIR);
+    if (QFileInfo::exists(source + QStringLiteral("/gui.md"))) return source;
+#endif
+    return {};
 }
 
 QList<QPair<QString, QString>> MainWindow::examples()
@@ -618,15 +799,25 @@ void MainWindow::loadEditorsFromDocument()
     m_editorTabs->setTabText(0, s.kernelFile.empty()
                                     ? tr("kernel.cu")
                                     : QFileInfo(QString::fromStdString(s.kernelFile)).fileName());
-    const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
-    m_editorTabs->setTabText(
-        1, cpp ? (s.reference.file.empty()
-                      ? tr("reference.cpp")
-                      : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
-               : tr("reference (%1)")
-                     .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind))));
-    m_referenceEditor->setReadOnly(!cpp);
+    updateReferenceTab();
     m_loadingEditors = false;
+}
+
+void MainWindow::updateReferenceTab()
+{
+    const session::Session& s = m_doc->session();
+    const bool cpp = s.reference.kind == session::ReferenceSpec::Kind::Cpp;
+    const bool none = s.reference.kind == session::ReferenceSpec::Kind::None;
+    m_editorTabs->setTabText(
+        1,
+        cpp ? (s.reference.file.empty()
+                   ? tr("reference.cpp")
+                   : QFileInfo(QString::fromStdString(s.reference.file)).fileName())
+            : (none ? tr("reference.cpp (none yet)")
+                    : tr("reference (%1)")
+                          .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind)))));
+    // No reference yet: typing one makes it a C++ reference (SessionDocument::setReferenceText).
+    m_referenceEditor->setReadOnly(!cpp && !none);
 }
 
 void MainWindow::scheduleKernelCompile(bool now)
@@ -795,6 +986,16 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     m_buffers->updateMemory();
     // An open viewer follows the new data.
     if (!m_viewer->bufferName().isEmpty()) showBuffer(m_viewer->bufferName(), false);
+    // Edited while it ran: the results are already of an earlier version.
+    if (m_editGeneration != m_runEditGeneration) markResultsStale(m_runStaleReason);
+}
+
+void MainWindow::markResultsStale(const QString& why)
+{
+    // While a run runs its "Running…" line stays; its results are greyed when they arrive.
+    if (m_runner->isRunning()) return;
+    m_results->setStale(why);
+    m_viewer->setStale(m_runner->lastOutcome() != nullptr);
 }
 
 void MainWindow::goToNext(bool backwards)
@@ -865,11 +1066,76 @@ void MainWindow::showBuffer(const QString& name, bool raise)
 void MainWindow::newProject()
 {
     m_doc->newSession();
+    m_exampleCopy.reset();
     m_autosave->clear();
+}
+
+bool MainWindow::openExample(const QString& path)
+{
+    QFileInfo shipped(path);
+    // An installed tree also has examples/<name>.wbproj beside the folders (for the CLI): the
+    // window opens the folder's own project, whose folder is the example's alone.
+    if (QDir(shippedExamplesDir()) == shipped.absoluteDir()) {
+        const QString inFolder =
+            QDir(shippedExamplesDir())
+                .filePath(shipped.completeBaseName() + u'/' + shipped.fileName());
+        if (QFileInfo::exists(inFolder)) shipped = QFileInfo(inFolder);
+    }
+    auto copy = std::make_unique<QTemporaryDir>(QDir::tempPath() +
+                                                QStringLiteral("/warpbench-example-XXXXXX"));
+    QString why;
+    if (!copy->isValid()) why = copy->errorString();
+    // The example's folder (sources, data, guide); examples are small.
+    const QDir from = shipped.absoluteDir();
+    QDirIterator it(from.absolutePath(), QDir::Files | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (why.isEmpty() && it.hasNext()) {
+        const QString file = it.next();
+        const QString target = copy->filePath(from.relativeFilePath(file));
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        if (!QFile::copy(file, target))
+            why = tr("cannot copy %1 to %2").arg(file, target);
+        else // installed files are read-only; the copy is the user's
+            QFile::setPermissions(target, QFile::permissions(target) | QFileDevice::WriteOwner);
+    }
+    if (!why.isEmpty()) {
+        m_results->appendLog(tr("cannot open example %1: %2").arg(path, why));
+        m_banner->setMessages(
+            {{StatusBanner::Level::Error, tr("<b>Cannot open example %1</b>: %2")
+                                              .arg(path.toHtmlEscaped(), why.toHtmlEscaped())}});
+        return false;
+    }
+    const QString copied = copy->filePath(shipped.fileName());
+    const std::string hash = session::ProjectTrust::fileHash(copied.toStdString());
+    try {
+        m_doc->load(copied, session::ProjectTrust::isRemembered(hash), shipped.absoluteFilePath());
+    } catch (const std::exception& e) {
+        const QString error = QString::fromUtf8(e.what());
+        m_results->appendLog(tr("cannot open %1: %2").arg(path, error));
+        m_banner->setMessages(
+            {{StatusBanner::Level::Error,
+              tr("<b>Cannot open %1</b>: %2").arg(path.toHtmlEscaped(), error.toHtmlEscaped())}});
+        return false;
+    }
+    m_exampleCopy = std::move(copy);
+    addRecentFile(shipped.absoluteFilePath());
+    m_autosave->clear();
+    m_results->appendLog(tr("opened example %1 (a private copy: Save asks where to keep it)")
+                             .arg(shipped.absoluteFilePath()));
+    updateBanner();
+    // The example's guide is what a learner reads first.
+    if (auto* guide = findChild<QDockWidget*>(QStringLiteral("guideDock"));
+        guide &&
+        QFileInfo::exists(QFileInfo(copied).absoluteDir().filePath(QStringLiteral("GUIDE.md")))) {
+        guide->show();
+        guide->raise();
+    }
+    return true;
 }
 
 bool MainWindow::openProject(const QString& path)
 {
+    if (isInside(path, shippedExamplesDir())) return openExample(path);
     // Trust is settled before anything compiles: a project's flags outside the allowed set run
     // only once the user trusted this exact file content (remembered by its SHA-256).
     const std::string hash = session::ProjectTrust::fileHash(path.toStdString());
@@ -884,6 +1150,7 @@ bool MainWindow::openProject(const QString& path)
         return false;
     }
     addRecentFile(m_doc->filePath());
+    m_exampleCopy.reset();
     m_autosave->clear();
     m_results->appendLog(tr("opened %1").arg(m_doc->filePath()));
     updateBanner();
@@ -903,11 +1170,32 @@ bool MainWindow::openProject(const QString& path)
     return true;
 }
 
+QString MainWindow::saveProposal() const
+{
+    if (!m_doc->needsSaveAs()) return m_doc->filePath();
+    // A new project or an example's copy starts in the documents folder; an example is
+    // proposed under its own name, in a folder of that name (its files go beside it).
+    const QDir docs(saveDialogFolder());
+    if (m_doc->exampleOf().isEmpty()) return docs.absolutePath();
+    const QFileInfo ex(m_doc->exampleOf());
+    return docs.filePath(ex.completeBaseName() + u'/' + ex.fileName());
+}
+
+QString MainWindow::saveDialogFolder() const
+{
+    if (!m_doc->needsSaveAs()) return QFileInfo(m_doc->filePath()).absolutePath();
+    QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (docs.isEmpty()) docs = QDir::homePath();
+    return docs;
+}
+
 bool MainWindow::save()
 {
-    if (m_doc->filePath().isEmpty()) {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(),
-                                                          tr("Warpbench projects (*.wbproj)"));
+    if (m_doc->needsSaveAs()) {
+        const QString path = QFileDialog::getSaveFileName(
+            this,
+            m_doc->exampleOf().isEmpty() ? tr("Save project") : tr("Save a copy of the example"),
+            saveProposal(), tr("Warpbench projects (*.wbproj)"));
         if (path.isEmpty()) return false;
         return saveAs(path.endsWith(QStringLiteral(".wbproj")) ? path
                                                                : path + QStringLiteral(".wbproj"));
@@ -917,6 +1205,21 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs(const QString& path)
 {
+    const bool intoExamples = isInside(path, shippedExamplesDir());
+    const bool intoCopy = m_exampleCopy && isInside(path, m_exampleCopy->path());
+    if (intoExamples || intoCopy) {
+        const QString why =
+            intoExamples
+                ? tr("%1 is inside the shipped examples, which are never overwritten. Save the "
+                     "copy in a folder of your own.")
+                      .arg(path)
+                : tr("%1 is inside the example's temporary copy, which is deleted when the "
+                     "window closes. Save the copy in a folder of your own.")
+                      .arg(path);
+        m_results->appendLog(tr("not saved: %1").arg(why));
+        QMessageBox::warning(this, tr("Save a copy elsewhere"), why);
+        return false;
+    }
     try {
         m_doc->save(path);
     } catch (const std::exception& e) {
@@ -926,8 +1229,120 @@ bool MainWindow::saveAs(const QString& path)
     }
     addRecentFile(m_doc->filePath());
     m_autosave->clear();
+    updateWatchedFiles();
     statusBar()->showMessage(tr("Saved %1").arg(m_doc->filePath()), 4000);
     return true;
+}
+
+void MainWindow::updateWatchedFiles()
+{
+    if (const QStringList old = m_sourceWatcher->files(); !old.isEmpty())
+        m_sourceWatcher->removePaths(old);
+    QStringList files;
+    for (const QString& f : {m_doc->kernelFilePath(), m_doc->referenceFilePath()})
+        if (!f.isEmpty() && QFileInfo::exists(f)) files << f;
+    if (!files.isEmpty()) m_sourceWatcher->addPaths(files);
+}
+
+void MainWindow::sourceFileChanged(const QString& path)
+{
+    // Editors that save by replacing the file end the watch: watch the new file.
+    if (QFileInfo::exists(path) && !m_sourceWatcher->files().contains(path))
+        m_sourceWatcher->addPath(path);
+    const bool kernel = QFileInfo(path) == QFileInfo(m_doc->kernelFilePath());
+    const bool reference = !kernel && QFileInfo(path) == QFileInfo(m_doc->referenceFilePath());
+    if ((!kernel && !reference) || !QFileInfo::exists(path)) return;
+    QString disk;
+    try {
+        disk = SessionDocument::readSource(path, kernel ? "the kernel source"
+                                                        : "the C++ reference source");
+    } catch (const std::exception& e) {
+        m_results->appendLog(
+            tr("%1 changed on disk but cannot be read: %2").arg(path, QString::fromUtf8(e.what())));
+        return;
+    }
+    KernelEditor* editor = kernel ? m_kernelEditor : m_referenceEditor;
+    const QString onDisk = kernel ? m_doc->kernelOnDisk() : m_doc->referenceOnDisk();
+    if (disk == editor->text()) { // our own save, or nothing new
+        kernel ? m_doc->setKernelOnDisk(disk) : m_doc->setReferenceOnDisk(disk);
+        return;
+    }
+    const QString name = QFileInfo(path).fileName();
+    if (editor->text() != onDisk) {
+        const auto answer = QMessageBox::question(
+            this, tr("%1 changed on disk").arg(name),
+            tr("%1 was changed by another program, and the window has edits of it that are not "
+               "saved.\n\nReload it from disk (your edits in the window are lost) or keep the "
+               "window's text (saving overwrites the file)?")
+                .arg(name),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes) {
+            m_results->appendLog(tr("%1 changed on disk; kept the window's text").arg(name));
+            kernel ? m_doc->setKernelOnDisk(disk) : m_doc->setReferenceOnDisk(disk);
+            return;
+        }
+    }
+    const bool wasModified = m_doc->isModified();
+    const int line = editor->firstVisibleLine();
+    editor->setText(disk); // through the document: compiles and greys results like typing
+    editor->setFirstVisibleLine(line);
+    kernel ? m_doc->setKernelOnDisk(disk) : m_doc->setReferenceOnDisk(disk);
+    if (!wasModified) m_doc->setModified(false);
+    m_results->appendLog(tr("reloaded %1: it changed on disk").arg(name));
+    statusBar()->showMessage(tr("Reloaded %1 (changed on disk)").arg(name), 4000);
+    Q_EMIT sourceReloaded(path);
+}
+
+void MainWindow::createBuffersFromSignature()
+{
+    // The signature of the text in the editor: compile it now, apply when it comes back.
+    m_signaturePending = true;
+    scheduleKernelCompile(true);
+}
+
+void MainWindow::applySignature(const CompileResult& compiled)
+{
+    const auto fail = [this](const QString& why) {
+        m_results->appendLog(tr("Create Buffers from Signature: %1").arg(why));
+        statusBar()->showMessage(why, 8000);
+        Q_EMIT buffersCreatedFromSignature(false, why);
+    };
+    if (!compiled.ok) return fail(tr("the kernel does not compile; fix it first (see Problems)"));
+    const KernelInfo* kernel = compiled.findKernel(m_doc->session().launch.kernel);
+    if (!kernel && compiled.kernels.size() == 1) kernel = &compiled.kernels.front();
+    if (!kernel)
+        return fail(compiled.kernels.empty() ? tr("the source has no __global__ kernel")
+                                             : tr("choose the kernel to launch in Launch first"));
+    QStringList removed;
+    const bool referenceBefore =
+        m_doc->session().reference.kind == session::ReferenceSpec::Kind::Cpp;
+    const session::SignatureSpecs added = m_doc->createFromSignature(*kernel, &removed);
+    if (referenceBefore != (m_doc->session().reference.kind == session::ReferenceSpec::Kind::Cpp))
+        loadEditorsFromDocument();
+    const auto join = [](const std::vector<std::string>& v) {
+        QStringList l;
+        for (const std::string& s : v)
+            l << QString::fromStdString(s);
+        return l.join(QStringLiteral(", "));
+    };
+    QStringList parts;
+    if (!added.addedBuffers.empty()) parts << tr("buffers %1").arg(join(added.addedBuffers));
+    if (!added.addedScalars.empty()) parts << tr("scalars %1").arg(join(added.addedScalars));
+    QString summary = parts.isEmpty() ? tr("%1: every parameter already has its buffer or scalar")
+                                            .arg(QString::fromStdString(kernel->name))
+                                      : tr("%1: added %2")
+                                            .arg(QString::fromStdString(kernel->name),
+                                                 parts.join(QStringLiteral("; ")));
+    if (!removed.isEmpty())
+        summary += tr("; removed the new-project template's unused %1").arg(removed.join(", "));
+    if (!added.skipped.empty()) summary += tr("; skipped %1").arg(join(added.skipped));
+    if (removed.contains(QStringLiteral("reference.cpp")))
+        summary += tr(". Runs are not compared until you write a reference in reference.cpp");
+    m_results->appendLog(tr("Create Buffers from Signature — %1").arg(summary));
+    statusBar()->showMessage(summary, 8000);
+    m_buffersDock->show();
+    m_buffersDock->raise();
+    Q_EMIT buffersCreatedFromSignature(true, summary);
 }
 
 bool MainWindow::maybeSave()
@@ -983,8 +1398,13 @@ QByteArray MainWindow::snapshot() const
     o.insert(QStringLiteral("version"), 1);
     o.insert(QStringLiteral("savedAt"),
              QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    o.insert(QStringLiteral("projectPath"), m_doc->filePath());
-    o.insert(QStringLiteral("baseDir"), QString::fromStdString(m_doc->session().baseDir.string()));
+    // An example's copy is temporary: recovery goes back to the shipped example's folder.
+    const QString example = m_doc->exampleOf();
+    o.insert(QStringLiteral("projectPath"), example.isEmpty() ? m_doc->filePath() : QString());
+    o.insert(QStringLiteral("baseDir"),
+             example.isEmpty() ? QString::fromStdString(m_doc->session().baseDir.string())
+                               : QFileInfo(example).absolutePath());
+    if (!example.isEmpty()) o.insert(QStringLiteral("exampleOf"), example);
     o.insert(QStringLiteral("project"), QString::fromStdString(m_doc->snapshotJson()));
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
@@ -1027,7 +1447,9 @@ bool MainWindow::restoreSnapshot(const QByteArray& content)
             base.empty() ? std::filesystem::current_path() : base, "autosave");
         const QString kernel = QString::fromStdString(s.kernelSource);
         const QString reference = QString::fromStdString(s.reference.source);
-        m_doc->setSession(std::move(s), path, kernel, reference);
+        // Recovered work on an example stays an example's copy: Save asks where to keep it.
+        m_doc->setSession(std::move(s), path, kernel, reference,
+                          o.value(QStringLiteral("exampleOf")).toString());
         m_doc->setModified(true);
         m_autosave->noteModified();
         m_results->appendLog(tr("restored autosaved work%1")

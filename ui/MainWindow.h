@@ -10,6 +10,8 @@
 
 class QAction;
 class QDockWidget;
+class QFileSystemWatcher;
+class QTemporaryDir;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -57,10 +59,29 @@ public:
 
     // Files
     void newProject();
-    /// Opens a project; on failure shows why (in the banner and log) and returns false.
+    /// Opens a project; on failure shows why (in the banner and log) and returns false. A
+    /// shipped example (under dataDir()/examples) is opened as a private copy (openExample).
     bool openProject(const QString& path);
+    /// Opens a private temporary copy of the shipped example `path`: runs, history and outputs
+    /// never write next to the shipped files, and Save asks where to save a copy (exampleOf()).
+    bool openExample(const QString& path);
     bool save();
+    /// Refuses (with a message) to write into the shipped examples or an example's private
+    /// copy: those are never the user's project.
     bool saveAs(const QString& path);
+    /// The folder the Save dialog starts in: the project's own for a saved project, else the
+    /// user's documents folder (QStandardPaths::DocumentsLocation).
+    QString saveDialogFolder() const;
+    /// What the Save dialog proposes: the project itself, the documents folder for a new one,
+    /// `<documents>/<example>/<example>.wbproj` for an example's copy.
+    QString saveProposal() const;
+    /// Edit → Create Buffers from Signature: compiles the kernel now, then adds the buffers and
+    /// scalars its signature needs (SessionDocument::createFromSignature);
+    /// buffersCreatedFromSignature reports what changed.
+    void createBuffersFromSignature();
+    /// The kernel.cu (or reference.cpp) of the project changed on disk: reloads it into the
+    /// editor, asking first when the editor has edits of that file not saved.
+    void sourceFileChanged(const QString& path);
     /// Asks about unsaved changes; false when the user cancelled.
     bool maybeSave();
 
@@ -103,10 +124,25 @@ public:
 
     /// Examples shipped under dataDir()/examples: (title, path).
     static QList<QPair<QString, QString>> examples();
+    /// One example of the Examples menu.
+    struct ExampleEntry {
+        QString title;       ///< "saxpy", "bugs/missing_bounds_check"
+        QString path;        ///< its .wbproj
+        QString description; ///< one line, from its README.md or the project's description
+        bool buggy = false;  ///< under examples/bugs: wrong on purpose
+    };
+    static QList<ExampleEntry> exampleEntries();
+    /// The documentation folder: installed (share/doc/warpbench) or the source tree's docs/.
+    static QString documentationDir();
+    QFileSystemWatcher* sourceWatcher() const noexcept { return m_sourceWatcher; }
 
 Q_SIGNALS:
     void environmentProbed();
     void bufferShown(const QString& name);
+    /// After Create Buffers from Signature: what was added, or why nothing could be.
+    void buffersCreatedFromSignature(bool ok, const QString& summary);
+    /// A separate source file was reloaded from disk into its editor.
+    void sourceReloaded(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -131,9 +167,16 @@ private:
     void scheduleKernelCompile(bool now);
     void scheduleReferenceCompile(bool now);
     void loadEditorsFromDocument();
+    /// The reference tab's title and whether it can be typed into.
+    void updateReferenceTab();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
+    void applySignature(const CompileResult& compiled);
+    /// Watches the project's separate kernel and reference files.
+    void updateWatchedFiles();
+    /// The session was edited since the shown results (`part` says what): grey them.
+    void markResultsStale(const QString& why);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;
@@ -151,6 +194,12 @@ private:
         false; ///< a saved dock layout was restored (else size docks on first show)
     bool m_shownOnce = false;
     QByteArray m_defaultState; ///< the docks before any saved layout: Reset Layout's target
+    bool m_signaturePending = false;
+    quint64 m_editGeneration = 0; ///< counts edits; a run remembers the one it started from
+    quint64 m_runEditGeneration = 0;
+    QString m_runStaleReason; ///< what was edited while the run ran
+    QFileSystemWatcher* m_sourceWatcher = nullptr;
+    std::unique_ptr<QTemporaryDir> m_exampleCopy; ///< the open example's private copy
 
     StatusBanner* m_banner = nullptr;
     QWidget* m_recoveryBar = nullptr;

@@ -17,7 +17,7 @@ ParamBindingModel::ParamBindingModel(SessionDocument* document, QObject* parent)
 {
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         if (part == SessionDocument::Part::Buffers || part == SessionDocument::Part::Scalars ||
-            part == SessionDocument::Part::Launch)
+            part == SessionDocument::Part::Launch || part == SessionDocument::Part::All)
             refresh();
     });
     connect(m_doc, &SessionDocument::sessionReplaced, this, &ParamBindingModel::refresh);

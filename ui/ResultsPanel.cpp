@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace wb::ui {
@@ -96,6 +97,14 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
         // Never shorter than the wrapped text (a short dock then scrolls, see eventFilter).
         l->installEventFilter(this);
     }
+    m_staleLabel = new QLabel(this);
+    m_staleLabel->setObjectName(QStringLiteral("staleResultsLabel"));
+    m_staleLabel->setWordWrap(true);
+    m_staleLabel->setStyleSheet(QStringLiteral(
+        "#staleResultsLabel { background: palette(midlight); color: palette(window-text); "
+        "border: 1px dashed palette(mid); border-radius: 3px; padding: 2px 6px; }"));
+    m_staleLabel->hide();
+    layout->addWidget(m_staleLabel);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -131,6 +140,13 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_log->setMaximumBlockCount(20000);
     m_tabs->addTab(m_log, tr("Log"));
     layout->addWidget(m_tabs, 1);
+    m_veil = new QWidget(m_tabs);
+    m_veil->setObjectName(QStringLiteral("staleResultsVeil"));
+    m_veil->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_veil->setAttribute(Qt::WA_StyledBackground);
+    m_veil->hide();
+    m_tabs->installEventFilter(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this]() { setGreyed(m_stale); });
 
     m_log->viewport()->installEventFilter(this);
     m_log->setToolTip(tr("Click a file(line) or file:line:col location to jump to it"));
@@ -156,6 +172,7 @@ bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
                 const int h = l->heightForWidth(l->width());
                 if (h > 0 && h != l->minimumHeight()) l->setMinimumHeight(h);
             }
+    if (watched == m_tabs && event->type() == QEvent::Resize && m_stale) setGreyed(true);
     if (m_log && watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
@@ -191,6 +208,68 @@ void ResultsPanel::setRunning(bool running, const QString& what)
     if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
 }
 
+bool ResultsPanel::isVeiled() const
+{
+    return m_veil->isVisible();
+}
+
+QString ResultsPanel::staleText() const
+{
+    return m_stale ? m_staleLabel->text() : QString();
+}
+
+void ResultsPanel::clearResults()
+{
+    setGreyed(false);
+    m_stale = false;
+    m_hasResults = false;
+    m_staleLabel->hide();
+    m_verdictHtml.clear();
+    m_verdict->setText(
+        tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    m_timing->clear();
+    m_throughput->clear();
+    m_charts->clear();
+    m_charts->hide();
+    m_diff->clear();
+}
+
+void ResultsPanel::setStale(const QString& why)
+{
+    if (!m_hasResults) return;
+    m_stale = true;
+    m_staleLabel->setText(tr("⟲ <b>From an earlier version</b> — %1 since this run. Run "
+                             "(Ctrl+R) for results of what you see now.")
+                              .arg(why.toHtmlEscaped()));
+    m_staleLabel->show();
+    // The verdict keeps its words but loses its colours: grey, struck through.
+    QString plain = QTextDocumentFragment::fromHtml(m_verdictHtml).toPlainText();
+    plain.replace(QChar(0x2028), u'\n'); // <br>
+    QStringList lines;
+    for (const QString& line : plain.split(u'\n'))
+        lines << line.toHtmlEscaped();
+    m_verdict->setText(
+        QStringLiteral("<span style='color:gray'><s>%1</s></span>").arg(lines.join("<br>")));
+    setGreyed(true);
+}
+
+void ResultsPanel::setGreyed(bool greyed)
+{
+    // A veil of the window's colour over the Summary and Diff pages (charts and images
+    // included; an opacity effect would turn chart views black). Clicks and scrolling go
+    // through it to the page.
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(165);
+    m_veil->setStyleSheet(QStringLiteral("background: %1;").arg(veil.name(QColor::HexArgb)));
+    QRect page = m_tabs->rect();
+    page.setTop(m_tabs->tabBar()->geometry().bottom() + 1);
+    m_veil->setGeometry(page);
+    const int tab = m_tabs->currentIndex();
+    m_veil->setVisible(
+        greyed && (tab == static_cast<int>(Tab::Summary) || tab == static_cast<int>(Tab::Diff)));
+    m_veil->raise();
+}
+
 void ResultsPanel::appendLog(const QString& line)
 {
     m_log->appendPlainText(QStringLiteral("[%1] %2").arg(
@@ -206,6 +285,10 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     const bool timed = !t.samplesMs.empty();
     QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
                           .arg(statusColour(r.status), statusWord(r.status));
+    // A pass without a reference only means that it ran.
+    if (r.status == session::RunReport::Status::Passed &&
+        r.referenceKind == session::ReferenceSpec::Kind::None)
+        verdict += tr(" (ran; not compared: no reference)");
     if (timed)
         verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
@@ -231,8 +314,13 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     if (outcome->offersBoundsCheck)
         verdict += tr("<br><a href=\"wb:bounds-check\">Run with Bounds Checking</a> — the CPU "
                       "emulator checks every access and names the faulting line (Ctrl+Alt+R)");
+    m_verdictHtml = verdict;
     m_verdict->setText(verdict);
     m_verdict->setToolTip(tip);
+    m_hasResults = true;
+    m_stale = false;
+    m_staleLabel->hide();
+    setGreyed(false);
 
     if (timed)
         m_timing->setText(

@@ -32,6 +32,19 @@ public:
 
     void setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session);
     void setRunning(bool running, const QString& what = {});
+    /// Results belong to a run of one project: another project (open, new) clears them — the
+    /// verdict, timing, charts and diff (the log stays).
+    void clearResults();
+    /// The session changed since the shown run (`why`: "the kernel source changed"): the
+    /// verdict, timing, charts and diff are greyed and labelled "from an earlier version" until
+    /// the next outcome arrives. Nothing happens while no run's results are shown.
+    void setStale(const QString& why);
+    bool hasResults() const noexcept { return m_hasResults; }
+    bool isStale() const noexcept { return m_stale; }
+    /// Whether the grey veil is over the current page (Summary or Diff while stale).
+    bool isVeiled() const;
+    /// The "from an earlier version" label's text (empty when the results are current).
+    QString staleText() const;
     void appendLog(const QString& line);
     void showTab(Tab tab);
 
@@ -59,6 +72,13 @@ protected:
 
 private:
     QLabel* m_verdict = nullptr; ///< wraps; never widens the window (see the constructor)
+    void setGreyed(bool greyed);
+
+    bool m_hasResults = false;
+    bool m_stale = false;
+    QString m_verdictHtml; ///< the current run's verdict, kept while it is shown greyed
+    QLabel* m_staleLabel = nullptr;
+    QWidget* m_veil = nullptr; ///< greys the Summary and Diff pages while stale
     QTabWidget* m_tabs = nullptr;
     QLabel* m_timing = nullptr;
     QLabel* m_throughput = nullptr;

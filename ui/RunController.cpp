@@ -170,4 +170,10 @@ void RunController::cancel()
     Q_EMIT runCancelled();
 }
 
+void RunController::forgetLastOutcome()
+{
+    cancel();
+    m_last.reset();
+}
+
 } // namespace wb::ui

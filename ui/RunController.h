@@ -48,6 +48,9 @@ public:
     bool trace() const noexcept { return m_trace; }
     qint64 elapsedMs() const { return m_running ? m_clock.elapsed() : 0; }
     std::shared_ptr<const RunOutcome> lastOutcome() const { return m_last; }
+    /// Another project was opened: its buffers are not the last run's (a running run is
+    /// abandoned like cancel(), its result dropped).
+    void forgetLastOutcome();
 
     /// Fills the in/inout buffers of `session` like a run does (for viewing before a run).
     static std::map<std::string, session::HostArray> makeInputs(const session::Session& session);

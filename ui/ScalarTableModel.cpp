@@ -20,6 +20,12 @@ ScalarTableModel::ScalarTableModel(SessionDocument* document, QObject* parent)
         beginResetModel();
         endResetModel();
     });
+    // Scalars added or removed outside the table (Create Buffers from Signature).
+    connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
+        if (part != SessionDocument::Part::All) return;
+        beginResetModel();
+        endResetModel();
+    });
 }
 
 int ScalarTableModel::rowCount(const QModelIndex& parent) const

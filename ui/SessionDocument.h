@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/session/Session.h"
+#include "core/session/SignatureSpecs.h"
 
 #include <QObject>
 #include <QString>
@@ -27,8 +28,13 @@ public:
     session::Session runnableSession() const;
 
     const QString& filePath() const noexcept { return m_path; }
-    /// "hello_gpu.wbproj" or "Untitled".
+    /// "hello_gpu.wbproj", "saxpy.wbproj (example)" or "Untitled".
     QString displayName() const;
+    /// The shipped example this document is a private copy of (its .wbproj), or empty. Such a
+    /// document is saved only through Save As, never into the copy or the example's folder.
+    const QString& exampleOf() const noexcept { return m_exampleOf; }
+    /// Whether Save needs a new place: an untitled project or an example's copy.
+    bool needsSaveAs() const { return m_path.isEmpty() || !m_exampleOf.isEmpty(); }
     bool isModified() const noexcept { return m_modified; }
     void setModified(bool modified);
 
@@ -43,16 +49,42 @@ public:
 
     /// A new, empty session (a template kernel with one buffer).
     void newSession();
+    /// Create Buffers from Signature: adds the buffers and scalars `kernel` lacks
+    /// (session::SignatureSpecs) and launches it, as one edit (Part::All). The new project's
+    /// template parts the kernel does not use — its untouched `in`/`out`/`factor` and its C++
+    /// reference for `scale`, which cannot fit another kernel — are removed; the reference
+    /// comes back when reference.cpp is typed into. `removed` receives what was removed.
+    session::SignatureSpecs createFromSignature(const KernelInfo& kernel,
+                                                QStringList* removed = nullptr);
+    /// Reloads the kernel (or C++ reference) text from its separate file after it changed on
+    /// disk; the document stays unmodified when it was. Throws wb::Error when unreadable.
+    /// The separate source files of a saved project, absolute (empty when inline).
+    QString kernelFilePath() const;
+    QString referenceFilePath() const;
+    /// The texts of those files as last read or written by the document: the editor text differs
+    /// from it when the window has unsaved edits of that source.
+    const QString& kernelOnDisk() const noexcept { return m_kernelOnDisk; }
+    const QString& referenceOnDisk() const noexcept { return m_referenceOnDisk; }
+    /// The file changed on disk and its new `text` was taken into the editor: remember it.
+    void setKernelOnDisk(const QString& text) { m_kernelOnDisk = text; }
+    void setReferenceOnDisk(const QString& text) { m_referenceOnDisk = text; }
+    /// Reads a separate source file of the project (UserFile: a FIFO never blocks). Throws.
+    static QString readSource(const QString& path, const std::string& what);
     /// Throws wb::Error naming the field or file on failure; the document is unchanged then.
     /// `flagsTrusted` becomes Session::flagsTrusted before sessionReplaced() is emitted, so that
     /// the compiles it starts already know whether the project's flags may run.
-    void load(const QString& path, bool flagsTrusted = false);
+    /// `exampleOf`: the shipped example `path` is a private copy of (see exampleOf()).
+    void load(const QString& path, bool flagsTrusted = false, const QString& exampleOf = {});
     /// The user trusted (or no longer trusts) the project's compiler flags (ProjectTrust).
     void setFlagsTrusted(bool trusted);
     /// Replaces the whole session (recovery, tests). `path` may be empty.
     void setSession(session::Session session, const QString& path, const QString& kernelText,
-                    const QString& referenceText);
+                    const QString& referenceText, const QString& exampleOf = {});
     /// Writes the project (and its separate kernel/reference files) atomically. Throws wb::Error.
+    /// A project saved without separate sources (new or inline) gets `kernel.cu` and, for a C++
+    /// reference, `reference.cpp` next to it (`<name>.cu` / `<name>_reference.cpp` when those
+    /// names are taken by other files), so the kernel can be edited in any editor. Saving an
+    /// example's copy also copies its data files and GUIDE.md, so the saved project is whole.
     void save(const QString& path);
 
     /// The project JSON as it would be saved, editor texts inlined (autosave snapshots).
@@ -71,6 +103,9 @@ private:
     QString m_path;
     QString m_kernelText;
     QString m_referenceText;
+    QString m_exampleOf;
+    QString m_kernelOnDisk;
+    QString m_referenceOnDisk;
     bool m_modified = false;
 };
 

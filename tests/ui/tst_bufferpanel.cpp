@@ -14,6 +14,7 @@
 #include <QStyleOptionViewItem>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 using namespace wb;
 using namespace wb::ui;
@@ -125,6 +126,13 @@ private Q_SLOTS:
         const QRect cell = view->visualRect(panel.bufferModel()->index(1, 0));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
         QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        // Double-click edits the cell (issue 17); the viewer opens from View.
+        QTRY_VERIFY(view->findChild<QLineEdit*>() && view->findChild<QLineEdit*>()->isVisible());
+        QCOMPARE(activated.count(), 0);
+        QTest::keyClick(view->findChild<QLineEdit*>(), Qt::Key_Escape);
+        auto* viewButton = panel.findChild<QToolButton*>(QStringLiteral("viewBufferButton"));
+        QVERIFY(viewButton);
+        viewButton->click();
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.first().first().toString(), QStringLiteral("out"));
     }

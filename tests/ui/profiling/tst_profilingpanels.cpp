@@ -203,10 +203,8 @@ private Q_SLOTS:
         QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
         QApplication::setApplicationName(QStringLiteral("tst_profilingpanels"));
         qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
-        // The main window keeps an example's history in the (test) data folder: start empty.
-        std::filesystem::path old = RunHistory::pathForUnsaved();
-        old.replace_filename("hello_gpu-example.wbhistory");
-        std::filesystem::remove(old);
+        // The main window opens an example as a private copy: its history starts empty beside
+        // the copy, never shared with another test running at the same time (issue 17).
     }
 
     void speedOfLightShowsResult()
