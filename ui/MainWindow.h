@@ -70,6 +70,9 @@ public:
     /// Run → Run with Bounds Checking: the session on the CPU emulator with every access
     /// checked; faulting accesses land in Problems with their kernel line.
     bool runBoundsChecked();
+    /// Run → Check Races: a race-checked run on the CPU emulator; each race is a problem at
+    /// both of its kernel lines.
+    bool runRaceChecked();
     void cancel();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
@@ -127,6 +130,8 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
+    /// The races of a race-checked run: in Problems and on the kernel editor's lines.
+    void showRaces(const std::vector<RaceFinding>& races);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;
@@ -164,6 +169,7 @@ private:
     QAction* m_compileAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_boundsCheckAction = nullptr;
+    QAction* m_raceCheckAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_versionsLabel = nullptr;

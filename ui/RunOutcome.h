@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/session/HostArray.h"
 #include "core/session/RunReport.h"
@@ -31,6 +32,9 @@ struct RunOutcome {
     /// Bounds-checked runs (RunController::run(true), CPU emulator): the faulting accesses.
     bool boundsChecked = false;
     std::vector<MemoryFinding> findings;
+    /// Race-checked runs (RunController::run(false, true), CPU emulator): the data races.
+    bool raceChecked = false;
+    std::vector<RaceFinding> races;
     /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
     QString kernelOutput;
 };

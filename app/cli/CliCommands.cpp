@@ -391,6 +391,9 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         out(o.report.toText());
         for (const MemoryFinding& f : o.findings)
             out(findingText(f));
+        if (!o.races.empty())
+            out("Races     " + std::to_string(o.races.size()) + " found (exit " +
+                std::to_string(code) + ")\n");
         for (const RaceFinding& f : o.races)
             out(raceText(f));
         if (raceCheck && o.races.empty() && o.fault == runner::Fault::None &&

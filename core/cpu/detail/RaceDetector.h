@@ -60,7 +60,11 @@ public:
     void startBlock();
     /// The emulated thread `linear` of the running block passed a barrier.
     void barrierPassed(unsigned linear);
-    /// One access by the running emulated thread (wb_cpu_current), from code address `pc`.
+    /// The emulated thread that runs from now on. Set by the host whenever it hands control to
+    /// a thread (its start, its return from a barrier or warp operation): the coordinates the
+    /// kernel itself keeps in wb_cpu_current may be stored late by the optimiser.
+    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
+    /// One access by the current emulated thread, from code address `pc`.
     void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);
 
     const std::vector<Report>& reports() const noexcept { return m_reports; }
@@ -86,6 +90,7 @@ private:
     std::size_t m_maxReports;
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
+    const wbcpu::abi::ThreadState* m_current = nullptr;
     std::vector<std::uint32_t> m_phase; ///< barrier count of each thread of the running block
     std::vector<Report> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports

@@ -55,13 +55,35 @@ int fail(const std::string& why)
     return 3;
 }
 
-/// Race-check mode: a barrier a thread passed starts its next phase.
+// Race-check mode: the host tells the detector which emulated thread runs whenever it hands
+// control to one, and a barrier a thread passed starts its next phase.
 int (*g_blockSync)(abi::ThreadState*, int, int, const char*, unsigned) = nullptr;
-int blockSyncCounted(abi::ThreadState* st, int op, int predicate, const char* file, unsigned line)
+unsigned long long (*g_warpOp)(abi::ThreadState*, int, unsigned, unsigned long long, int, int,
+                               const char*, const char*, unsigned) = nullptr;
+abi::RunThreadFn g_runThread = nullptr;
+
+int blockSyncTracked(abi::ThreadState* st, int op, int predicate, const char* file, unsigned line)
 {
     const int r = g_blockSync(st, op, predicate, file, line);
-    if (wb::cpu::detail::RaceDetector::active)
-        wb::cpu::detail::RaceDetector::active->barrierPassed(st->linear);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) {
+        d->setCurrent(st);
+        d->barrierPassed(st->linear);
+    }
+    return r;
+}
+unsigned long long warpOpTracked(abi::ThreadState* st, int op, unsigned mask,
+                                 unsigned long long value, int param, int width, const char* what,
+                                 const char* file, unsigned line)
+{
+    const unsigned long long r = g_warpOp(st, op, mask, value, param, width, what, file, line);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(st);
+    return r;
+}
+int runThreadTracked(void** args, abi::ThreadState* st)
+{
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(st);
+    const int r = g_runThread(args, st);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(nullptr);
     return r;
 }
 
@@ -219,6 +241,7 @@ int main(int argc, char** argv)
     base.rt = &runtime.rt;
 
     std::unique_ptr<wb::cpu::detail::RaceDetector> detector;
+    abi::KernelDesc tracked{};
     if (races) {
         LoadedLibrary loaded;
         loaded.code = reinterpret_cast<const void*>(moduleFn);
@@ -234,7 +257,16 @@ int main(int argc, char** argv)
                 detector->addRegion(static_cast<unsigned char*>(loaded.tls) + sharedVars[i].offset,
                                     sharedVars[i].size, static_cast<int>(1000 + i), true);
         g_blockSync = runtime.rt.blockSync;
-        runtime.rt.blockSync = &blockSyncCounted;
+        runtime.rt.blockSync = &blockSyncTracked;
+        g_warpOp = runtime.rt.warpOp;
+        runtime.rt.warpOp = &warpOpTracked;
+        // Threads run as fibers (one call per thread): in the block loop of loop mode the
+        // optimiser may keep the coordinates in registers across the instrumented accesses.
+        g_runThread = kd->runThread;
+        tracked = *kd;
+        tracked.runThread = &runThreadTracked;
+        tracked.needsFibers = 1;
+        kd = &tracked;
         wb::cpu::detail::RaceDetector::active = detector.get();
     }
     const auto started = std::chrono::steady_clock::now();
