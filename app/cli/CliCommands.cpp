@@ -43,7 +43,8 @@ const char* kDescription =
     "  0  pass: every output matches its reference\n"
     "  1  mismatch: at least one output is outside its tolerance\n"
     "  2  compile error (kernel or C++ reference)\n"
-    "  3  runtime error (launch failure, missing input file, no usable backend)\n"
+    "  3  runtime error (launch failure, missing input file, no usable backend,\n"
+    "     a data race found by --races)\n"
     "  4  invalid project or arguments, or compiler flags refused (see --trust-project)";
 
 void out(const std::string& s)
