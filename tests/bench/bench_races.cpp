@@ -76,8 +76,8 @@ int main(int argc, char** argv)
     std::printf("Race-check benchmark — %s, %d timed launches per run\n\n",
                 backend.device().name.c_str(), iterations);
     std::printf("| example | plain launch (median) | race-checked launch | ratio | plain run | "
-                "race-checked run | ratio | races |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
+                "race-checked run | ratio | races | status plain / race-checked |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
     double worstKernel = 0, worstRun = 0;
     for (const auto& path : projects) {
         try {
@@ -91,9 +91,11 @@ int main(int argc, char** argv)
                 worstKernel = std::max(worstKernel, kr);
                 worstRun = std::max(worstRun, rr);
             }
-            std::printf("| %s | %.3f ms | %.3f ms | %.1f× | %.1f ms | %.1f ms | %.1f× | %zu |\n",
+            std::printf("| %s | %.3f ms | %.3f ms | %.1f× | %.1f ms | %.1f ms | %.1f× | %zu | %s / "
+                        "%s |\n",
                         path.stem().string().c_str(), plain.kernelMs, raced.kernelMs, kr,
-                        plain.runMs, raced.runMs, rr, raced.races);
+                        plain.runMs, raced.runMs, rr, raced.races, plain.status.c_str(),
+                        raced.status.c_str());
         } catch (const std::exception& e) {
             std::printf("| %s | failed: %s |\n", path.stem().string().c_str(), e.what());
         }

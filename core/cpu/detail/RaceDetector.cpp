@@ -166,11 +166,17 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, boo
     for (const std::unique_ptr<Region>& rp : m_regions) {
         const Region& region = *rp;
         if (a >= region.end || a + size <= region.begin) continue;
-        if (!m_current) return;
-        const wbcpu::abi::Dim& b = m_current->blockIndex;
         Record now;
-        now.block = b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
-        const unsigned thread = m_current->linear;
+        unsigned thread = 0;
+        if (m_current) { // fiber mode: the host said who runs
+            const wbcpu::abi::Dim& b = m_current->blockIndex;
+            now.block = b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
+            thread = m_current->linear;
+        } else { // loop mode: the block loop stores the coordinates before each thread
+            const wbcpu::abi::Current& c = wb_cpu_current;
+            now.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
+            thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
+        }
         now.thread = static_cast<std::uint16_t>(thread);
         now.phase = thread < m_phase.size() ? m_phase[thread] : 0;
         now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);

@@ -60,9 +60,11 @@ public:
     void startBlock();
     /// The emulated thread `linear` of the running block passed a barrier.
     void barrierPassed(unsigned linear);
-    /// The emulated thread that runs from now on. Set by the host whenever it hands control to
-    /// a thread (its start, its return from a barrier or warp operation): the coordinates the
-    /// kernel itself keeps in wb_cpu_current may be stored late by the optimiser.
+    /// The emulated thread that runs from now on (fiber mode). Set by the host whenever it
+    /// hands control to a thread (its start, its return from a barrier or warp operation): in a
+    /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
+    /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
+    /// each thread behind a compiler barrier.
     void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
     /// One access by the current emulated thread, from code address `pc`.
     void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -104,6 +105,13 @@ std::map<std::uint32_t, Location> symbolize(const std::string& library,
 
 std::vector<SharedVariable> sharedVariables(const std::string& library)
 {
+    // Libraries are cached by the hash of what built them: a path names one content.
+    static std::mutex mutex;
+    static std::map<std::string, std::vector<SharedVariable>> known;
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = known.find(library); it != known.end()) return it->second;
+    }
     const std::string text =
         runTool(QStringLiteral("readelf"),
                 {QStringLiteral("-sW"), QStringLiteral("-C"), QString::fromStdString(library)});
@@ -155,6 +163,10 @@ std::vector<SharedVariable> sharedVariables(const std::string& library)
     if (dynamic)
         out.push_back({dynamic->offset, dynamic->size,
                        dynamicNames.empty() ? std::string("extern_shared") : dynamicNames});
+    if (!text.empty()) {
+        std::lock_guard lock(mutex);
+        known[library] = out;
+    }
     return out;
 }
 

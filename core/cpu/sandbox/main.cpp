@@ -260,12 +260,9 @@ int main(int argc, char** argv)
         runtime.rt.blockSync = &blockSyncTracked;
         g_warpOp = runtime.rt.warpOp;
         runtime.rt.warpOp = &warpOpTracked;
-        // Threads run as fibers (one call per thread): in the block loop of loop mode the
-        // optimiser may keep the coordinates in registers across the instrumented accesses.
         g_runThread = kd->runThread;
         tracked = *kd;
         tracked.runThread = &runThreadTracked;
-        tracked.needsFibers = 1;
         kd = &tracked;
         wb::cpu::detail::RaceDetector::active = detector.get();
     }
