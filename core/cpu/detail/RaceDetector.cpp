@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <new>
 
+#include <sys/mman.h>
+
 namespace wb::cpu::detail {
 
 RaceDetector* RaceDetector::active = nullptr;
@@ -33,9 +35,13 @@ struct RaceDetector::Region {
     std::uintptr_t begin = 0, end = 0;
     int id = 0;
     bool shared = false;
-    Cell* cells = nullptr; ///< calloc: pages are only touched where the kernel accesses
+    Cell* cells = nullptr; ///< anonymous mapping: zero pages only where the kernel accesses
+    std::size_t bytes = 0;
 
-    ~Region() { std::free(cells); }
+    ~Region()
+    {
+        if (cells) munmap(cells, bytes);
+    }
 };
 
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
@@ -61,8 +67,14 @@ void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool s
     r->end = r->begin + size;
     r->id = id;
     r->shared = shared;
-    r->cells = static_cast<Cell*>(std::calloc((size + 3) / 4, sizeof(Cell)));
-    if (!r->cells) throw std::bad_alloc();
+    r->bytes = (size + 3) / 4 * sizeof(Cell);
+    void* cells =
+        mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (cells == MAP_FAILED) throw std::bad_alloc();
+    // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
+    // instead of one per 4 KiB (the shadow is 16 times the watched memory).
+    madvise(cells, r->bytes, MADV_HUGEPAGE);
+    r->cells = static_cast<Cell*>(cells);
     m_low = std::min(m_low, r->begin);
     m_high = std::max(m_high, r->end);
     m_regions.push_back(std::move(r));
