@@ -14,6 +14,7 @@
 #include "core/cpu/CpuBackend.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
+#include "core/session/imageio/QtImageCodec.h"
 
 #include <QCoreApplication>
 
@@ -58,6 +59,7 @@ Figures measure(session::Session s, cpu::CpuBackend& backend, bool races, int it
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    session::installQtImageCodec(); // image_blur reads a PNG
     int iterations = 5;
     std::filesystem::path root = dataDir() / "examples";
     for (int i = 1; i < argc; ++i) {
