@@ -145,7 +145,7 @@ struct alignas(64) FiberThread {
     unsigned line = 0;
     const char* file = "";
     const void* frame = nullptr; ///< where it last suspended (a host frame on its stack)
-    unsigned pos = 0;            ///< its place in the pass order (Impl::order)
+    unsigned pos = 0;            ///< its place in a shuffled pass order (Impl::order)
     // Warp operations only.
     unsigned mask = 0;
     int param = 0;
@@ -214,6 +214,8 @@ struct BlockRunner::Impl {
     /// nullptr.
     FiberThread* nextRunnable(unsigned pos)
     {
+        if (!seed) [[likely]]
+            return nextRunnableFrom(live.data() + pos);
         if (cancelled) return nullptr;
         for (; pos < n; ++pos)
             if (FiberThread* t = order[pos]; t->state == State::Runnable) {
@@ -229,6 +231,25 @@ struct BlockRunner::Impl {
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         return z ^ (z >> 31);
+    }
+
+    /// The fixed order: the first runnable thread from record `from` on, or nullptr.
+    FiberThread* nextRunnableFrom(FiberThread* from)
+    {
+        if (cancelled) return nullptr;
+        for (FiberThread* const end = live.data() + live.size(); from != end; ++from)
+            if (from->state == State::Runnable) {
+                from->started = true;
+                return from;
+            }
+        return nullptr;
+    }
+
+    /// The next runnable thread after `t` in this pass. The fixed order reads no field of `t`
+    /// (`pos` lies in a cache line that barriers otherwise never touch).
+    FiberThread* nextRunnableAfter(FiberThread& t)
+    {
+        return seed ? nextRunnable(t.pos + 1) : nextRunnableFrom(&t + 1);
     }
 
     /// Schedule variation: a new order for the next pass (Fisher–Yates).
@@ -261,8 +282,13 @@ struct BlockRunner::Impl {
     /// always_inline: out of line, GCC finds it free of side effects and drops the calls.
     [[gnu::always_inline]] void prefetchAfter(const FiberThread* next) const
     {
-        if (next->pos + 1 >= n) return;
-        const FiberThread& t = *order[next->pos + 1];
+        const FiberThread* after = nullptr;
+        if (!seed) [[likely]]
+            after = next + 1 == live.data() + live.size() ? nullptr : next + 1;
+        else
+            after = next->pos + 1 < n ? order[next->pos + 1] : nullptr;
+        if (!after) return;
+        const FiberThread& t = *after;
         __builtin_prefetch(&t.fiber);
         const auto sp = reinterpret_cast<std::uintptr_t>(t.frame);
         for (std::uintptr_t line = sp - 128; line != sp + 128; line += 64)
@@ -271,7 +297,7 @@ struct BlockRunner::Impl {
 
     void yield(FiberThread& t)
     {
-        FiberThread* next = nextRunnable(t.pos + 1);
+        FiberThread* next = nextRunnableAfter(t);
         t.frame = __builtin_frame_address(0);
         if (next) prefetchAfter(next);
         switchTo(&t, next ? next->fiber : scheduler);
@@ -565,7 +591,7 @@ struct BlockRunner::Impl {
                 entry(args, &t.st);
                 t.state = State::Finished;
                 ++finished;
-                FiberThread* next = nextRunnable(t.pos + 1);
+                FiberThread* next = nextRunnableAfter(t);
                 switchTo(&t, next ? next->fiber : scheduler);
             }
             return std::move(scheduler);
