@@ -348,7 +348,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
         m_runEditGeneration = m_editGeneration;
         m_runAction->setEnabled(false);
         m_boundsCheckAction->setEnabled(false);
+        m_raceCheckAction->setEnabled(false);
         m_diagnostics->setDiagnostics(QStringLiteral("memory"), {});
+        m_diagnostics->setDiagnostics(QStringLiteral("races"), {});
         m_cancelAction->setEnabled(true);
         m_progress->show();
         m_elapsedTimer->start();
@@ -360,6 +362,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     connect(m_runner, &RunController::runCancelled, this, [this]() {
         m_runAction->setEnabled(true);
         m_boundsCheckAction->setEnabled(true);
+        m_raceCheckAction->setEnabled(true);
         m_cancelAction->setEnabled(false);
         m_progress->hide();
         m_elapsedTimer->stop();
@@ -462,6 +465,13 @@ void MainWindow::buildActions()
            "outside a buffer is reported with its kernel line, block and thread instead of "
            "crashing the run (Ctrl+Alt+R)"));
     connect(m_boundsCheckAction, &QAction::triggered, this, [this]() { runBoundsChecked(); });
+    m_raceCheckAction = new QAction(tr("Check &Races (CPU Emulator)"), this);
+    m_raceCheckAction->setObjectName(QStringLiteral("raceCheckAction"));
+    m_raceCheckAction->setToolTip(
+        tr("Run on the CPU emulator with every shared and global memory access watched: each "
+           "pair of threads that touch the same address without a barrier between them (one "
+           "of them writing, not both atomic) is a problem at both kernel lines"));
+    connect(m_raceCheckAction, &QAction::triggered, this, [this]() { runRaceChecked(); });
 
     m_cancelAction = new QAction(icon("cancel"), tr("C&ancel"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
@@ -552,6 +562,7 @@ void MainWindow::buildMenus()
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_boundsCheckAction);
+    runMenu->addAction(m_raceCheckAction);
     runMenu->addAction(m_compileAction);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
@@ -935,6 +946,15 @@ bool MainWindow::runBoundsChecked()
     return true;
 }
 
+bool MainWindow::runRaceChecked()
+{
+    m_autosave->flush();
+    if (!confirmFlags()) return false;
+    if (!m_runner->run(false, true)) return false;
+    m_lastRunLabel->setText(tr("checking for races…"));
+    return true;
+}
+
 void MainWindow::cancel()
 {
     m_runner->cancel();
@@ -944,6 +964,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
 {
     m_runAction->setEnabled(true);
     m_boundsCheckAction->setEnabled(true);
+    m_raceCheckAction->setEnabled(true);
     m_cancelAction->setEnabled(false);
     m_progress->hide();
     m_elapsedTimer->stop();
@@ -980,6 +1001,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         m_diagnostics->setDiagnostics(QStringLiteral("memory"), found);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
+    if (outcome->raceChecked) showRaces(outcome->races);
     m_lastRunLabel->setText(tr("last run %1 · %2")
                                 .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
                                      QString::fromUtf8(r.statusName())));
@@ -996,6 +1018,51 @@ void MainWindow::markResultsStale(const QString& why)
     if (m_runner->isRunning()) return;
     m_results->setStale(why);
     m_viewer->setStale(m_runner->lastOutcome() != nullptr);
+}
+
+void MainWindow::showRaces(const std::vector<RaceFinding>& races)
+{
+    const auto dim = [](const Dim3& d) {
+        return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
+    };
+    const auto side = [&](const RaceAccess& a) {
+        return tr("%1%2 at line %3 by block %4 thread %5")
+            .arg(a.isAtomic ? tr("atomic ") : QString(), a.isWrite ? tr("write") : tr("read"))
+            .arg(a.line)
+            .arg(dim(a.block), dim(a.thread));
+    };
+    std::vector<Diagnostic> found;
+    for (const RaceFinding& f : races) {
+        const QString text =
+            tr("data race on %1 %2 in kernel '%3': %4 vs %5 (%n conflicting "
+               "pair(s), no barrier between them)",
+               nullptr, static_cast<int>(f.occurrences))
+                .arg(f.shared ? tr("shared") : tr("global"), QString::fromStdString(f.location),
+                     QString::fromStdString(f.kernel), side(f.first), side(f.second));
+        for (const RaceAccess* a : {&f.first, &f.second}) {
+            if (a == &f.second && f.second.line == f.first.line && f.second.file == f.first.file)
+                break; // one problem per line
+            Diagnostic d;
+            d.file = a->file.empty() ? m_doc->session().kernelSourceName() : a->file;
+            d.line = a->line;
+            d.severity = Severity::Error;
+            d.message = text.toStdString();
+            found.push_back(std::move(d));
+        }
+    }
+    m_diagnostics->setDiagnostics(QStringLiteral("races"), found);
+    // The editor shows the compile's diagnostics and the races (a later compile replaces them).
+    std::vector<Diagnostic> marks;
+    if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
+    marks.insert(marks.end(), found.begin(), found.end());
+    m_kernelEditor->setDiagnostics(marks);
+    m_results->appendLog(races.empty() ? tr("race check: no races found")
+                                       : tr("race check: %n race(s) found", nullptr,
+                                            static_cast<int>(races.size())));
+    if (!races.empty()) {
+        m_editorTabs->setCurrentWidget(m_kernelEditor);
+        m_results->showTab(ResultsPanel::Tab::Problems);
+    }
 }
 
 void MainWindow::goToNext(bool backwards)

@@ -91,6 +91,9 @@ public:
     /// Run → Run with Bounds Checking: the session on the CPU emulator with every access
     /// checked; faulting accesses land in Problems with their kernel line.
     bool runBoundsChecked();
+    /// Run → Check Races: a race-checked run on the CPU emulator; each race is a problem at
+    /// both of its kernel lines.
+    bool runRaceChecked();
     void cancel();
     /// View → Reset Layout: the docks exactly as on the first start (places, tabs, sizes) and
     /// the first start's window size, unless maximised.
@@ -177,6 +180,8 @@ private:
     void updateWatchedFiles();
     /// The session was edited since the shown results (`part` says what): grey them.
     void markResultsStale(const QString& why);
+    /// The races of a race-checked run: in Problems and on the kernel editor's lines.
+    void showRaces(const std::vector<RaceFinding>& races);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;
@@ -221,6 +226,7 @@ private:
     QAction* m_compileAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_boundsCheckAction = nullptr;
+    QAction* m_raceCheckAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_versionsLabel = nullptr;

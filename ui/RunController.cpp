@@ -49,7 +49,7 @@ std::map<std::string, session::HostArray> RunController::makeInputs(const sessio
     return inputs;
 }
 
-bool RunController::run(bool boundsChecked)
+bool RunController::run(bool boundsChecked, bool raceChecked)
 {
     if (m_running) return false;
     runner::RunnerClient::Request req;
@@ -60,6 +60,12 @@ bool RunController::run(bool boundsChecked)
     if (boundsChecked) {
         req.boundsCheck = true;
         req.options.backend = BackendKind::Cpu;
+    }
+    if (raceChecked) {
+        req.raceCheck = true;
+        req.options.backend = BackendKind::Cpu;
+        req.options.trace = false;
+        req.timeoutMs = 300000; // instrumented: every access goes to the detector
     }
     submit(m_doc->runnableSession(), std::move(req));
     return true;
@@ -115,6 +121,8 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             outcome->report = std::move(r.report);
             outcome->boundsChecked = req.boundsCheck;
             outcome->findings = std::move(r.findings);
+            outcome->raceChecked = req.raceCheck;
+            outcome->races = std::move(r.races);
             outcome->kernelOutput = QString::fromStdString(r.kernelOutput);
             if (req.profile)
                 outcome->profile =

@@ -28,7 +28,8 @@ public:
     /// `boundsChecked`: on the CPU emulator with every access checked (ASan, in the sandbox):
     /// slower, but a wild access becomes findings (RunOutcome::findings: kernel, file:line,
     /// block/thread, what) instead of a crash.
-    bool run(bool boundsChecked = false);
+    /// `raceChecked`: on the CPU emulator in race-check mode (RunOutcome::races).
+    bool run(bool boundsChecked = false, bool raceChecked = false);
     /// Starts a profile run: the session as it is now runs in warpbench-runner on the CUDA
     /// backend and its kernel is profiled after the timed launches (cold-L2 timing, hardware
     /// counters); runFinished carries RunOutcome::profile. False while a run is running or when

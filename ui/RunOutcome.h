@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/session/HostArray.h"
 #include "core/session/RunReport.h"
@@ -34,6 +35,9 @@ struct RunOutcome {
     /// results offer Run with Bounds Checking.
     bool offersBoundsCheck = false;
     std::vector<MemoryFinding> findings;
+    /// Race-checked runs (RunController::run(false, true), CPU emulator): the data races.
+    bool raceChecked = false;
+    std::vector<RaceFinding> races;
     /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
     QString kernelOutput;
 };

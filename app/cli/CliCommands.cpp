@@ -54,7 +54,8 @@ const char* kDescription =
     "  0  pass: every output matches its reference\n"
     "  1  mismatch: at least one output is outside its tolerance\n"
     "  2  compile error (kernel or C++ reference)\n"
-    "  3  runtime error (launch failure, missing input file, no usable backend)\n"
+    "  3  runtime error (launch failure, missing input file, no usable backend,\n"
+    "     a data race found by --races)\n"
     "  4  invalid project or arguments, or compiler flags refused (see --trust-project)";
 
 void out(const std::string& s)
@@ -143,9 +144,74 @@ QJsonObject findingJson(const MemoryFinding& f)
                        {"message", qs(f.message)}};
 }
 
+std::string dimText(const Dim3& d)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
+    return buf;
+}
+
+/// `k.cu:11 read by block (0,0,0) thread (3,0,0)`
+std::string raceSideText(const RaceAccess& a)
+{
+    std::string s = a.file.empty() ? std::string("?") : a.file;
+    s += ':';
+    s += std::to_string(a.line);
+    s += a.isAtomic ? " atomic " : " ";
+    s += a.isWrite ? "write" : "read";
+    s += " by block ";
+    s += dimText(a.block);
+    s += " thread ";
+    s += dimText(a.thread);
+    return s;
+}
+
+/// `race: shared cache[67]: k.cu:11 read by block (0,0,0) thread (3,0,0) vs k.cu:11 write by
+/// block (0,0,0) thread (67,0,0) (kernel block_sum, 124 conflicting pairs)`
+std::string raceText(const RaceFinding& f)
+{
+    std::string s = "race: ";
+    s += f.shared ? "shared " : "global ";
+    s += f.location;
+    s += ": ";
+    s += raceSideText(f.first);
+    s += " vs ";
+    s += raceSideText(f.second);
+    s += " (kernel ";
+    s += f.kernel;
+    s += ", ";
+    s += std::to_string(f.occurrences);
+    s += f.occurrences == 1 ? " conflicting pair)\n" : " conflicting pairs)\n";
+    return s;
+}
+
+/// A race in --json: {kernel, memory ("shared"|"global"), location, address (hex), accessSize,
+/// occurrences, first, second}; each side {file, line, block, thread, isWrite, isAtomic}.
+QJsonObject raceJson(const RaceFinding& f)
+{
+    const auto side = [](const RaceAccess& a) {
+        const auto dim = [](const Dim3& d) {
+            return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
+                              static_cast<double>(d.z)};
+        };
+        return QJsonObject{{"file", qs(a.file)},    {"line", a.line},
+                           {"block", dim(a.block)}, {"thread", dim(a.thread)},
+                           {"isWrite", a.isWrite},  {"isAtomic", a.isAtomic}};
+    };
+    return QJsonObject{{"kernel", qs(f.kernel)},
+                       {"memory", f.shared ? "shared" : "global"},
+                       {"location", qs(f.location)},
+                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
+                       {"accessSize", static_cast<double>(f.accessSize)},
+                       {"occurrences", static_cast<double>(f.occurrences)},
+                       {"first", side(f.first)},
+                       {"second", side(f.second)}};
+}
+
 /// The JSON report of a run through the runner: RunReport's, plus what the kernel printed
-/// (`kernelOutput`) and the memory findings of bounds-checked and memory-checked runs.
-QJsonObject runnerReportJson(const runner::RunOutcome& o)
+/// (`kernelOutput`), the memory findings of bounds-checked and memory-checked runs and, for
+/// race-checked runs, the races.
+QJsonObject runnerReportJson(const runner::RunOutcome& o, bool raceCheck = false, int exitCode = 0)
 {
     QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
     j["kernelOutput"] = qs(o.kernelOutput);
@@ -153,7 +219,28 @@ QJsonObject runnerReportJson(const runner::RunOutcome& o)
     for (const MemoryFinding& f : o.findings)
         findings.append(findingJson(f));
     j["findings"] = findings;
+    if (raceCheck) {
+        QJsonArray races;
+        for (const RaceFinding& f : o.races)
+            races.append(raceJson(f));
+        j["races"] = races;
+        j["exitCode"] = exitCode; // a race is exit 3
+    }
     return j;
+}
+
+/// --schedule SEED: a decimal unsigned 64-bit number (0: the fixed order).
+bool scheduleOption(const QCommandLineParser& p, std::uint64_t& seed)
+{
+    if (!p.isSet(QStringLiteral("schedule"))) return true;
+    bool ok = false;
+    seed = p.value(QStringLiteral("schedule")).toULongLong(&ok);
+    if (!ok) {
+        err("--schedule: expected a non-negative integer seed, got \"" +
+            p.value(QStringLiteral("schedule")).toStdString() + "\"");
+        return false;
+    }
+    return true;
 }
 
 /// Prints a failure before anything ran: JSON {status, exitCode, message} with --json, else
@@ -255,6 +342,22 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     opt.trace = p.isSet(QStringLiteral("trace"));
     if (p.isSet(QStringLiteral("output")))
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
+    const bool raceCheck = p.isSet(QStringLiteral("races"));
+    std::uint64_t schedule = 0;
+    if (!scheduleOption(p, schedule)) return InvalidInput;
+    if (raceCheck || p.isSet(QStringLiteral("schedule"))) {
+        const char* what = raceCheck ? "--races" : "--schedule";
+        if (opt.backend && *opt.backend != BackendKind::Cpu) {
+            err(std::string(what) + " needs the CPU emulator (--backend cpu)");
+            return InvalidInput;
+        }
+        for (const char* other : {"in-process", "trace", "bounds-check", "memcheck"})
+            if (p.isSet(QLatin1String(other)) && (raceCheck || std::string(other) != "trace")) {
+                err(std::string(what) + " cannot be combined with --" + other);
+                return InvalidInput;
+            }
+        opt.backend = BackendKind::Cpu; // races and schedules are the emulator's
+    }
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
     if (p.isSet(QStringLiteral("in-process"))) {
@@ -281,20 +384,35 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
     req.options = opt;
     req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
+    req.raceCheck = raceCheck;
+    req.schedule = schedule;
+    if (raceCheck) req.timeoutMs = 300000; // instrumented: every access goes to the detector
     if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
     runner::RunnerClient client(config);
     runner::RunOutcome o = client.run(req);
     // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
     session::SessionRunner::checkCoverage(s, o.report);
+    // A race is a runtime finding: exit 3 unless the run already failed worse.
+    const int code = !o.races.empty()
+                         ? std::max(o.report.exitCode(), static_cast<int>(RuntimeError))
+                         : o.report.exitCode();
     if (p.isSet(QStringLiteral("json"))) {
-        out(QJsonDocument(runnerReportJson(o)).toJson().toStdString());
+        out(QJsonDocument(runnerReportJson(o, raceCheck, code)).toJson().toStdString());
     } else {
         out(o.kernelOutput); // as the kernel printed it, before the report (bounded)
         out(o.report.toText());
         for (const MemoryFinding& f : o.findings)
             out(findingText(f));
+        if (!o.races.empty())
+            out("Races     " + std::to_string(o.races.size()) + " found (exit " +
+                std::to_string(code) + ")\n");
+        for (const RaceFinding& f : o.races)
+            out(raceText(f));
+        if (raceCheck && o.races.empty() && o.fault == runner::Fault::None &&
+            o.report.exitCode() <= 1)
+            out("races: none found\n");
     }
-    return o.report.exitCode();
+    return code;
 }
 
 int cmdProfile(const QCommandLineParser& p, const QStringList& args)
@@ -323,7 +441,8 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     }
     profile.flushL2 = !p.isSet(QStringLiteral("no-flush"));
     profile.counters = !p.isSet(QStringLiteral("no-counters"));
-    for (const char* runOnly : {"trace", "in-process", "bounds-check", "memcheck"})
+    for (const char* runOnly :
+         {"trace", "in-process", "bounds-check", "memcheck", "races", "schedule"})
         if (p.isSet(QLatin1String(runOnly))) {
             err(std::string("profile: --") + runOnly + " is an option of run, not of profile");
             return InvalidInput;
@@ -719,6 +838,13 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode. sweep: "
                                 "run every point once bounds-checked on the CPU emulator first; "
                                 "an out-of-bounds point is invalid.")});
+    p.addOption({QStringLiteral("races"),
+                 QStringLiteral("run: CPU backend, race-check mode: report data races on shared "
+                                "and global memory (exit 3 when there are any).")});
+    p.addOption({QStringLiteral("schedule"),
+                 QStringLiteral("run: CPU backend, run threads and blocks in the pseudo-random "
+                                "order of SEED (reproducible; 0 = the fixed order)."),
+                 QStringLiteral("SEED")});
     p.addOption({QStringLiteral("memcheck"),
                  QStringLiteral("run: GPU, run under compute-sanitizer (memcheck or racecheck)."),
                  QStringLiteral("TOOL")});

@@ -61,6 +61,7 @@ const std::string& preludeDigest()
     return digest;
 }
 constexpr const char* kBoundsTarget = "host-x86_64-bounds-checked";
+constexpr const char* kRaceTarget = "host-x86_64-race-checked";
 
 class CpuBuffer;
 
@@ -124,7 +125,11 @@ public:
     }
     const CompileResult& compiled() const noexcept override { return m_compiled; }
     const abi::ModuleDesc& module() const noexcept { return *m_module; }
-    bool boundsChecked() const noexcept { return m_compiled.target == kBoundsTarget; }
+    bool boundsChecked() const noexcept
+    {
+        return m_compiled.target == kBoundsTarget || m_compiled.target == kRaceTarget;
+    }
+    bool raceChecked() const noexcept { return m_compiled.target == kRaceTarget; }
     /// Constant values set through setConstant, for bounds-checked launches in the sandbox.
     std::vector<std::pair<std::string, std::vector<unsigned char>>> constants;
 
@@ -238,6 +243,8 @@ struct CpuBackend::Impl {
     std::string compilerWhy;
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
+    std::vector<RaceFinding> races;
+    std::uint64_t schedule = 0;
     std::mutex compileMutex;
     std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
     std::shared_ptr<BufferRegistry> buffers = std::make_shared<BufferRegistry>();
@@ -250,8 +257,10 @@ struct CpuBackend::Impl {
         threads = n > 0 ? n : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
         pool = std::make_unique<detail::ThreadPool>(threads);
         runners.clear();
-        for (int i = 0; i < threads; ++i)
+        for (int i = 0; i < threads; ++i) {
             runners.push_back(std::make_unique<BlockRunner>());
+            runners.back()->setSchedule(schedule);
+        }
     }
 
     const HostCompiler* hostCompiler()
@@ -285,6 +294,21 @@ void CpuBackend::setThreadCount(int threads)
 const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
 {
     return m_impl->findings;
+}
+const std::vector<RaceFinding>& CpuBackend::lastRaces() const noexcept
+{
+    return m_impl->races;
+}
+void CpuBackend::setSchedule(std::uint64_t seed)
+{
+    std::lock_guard launchLock(m_impl->launchMutex);
+    m_impl->schedule = seed;
+    for (const auto& r : m_impl->runners)
+        r->setSchedule(seed);
+}
+std::uint64_t CpuBackend::schedule() const noexcept
+{
+    return m_impl->schedule;
 }
 
 DeviceDescription CpuBackend::device() const
@@ -342,17 +366,20 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     }
     result.compilerVersion = cxx->version();
 
-    const bool trace = std::find(options.extraFlags.begin(), options.extraFlags.end(),
-                                 std::string(kTraceFlag)) != options.extraFlags.end();
-    if (trace && std::find(options.extraFlags.begin(), options.extraFlags.end(),
-                           std::string(kBoundsCheckFlag)) != options.extraFlags.end()) {
+    const auto hasFlag = [&](const char* flag) {
+        return std::find(options.extraFlags.begin(), options.extraFlags.end(), std::string(flag)) !=
+               options.extraFlags.end();
+    };
+    const bool trace = hasFlag(kTraceFlag);
+    const bool races = hasFlag(kRaceCheckFlag);
+    if (int(trace) + int(races) + int(hasFlag(kBoundsCheckFlag)) > 1) {
         result.diagnostics.push_back({{},
                                       0,
                                       0,
                                       Severity::Fatal,
                                       {},
-                                      "trace mode and bounds-checked mode cannot be combined "
-                                      "(bounds-checked launches run in another process)",
+                                      "trace mode, bounds-checked mode and race-check mode cannot "
+                                      "be combined (checked launches run in another process)",
                                       {}});
         result.log = result.diagnostics.back().message;
         return finish();
@@ -495,6 +522,26 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         result.libraryPath = sanitized.libraryPath;
         if (!sanitized.cacheHit) result.cache = CompileResult::Cache::Miss;
     }
+    if (races) {
+        // ThreadSanitizer's instrumentation without its runtime: warpbench-cpu-sandbox defines
+        // the __tsan_* entry points (a CUDA-aware detector), so libtsan must not be linked.
+        HostCompileRequest rreq = req;
+        rreq.flags.push_back("-g");
+        rreq.flags.push_back("-fsanitize=thread");
+        rreq.flags.push_back("-fno-omit-frame-pointer");
+        rreq.linkFlags.insert(rreq.linkFlags.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lc"});
+        const HostCompileResult instrumented = cxx->compileSharedLibrary(rreq);
+        if (!instrumented.ok) {
+            result.log += instrumented.log;
+            for (const Diagnostic& d : instrumented.diagnostics)
+                result.diagnostics.push_back(d);
+            result.kernels.clear();
+            return finish();
+        }
+        result.target = kRaceTarget;
+        result.libraryPath = instrumented.libraryPath;
+        if (!instrumented.cacheHit) result.cache = CompileResult::Cache::Miss;
+    }
     result.ok = true;
     return finish();
 }
@@ -504,7 +551,8 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
     if (!compiled.ok)
         throw Error(Error::Kind::InvalidArgument,
                     "cannot load '" + compiled.sourceName + "': it did not compile");
-    if (compiled.target != kTarget && compiled.target != kBoundsTarget)
+    if (compiled.target != kTarget && compiled.target != kBoundsTarget &&
+        compiled.target != kRaceTarget)
         throw Error(Error::Kind::InvalidArgument, "'" + compiled.sourceName +
                                                       "' was compiled for " + compiled.target +
                                                       ", not for the CPU emulator");
@@ -680,9 +728,12 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
                         " bytes of dynamic shared memory asked; the emulator has " +
                         std::to_string(abi::kDynamicSharedCapacity));
     m_impl->findings.clear();
+    m_impl->races.clear();
 
     if (p.boundsChecked()) {
-        detail::SandboxLaunch request{p.compiled(), *info, config, args, p.constants, {}};
+        detail::SandboxLaunch request{p.compiled(),  *info, config,          args,
+                                      p.constants,   {},    p.raceChecked(), m_impl->schedule,
+                                      &m_impl->races};
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)
@@ -715,7 +766,9 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     base.gridSize = state.grid;
     base.rt = &runtime.rt;
     const std::uint64_t gx = config.grid.x, gxy = gx * config.grid.y;
-    const bool fibers = kd->needsFibers != 0;
+    const bool fibers = kd->needsFibers != 0 || m_impl->schedule != 0;
+    const std::uint64_t blockCount = config.grid.volume();
+    const std::uint64_t seed = m_impl->schedule;
     void** argp = argv.data();
 
     const auto started = std::chrono::steady_clock::now();
@@ -730,8 +783,9 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
                                detail::formatDim(st.blockIndex));
             return;
         }
-        for (std::uint64_t b = begin; b < end && !state.failed.load(std::memory_order_relaxed);
-             ++b) {
+        for (std::uint64_t i = begin; i < end && !state.failed.load(std::memory_order_relaxed);
+             ++i) {
+            const std::uint64_t b = detail::scheduledBlock(seed, i, blockCount);
             st.blockIndex = {static_cast<unsigned>(b % gx),
                              static_cast<unsigned>((b / gx) % config.grid.y),
                              static_cast<unsigned>(b / gxy)};

@@ -3,8 +3,10 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
 #include "core/cpu/WriteTrace.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +23,14 @@ namespace wb::cpu {
 /// process (warpbench-cpu-sandbox, libasan preloaded); a memory error makes launch() throw
 /// wb::Error(Runtime) and is kept in lastFindings() with the kernel's file:line and the
 /// offending block and thread.
+///
+/// Race-check mode: compile with "--cpu-race-check" in extraFlags. The kernel is then built with
+/// the compiler's ThreadSanitizer instrumentation (without libtsan) and each launch runs in the
+/// helper process, whose CUDA-aware detector reports data races on shared and global memory;
+/// the launch completes and the races are kept in lastRaces().
+///
+/// Schedule variation: setSchedule(seed) runs the threads of each pass between barriers, and
+/// the blocks, in a pseudo-random order drawn from the seed (0, the default: index order).
 class CpuBackend final : public Backend {
 public:
     /// `threads` worker threads; 0 = one per core.
@@ -51,6 +61,13 @@ public:
     void setThreadCount(int threads);
     /// Memory errors found by the last launch in bounds-checked mode.
     const std::vector<MemoryFinding>& lastFindings() const noexcept;
+    /// Data races found by the last launch in race-check mode.
+    const std::vector<RaceFinding>& lastRaces() const noexcept;
+    /// Schedule variation for later launches: 0 = the fixed order (threads by index, blocks in
+    /// order); any other value = a reproducible pseudo-random order. Kernels without barriers
+    /// then run as fibers too, so that their threads' order can vary.
+    void setSchedule(std::uint64_t seed);
+    std::uint64_t schedule() const noexcept;
 
     /// Trace mode (a program compiled with kTraceFlag): one output buffer to record.
     struct TraceBuffer {
@@ -71,6 +88,8 @@ public:
     static constexpr const char* kTraceFlag = "--cpu-trace";
     /// The flag in CompileOptions::extraFlags that selects bounds-checked mode.
     static constexpr const char* kBoundsCheckFlag = "--cpu-bounds-check";
+    /// The flag in CompileOptions::extraFlags that selects race-check mode.
+    static constexpr const char* kRaceCheckFlag = "--cpu-race-check";
     /// Host compiler flags may be passed as extraFlags entries "--host-flag=<flag>"; every
     /// other extraFlags entry is an NVRTC flag and is ignored here.
     static constexpr const char* kHostFlagPrefix = "--host-flag=";

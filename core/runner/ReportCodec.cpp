@@ -440,6 +440,54 @@ MemoryFinding ReportCodec::findingFromJson(const QJsonObject& o)
     return f;
 }
 
+namespace {
+
+QJsonObject raceSideToJson(const RaceAccess& a)
+{
+    return QJsonObject{{"file", qs(a.file)},      {"line", a.line},       {"block", dim(a.block)},
+                       {"thread", dim(a.thread)}, {"isWrite", a.isWrite}, {"isAtomic", a.isAtomic}};
+}
+
+RaceAccess raceSideFromJson(const QJsonObject& o)
+{
+    RaceAccess a;
+    a.file = ss(o["file"]);
+    a.line = num(o["line"]);
+    a.block = dim(o["block"]);
+    a.thread = dim(o["thread"]);
+    a.isWrite = o["isWrite"].toBool();
+    a.isAtomic = o["isAtomic"].toBool();
+    return a;
+}
+
+} // namespace
+
+QJsonObject ReportCodec::raceToJson(const RaceFinding& f)
+{
+    return QJsonObject{{"kernel", qs(f.kernel)},
+                       {"shared", f.shared},
+                       {"location", qs(f.location)},
+                       {"address", u64(f.address)},
+                       {"accessSize", static_cast<double>(f.accessSize)},
+                       {"first", raceSideToJson(f.first)},
+                       {"second", raceSideToJson(f.second)},
+                       {"occurrences", u64(f.occurrences)}};
+}
+
+RaceFinding ReportCodec::raceFromJson(const QJsonObject& o)
+{
+    RaceFinding f;
+    f.kernel = ss(o["kernel"]);
+    f.shared = o["shared"].toBool();
+    f.location = ss(o["location"]);
+    f.address = u64(o["address"]);
+    f.accessSize = unum(o["accessSize"]);
+    f.first = raceSideFromJson(o["first"].toObject());
+    f.second = raceSideFromJson(o["second"].toObject());
+    f.occurrences = u64(o["occurrences"]);
+    return f;
+}
+
 QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)
 {
     return QJsonObject{{"type", session::elementTypeName(a.type())}, {"shape", sizes(a.shape())}};

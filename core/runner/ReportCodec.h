@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
 #include "core/session/RunReport.h"
 
 #include <QJsonObject>
@@ -26,6 +27,8 @@ public:
 
     static QJsonObject findingToJson(const MemoryFinding& finding);
     static MemoryFinding findingFromJson(const QJsonObject& json);
+    static QJsonObject raceToJson(const RaceFinding& race);
+    static RaceFinding raceFromJson(const QJsonObject& json);
 
     /// {"type", "shape"}; arrayFromHeader returns a zero-filled array of that type and shape,
     /// after checking (before allocating) that it needs no more than `maxBytes`: what the

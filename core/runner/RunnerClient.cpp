@@ -396,7 +396,9 @@ RunOutcome RunnerClient::run(const Request& req)
                     {"baseDir", QString::fromStdString(absoluteDir(s.baseDir))},
                     {"name", QString::fromStdString(s.name)},
                     {"flagsTrusted", s.flagsTrusted},
-                    {"boundsCheck", req.boundsCheck}};
+                    {"boundsCheck", req.boundsCheck},
+                    {"raceCheck", req.raceCheck},
+                    {"schedule", QString::number(req.schedule)}};
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
@@ -565,6 +567,8 @@ RunOutcome RunnerClient::run(const Request& req)
                                               : 0);
         for (const QJsonValue& v : j["findings"].toArray())
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
+        for (const QJsonValue& v : j["races"].toArray())
+            o.races.push_back(ReportCodec::raceFromJson(v.toObject()));
         if (j.contains(QLatin1String("profile")))
             o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
         else if (req.profile)

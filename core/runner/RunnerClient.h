@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/profiling/SessionProfiler.h"
 #include "core/session/RunReport.h"
@@ -48,6 +49,7 @@ struct RunOutcome {
     double elapsedMs = 0;                ///< wall clock of the request, start-up included
     bool runnerStarted = false;          ///< a fresh runner was started for this run
     std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
+    std::vector<RaceFinding> races;      ///< race-checked CPU runs (the run's last launch)
     std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
     std::string runnerLog;    ///< the last lines the runner wrote to stderr
     /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first
@@ -106,6 +108,9 @@ public:
         /// cache may build precompiled headers), data.
         int prepareTimeoutMs = 300000;
         bool boundsCheck = false; ///< CPU: the bounds-checked (ASan) mode
+        bool raceCheck = false;   ///< CPU: the race-check mode (races in RunOutcome::races)
+        /// CPU: schedule variation seed (CpuBackend::setSchedule); 0 = the fixed order.
+        std::uint64_t schedule = 0;
         /// When set, the runner also profiles the kernel after the timed launches
         /// (profiling::SessionProfiler: cold-L2 timing, hardware counters) and the outcome
         /// carries the profile. Needs the CUDA backend; elsewhere the profile says why not.

@@ -229,8 +229,13 @@ private:
                 opt.trace = req["trace"].toBool();
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
+                if (req["raceCheck"].toBool())
+                    s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kRaceCheckFlag);
                 backend =
                     backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
+                // Every run sets the warm CPU backend's schedule (0: the fixed order).
+                if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend))
+                    cpu->setSchedule(req["schedule"].toString().toULongLong());
                 // The warm backend itself (trace mode and the profiler need the concrete CPU
                 // or CUDA backend); the client hears when a kernel starts launching, so that
                 // its wall-clock limit covers kernel execution and not compiles (which may be
@@ -256,13 +261,18 @@ private:
             rep.message = "out of memory: the runner could not allocate host memory for the "
                           "session's buffers";
         QJsonArray findings;
-        if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend))
+        QJsonArray races;
+        if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) {
             for (const MemoryFinding& f : cpu->lastFindings())
                 findings.append(ReportCodec::findingToJson(f));
+            for (const RaceFinding& f : cpu->lastRaces())
+                races.append(ReportCodec::raceToJson(f));
+        }
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
+        if (!races.isEmpty()) answer["races"] = races;
         if (m_output) {
             const detail::OutputCapture::Text printed = m_output->take();
             answer["stdout"] =

@@ -27,6 +27,7 @@
 #include "ui/StatusBanner.h"
 #include "ui/TimingCharts.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
@@ -39,6 +40,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -831,6 +834,55 @@ private Q_SLOTS:
         QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() < 128);
         QApplication::setPalette(light);
         QTRY_VERIFY(w.kernelEditor()->lexer()->defaultPaper().lightness() >= 128);
+    }
+
+    void raceCheckMarksTheRaceInProblemsAndTheEditor()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(
+            QString::fromStdString((wb::dataDir() / "examples" / "bugs" / "missing_syncthreads" /
+                                    "missing_syncthreads.wbproj")
+                                       .string())));
+        // Run → Check Races.
+        auto* check = w.findChild<QAction*>(QStringLiteral("raceCheckAction"));
+        QVERIFY(check);
+        bool inRunMenu = false;
+        for (QAction* menu : w.menuBar()->actions())
+            if (menu->menu() && menu->text() == QStringLiteral("&Run"))
+                inRunMenu = menu->menu()->actions().contains(check);
+        QVERIFY(inRunMenu);
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        check->trigger();
+        QVERIFY(finished.wait(300000));
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome->raceChecked);
+        QVERIFY2(!outcome->races.empty(), outcome->report.message.c_str());
+        const RaceFinding& race = outcome->races.front();
+        QCOMPARE(race.first.line, 11);
+        QCOMPARE(race.second.line, 11);
+        QVERIFY(race.first.isWrite != race.second.isWrite);
+        // Problems lists it, naming the shared array ...
+        auto* problems = w.resultsPanel()->problemsView()->model();
+        int raceRow = -1;
+        for (int row = 0; row < problems->rowCount(); ++row)
+            for (int c = 0; c < problems->columnCount(); ++c)
+                if (problems->index(row, c).data().toString().contains(
+                        QStringLiteral("data race on shared cache[")))
+                    raceRow = row;
+        QVERIFY(raceRow >= 0);
+        // ... and the editor marks the line of both accesses (line 11 for both here).
+        QVERIFY(w.kernelEditor()->markersAtLine(10) != 0);
+        QVERIFY(w.kernelEditor()->markersAtLine(8) == 0);
+        bool annotated = false;
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            annotated = annotated || (d.line == 11 && d.message.find("data race") == 0);
+        QVERIFY(annotated);
+        screenshot(w, "races-missing-syncthreads");
     }
 
 private:

@@ -145,6 +145,7 @@ struct alignas(64) FiberThread {
     unsigned line = 0;
     const char* file = "";
     const void* frame = nullptr; ///< where it last suspended (a host frame on its stack)
+    unsigned pos = 0;            ///< its place in a shuffled pass order (Impl::order)
     // Warp operations only.
     unsigned mask = 0;
     int param = 0;
@@ -165,6 +166,11 @@ struct BlockRunner::Impl {
     /// they hold pointers to their records.
     std::vector<FiberThread> threads;
     std::span<FiberThread> live; ///< the running block's threads (the first n)
+    /// The order of a pass: live's threads in index order, or shuffled per pass when a
+    /// schedule seed is set.
+    std::vector<FiberThread*> order;
+    std::uint64_t seed = 0; ///< schedule variation; 0: index order
+    std::uint64_t rng = 0;  ///< splitmix64 state of the running block
     std::vector<std::vector<WarpGroup>> warps;
     LaunchState* launch = nullptr;
     wbcpu::abi::RunThreadFn entry = nullptr; ///< the running block's kernel and arguments
@@ -204,9 +210,31 @@ struct BlockRunner::Impl {
         adopt(std::move(target).resume());
     }
 
-    /// The first runnable thread from `from` on in this pass (live.data(): a new pass), or
+    /// The first runnable thread from place `pos` of the pass order on (0: a new pass), or
     /// nullptr.
-    FiberThread* nextRunnable(FiberThread* from)
+    FiberThread* nextRunnable(unsigned pos)
+    {
+        if (!seed) [[likely]]
+            return nextRunnableFrom(live.data() + pos);
+        if (cancelled) return nullptr;
+        for (; pos < n; ++pos)
+            if (FiberThread* t = order[pos]; t->state == State::Runnable) {
+                t->started = true;
+                return t;
+            }
+        return nullptr;
+    }
+
+    std::uint64_t random()
+    {
+        std::uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+
+    /// The fixed order: the first runnable thread from record `from` on, or nullptr.
+    FiberThread* nextRunnableFrom(FiberThread* from)
     {
         if (cancelled) return nullptr;
         for (FiberThread* const end = live.data() + live.size(); from != end; ++from)
@@ -215,6 +243,23 @@ struct BlockRunner::Impl {
                 return from;
             }
         return nullptr;
+    }
+
+    /// The next runnable thread after `t` in this pass. The fixed order reads no field of `t`
+    /// (`pos` lies in a cache line that barriers otherwise never touch).
+    FiberThread* nextRunnableAfter(FiberThread& t)
+    {
+        return seed ? nextRunnable(t.pos + 1) : nextRunnableFrom(&t + 1);
+    }
+
+    /// Schedule variation: a new order for the next pass (Fisher–Yates).
+    void newPass()
+    {
+        if (!seed) return;
+        for (unsigned i = n; i > 1; --i)
+            std::swap(order[i - 1], order[random() % i]);
+        for (unsigned i = 0; i < n; ++i)
+            order[i]->pos = i;
     }
 
     void fail(const std::string& message)
@@ -237,8 +282,13 @@ struct BlockRunner::Impl {
     /// always_inline: out of line, GCC finds it free of side effects and drops the calls.
     [[gnu::always_inline]] void prefetchAfter(const FiberThread* next) const
     {
-        if (next + 1 == live.data() + live.size()) return;
-        const FiberThread& t = next[1];
+        const FiberThread* after = nullptr;
+        if (!seed) [[likely]]
+            after = next + 1 == live.data() + live.size() ? nullptr : next + 1;
+        else
+            after = next->pos + 1 < n ? order[next->pos + 1] : nullptr;
+        if (!after) return;
+        const FiberThread& t = *after;
         __builtin_prefetch(&t.fiber);
         const auto sp = reinterpret_cast<std::uintptr_t>(t.frame);
         for (std::uintptr_t line = sp - 128; line != sp + 128; line += 64)
@@ -247,7 +297,7 @@ struct BlockRunner::Impl {
 
     void yield(FiberThread& t)
     {
-        FiberThread* next = nextRunnable(&t + 1);
+        FiberThread* next = nextRunnableAfter(t);
         t.frame = __builtin_frame_address(0);
         if (next) prefetchAfter(next);
         switchTo(&t, next ? next->fiber : scheduler);
@@ -262,6 +312,7 @@ struct BlockRunner::Impl {
         atBarrier = 0;
         for (FiberThread& x : live)
             x.state = State::Runnable;
+        newPass();
     }
 
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
@@ -275,7 +326,7 @@ struct BlockRunner::Impl {
             // The last arrival releases the barrier and starts the next pass itself, as the
             // scheduler loop would, without the two switches through it.
             releaseBarrier();
-            FiberThread* first = nextRunnable(live.data());
+            FiberThread* first = nextRunnable(0);
             if (first != &t) {
                 t.frame = __builtin_frame_address(0);
                 prefetchAfter(first);
@@ -540,7 +591,7 @@ struct BlockRunner::Impl {
                 entry(args, &t.st);
                 t.state = State::Finished;
                 ++finished;
-                FiberThread* next = nextRunnable(&t + 1);
+                FiberThread* next = nextRunnableAfter(t);
                 switchTo(&t, next ? next->fiber : scheduler);
             }
             return std::move(scheduler);
@@ -582,6 +633,9 @@ struct BlockRunner::Impl {
             threads.back().fiber = makeFiber(threads.back());
         }
         live = std::span<FiberThread>(threads.data(), n);
+        order.resize(n);
+        rng = seed ^ (0x100000001b3ull * (blockIndex.x + 1) + 0x1000193ull * (blockIndex.y + 1) +
+                      0x9e3779b9ull * (blockIndex.z + 1));
         warps.assign((n + 31u) / 32u, {});
         for (unsigned i = 0; i < n; ++i) {
             FiberThread& t = threads[i];
@@ -592,9 +646,12 @@ struct BlockRunner::Impl {
             t.block = this;
             t.state = State::Runnable;
             t.started = false;
+            t.pos = i;
+            order[i] = &t;
         }
+        newPass();
         for (;;) {
-            if (FiberThread* first = nextRunnable(live.data())) {
+            if (FiberThread* first = nextRunnable(0)) {
                 switchTo(nullptr, first->fiber); // back here at the end of the pass
                 if (cancelled || launch->failed.load(std::memory_order_relaxed)) break;
                 continue;
@@ -698,6 +755,33 @@ BlockRunner::BlockRunner(std::size_t stackBytes)
 {
 }
 BlockRunner::~BlockRunner() = default;
+
+void BlockRunner::setSchedule(std::uint64_t seed)
+{
+    m_impl->seed = seed;
+}
+
+std::uint64_t scheduledBlock(std::uint64_t seed, std::uint64_t index, std::uint64_t count)
+{
+    if (!seed || count < 2) return index;
+    // index -> (a * index + c) mod count with a coprime to count: a bijection, cheap for any
+    // grid size.
+    std::uint64_t a = (seed * 0x9e3779b97f4a7c15ull) % count;
+    const auto gcd = [](std::uint64_t x, std::uint64_t y) {
+        while (y) {
+            const std::uint64_t r = x % y;
+            x = y;
+            y = r;
+        }
+        return x;
+    };
+    if (a == 0) a = 1;
+    while (gcd(a, count) != 1)
+        a = a + 1 == count ? 1 : a + 1;
+    const std::uint64_t c = (seed >> 17) % count;
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<Wide>(a) * index + c) % count);
+}
 
 void BlockRunner::run(const wbcpu::abi::KernelDesc& kernel, void** args, const ThreadState& base)
 {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +38,10 @@ void initRuntime(HostRuntime& runtime, LaunchState& launch);
 /// "(3,0,0)"
 std::string formatDim(const wbcpu::abi::Dim& d);
 
+/// Schedule variation between blocks: the linear block to run as the `index`th of `count`
+/// (a bijection drawn from `seed`; the identity for seed 0).
+std::uint64_t scheduledBlock(std::uint64_t seed, std::uint64_t index, std::uint64_t count);
+
 /// Runs the threads of one block as fibers (Boost.Context), one OS thread, cooperative:
 /// a thread runs until it reaches a barrier or a warp operation, then the next one runs.
 /// A barrier that cannot complete (threads exited, masks that disagree, a cycle of waits)
@@ -48,6 +53,11 @@ public:
     ~BlockRunner();
     BlockRunner(const BlockRunner&) = delete;
     BlockRunner& operator=(const BlockRunner&) = delete;
+
+    /// Schedule variation: 0 (the default) runs the runnable threads of each pass between
+    /// barriers in index order; any other seed runs them in a pseudo-random order drawn anew for
+    /// every pass, reproducible from the seed and the block index.
+    void setSchedule(std::uint64_t seed);
 
     /// Runs every thread of block `base.blockIndex`; errors go to the launch state.
     void run(const wbcpu::abi::KernelDesc& kernel, void** args,

@@ -2,6 +2,7 @@
 #include "core/cpu/detail/Sandbox.h"
 
 #include "core/common/Error.h"
+#include "core/cpu/detail/RaceReport.h"
 #include "core/host/HostCompiler.h"
 
 #include <QProcess>
@@ -322,8 +323,8 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
         throw Error(Error::Kind::Unavailable,
                     "bounds-checked launches need warpbench-cpu-sandbox, which was not "
                     "found (set $WARPBENCH_CPU_SANDBOX)");
-    const std::string asan = asanRuntime();
-    if (asan.empty())
+    const std::string asan = launch.raceCheck ? std::string() : asanRuntime();
+    if (asan.empty() && !launch.raceCheck)
         throw Error(Error::Kind::Unavailable,
                     "bounds-checked launches need the host compiler's libasan "
                     "(Debian: apt install libasan8 / g++)");
@@ -367,6 +368,14 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
     }
     for (const auto& [name, bytes] : launch.constants)
         req << "const " << name << " " << hex(bytes.data(), bytes.size()) << "\n";
+    if (launch.schedule) req << "schedule " << launch.schedule << "\n";
+    std::vector<SharedVariable> sharedVars;
+    if (launch.raceCheck) {
+        req << "races 1\n";
+        sharedVars = sharedVariables(launch.compiled.libraryPath);
+        for (const SharedVariable& v : sharedVars)
+            req << "sharedvar " << v.offset << " " << v.size << "\n";
+    }
     req << "kernel " << launch.kernel.name << "\n";
     {
         std::ofstream out(work / "request");
@@ -375,7 +384,7 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
 
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("LD_PRELOAD"), QString::fromStdString(asan));
+    if (!launch.raceCheck) env.insert(QStringLiteral("LD_PRELOAD"), QString::fromStdString(asan));
     env.insert(QStringLiteral("ASAN_OPTIONS"),
                QStringLiteral("detect_leaks=0:halt_on_error=1:verify_asan_link_order=0:"
                               "detect_stack_use_after_return=0:symbolize=1:print_summary=1"));
@@ -391,9 +400,10 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
     if (!process.waitForFinished(kSandboxTimeoutMs)) {
         process.kill();
         process.waitForFinished();
-        throw Error(Error::Kind::Timeout, "bounds-checked launch of '" + launch.kernel.name +
-                                              "' did not finish within " +
-                                              std::to_string(kSandboxTimeoutMs / 1000) + " s");
+        throw Error(Error::Kind::Timeout,
+                    std::string(launch.raceCheck ? "race-checked" : "bounds-checked") +
+                        " launch of '" + launch.kernel.name + "' did not finish within " +
+                        std::to_string(kSandboxTimeoutMs / 1000) + " s");
     }
     const std::string output = process.readAll().toStdString();
 
@@ -405,6 +415,13 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
             in.read(reinterpret_cast<char*>(launch.buffers[b].data),
                     static_cast<std::streamsize>(launch.buffers[b].size));
+        }
+        if (launch.raceCheck && launch.races) {
+            std::vector<std::string> names;
+            for (const SandboxBuffer& b : launch.buffers)
+                names.push_back(b.label);
+            *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
+                                            launch.compiled.sourceName, names, sharedVars);
         }
         try {
             return std::stod(std::string(okValue));

@@ -3,6 +3,9 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
+
+#include <cstdint>
 
 #include <span>
 #include <string>
@@ -26,6 +29,9 @@ struct SandboxLaunch {
     std::span<const KernelArgValue> args;
     const std::vector<std::pair<std::string, std::vector<unsigned char>>>& constants;
     std::vector<SandboxBuffer> buffers;
+    bool raceCheck = false;                    ///< the library is race-check instrumented
+    std::uint64_t schedule = 0;                ///< schedule variation seed (0: fixed order)
+    std::vector<RaceFinding>* races = nullptr; ///< race-check mode: the races found go here
 };
 
 /// Runs the launch in the helper process warpbench-cpu-sandbox with libasan preloaded: the

@@ -3,14 +3,22 @@
 // emulator's bounds-checked mode, in its own process (libasan preloaded by the parent).
 // Request: a text file written by core/cpu/detail/Sandbox.cpp. Buffers are copied into
 // heap blocks of their exact size, so AddressSanitizer's redzones sit right behind them.
+// Race-check mode ("races 1"): the library is ThreadSanitizer-instrumented and the accesses go
+// to the RaceDetector (TsanHooks.cpp), which watches the buffers and the block's shared memory.
 #include "core/common/DynamicLibrary.h"
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/RaceDetector.h"
+
+#include <dlfcn.h>
+#include <link.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -47,6 +55,65 @@ int fail(const std::string& why)
     return 3;
 }
 
+// Race-check mode: the host tells the detector which emulated thread runs whenever it hands
+// control to one, and a barrier a thread passed starts its next phase.
+int (*g_blockSync)(abi::ThreadState*, int, int, const char*, unsigned) = nullptr;
+unsigned long long (*g_warpOp)(abi::ThreadState*, int, unsigned, unsigned long long, int, int,
+                               const char*, const char*, unsigned) = nullptr;
+abi::RunThreadFn g_runThread = nullptr;
+
+int blockSyncTracked(abi::ThreadState* st, int op, int predicate, const char* file, unsigned line)
+{
+    const int r = g_blockSync(st, op, predicate, file, line);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) {
+        d->setCurrent(st);
+        d->barrierPassed(st->linear);
+    }
+    return r;
+}
+unsigned long long warpOpTracked(abi::ThreadState* st, int op, unsigned mask,
+                                 unsigned long long value, int param, int width, const char* what,
+                                 const char* file, unsigned line)
+{
+    const unsigned long long r = g_warpOp(st, op, mask, value, param, width, what, file, line);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(st);
+    return r;
+}
+int runThreadTracked(void** args, abi::ThreadState* st)
+{
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(st);
+    const int r = g_runThread(args, st);
+    if (auto* d = wb::cpu::detail::RaceDetector::active) d->setCurrent(nullptr);
+    return r;
+}
+
+/// The load bias and this thread's TLS block of the loaded library that contains `code`.
+struct LoadedLibrary {
+    const void* code = nullptr;
+    std::uintptr_t bias = 0;
+    void* tls = nullptr;
+    std::size_t tlsSize = 0;
+};
+int findLibrary(dl_phdr_info* info, std::size_t, void* data)
+{
+    auto* lib = static_cast<LoadedLibrary*>(data);
+    const auto code = reinterpret_cast<std::uintptr_t>(lib->code);
+    bool contains = false;
+    std::size_t tlsSize = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+        if (ph.p_type == PT_LOAD && code >= info->dlpi_addr + ph.p_vaddr &&
+            code < info->dlpi_addr + ph.p_vaddr + ph.p_memsz)
+            contains = true;
+        if (ph.p_type == PT_TLS) tlsSize = ph.p_memsz;
+    }
+    if (!contains) return 0;
+    lib->bias = info->dlpi_addr;
+    lib->tls = info->dlpi_tls_data;
+    lib->tlsSize = tlsSize;
+    return 1;
+}
+
 } // namespace
 
 // Sanitizer hooks: say which emulated thread was running when a report starts.
@@ -74,6 +141,12 @@ int main(int argc, char** argv)
     std::vector<std::pair<unsigned, std::pair<unsigned, std::size_t>>> pointerArgs;
     std::vector<std::pair<unsigned, std::vector<unsigned char>>> rawArgs;
     std::vector<std::pair<std::string, std::vector<unsigned char>>> constants;
+    bool races = false;
+    std::uint64_t schedule = 0;
+    struct SharedVar {
+        std::size_t offset = 0, size = 0;
+    };
+    std::vector<SharedVar> sharedVars;
     for (std::string line; std::getline(in, line);) {
         std::istringstream ls(line);
         std::string what;
@@ -105,6 +178,14 @@ int main(int argc, char** argv)
             std::string name, h;
             ls >> name >> h;
             constants.push_back({name, unhex(h)});
+        } else if (what == "races")
+            ls >> races;
+        else if (what == "schedule")
+            ls >> schedule;
+        else if (what == "sharedvar") {
+            SharedVar v;
+            ls >> v.offset >> v.size;
+            sharedVars.push_back(v);
         }
     }
     wb::DynamicLibrary lib = wb::DynamicLibrary::open({library});
@@ -153,30 +234,59 @@ int main(int argc, char** argv)
     wb::cpu::detail::HostRuntime runtime{};
     wb::cpu::detail::initRuntime(runtime, state);
     wb::cpu::detail::BlockRunner runner(1024 * 1024); // sanitized frames are larger
+    runner.setSchedule(schedule);
     abi::ThreadState base{};
     base.blockSize = state.block;
     base.gridSize = state.grid;
     base.rt = &runtime.rt;
+
+    std::unique_ptr<wb::cpu::detail::RaceDetector> detector;
+    abi::KernelDesc tracked{};
+    if (races) {
+        LoadedLibrary loaded;
+        loaded.code = reinterpret_cast<const void*>(moduleFn);
+        g_module->dynamicSharedBuffer(); // allocates the library's TLS block on this thread
+        dl_iterate_phdr(&findLibrary, &loaded);
+        detector = std::make_unique<wb::cpu::detail::RaceDetector>(loaded.bias, state.block,
+                                                                   state.grid, 256);
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            if (buffers[i].data)
+                detector->addRegion(buffers[i].data, buffers[i].size, static_cast<int>(i), false);
+        for (std::size_t i = 0; i < sharedVars.size(); ++i)
+            if (loaded.tls && sharedVars[i].offset + sharedVars[i].size <= loaded.tlsSize)
+                detector->addRegion(static_cast<unsigned char*>(loaded.tls) + sharedVars[i].offset,
+                                    sharedVars[i].size, static_cast<int>(1000 + i), true);
+        g_blockSync = runtime.rt.blockSync;
+        runtime.rt.blockSync = &blockSyncTracked;
+        g_warpOp = runtime.rt.warpOp;
+        runtime.rt.warpOp = &warpOpTracked;
+        g_runThread = kd->runThread;
+        tracked = *kd;
+        tracked.runThread = &runThreadTracked;
+        kd = &tracked;
+        wb::cpu::detail::RaceDetector::active = detector.get();
+    }
     const auto started = std::chrono::steady_clock::now();
-    for (unsigned z = 0; z < dims[2] && !state.failed; ++z)
-        for (unsigned y = 0; y < dims[1] && !state.failed; ++y)
-            for (unsigned x = 0; x < dims[0] && !state.failed; ++x) {
-                abi::ThreadState st = base;
-                st.blockIndex = {x, y, z};
-                st.dynamicShared = g_module->dynamicSharedBuffer();
-                if (kd->needsFibers)
-                    runner.run(*kd, args.data(), st);
-                else if (kd->runBlock(args.data(), &st,
-                                      (static_cast<unsigned long long>(z) * dims[1] + y) * dims[0] +
-                                          x,
-                                      1) != 0 &&
-                         !state.failed)
-                    state.setError("kernel '" + kernel + "' stopped in block " +
-                                   wb::cpu::detail::formatDim(st.blockIndex));
-            }
+    const std::uint64_t blocks = std::uint64_t{dims[0]} * dims[1] * dims[2];
+    for (std::uint64_t i = 0; i < blocks && !state.failed; ++i) {
+        const std::uint64_t b = wb::cpu::detail::scheduledBlock(schedule, i, blocks);
+        abi::ThreadState st = base;
+        st.blockIndex = {static_cast<unsigned>(b % dims[0]),
+                         static_cast<unsigned>((b / dims[0]) % dims[1]),
+                         static_cast<unsigned>(b / (std::uint64_t{dims[0]} * dims[1]))};
+        st.dynamicShared = g_module->dynamicSharedBuffer();
+        if (detector) detector->startBlock();
+        if (kd->needsFibers || schedule)
+            runner.run(*kd, args.data(), st);
+        else if (kd->runBlock(args.data(), &st, b, 1) != 0 && !state.failed)
+            state.setError("kernel '" + kernel + "' stopped in block " +
+                           wb::cpu::detail::formatDim(st.blockIndex));
+    }
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
+    wb::cpu::detail::RaceDetector::active = nullptr;
+    if (detector) detector->print(stdout);
     if (state.failed) return fail(state.error);
     for (Buffer& b : buffers) {
         if (!b.data) continue;

@@ -111,6 +111,11 @@ template <auto F, typename... A> struct Entry {
                         c.thread.y = y;
                         for (unsigned x = 0; x < nx; ++x) {
                             c.thread.x = x;
+#ifdef __SANITIZE_THREAD__
+                            // Race-check build: the coordinates must be in memory before the
+                            // thread's instrumented accesses (the detector reads them there).
+                            __asm__ __volatile__("" ::: "memory");
+#endif
                             std::apply(F, values);
                         }
                     }

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cpu/detail/RaceDetector.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdlib>
+#include <new>
+
+#include <sys/mman.h>
+
+namespace wb::cpu::detail {
+
+RaceDetector* RaceDetector::active = nullptr;
+
+/// One access kept in the shadow state (16 bytes).
+struct RaceDetector::Record {
+    std::uint32_t block = 0; ///< linear block index
+    std::uint32_t phase = 0; ///< barriers the thread had passed
+    std::uint32_t pc = 0;    ///< code address, relative to the library
+    std::uint16_t thread = 0;
+    std::uint8_t mask = 0; ///< bytes of the word
+    std::uint8_t flags = 0;
+
+    static constexpr std::uint8_t kValid = 1, kWrite = 2, kAtomic = 4;
+    bool sameThread(const Record& o) const { return block == o.block && thread == o.thread; }
+};
+
+/// The shadow of one 4-byte word: the two latest writes and reads by different threads.
+struct RaceDetector::Cell {
+    Record writes[2];
+    Record reads[2];
+};
+
+struct RaceDetector::Region {
+    std::uintptr_t begin = 0, end = 0;
+    int id = 0;
+    bool shared = false;
+    Cell* cells = nullptr; ///< anonymous mapping: zero pages only where the kernel accesses
+    std::size_t bytes = 0;
+
+    ~Region()
+    {
+        if (cells) munmap(cells, bytes);
+    }
+};
+
+RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
+                           wbcpu::abi::Dim gridSize, std::size_t maxReports)
+    : m_base(libraryBase)
+    , m_blockSize(blockSize)
+    , m_gridSize(gridSize)
+    , m_maxReports(maxReports)
+    , m_phase(static_cast<std::size_t>(blockSize.x) * blockSize.y * blockSize.z, 0)
+{
+}
+
+RaceDetector::~RaceDetector()
+{
+    if (active == this) active = nullptr;
+}
+
+void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool shared)
+{
+    if (size == 0) return;
+    auto r = std::make_unique<Region>();
+    r->begin = reinterpret_cast<std::uintptr_t>(begin);
+    r->end = r->begin + size;
+    r->id = id;
+    r->shared = shared;
+    r->bytes = (size + 3) / 4 * sizeof(Cell);
+    void* cells =
+        mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (cells == MAP_FAILED) throw std::bad_alloc();
+    // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
+    // instead of one per 4 KiB (the shadow is 16 times the watched memory).
+    madvise(cells, r->bytes, MADV_HUGEPAGE);
+    r->cells = static_cast<Cell*>(cells);
+    m_low = std::min(m_low, r->begin);
+    m_high = std::max(m_high, r->end);
+    m_regions.push_back(std::move(r));
+}
+
+void RaceDetector::startBlock()
+{
+    std::fill(m_phase.begin(), m_phase.end(), 0u);
+}
+
+void RaceDetector::barrierPassed(unsigned linear)
+{
+    if (linear < m_phase.size()) ++m_phase[linear];
+}
+
+void RaceDetector::report(const Record& earlier, const Record& now, const Region& region,
+                          std::uintptr_t address, unsigned size)
+{
+    const auto kinds = static_cast<std::uint64_t>(((earlier.flags & Record::kWrite) ? 2 : 0) |
+                                                  ((now.flags & Record::kWrite) ? 1 : 0));
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(earlier.pc & 0x3fffffffu) << 32) | now.pc | (kinds << 62);
+    if (auto it = m_index.find(key); it != m_index.end()) {
+        ++m_reports[it->second].count;
+        return;
+    }
+    if (m_reports.size() >= m_maxReports) {
+        ++m_dropped;
+        return;
+    }
+    const auto side = [&](const Record& r) {
+        Side s;
+        s.pc = r.pc;
+        s.write = (r.flags & Record::kWrite) != 0;
+        s.atomic = (r.flags & Record::kAtomic) != 0;
+        s.block = {r.block % m_gridSize.x, (r.block / m_gridSize.x) % m_gridSize.y,
+                   r.block / (m_gridSize.x * m_gridSize.y)};
+        s.thread = {r.thread % m_blockSize.x, (r.thread / m_blockSize.x) % m_blockSize.y,
+                    r.thread / (m_blockSize.x * m_blockSize.y)};
+        return s;
+    };
+    Report rep;
+    rep.region = region.id;
+    rep.address = address;
+    rep.offset = address - region.begin;
+    rep.size = size;
+    rep.first = side(earlier);
+    rep.second = side(now);
+    rep.count = 1;
+    m_index.emplace(key, m_reports.size());
+    m_reports.push_back(rep);
+}
+
+void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
+                         std::uintptr_t address, unsigned size)
+{
+    const auto conflicts = [&](const Record& r) {
+        if (!(r.flags & Record::kValid) || !(r.mask & now.mask) || r.sameThread(now)) return false;
+        if (region.shared && r.block != now.block) return false; // another block's shared memory
+        if ((r.flags & Record::kAtomic) && (now.flags & Record::kAtomic)) return false;
+        return r.block != now.block || r.phase == now.phase; // a barrier orders the same block
+    };
+    const bool write = (now.flags & Record::kWrite) != 0;
+    for (const Record& r : cell.writes)
+        if (conflicts(r)) report(r, now, region, address, size);
+    if (write)
+        for (const Record& r : cell.reads)
+            if (conflicts(r)) report(r, now, region, address, size);
+
+    // Keep the two latest accesses of this kind by different threads.
+    Record* slots = write ? cell.writes : cell.reads;
+    const auto stale = [&](const Record& r) {
+        return !(r.flags & Record::kValid) || (region.shared && r.block != now.block);
+    };
+    if (!stale(slots[0]) && slots[0].sameThread(now)) {
+        const std::uint8_t mask = slots[0].phase == now.phase
+                                      ? static_cast<std::uint8_t>(slots[0].mask | now.mask)
+                                      : now.mask;
+        slots[0] = now;
+        slots[0].mask = mask;
+        return;
+    }
+    if (!stale(slots[1]) && slots[1].sameThread(now)) {
+        const std::uint8_t mask = slots[1].phase == now.phase
+                                      ? static_cast<std::uint8_t>(slots[1].mask | now.mask)
+                                      : now.mask;
+        slots[1] = slots[0];
+        slots[0] = now;
+        slots[0].mask = mask;
+        return;
+    }
+    slots[1] = stale(slots[0]) ? Record{} : slots[0];
+    slots[0] = now;
+}
+
+void RaceDetector::access(const void* address, std::size_t size, bool write, bool atomic,
+                          const void* pc)
+{
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    if (size == 0 || a >= m_high || a + size <= m_low) return;
+    for (const std::unique_ptr<Region>& rp : m_regions) {
+        const Region& region = *rp;
+        if (a >= region.end || a + size <= region.begin) continue;
+        Record now;
+        unsigned thread = 0;
+        if (m_current) { // fiber mode: the host said who runs
+            const wbcpu::abi::Dim& b = m_current->blockIndex;
+            now.block = b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
+            thread = m_current->linear;
+        } else { // loop mode: the block loop stores the coordinates before each thread
+            const wbcpu::abi::Current& c = wb_cpu_current;
+            now.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
+            thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
+        }
+        now.thread = static_cast<std::uint16_t>(thread);
+        now.phase = thread < m_phase.size() ? m_phase[thread] : 0;
+        now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
+        now.flags = static_cast<std::uint8_t>(Record::kValid | (write ? Record::kWrite : 0) |
+                                              (atomic ? Record::kAtomic : 0));
+        const std::uintptr_t from = std::max(a, region.begin);
+        const std::uintptr_t to = std::min(a + size, region.end);
+        for (std::uintptr_t word = (from - region.begin) / 4; word <= (to - 1 - region.begin) / 4;
+             ++word) {
+            const std::uintptr_t wordStart = region.begin + word * 4;
+            unsigned mask = 0;
+            for (unsigned b = 0; b < 4; ++b)
+                if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
+            now.mask = static_cast<std::uint8_t>(mask);
+            check(region.cells[word], now, region, a, static_cast<unsigned>(size));
+        }
+        return;
+    }
+}
+
+void RaceDetector::print(std::FILE* out) const
+{
+    const auto side = [&](const Side& s) {
+        std::fprintf(out, " %" PRIu32 " %d %d %u %u %u %u %u %u", s.pc, s.write ? 1 : 0,
+                     s.atomic ? 1 : 0, s.block.x, s.block.y, s.block.z, s.thread.x, s.thread.y,
+                     s.thread.z);
+    };
+    for (const Report& r : m_reports) {
+        std::fprintf(out, "WB-RACE %d %" PRIu64 " %" PRIuPTR " %u %" PRIu64, r.region, r.offset,
+                     r.address, r.size, r.count);
+        side(r.first);
+        side(r.second);
+        std::fputc('\n', out);
+    }
+    if (m_dropped) std::fprintf(out, "WB-RACE-DROPPED %" PRIu64 "\n", m_dropped);
+    std::fflush(out);
+}
+
+} // namespace wb::cpu::detail

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "resources/prelude/warpbench/cpu_abi.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace wb::cpu::detail {
+
+/// The race detector of the CPU emulator's race-check mode, inside warpbench-cpu-sandbox. The
+/// kernel library is built with the compiler's ThreadSanitizer instrumentation, whose entry
+/// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store and atomic here.
+///
+/// CUDA's rules: two accesses to the same byte by different threads, at least one a write, not
+/// both atomic, race unless they are in the same block and a barrier separates them (the
+/// threads' barrier counts differ); accesses of different blocks to global memory always race
+/// (all blocks are concurrent), shared memory belongs to its block. Only the launch's buffers
+/// and the block's shared memory are watched (registered regions); everything else (stacks,
+/// the prelude's own state) is ignored.
+///
+/// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
+/// threads (block, thread, barrier phase, byte mask, code address). A report is kept once per
+/// distinct (code address pair, kinds) with one example and a count.
+class RaceDetector {
+public:
+    /// One side of a reported race. `pc` is relative to the kernel library's load address.
+    struct Side {
+        std::uint32_t pc = 0;
+        bool write = false;
+        bool atomic = false;
+        wbcpu::abi::Dim block{};
+        wbcpu::abi::Dim thread{};
+    };
+    struct Report {
+        int region = 0; ///< index given to addRegion
+        std::uint64_t offset = 0;
+        std::uintptr_t address = 0;
+        unsigned size = 0;
+        Side first, second;
+        std::uint64_t count = 0;
+    };
+
+    /// `libraryBase`: the load address of the instrumented kernel library (code addresses are
+    /// kept relative to it). `maxReports`: distinct reports kept, later ones only counted.
+    RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize, wbcpu::abi::Dim gridSize,
+                 std::size_t maxReports = 64);
+    ~RaceDetector();
+    RaceDetector(const RaceDetector&) = delete;
+    RaceDetector& operator=(const RaceDetector&) = delete;
+
+    /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory.
+    void addRegion(const void* begin, std::size_t size, int id, bool shared);
+    /// Before each block runs: every thread starts at barrier phase 0.
+    void startBlock();
+    /// The emulated thread `linear` of the running block passed a barrier.
+    void barrierPassed(unsigned linear);
+    /// The emulated thread that runs from now on (fiber mode). Set by the host whenever it
+    /// hands control to a thread (its start, its return from a barrier or warp operation): in a
+    /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
+    /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
+    /// each thread behind a compiler barrier.
+    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
+    /// One access by the current emulated thread, from code address `pc`.
+    void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);
+
+    const std::vector<Report>& reports() const noexcept { return m_reports; }
+    /// Conflicting pairs beyond the kept reports.
+    std::uint64_t dropped() const noexcept { return m_dropped; }
+    /// Writes one "WB-RACE ..." line per report (parsed by core/cpu/detail/Sandbox.cpp).
+    void print(std::FILE* out) const;
+
+    /// The detector the instrumentation entry points report to (nullptr: none).
+    static RaceDetector* active;
+
+private:
+    struct Record;
+    struct Cell;
+    struct Region;
+    void check(Cell& cell, const Record& now, const Region& region, std::uintptr_t address,
+               unsigned size);
+    void report(const Record& earlier, const Record& now, const Region& region,
+                std::uintptr_t address, unsigned size);
+
+    std::uintptr_t m_base;
+    wbcpu::abi::Dim m_blockSize, m_gridSize;
+    std::size_t m_maxReports;
+    std::vector<std::unique_ptr<Region>> m_regions;
+    std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
+    const wbcpu::abi::ThreadState* m_current = nullptr;
+    std::vector<std::uint32_t> m_phase; ///< barrier count of each thread of the running block
+    std::vector<Report> m_reports;
+    std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
+    std::uint64_t m_dropped = 0;
+};
+
+} // namespace wb::cpu::detail

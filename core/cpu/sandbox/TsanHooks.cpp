@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The entry points of the compiler's ThreadSanitizer instrumentation (-fsanitize=thread), defined
+// by warpbench-cpu-sandbox instead of libtsan: a race-checked kernel library calls them for every
+// load, store and atomic, and they hand the access to the CUDA-aware RaceDetector. libtsan is
+// never loaded. Atomic entry points perform the operation (sequentially consistent).
+#include "core/cpu/detail/RaceDetector.h"
+
+#include <cstddef>
+#include <cstring>
+
+using wb::cpu::detail::RaceDetector;
+
+namespace {
+
+[[gnu::always_inline]] inline void note(const void* address, std::size_t size, bool write,
+                                        bool atomic, const void* pc)
+{
+    if (RaceDetector* d = RaceDetector::active) d->access(address, size, write, atomic, pc);
+}
+
+} // namespace
+
+#define WB_PC __builtin_return_address(0)
+#define WB_EXPORT extern "C" __attribute__((visibility("default")))
+
+WB_EXPORT void __tsan_init() {}
+WB_EXPORT void __tsan_func_entry(void*) {}
+WB_EXPORT void __tsan_func_exit() {}
+WB_EXPORT void __tsan_vptr_update(void**, void*) {}
+WB_EXPORT void __tsan_vptr_read(void**) {}
+WB_EXPORT void __tsan_ignore_thread_begin() {}
+WB_EXPORT void __tsan_ignore_thread_end() {}
+
+#define WB_TSAN_PLAIN(N)                                                                           \
+    WB_EXPORT void __tsan_read##N(void* a)                                                         \
+    {                                                                                              \
+        note(a, N, false, false, WB_PC);                                                           \
+    }                                                                                              \
+    WB_EXPORT void __tsan_write##N(void* a)                                                        \
+    {                                                                                              \
+        note(a, N, true, false, WB_PC);                                                            \
+    }                                                                                              \
+    WB_EXPORT void __tsan_unaligned_read##N(void* a)                                               \
+    {                                                                                              \
+        note(a, N, false, false, WB_PC);                                                           \
+    }                                                                                              \
+    WB_EXPORT void __tsan_unaligned_write##N(void* a)                                              \
+    {                                                                                              \
+        note(a, N, true, false, WB_PC);                                                            \
+    }                                                                                              \
+    WB_EXPORT void __tsan_volatile_read##N(void* a)                                                \
+    {                                                                                              \
+        note(a, N, false, false, WB_PC);                                                           \
+    }                                                                                              \
+    WB_EXPORT void __tsan_volatile_write##N(void* a)                                               \
+    {                                                                                              \
+        note(a, N, true, false, WB_PC);                                                            \
+    }                                                                                              \
+    WB_EXPORT void __tsan_read##N##_pc(void* a, void* pc)                                          \
+    {                                                                                              \
+        note(a, N, false, false, pc);                                                              \
+    }                                                                                              \
+    WB_EXPORT void __tsan_write##N##_pc(void* a, void* pc)                                         \
+    {                                                                                              \
+        note(a, N, true, false, pc);                                                               \
+    }
+WB_TSAN_PLAIN(1)
+WB_TSAN_PLAIN(2)
+WB_TSAN_PLAIN(4)
+WB_TSAN_PLAIN(8)
+WB_TSAN_PLAIN(16)
+
+WB_EXPORT void __tsan_read_range(void* a, unsigned long n)
+{
+    note(a, n, false, false, WB_PC);
+}
+WB_EXPORT void __tsan_write_range(void* a, unsigned long n)
+{
+    note(a, n, true, false, WB_PC);
+}
+WB_EXPORT void* __tsan_memcpy(void* d, const void* s, unsigned long n)
+{
+    note(s, n, false, false, WB_PC);
+    note(d, n, true, false, WB_PC);
+    return std::memcpy(d, s, n);
+}
+WB_EXPORT void* __tsan_memmove(void* d, const void* s, unsigned long n)
+{
+    note(s, n, false, false, WB_PC);
+    note(d, n, true, false, WB_PC);
+    return std::memmove(d, s, n);
+}
+WB_EXPORT void* __tsan_memset(void* d, int c, unsigned long n)
+{
+    note(d, n, true, false, WB_PC);
+    return std::memset(d, c, n);
+}
+
+WB_EXPORT void __tsan_atomic_thread_fence(int)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+WB_EXPORT void __tsan_atomic_signal_fence(int)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+// Sizes 8 to 64 bits (the prelude's atomics); the memory order arguments are ignored.
+#define WB_TSAN_RMW(N, T, NAME, OP)                                                                \
+    WB_EXPORT T __tsan_atomic##N##_##NAME(volatile T* a, T v, int)                                 \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        return OP(a, v, __ATOMIC_SEQ_CST);                                                         \
+    }
+#define WB_TSAN_ATOMICS(N, T)                                                                      \
+    WB_EXPORT T __tsan_atomic##N##_load(const volatile T* a, int)                                  \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), false, true, WB_PC);                                    \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                              \
+    WB_EXPORT void __tsan_atomic##N##_store(volatile T* a, T v, int)                               \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
+    }                                                                                              \
+    WB_TSAN_RMW(N, T, exchange, __atomic_exchange_n)                                               \
+    WB_TSAN_RMW(N, T, fetch_add, __atomic_fetch_add)                                               \
+    WB_TSAN_RMW(N, T, fetch_sub, __atomic_fetch_sub)                                               \
+    WB_TSAN_RMW(N, T, fetch_and, __atomic_fetch_and)                                               \
+    WB_TSAN_RMW(N, T, fetch_or, __atomic_fetch_or)                                                 \
+    WB_TSAN_RMW(N, T, fetch_xor, __atomic_fetch_xor)                                               \
+    WB_TSAN_RMW(N, T, fetch_nand, __atomic_fetch_nand)                                             \
+    WB_EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int)   \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+    }                                                                                              \
+    WB_EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int)     \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+    }                                                                                              \
+    WB_EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int)         \
+    {                                                                                              \
+        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+        return c;                                                                                  \
+    }
+WB_TSAN_ATOMICS(8, unsigned char)
+WB_TSAN_ATOMICS(16, unsigned short)
+WB_TSAN_ATOMICS(32, unsigned int)
+WB_TSAN_ATOMICS(64, unsigned long long)

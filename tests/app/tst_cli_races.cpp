@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// warpbench-cli run --races / --schedule on the CPU emulator: the races of the buggy example and
+// of a global-memory test kernel at their lines, none on the correct examples, reproducible
+// schedules.
+#include "tests/app/CliProcess.h"
+#include "tests/support/SuiteMain.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+namespace {
+
+const QString kMissingSync =
+    QStringLiteral(WB_SOURCE_DIR "/resources/examples/bugs/missing_syncthreads/"
+                                 "missing_syncthreads.wbproj");
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliRaces : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty()) QSKIP(qPrintable(why));
+    }
+
+    void missingSyncthreadsIsReportedAtLineEleven()
+    {
+        CliRun r = runCli({"run", kMissingSync, "--races"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains(QStringLiteral("race: shared cache[")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "missing_syncthreads.cu:11 read by block \\(\\d+,0,0\\) thread \\(\\d+,0,0\\) "
+                     "vs missing_syncthreads.cu:11 write")),
+                 qPrintable(r.out));
+
+        r = runCli({"run", kMissingSync, "--races", "--json"});
+        QCOMPARE(r.exitCode, 3);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["exitCode"].toInt(), 3);
+        const QJsonArray races = j["races"].toArray();
+        QVERIFY2(!races.isEmpty(), qPrintable(r.out));
+        const QJsonObject race = races[0].toObject();
+        QCOMPARE(race["memory"].toString(), QStringLiteral("shared"));
+        QCOMPARE(race["kernel"].toString(), QStringLiteral("block_sum"));
+        QVERIFY(race["location"].toString().startsWith(QLatin1String("cache[")));
+        for (const char* side : {"first", "second"}) {
+            const QJsonObject s = race[QLatin1String(side)].toObject();
+            QCOMPARE(s["file"].toString(), QStringLiteral("missing_syncthreads.cu"));
+            QCOMPARE(s["line"].toInt(), 11);
+            QCOMPARE(s["thread"].toArray().size(), 3);
+        }
+        QVERIFY(race["first"].toObject()["isWrite"].toBool() !=
+                race["second"].toObject()["isWrite"].toBool());
+    }
+
+    void globalRaceAcrossBlocks()
+    {
+        const CliRun r = runCli(
+            {"run", QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_global.wbproj"), "--races"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(
+            r.out.contains(QRegularExpression(
+                "race: global out\\[0\\]: race_global.cu:11 write by block \\((\\d+),0,0\\) "
+                "thread \\(0,0,0\\) vs race_global.cu:11 write by block \\((?!\\1)\\d+,0,0\\)")),
+            qPrintable(r.out));
+    }
+
+    void correctExamplesHaveNoRaces_data()
+    {
+        QTest::addColumn<QString>("project");
+        QDirIterator it(QStringLiteral(WB_SOURCE_DIR "/resources/examples"), {"*.wbproj"},
+                        QDir::Files, QDirIterator::Subdirectories);
+        int count = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (path.contains(QLatin1String("/bugs/"))) continue;
+            QTest::newRow(qPrintable(QFileInfo(path).baseName())) << path;
+            ++count;
+        }
+        QVERIFY(count >= 10);
+    }
+    void correctExamplesHaveNoRaces()
+    {
+        QFETCH(QString, project);
+        const CliRun r = runCli({"run", project, "--races", "--json", "--iterations", "1"});
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(j.contains(QLatin1String("races")), qPrintable(r.out + r.err));
+        QVERIFY2(j["races"].toArray().isEmpty(), qPrintable(r.out));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    }
+
+    void scheduleIsReproducibleAndVariesTheResult()
+    {
+        QTemporaryDir dir;
+        const auto partial = [&](const QString& name, const QStringList& extra) {
+            const QString out = dir.filePath(name);
+            CliRun r = runCli(QStringList{"run", kMissingSync, "--output", out} + extra);
+            if (r.exitCode != 1) qWarning("%s", qPrintable(r.out + r.err));
+            return readAll(out + QStringLiteral("/partial.npy"));
+        };
+        const QByteArray fixed = partial("fixed", {});
+        const QByteArray a = partial("a", {"--schedule", "7"});
+        const QByteArray b = partial("b", {"--schedule", "7"});
+        QVERIFY(!fixed.isEmpty());
+        QCOMPARE(a, b);
+        QVERIFY(a != fixed);
+        // A correct kernel does not care.
+        const QString reduction =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/reduction/reduction.wbproj");
+        QCOMPARE(runCli({"run", reduction, "--schedule", "7"}).exitCode, 0);
+
+        const CliRun bad = runCli({"run", kMissingSync, "--schedule", "seven"});
+        QCOMPARE(bad.exitCode, 4);
+        QVERIFY(bad.err.contains(QStringLiteral("--schedule")));
+        const CliRun cuda = runCli({"run", kMissingSync, "--races", "--backend", "cuda"});
+        QCOMPARE(cuda.exitCode, 4);
+        QVERIFY(cuda.err.contains(QStringLiteral("CPU emulator")));
+    }
+};
+
+WB_QTEST_GUILESS_MAIN(TestCliRaces)
+#include "tst_cli_races.moc"

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Race-check mode of the CPU emulator (CpuBackend with kRaceCheckFlag, the ThreadSanitizer-
+// instrumented library run by warpbench-cpu-sandbox) and schedule variation (setSchedule).
+#include "core/backend/Backend.h"
+#include "core/common/Error.h"
+#include "core/cpu/CpuBackend.h"
+#include "tests/support/SuiteMain.h"
+
+#include <QtTest/QtTest>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace wb;
+
+namespace {
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(std::string(WB_SOURCE_DIR) + "/" + path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// Compiles `source`, launches `kernel` on buffers of floats/ints given as byte vectors.
+struct Run {
+    cpu::CpuBackend backend{1};
+    std::unique_ptr<BackendProgram> program;
+    std::vector<std::unique_ptr<BackendBuffer>> buffers;
+    std::vector<std::vector<unsigned char>> values;
+    std::vector<KernelArgValue> args;
+    std::vector<std::uint64_t> addresses;
+
+    bool compile(const std::string& source, const std::string& name, bool races)
+    {
+        CompileOptions o;
+        if (races) o.extraFlags.push_back(cpu::CpuBackend::kRaceCheckFlag);
+        const CompileResult r = backend.compile(source, name, o);
+        if (!r.ok) {
+            qWarning("%s", r.log.c_str());
+            return false;
+        }
+        program = backend.load(r);
+        return true;
+    }
+    template <typename T> void buffer(const std::vector<T>& data, const char* label)
+    {
+        buffers.push_back(backend.allocate(data.size() * sizeof(T), label));
+        backend.upload(*buffers.back(), data.data(), data.size() * sizeof(T));
+    }
+    template <typename T> std::vector<T> result(std::size_t i, std::size_t n)
+    {
+        std::vector<T> out(n);
+        backend.download(*buffers[i], out.data(), n * sizeof(T));
+        return out;
+    }
+    /// Pointer arguments for every buffer, in order, then the integers.
+    void launch(const std::string& kernel, Dim3 grid, Dim3 block, std::vector<int> ints = {},
+                unsigned shared = 0)
+    {
+        values.clear();
+        args.clear();
+        values.reserve(buffers.size() + ints.size());
+        for (const auto& b : buffers) {
+            const std::uint64_t a = b->address();
+            values.emplace_back(8);
+            std::memcpy(values.back().data(), &a, 8);
+            args.push_back({values.back().data(), 8, true});
+        }
+        for (int v : ints) {
+            values.emplace_back(sizeof v);
+            std::memcpy(values.back().data(), &v, sizeof v);
+            args.push_back({values.back().data(), sizeof v, false});
+        }
+        LaunchConfig c;
+        c.grid = grid;
+        c.block = block;
+        c.sharedBytes = shared;
+        backend.launch(*program, kernel, c, args);
+    }
+};
+
+bool hasRace(const std::vector<RaceFinding>& races, int lineA, bool writeA, int lineB, bool writeB)
+{
+    for (const RaceFinding& f : races) {
+        if (f.first.line == lineA && f.first.isWrite == writeA && f.second.line == lineB &&
+            f.second.isWrite == writeB)
+            return true;
+        if (f.first.line == lineB && f.first.isWrite == writeB && f.second.line == lineA &&
+            f.second.isWrite == writeA)
+            return true;
+    }
+    return false;
+}
+
+std::string describe(const std::vector<RaceFinding>& races)
+{
+    std::string s;
+    for (const RaceFinding& f : races)
+        s += f.location + ": " + f.first.file + ":" + std::to_string(f.first.line) +
+             (f.first.isWrite ? " write" : " read") + " / " + f.second.file + ":" +
+             std::to_string(f.second.line) + (f.second.isWrite ? " write" : " read") + "; ";
+    return s.empty() ? "no races" : s;
+}
+
+} // namespace
+
+class TestRaces : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void missingSyncthreadsIsReportedAtItsLine()
+    {
+        Run r;
+        QVERIFY(r.compile(
+            readFile("resources/examples/bugs/missing_syncthreads/missing_syncthreads.cu"),
+            "missing_syncthreads.cu", true));
+        const int n = 1024, threads = 256;
+        r.buffer(std::vector<float>(n, 1.0f), "in");
+        r.buffer(std::vector<float>(n / threads, 0.0f), "partial");
+        r.launch("block_sum", {n / threads, 1, 1}, {threads, 1, 1}, {n}, threads * 4);
+        const auto& races = r.backend.lastRaces();
+        const std::string text = describe(races);
+        QVERIFY2(!races.empty(), text.c_str());
+        // cache[t] += cache[t + stride]: thread t reads what thread t + stride writes, same line.
+        QVERIFY2(hasRace(races, 11, false, 11, true), text.c_str());
+        for (const RaceFinding& f : races) {
+            QVERIFY2(f.shared, text.c_str());
+            QCOMPARE(f.first.file, std::string("missing_syncthreads.cu"));
+            QVERIFY2(f.location.rfind("cache[", 0) == 0, f.location.c_str());
+            QVERIFY(f.first.thread != f.second.thread);
+            QCOMPARE(f.first.block, f.second.block);
+        }
+        // The launch still completes and its buffers come back.
+        QVERIFY(r.result<float>(1, 1)[0] != 0.0f);
+    }
+
+    void globalRacesAreReportedAtTheirLines()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_global.cu"), "race_global.cu", true));
+        r.buffer(std::vector<float>(256, 0.0f), "data");
+        r.launch("neighbour", {2, 1, 1}, {128, 1, 1}, {256});
+        std::string text = describe(r.backend.lastRaces());
+        // Thread i reads data[i + 1] (line 6) that thread i + 1 writes (lines 5 and 6), also
+        // across the two blocks.
+        QVERIFY2(hasRace(r.backend.lastRaces(), 6, false, 5, true) ||
+                     hasRace(r.backend.lastRaces(), 6, false, 6, true),
+                 text.c_str());
+        for (const RaceFinding& f : r.backend.lastRaces()) {
+            QVERIFY(!f.shared);
+            QVERIFY2(f.location.rfind("data[", 0) == 0, f.location.c_str());
+        }
+
+        Run s;
+        QVERIFY(s.compile(readFile("tests/cpu/kernels/race_global.cu"), "race_global.cu", true));
+        s.buffer(std::vector<int>(1, -1), "out");
+        s.launch("same_cell", {4, 1, 1}, {32, 1, 1});
+        text = describe(s.backend.lastRaces());
+        QCOMPARE(s.backend.lastRaces().size(), std::size_t{1});
+        const RaceFinding& f = s.backend.lastRaces()[0];
+        QVERIFY2(hasRace(s.backend.lastRaces(), 11, true, 11, true), text.c_str());
+        QCOMPARE(f.location, std::string("out[0]"));
+        QVERIFY(f.first.block != f.second.block); // blocks are concurrent
+        QCOMPARE(f.first.thread, (Dim3{0, 0, 0}));
+    }
+
+    void atomicsAndBarriersAreNotRaces()
+    {
+        const std::string source = R"(
+__global__ void counted(int* total, float* out)
+{
+    __shared__ float tile[64];
+    atomicAdd(&total[0], 1);
+    tile[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = tile[63 - threadIdx.x];
+    __syncthreads();
+    tile[threadIdx.x] = 0.0f;
+}
+__global__ void unsynced(float* out)
+{
+    __shared__ float tile[64];
+    tile[threadIdx.x] = threadIdx.x;
+    out[blockIdx.x * 64 + threadIdx.x] = tile[63 - threadIdx.x];
+}
+)";
+        Run r;
+        QVERIFY(r.compile(source, "barriers.cu", true));
+        r.buffer(std::vector<int>(1, 0), "total");
+        r.buffer(std::vector<float>(128, 0.0f), "out");
+        r.launch("counted", {2, 1, 1}, {64, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 1)[0], 128); // the atomic entry points performed the adds
+        QCOMPARE(r.result<float>(1, 128)[70], 57.0f);
+
+        // The same accesses without the barrier are a race between lines 15 and 16.
+        Run u;
+        QVERIFY(u.compile(source, "barriers.cu", true));
+        u.buffer(std::vector<float>(128, 0.0f), "out");
+        u.launch("unsynced", {2, 1, 1}, {64, 1, 1});
+        const std::string text = describe(u.backend.lastRaces());
+        QVERIFY2(hasRace(u.backend.lastRaces(), 15, true, 16, false), text.c_str());
+        QVERIFY2(u.backend.lastRaces()[0].location.rfind("tile[", 0) == 0, text.c_str());
+    }
+
+    void plainAndAtomicOnOneAddressRace()
+    {
+        const std::string source = R"(
+__global__ void mixed(int* c)
+{
+    if (threadIdx.x == 0) c[0] = 5;
+    else atomicAdd(&c[0], 1);
+}
+)";
+        Run r;
+        QVERIFY(r.compile(source, "mixed.cu", true));
+        r.buffer(std::vector<int>(1, 0), "c");
+        r.launch("mixed", {1, 1, 1}, {4, 1, 1});
+        const auto& races = r.backend.lastRaces();
+        QVERIFY2(hasRace(races, 4, true, 5, true), describe(races).c_str());
+        bool oneAtomic = false;
+        for (const RaceFinding& f : races)
+            oneAtomic = oneAtomic || (f.first.isAtomic != f.second.isAtomic);
+        QVERIFY(oneAtomic);
+    }
+
+    void scheduleVariesTheResultReproducibly()
+    {
+        const std::string source =
+            readFile("resources/examples/bugs/missing_syncthreads/missing_syncthreads.cu");
+        const int n = 256, threads = 256;
+        std::vector<float> in(n);
+        for (int i = 0; i < n; ++i)
+            in[static_cast<std::size_t>(i)] = static_cast<float>(i % 7 + 1);
+        const auto sum = [&](std::uint64_t seed, bool races) {
+            Run r;
+            r.backend.setSchedule(seed);
+            if (!r.compile(source, "missing_syncthreads.cu", races)) return -1.0f;
+            r.buffer(in, "in");
+            r.buffer(std::vector<float>(1, 0.0f), "partial");
+            r.launch("block_sum", {1, 1, 1}, {threads, 1, 1}, {n}, threads * 4);
+            return r.result<float>(1, 1)[0];
+        };
+        const float fixed = sum(0, false);
+        const float seeded = sum(42, false);
+        QCOMPARE(sum(42, false), seeded); // reproducible
+        QVERIFY2(seeded != fixed,
+                 qPrintable(QString("seed 42 gave %1 like the default order").arg(double(seeded))));
+        // The sandbox (race-check mode) follows the same schedule.
+        QCOMPARE(sum(42, true), seeded);
+        QCOMPARE(sum(0, true), fixed);
+    }
+};
+
+WB_QTEST_GUILESS_MAIN(TestRaces)
+#include "tst_races.moc"
