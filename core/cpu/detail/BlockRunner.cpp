@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/DebugRecord.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
@@ -262,6 +263,7 @@ struct BlockRunner::Impl {
         atBarrier = 0;
         for (FiberThread& x : live)
             x.state = State::Runnable;
+        if (debugRecording()) debugBarrierReleased(n);
     }
 
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
@@ -270,6 +272,7 @@ struct BlockRunner::Impl {
         t.file = file;
         t.line = line;
         t.state = State::AtBarrier;
+        if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtBarrier, line);
         barrierAccumulator += predicate;
         if (++atBarrier == n && !cancelled && !launch->failed.load(std::memory_order_relaxed)) {
             // The last arrival releases the barrier and starts the next pass itself, as the
@@ -471,6 +474,7 @@ struct BlockRunner::Impl {
         g->arrived |= 1u << lane;
         if (g->arrived != m) {
             t.state = State::AtWarp;
+            if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtWarpOp, line);
             yield(t);
             return t.result;
         }
@@ -480,7 +484,20 @@ struct BlockRunner::Impl {
             threads[l].result = computeLane(threads[l], warp, m);
         for (unsigned l : lanesOf(warp, m))
             if (l != t.st.linear) threads[l].state = State::Runnable;
+        if (debugRecording()) recordExchange(warp, m, t);
         return t.result;
+    }
+
+    /// Debug mode: what the lanes of `mask` gave and got (DebugRecord.h).
+    void recordExchange(unsigned warp, unsigned mask, const FiberThread& t) const
+    {
+        std::uint64_t values[32] = {}, results[32] = {};
+        for (unsigned l : lanesOf(warp, mask)) {
+            values[l % 32u] = threads[l].value;
+            results[l % 32u] = threads[l].result;
+            debugThreadWaits(l, DebugRunning, 0);
+        }
+        debugWarpExchange(warp, t.op, mask, t.param, t.what, t.line, values, results);
     }
 
     unsigned activeMask(const FiberThread& t) const
@@ -539,6 +556,7 @@ struct BlockRunner::Impl {
             while (!retiring) {
                 entry(args, &t.st);
                 t.state = State::Finished;
+                if (debugRecording()) debugThreadExited(t.st.linear);
                 ++finished;
                 FiberThread* next = nextRunnable(&t + 1);
                 switchTo(&t, next ? next->fiber : scheduler);
@@ -582,6 +600,7 @@ struct BlockRunner::Impl {
             threads.back().fiber = makeFiber(threads.back());
         }
         live = std::span<FiberThread>(threads.data(), n);
+        if (debugRecording()) debugBlockStarted(blockIndex.x, blockIndex.y, blockIndex.z, n);
         warps.assign((n + 31u) / 32u, {});
         for (unsigned i = 0; i < n; ++i) {
             FiberThread& t = threads[i];

@@ -5,6 +5,12 @@
 // heap blocks of their exact size, so AddressSanitizer's redzones sit right behind them.
 #include "core/common/DynamicLibrary.h"
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/DebugRecord.h"
+#include "core/debug/DebugTarget.h"
+
+#include <sys/prctl.h>
+
+#include <csignal>
 
 #include <chrono>
 #include <cstdio>
@@ -61,8 +67,17 @@ extern "C" void __ubsan_on_report()
 
 int main(int argc, char** argv)
 {
-    if (argc != 2) return fail("usage: warpbench-cpu-sandbox REQUEST");
-    std::ifstream in(argv[1]);
+    if (argc >= 2 && std::strcmp(argv[1], "--prepare-debug") == 0)
+        return wb::debug::prepareDebugMain(argc, argv);
+    // --debug: run under the thread debugger (core/debug): every kernel in fiber mode, so each
+    // thread has its own frame; the debug record on; and never outlive the debugger.
+    const bool debug = argc == 3 && std::strcmp(argv[1], "--debug") == 0;
+    if (argc != 2 && !debug) return fail("usage: warpbench-cpu-sandbox [--debug] REQUEST");
+    if (debug) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        wb_cpu_debug_enabled = 1;
+    }
+    std::ifstream in(argv[argc - 1]);
     std::string library, kernel;
     unsigned dims[7] = {};
     struct Buffer {
@@ -164,7 +179,7 @@ int main(int argc, char** argv)
                 abi::ThreadState st = base;
                 st.blockIndex = {x, y, z};
                 st.dynamicShared = g_module->dynamicSharedBuffer();
-                if (kd->needsFibers)
+                if (kd->needsFibers || debug)
                     runner.run(*kd, args.data(), st);
                 else if (kd->runBlock(args.data(), &st,
                                       (static_cast<unsigned long long>(z) * dims[1] + y) * dims[0] +
