@@ -150,7 +150,7 @@ std::vector<SharedVariable> DebugTarget::scanShared(const std::string& source)
         if ((at > 0 && isIdent(text[at - 1])) ||
             (at + key.size() < text.size() && isIdent(text[at + key.size()])))
             continue;
-        const std::size_t end = text.find_first_of(";{}(", at);
+        const std::size_t end = text.find_first_of(";{}", at);
         if (end == std::string::npos || text[end] != ';') continue;
         // The statement's start, to see `extern`.
         std::size_t begin = text.find_last_of(";{}", at);
