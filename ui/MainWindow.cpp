@@ -25,6 +25,7 @@
 #include "ui/StatusBanner.h"
 #include "ui/TrustPrompt.h"
 #include "ui/Worker.h"
+#include "ui/debug/DebugDock.h"
 #include "ui/profiling/ProfilingDocks.h"
 
 #include <QAction>
@@ -312,6 +313,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
     // Profiling and teaching docks (ui/profiling), before the layout is restored.
     new ProfilingDocks(this);
+    new DebugDock(this);
 
     // Layout remembered between sessions.
     QSettings settings;

@@ -293,6 +293,11 @@ DebugStop DebugSession::stepInto()
     return runCommand("-exec-step", DebugStop::Reason::Step);
 }
 
+std::int64_t DebugSession::inferiorPid() const noexcept
+{
+    return m_gdb ? m_gdb->inferiorPid() : 0;
+}
+
 void DebugSession::interrupt()
 {
     if (m_gdb) m_gdb->interrupt();

@@ -113,6 +113,8 @@ public:
     /// Kills gdb and the debugged process; later calls throw.
     void stop() noexcept;
     bool finished() const noexcept { return m_finished; }
+    /// The debugged process (0 when none): another thread may interrupt it with SIGINT.
+    std::int64_t inferiorPid() const noexcept;
     const DebugStop& lastStop() const noexcept { return m_last; }
 
     /// At a stop in the kernel: its locals (arguments included, __shared__ variables left to
