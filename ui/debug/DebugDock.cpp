@@ -27,6 +27,7 @@ constexpr int kMarginWithMarkers = 1; // KernelEditor's symbol margin
 constexpr int kBreakpointMarker = 20;
 constexpr int kConditionalMarker = 21;
 constexpr int kCurrentLineMarker = 22;
+constexpr int kCurrentLineBackground = 23;
 
 QString dim(const Dim3& d)
 {
@@ -147,6 +148,8 @@ DebugDock::DebugDock(MainWindow* window)
         m_editor->setMarkerBackgroundColor(QColor(0xe67e22), kConditionalMarker);
         m_editor->markerDefine(QsciScintilla::RightArrow, kCurrentLineMarker);
         m_editor->setMarkerBackgroundColor(QColor(0xf1c40f), kCurrentLineMarker);
+        m_editor->markerDefine(QsciScintilla::Background, kCurrentLineBackground);
+        m_editor->setMarkerBackgroundColor(QColor(0xfc, 0xf3, 0xcf), kCurrentLineBackground);
         m_editor->setMarginMarkerMask(kMarginWithMarkers,
                                       m_editor->marginMarkerMask(kMarginWithMarkers) |
                                           (1 << kBreakpointMarker) | (1 << kConditionalMarker) |
@@ -252,8 +255,10 @@ void DebugDock::setCurrentLine(int line)
     m_currentLine = line;
     if (!m_editor) return;
     m_editor->markerDeleteAll(kCurrentLineMarker);
+    m_editor->markerDeleteAll(kCurrentLineBackground);
     if (line > 0) {
         m_editor->markerAdd(line - 1, kCurrentLineMarker);
+        m_editor->markerAdd(line - 1, kCurrentLineBackground);
         m_editor->goToLine(line);
     }
 }
@@ -281,6 +286,7 @@ void DebugDock::startDebugging()
     for (const auto& [line, cond] : m_breakpoints)
         bps.push_back({line, cond.toStdString()});
     m_active = true;
+    m_previousShared.clear();
     setBusy(true);
     m_dock->raise();
     const QString expr = m_expression->text();
@@ -341,11 +347,24 @@ void DebugDock::show(const DebugSnapshot& s)
             setRow(m_shared, r++, {name, QString(), QString::fromStdString(a.error)});
             continue;
         }
-        for (std::size_t i = 0; i < a.elements.size(); ++i)
-            setRow(m_shared, r++,
+        // What changed since the previous stop is highlighted (a barrier's effect at a glance).
+        const auto before = m_previousShared.find(a.name);
+        for (std::size_t i = 0; i < a.elements.size(); ++i) {
+            setRow(m_shared, r,
                    {i == 0 ? name : QString(), QString::number(i),
                     QString::fromStdString(a.elements[i])});
+            if (before != m_previousShared.end() && i < before->second.size() &&
+                before->second[i] != a.elements[i]) {
+                m_shared->item(r, 2)->setBackground(QColor(0xf9, 0xe7, 0x9f));
+                m_shared->item(r, 2)->setToolTip(
+                    tr("was %1 at the previous stop")
+                        .arg(QString::fromStdString(before->second[i])));
+            }
+            ++r;
+        }
+        m_previousShared[a.name] = a.elements;
     }
+    m_shared->resizeColumnToContents(0);
     m_threads->setRowCount(static_cast<int>(s.rows.size()));
     m_threads->setHorizontalHeaderItem(
         3, new QTableWidgetItem(
@@ -358,6 +377,7 @@ void DebugDock::show(const DebugSnapshot& s)
         setRow(m_threads, i,
                {dim(row.thread), QString::number(row.phase), whereText(row.where, row.waitLine),
                 value});
+        if (!row.reachedLine) m_threads->item(i, 3)->setForeground(QColor(0x88, 0x88, 0x88));
         if (row.thread == st.thread)
             for (int c = 0; c < 4; ++c)
                 m_threads->item(i, c)->setBackground(QColor(0xf9, 0xe7, 0x9f));

@@ -8,6 +8,8 @@
 #include <QThread>
 
 #include <map>
+#include <string>
+#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -89,6 +91,8 @@ private:
     QAction* m_stepOver = nullptr;
     QAction* m_stepInto = nullptr;
     QAction* m_stop = nullptr;
+    /// The shared arrays at the previous stop, to mark what changed since.
+    std::map<std::string, std::vector<std::string>> m_previousShared;
     int m_currentLine = 0;
     bool m_busy = false;
     bool m_active = false;

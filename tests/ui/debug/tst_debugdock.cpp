@@ -56,6 +56,16 @@ float shared(DebugDock* d, int i)
     return -1e30f;
 }
 
+/// Whether element `i` is highlighted as changed since the previous stop.
+bool sharedChanged(DebugDock* d, int i)
+{
+    QTableWidget* t = d->sharedTable();
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (cell(t, r, 1) == QString::number(i))
+            return t->item(r, 2)->background().style() != Qt::NoBrush;
+    return false;
+}
+
 } // namespace
 
 class TestDebugDock : public QObject {
@@ -127,6 +137,17 @@ private Q_SLOTS:
         QCOMPARE(dock->currentLine(), 13);
         QCOMPARE(shared(dock, 17), c17 + c145);
         QCOMPARE(shared(dock, 100), c100); // thread 100 has not run its part of phase 1 yet
+        QVERIFY(sharedChanged(dock, 17));
+        QVERIFY(!sharedChanged(dock, 100));
+        if (const QByteArray path = qgetenv("WB_DEBUGGER_SCREENSHOT"); !path.isEmpty()) {
+            dock->dock()->raise();
+            auto* tabs = dock->dock()->findChild<QTabWidget*>();
+            if (tabs) tabs->setCurrentIndex(1);
+            dock->sharedTable()->scrollToItem(dock->sharedTable()->item(17, 2),
+                                              QAbstractItemView::PositionAtCenter);
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(QString::fromLocal8Bit(path)));
+        }
 
         // F10 over the barrier: every thread of the block ran; still thread 17, phase 2.
         shown.clear();
@@ -143,14 +164,6 @@ private Q_SLOTS:
         QVERIFY(shown.wait(120'000));
         QCOMPARE(dock->currentLine(), 12);
         QCOMPARE(local(dock, QStringLiteral("stride")), QStringLiteral("64"));
-        if (const QByteArray path = qgetenv("WB_DEBUGGER_SCREENSHOT"); !path.isEmpty()) {
-            dock->dock()->raise();
-            auto* tabs = dock->dock()->findChild<QTabWidget*>();
-            if (tabs) tabs->setCurrentIndex(1);
-            QTest::qWait(200);
-            QVERIFY(w.grab().save(QString::fromLocal8Bit(path)));
-        }
-
         // Shift+F5 ends the session.
         dock->stopAction()->trigger();
         QVERIFY(!dock->sessionActive());
