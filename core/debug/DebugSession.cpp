@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 
@@ -271,10 +272,79 @@ void DebugSession::removeBreakpoint(int number)
     std::erase_if(m_breakpoints, [&](const auto& b) { return b.first == number; });
 }
 
+std::optional<std::array<int, 3>> DebugSession::blockOf(const std::string& condition)
+{
+    // Top-level `&&` conjuncts of the form blockIdx.<axis> == <n> (or n == blockIdx.<axis>).
+    std::array<int, 3> b = {-1, -1, -1};
+    bool any = false;
+    int depth = 0;
+    std::size_t begin = 0;
+    const auto conjunct = [&](std::string c) {
+        std::erase_if(c, [](char ch) { return ch == ' ' || ch == '\t'; });
+        while (c.size() > 2 && c.front() == '(' && c.back() == ')')
+            c = c.substr(1, c.size() - 2);
+        const std::size_t eq = c.find("==");
+        if (eq == std::string::npos) return;
+        std::string lhs = c.substr(0, eq), rhs = c.substr(eq + 2);
+        if (lhs.rfind("blockIdx.", 0) != 0) std::swap(lhs, rhs);
+        if (lhs.size() != 10 || lhs.rfind("blockIdx.", 0) != 0) return;
+        const int axis = lhs[9] - 'x';
+        if (axis < 0 || axis > 2 || rhs.empty() || rhs.size() > 9 ||
+            !std::all_of(rhs.begin(), rhs.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            return;
+        b[static_cast<std::size_t>(axis)] = std::stoi(rhs);
+        any = true;
+    };
+    for (std::size_t i = 0; i < condition.size(); ++i) {
+        const char c = condition[i];
+        if (c == '(') ++depth;
+        if (c == ')') --depth;
+        if (c == '|' && depth == 0) return std::nullopt; // a top-level || : no block filter
+        if (c == '&' && i + 1 < condition.size() && condition[i + 1] == '&' && depth == 0) {
+            conjunct(condition.substr(begin, i - begin));
+            begin = i + 2;
+            ++i;
+        }
+    }
+    conjunct(condition.substr(begin));
+    if (!any) return std::nullopt;
+    return b;
+}
+
 DebugStop DebugSession::start()
 {
     if (m_started) throw Error(Error::Kind::InvalidArgument, "the session has already started");
     m_started = true;
+    // When every breakpoint names the same block, the blocks before it run without evaluating
+    // the conditions in each of their threads: the breakpoints wait, disabled, for a break on
+    // the emulator's block hook conditioned on its argument registers.
+    std::optional<std::array<int, 3>> block;
+    for (std::size_t i = 0; i < m_breakpoints.size(); ++i) {
+        const auto b = blockOf(m_breakpoints[i].second.condition);
+        if (!b || (i > 0 && b != block)) {
+            block.reset();
+            break;
+        }
+        block = b;
+    }
+    if (block) {
+        std::string cond;
+        const char* regs[3] = {"$edi", "$esi", "$edx"};
+        for (std::size_t a = 0; a < 3; ++a)
+            if ((*block)[a] >= 0)
+                cond += std::string(cond.empty() ? "" : " && ") + regs[a] +
+                        " == " + std::to_string((*block)[a]);
+        const MiRecord hook =
+            m_gdb->check("-break-insert -f -c " + miQuote(cond) + " wb_cpu_debug_block_hook");
+        const MiValue* hb = hook.results.find("bkpt");
+        const std::string number = hb ? hb->text("number") : std::string();
+        setBreakpointsEnabled(false);
+        const DebugStop atBlock = runCommand("-exec-run", DebugStop::Reason::Breakpoint);
+        if (m_finished) return atBlock;
+        m_gdb->check("-break-delete " + number);
+        setBreakpointsEnabled(true);
+        return runCommand("-exec-continue", DebugStop::Reason::Breakpoint);
+    }
     return runCommand("-exec-run", DebugStop::Reason::Breakpoint);
 }
 
@@ -314,11 +384,17 @@ DebugStop DebugSession::runCommand(const std::string& cmd, DebugStop::Reason rea
 {
     if (!m_gdb || m_finished) throw Error(Error::Kind::Runtime, "the debugging session has ended");
     if (!m_started) throw Error(Error::Kind::InvalidArgument, "the session has not started");
+    // A step follows the chosen thread only: breakpoints that other threads hit meanwhile
+    // (they run while it waits at a barrier) are off during the step.
+    const bool step = reason == DebugStop::Reason::Step;
+    if (step) setBreakpointsEnabled(false);
     m_gdb->check(cmd);
     std::optional<MiRecord> r = m_gdb->waitForStop(m_runTimeoutMs);
+    if (r && step) setBreakpointsEnabled(true);
     if (!r) {
         m_gdb->interrupt();
         r = m_gdb->waitForStop(5'000);
+        if (r && step) setBreakpointsEnabled(true);
         if (!r) {
             stop();
             throw Error(Error::Kind::Timeout, "the kernel did not stop within " +
@@ -350,6 +426,15 @@ DebugStop DebugSession::runCommand(const std::string& cmd, DebugStop::Reason rea
     }
     m_last = s;
     return s;
+}
+
+void DebugSession::setBreakpointsEnabled(bool on)
+{
+    if (m_breakpoints.empty() || !m_gdb) return;
+    std::string cmd = on ? "-break-enable" : "-break-disable";
+    for (const auto& b : m_breakpoints)
+        cmd.append(" ").append(std::to_string(b.first));
+    m_gdb->check(cmd);
 }
 
 DebugStop DebugSession::readStop(const MiRecord& r, DebugStop::Reason reason)

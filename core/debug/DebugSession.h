@@ -3,6 +3,7 @@
 
 #include "core/debug/DebugTarget.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -136,6 +137,9 @@ public:
     /// at the kernel's lines: see docs/debugger.md) become the emulator's thread-local
     /// coordinates; string and character literals are left alone.
     static std::string gdbExpression(const std::string& expression);
+    /// The block a condition requires through top-level conjuncts `blockIdx.<axis> == <n>`
+    /// (-1 for an axis it leaves free), or nullopt when it requires none.
+    static std::optional<std::array<int, 3>> blockOf(const std::string& condition);
 
     /// Per call that runs the kernel (start/resume/step): the most it may take.
     void setRunTimeoutMs(int ms) { m_runTimeoutMs = ms; }
@@ -144,6 +148,7 @@ private:
     DebugStop runCommand(const std::string& cmd, DebugStop::Reason reason);
     DebugStop readStop(const struct MiRecord& r, DebugStop::Reason reason);
     void selectKernelFrame();
+    void setBreakpointsEnabled(bool on);
     std::vector<std::uint32_t> readThreadRecords(unsigned count);
 
     DebugTarget m_target;

@@ -84,6 +84,19 @@ private Q_SLOTS:
                  std::string("\"threadIdx\" == 'g' && myblockIdx"));
     }
 
+    void findsTheBlockACondition()
+    {
+        using B = std::array<int, 3>;
+        QCOMPARE(DebugSession::blockOf("blockIdx.x == 2 && threadIdx.x == 17"), (B{2, -1, -1}));
+        QCOMPARE(DebugSession::blockOf("(blockIdx.y==3) && 1 == blockIdx.x && i > 4"),
+                 (B{1, 3, -1}));
+        QVERIFY(!DebugSession::blockOf("threadIdx.x == 1"));
+        QVERIFY(!DebugSession::blockOf("blockIdx.x == 2 || threadIdx.x == 1"));
+        QVERIFY(!DebugSession::blockOf("(blockIdx.x == 2 && a) || b"));
+        QVERIFY(!DebugSession::blockOf("blockIdx.x == n"));
+        QVERIFY(!DebugSession::blockOf("blockIdx.x == 99999999999"));
+    }
+
     void stepsAThreadOfReductionAcrossABarrier()
     {
         QTemporaryDir work;
@@ -211,6 +224,31 @@ private Q_SLOTS:
             QCOMPARE(l.atLine, l.lane < 8); // lanes 8..31 take the else branch
         }
         QCOMPARE(int(w.lanes[0].where), int(ThreadWhere::Exited));
+    }
+
+    void stepFollowsTheChosenThreadPastOtherThreadsBreakpoints()
+    {
+        QTemporaryDir work;
+        const session::Session s = session::ProjectFile::load(
+            WB_SOURCE_DIR "/resources/examples/reduction/reduction.wbproj");
+        DebugSession d(DebugTarget::prepare(s, work.path().toStdString()));
+        d.addBreakpoint({12, ""}); // every thread of every block passes here
+        DebugStop st = d.start();
+        QCOMPARE(st.thread, (Dim3{0, 0, 0}));
+        QCOMPARE(d.stepOver().line, 13);
+        // Over the barrier: threads 1..255 hit line 12 meanwhile; the step stays with thread 0.
+        st = d.stepOver();
+        QCOMPARE(st.thread, (Dim3{0, 0, 0}));
+        QCOMPARE(st.phase, 2u);
+        QCOMPARE(st.line, 11); // the loop's `stride /= 2`
+        // Continue does stop at other threads' hits: thread 0's own first, then thread 1's.
+        st = d.resume();
+        QCOMPARE(st.line, 12);
+        QCOMPARE(st.thread, (Dim3{0, 0, 0}));
+        st = d.resume();
+        QCOMPARE(st.line, 12);
+        QCOMPARE(st.thread, (Dim3{1, 0, 0}));
+        QCOMPARE(st.phase, 2u);
     }
 
     void badConditionAndEndOfLaunch()
