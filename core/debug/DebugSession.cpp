@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -23,6 +24,12 @@ using cpu::detail::DebugWarpRecord;
 constexpr int kReplayTimeoutMs = 60'000;
 constexpr unsigned kReplayMaxStops = 50'000;
 constexpr std::size_t kMaxSharedElements = 8192;
+
+/// Symbols are read only for the libraries the debugger needs: the C library (libthread_db,
+/// for the thread-local coordinates), the emulator (its debug record and block hook) and the
+/// kernel. Reading every library the sandbox links (Qt, ICU, Boost, ...) took most of the time
+/// to the first breakpoint.
+const char* const kSymbolLibraries[] = {"libc.so", "libwarpbench-core"};
 
 std::string sandbox()
 {
@@ -43,6 +50,26 @@ std::unique_ptr<GdbMi> startGdb(const DebugTarget& t)
     gdb->check("-interpreter-exec console \"skip -gfi */warpbench/*\"");
     gdb->check("-interpreter-exec console \"skip -rfu ^std::\"");
     return gdb;
+}
+
+/// The next *stopped that is not a shared library event: at those, the symbols of the libraries
+/// the debugger needs are loaded (see kSymbolLibraries) and the program continues.
+std::optional<MiRecord> waitStop(GdbMi& gdb, const DebugTarget& t, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (;;) {
+        const qint64 left = timeoutMs - timer.elapsed();
+        std::optional<MiRecord> r = gdb.waitForStop(static_cast<int>(std::max<qint64>(left, 0)));
+        if (!r || r->results.text("reason") != "solib-event") return r;
+        for (const char* lib : kSymbolLibraries)
+            gdb.command("-interpreter-exec console " +
+                        miQuote(std::string("sharedlibrary ") + lib));
+        gdb.command(
+            "-interpreter-exec console " +
+            miQuote("sharedlibrary " + std::filesystem::path(t.libraryPath).filename().string()));
+        gdb.check("-exec-continue");
+    }
 }
 
 /// "{x = 1, y = 0, z = 0}" → Dim3.
@@ -389,11 +416,11 @@ DebugStop DebugSession::runCommand(const std::string& cmd, DebugStop::Reason rea
     const bool step = reason == DebugStop::Reason::Step;
     if (step) setBreakpointsEnabled(false);
     m_gdb->check(cmd);
-    std::optional<MiRecord> r = m_gdb->waitForStop(m_runTimeoutMs);
+    std::optional<MiRecord> r = waitStop(*m_gdb, m_target, m_runTimeoutMs);
     if (r && step) setBreakpointsEnabled(true);
     if (!r) {
         m_gdb->interrupt();
-        r = m_gdb->waitForStop(5'000);
+        r = waitStop(*m_gdb, m_target, 5'000);
         if (r && step) setBreakpointsEnabled(true);
         if (!r) {
             stop();
@@ -416,7 +443,7 @@ DebugStop DebugSession::runCommand(const std::string& cmd, DebugStop::Reason rea
                                  std::to_string(m_last.thread.y) + "," +
                                  std::to_string(m_last.thread.z) + " returned from the kernel";
         m_gdb->check("-exec-continue");
-        r = m_gdb->waitForStop(m_runTimeoutMs);
+        r = waitStop(*m_gdb, m_target, m_runTimeoutMs);
         if (!r) {
             stop();
             throw Error(Error::Kind::Timeout, "the kernel did not stop after " + left);
@@ -606,43 +633,70 @@ std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
     QElapsedTimer timer;
     timer.start();
     const auto nextStop = [&]() -> MiRecord {
-        const qint64 left = kReplayTimeoutMs - timer.elapsed();
-        const std::optional<MiRecord> r =
-            left > 0 ? replay->waitForStop(static_cast<int>(left)) : std::nullopt;
-        if (!r)
-            throw Error(Error::Kind::Timeout, "replaying the launch for the table took more "
-                                              "than " +
-                                                  std::to_string(kReplayTimeoutMs / 1000) + " s");
-        const std::string why = r->results.text("reason");
-        if (why != "breakpoint-hit" && why.rfind("exited", 0) != 0)
-            throw Error(Error::Kind::Runtime, "the replay stopped unexpectedly (" + why + ")");
-        return *r;
+        for (;;) {
+            const qint64 left = kReplayTimeoutMs - timer.elapsed();
+            const std::optional<MiRecord> r =
+                left > 0 ? waitStop(*replay, m_target, static_cast<int>(left)) : std::nullopt;
+            if (!r)
+                throw Error(Error::Kind::Timeout,
+                            "replaying the launch for the table took more than " +
+                                std::to_string(kReplayTimeoutMs / 1000) + " s");
+            const std::string why = r->results.text("reason");
+            // A reasonless stop is a silent breakpoint whose commands continue by themselves.
+            if (why.empty()) continue;
+            if (why != "breakpoint-hit" && why.rfind("exited", 0) != 0)
+                throw Error(Error::Kind::Runtime, "the replay stopped unexpectedly (" + why + ")");
+            return *r;
+        }
     };
     if (nextStop().results.text("reason") != "breakpoint-hit")
         throw Error(Error::Kind::Runtime, "the replay never reached block " + std::to_string(b.x) +
                                               "," + std::to_string(b.y) + "," +
                                               std::to_string(b.z));
-    // The next block start ends the replay.
+    // From here every hit of the line in the stop's phase prints the thread, its phase and the
+    // expression and goes on, inside gdb (breakpoint commands: no round trip per hit); the next
+    // block start (the hook, now unconditional) or the end of the launch ends the replay.
     replay->check("-break-condition " + hookNumber);
-    replay->check("-break-insert -c " +
-                  miQuote(phaseExpr() + " >= " + std::to_string(m_last.phase)) + " " +
-                  miQuote(m_target.sourceName + ":" + std::to_string(m_last.line)));
+    const std::string expr = gdbExpression(expression);
+    const MiRecord line = replay->check(
+        "-break-insert -c " + miQuote(phaseExpr() + " == " + std::to_string(m_last.phase)) + " " +
+        miQuote(m_target.sourceName + ":" + std::to_string(m_last.line)));
+    const MiValue* lb = line.results.find("bkpt");
+    const std::string lineNumber = lb ? lb->text("number") : std::string();
+    const std::string tid = gdbExpression("threadIdx");
+    replay->check(
+        "-break-commands " + lineNumber + " " + miQuote("silent") + " " +
+        miQuote("printf \"WBROW %u %u %u|\", " + tid + ".x, " + tid + ".y, " + tid + ".z") + " " +
+        miQuote("output " + expr) + " " + miQuote("printf \"\\n\"") + " " + miQuote("continue"));
+    replay->takeConsole();
     replay->check("-exec-continue");
+    const auto record = [&](const Dim3& t, std::string value) {
+        const unsigned linear = t.x + bd.x * (t.y + bd.y * t.z);
+        if (linear >= n) return;
+        ThreadRow& row = rows[linear];
+        if (!row.reachedLine) row.value = std::move(value);
+        row.reachedLine = true;
+        ++row.hits;
+    };
+    const auto parseRows = [&](const std::string& console) {
+        for (std::size_t at = console.find("WBROW "); at != std::string::npos;
+             at = console.find("WBROW ", at + 1)) {
+            const std::size_t bar = console.find('|', at);
+            const std::size_t end = console.find('\n', at);
+            if (bar == std::string::npos || end == std::string::npos || bar > end) continue;
+            unsigned x = 0, y = 0, z = 0;
+            if (std::sscanf(console.c_str() + at + 6, "%u %u %u", &x, &y, &z) != 3) continue;
+            record(Dim3{x, y, z}, console.substr(bar + 1, end - bar - 1));
+        }
+    };
     for (unsigned stops = 0; stops < kReplayMaxStops; ++stops) {
         const MiRecord r = nextStop();
-        if (r.results.text("reason") != "breakpoint-hit" || r.results.text("bkptno") == hookNumber)
-            break;
-        const Dim3 t = parseDim(evaluateIn(*replay, gdbExpression("threadIdx")));
-        const unsigned phase = static_cast<unsigned>(
-            std::strtoul(evaluateIn(*replay, phaseExpr()).c_str(), nullptr, 10));
-        if (phase > m_last.phase) break; // every thread is past the stop's phase
-        const unsigned linear = t.x + bd.x * (t.y + bd.y * t.z);
-        if (linear < n) {
-            ThreadRow& row = rows[linear];
-            if (!row.reachedLine) row.value = evaluateIn(*replay, gdbExpression(expression));
-            row.reachedLine = true;
-            ++row.hits;
-        }
+        parseRows(replay->takeConsole());
+        if (r.results.text("reason") != "breakpoint-hit" || r.results.text("bkptno") != lineNumber)
+            break; // the next block started, or the launch ended
+        // The commands stopped (the expression failed for this thread): its value is the error.
+        const Dim3 t = parseDim(evaluateIn(*replay, tid));
+        record(t, evaluateIn(*replay, expr));
         replay->check("-exec-continue");
     }
     replay->kill();

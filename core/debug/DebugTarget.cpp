@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -259,9 +260,12 @@ DebugTarget DebugTarget::prepare(const session::Session& s, const std::filesyste
     }
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QString::fromStdString(helper),
-            {QStringLiteral("--prepare-debug"), QString::fromStdString(json.string()),
-             QString::fromStdString(s.baseDir.string()), QString::fromStdString(workDir.string())});
+    QStringList args = {QStringLiteral("--prepare-debug"), QString::fromStdString(json.string()),
+                        QString::fromStdString(s.baseDir.string()),
+                        QString::fromStdString(workDir.string())};
+    // The user's trust in the project's compiler flags is not part of the project file.
+    if (s.flagsTrusted) args << QStringLiteral("--trusted");
+    p.start(QString::fromStdString(helper), args);
     if (!p.waitForStarted(15'000))
         throw Error(Error::Kind::Unavailable,
                     "cannot start " + helper + ": " + p.errorString().toStdString());
@@ -284,16 +288,18 @@ DebugTarget DebugTarget::prepare(const session::Session& s, const std::filesyste
 
 int prepareDebugMain(int argc, char** argv)
 {
-    if (argc != 5) {
+    const bool trusted = argc == 6 && std::strcmp(argv[5], "--trusted") == 0;
+    if (argc != 5 && !trusted) {
         std::printf("WB-SANDBOX error usage: warpbench-cpu-sandbox --prepare-debug SESSION "
-                    "BASEDIR WORKDIR\n");
+                    "BASEDIR WORKDIR [--trusted]\n");
         return 3;
     }
     try {
         std::ifstream in(argv[2]);
         std::stringstream text;
         text << in.rdbuf();
-        const session::Session s = session::ProjectFile::fromJson(text.str(), argv[3], argv[2]);
+        session::Session s = session::ProjectFile::fromJson(text.str(), argv[3], argv[2]);
+        s.flagsTrusted = trusted;
         DebugTarget::prepareHere(s, argv[4]);
         std::printf("WB-SANDBOX ok 0\n");
         return 0;

@@ -55,7 +55,8 @@ struct DebugTarget {
                                const std::filesystem::path& workDir);
 };
 
-/// The sandbox's `--prepare-debug SESSION.json BASEDIR WORKDIR` mode; returns its exit code.
+/// The sandbox's `--prepare-debug SESSION.json BASEDIR WORKDIR [--trusted]` mode (`--trusted`:
+/// the user trusts the project's compiler flags, Session::flagsTrusted); returns its exit code.
 int prepareDebugMain(int argc, char** argv);
 
 } // namespace wb::debug

@@ -93,6 +93,15 @@ void GdbMi::note(const MiRecord& r)
         m_inferiorPid = std::atoll(r.results.text("pid", "0").c_str());
     if (r.type == MiRecord::Type::NotifyAsync && r.cls == "thread-group-exited") m_inferiorPid = 0;
     if (r.type == MiRecord::Type::TargetStream) m_programOutput += r.text;
+    if (r.type == MiRecord::Type::ConsoleStream && m_console.size() < (64u << 20))
+        m_console += r.text;
+}
+
+std::string GdbMi::takeConsole()
+{
+    std::string out;
+    out.swap(m_console);
+    return out;
 }
 
 bool GdbMi::readRecord(int timeoutMs, MiRecord& out)

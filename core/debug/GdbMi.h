@@ -44,6 +44,9 @@ public:
     qint64 inferiorPid() const noexcept { return m_inferiorPid; }
     /// The program's own output (target stream records and lines that are not MI).
     const std::string& programOutput() const noexcept { return m_programOutput; }
+    /// gdb's console output (console stream records, such as breakpoint commands' printf)
+    /// since the last call.
+    std::string takeConsole();
     /// Ends gdb and the debugged program, never leaving either behind (SIGKILL when needed).
     void kill() noexcept;
     bool running() const noexcept;
@@ -57,6 +60,7 @@ private:
     std::uint64_t m_nextToken = 1;
     qint64 m_inferiorPid = 0;
     std::string m_programOutput;
+    std::string m_console;
 };
 
 } // namespace wb::debug
