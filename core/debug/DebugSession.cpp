@@ -653,14 +653,32 @@ std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
         throw Error(Error::Kind::Runtime, "the replay never reached block " + std::to_string(b.x) +
                                               "," + std::to_string(b.y) + "," +
                                               std::to_string(b.z));
-    // From here every hit of the line in the stop's phase prints the thread, its phase and the
-    // expression and goes on, inside gdb (breakpoint commands: no round trip per hit); the next
-    // block start (the hook, now unconditional) or the end of the launch ends the replay.
+    // The next block start (the hook, now unconditional) ends the replay. The stop's phase is
+    // reached through the barrier hook (one stop per barrier of this block); from there every
+    // hit of the line prints the thread and the expression and goes on, inside gdb (breakpoint
+    // commands: no round trip per hit), until the next barrier release ends the phase.
     replay->check("-break-condition " + hookNumber);
+    const auto barrierBreak = [&](unsigned phase) {
+        const MiRecord r =
+            replay->check("-break-insert -c " + miQuote("$edi == " + std::to_string(phase)) +
+                          " wb_cpu_debug_barrier_hook");
+        const MiValue* bb = r.results.find("bkpt");
+        return bb ? bb->text("number") : std::string();
+    };
+    if (m_last.phase > 0) {
+        const std::string start = barrierBreak(m_last.phase);
+        replay->check("-exec-continue");
+        const MiRecord r = nextStop();
+        if (r.results.text("reason") != "breakpoint-hit" || r.results.text("bkptno") != start) {
+            replay->kill();
+            return rows; // the block never reached that phase in the replay
+        }
+        replay->check("-break-delete " + start);
+    }
+    barrierBreak(m_last.phase + 1); // ends the phase
     const std::string expr = gdbExpression(expression);
     const MiRecord line = replay->check(
-        "-break-insert -c " + miQuote(phaseExpr() + " == " + std::to_string(m_last.phase)) + " " +
-        miQuote(m_target.sourceName + ":" + std::to_string(m_last.line)));
+        "-break-insert " + miQuote(m_target.sourceName + ":" + std::to_string(m_last.line)));
     const MiValue* lb = line.results.find("bkpt");
     const std::string lineNumber = lb ? lb->text("number") : std::string();
     const std::string tid = gdbExpression("threadIdx");

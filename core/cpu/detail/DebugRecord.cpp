@@ -17,6 +17,12 @@ wb_cpu_debug_block_hook(std::uint32_t x, std::uint32_t y, std::uint32_t z)
     // Kept as a real call with its arguments in registers (x in %edi, y in %esi, z in %edx).
     asm volatile("" : : "r"(x), "r"(y), "r"(z) : "memory");
 }
+
+__attribute__((visibility("default"), noinline, used)) void
+wb_cpu_debug_barrier_hook(std::uint32_t phase)
+{
+    asm volatile("" : : "r"(phase) : "memory"); // phase in %edi
+}
 }
 
 namespace wb::cpu::detail {
@@ -51,6 +57,7 @@ void debugBarrierReleased(unsigned threads) noexcept
         wb_cpu_debug_threads[i].state = DebugRunning;
         wb_cpu_debug_threads[i].line = 0;
     }
+    if (threads > 0) wb_cpu_debug_barrier_hook(wb_cpu_debug_threads[0].phase);
 }
 
 void debugWarpExchange(unsigned warp, int op, unsigned mask, int param, const char* what,

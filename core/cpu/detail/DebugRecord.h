@@ -57,6 +57,8 @@ extern wb::cpu::detail::DebugWarpRecord wb_cpu_debug_warps[wb::cpu::detail::kDeb
 /// arguments' registers, to reach one block without evaluating conditions in every thread of
 /// the blocks before it.
 void wb_cpu_debug_block_hook(std::uint32_t x, std::uint32_t y, std::uint32_t z);
+/// Called when a block barrier is released (debug mode only), with the phase that starts.
+void wb_cpu_debug_barrier_hook(std::uint32_t phase);
 }
 
 namespace wb::cpu::detail {
