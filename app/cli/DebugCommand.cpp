@@ -152,7 +152,8 @@ int DebugCommand::run(const QCommandLineParser& p, const QStringList& args)
                 .count();
         printStop(stop);
         if (!stop.inKernel()) return RuntimeError;
-        std::fprintf(stdout, "(first stop after %.0f ms, compile included)\n", ms);
+        std::fprintf(stdout,
+                     "(first stop after %.0f ms: prepare, compile or cache hit, gdb, run)\n", ms);
         std::fflush(stdout);
         const QStringList prints = p.values(QStringLiteral("print"));
         const bool warp = p.isSet(QStringLiteral("warp"));

@@ -210,6 +210,8 @@ const char* threadWhereName(ThreadWhere w)
         return "at warp operation";
     case ThreadWhere::Exited:
         return "exited";
+    case ThreadWhere::Chosen:
+        return "stopped here";
     }
     return "?";
 }
@@ -615,7 +617,7 @@ std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
     }
     // The chosen thread runs now.
     const unsigned chosen = m_last.thread.x + bd.x * (m_last.thread.y + bd.y * m_last.thread.z);
-    if (chosen < n) rows[chosen].where = ThreadWhere::Running;
+    if (chosen < n) rows[chosen].where = ThreadWhere::Chosen;
 
     // Replay the launch to the same line in the same block and phase, in another process:
     // first to the start of the block (a breakpoint on the block hook, conditioned on its

@@ -50,8 +50,9 @@ struct SharedArray {
     std::string error; ///< why it could not be read (elements then empty)
 };
 
-/// Where a thread of the block is relative to the stop, from the emulator's debug record.
-enum class ThreadWhere { NotStarted, Running, AtBarrier, AtWarpOp, Exited };
+/// Where a thread of the block is relative to the stop, from the emulator's debug record
+/// (Chosen: the thread the session stopped in).
+enum class ThreadWhere { NotStarted, Running, AtBarrier, AtWarpOp, Exited, Chosen };
 const char* threadWhereName(ThreadWhere w);
 
 /// One thread of the block in the "all threads" table.

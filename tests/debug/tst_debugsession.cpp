@@ -172,7 +172,7 @@ private Q_SLOTS:
             QCOMPARE(int(rows[3].where), int(ThreadWhere::AtBarrier));
             QCOMPARE(rows[3].waitLine, 13);
             QCOMPARE(rows[3].phase, 2u);
-            QCOMPARE(int(rows[17].where), int(ThreadWhere::Running));
+            QCOMPARE(int(rows[17].where), int(ThreadWhere::Chosen));
             QCOMPARE(int(rows[90].where), int(ThreadWhere::Running));
 
             d.stop();
