@@ -483,6 +483,27 @@ DebugStop DebugSession::readStop(const MiRecord& r, DebugStop::Reason reason)
         else
             s.message = "the emulator exited (" +
                         r.results.text("exit-code", r.results.text("signal-name", "?")) + ")";
+        // A condition gdb cannot evaluate at the breakpoint's line (a name not visible there)
+        // leaves the breakpoint's locations disabled: it never stopped, say why.
+        for (const auto& [number, bp] : m_breakpoints) {
+            if (bp.condition.empty()) continue;
+            const MiRecord info = m_gdb->command("-break-info " + std::to_string(number));
+            const MiValue* table = info.results.find("BreakpointTable");
+            const MiValue* body = table ? table->find("body") : nullptr;
+            if (!body || body->items.empty()) continue;
+            const MiValue& b = body->items.front().second;
+            const MiValue* locations = b.find("locations");
+            if (!locations || locations->items.empty()) continue;
+            bool anyEnabled = false;
+            for (const auto& [unused, loc] : locations->items)
+                anyEnabled = anyEnabled || loc.text("enabled") == "y";
+            if (!anyEnabled)
+                s.message.append("; the breakpoint at line ")
+                    .append(std::to_string(bp.line))
+                    .append(" never stopped: gdb cannot evaluate its condition '")
+                    .append(bp.condition)
+                    .append("' there (a name not visible at that line?)");
+        }
         if (s.reason == DebugStop::Reason::Exited) m_gdb->kill();
         return s;
     }

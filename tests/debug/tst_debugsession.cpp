@@ -267,6 +267,20 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, d.resume());
     }
 
+    void aConditionGdbCannotParseIsReported()
+    {
+        QTemporaryDir work;
+        const session::Session s = session::ProjectFile::load(
+            WB_SOURCE_DIR "/tests/debug/data/warp_shuffle/warp_shuffle.wbproj");
+        DebugSession d(DebugTarget::prepare(s, work.path().toStdString()));
+        d.addBreakpoint({7, "nosuchvar == 1"});
+        const DebugStop st = d.start();
+        QCOMPARE(int(st.reason), int(DebugStop::Reason::Exited));
+        QVERIFY2(st.message.find("cannot evaluate its condition 'nosuchvar == 1'") !=
+                     std::string::npos,
+                 st.message.c_str());
+    }
+
     void endingTheSessionLeavesNoProcess()
     {
         QTemporaryDir work;
