@@ -27,6 +27,7 @@
 #include "ui/StatusBanner.h"
 #include "ui/TrustPrompt.h"
 #include "ui/Worker.h"
+#include "ui/debug/DebugDock.h"
 #include "ui/profiling/ProfilingDocks.h"
 
 #include <QAction>
@@ -397,6 +398,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
     // Profiling and teaching docks (ui/profiling), before the layout is restored.
     new ProfilingDocks(this);
+    new DebugDock(this);
 
     // The first-start layout (View → Reset Layout returns to it), then the one remembered
     // between sessions. The window starts no larger than the screen.

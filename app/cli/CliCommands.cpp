@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CliCommands.h"
+#include "app/cli/DebugCommand.h"
 #include "app/cli/GradeCommand.h"
 
 #include "core/backend/Backend.h"
@@ -46,6 +47,9 @@ const char* kDescription =
     "                    --bounds-check out-of-bounds accesses on the CPU emulator); the\n"
     "                    fastest valid point is the best. Exit 0 when there is one, 1 when\n"
     "                    no point is valid\n"
+    "  debug PROJECT     run it on the CPU emulator under gdb: stop at --break LINE\n"
+    "                    (--cond EXPR), print locals, shared memory and --print EXPR\n"
+    "                    in every thread of the block; --next/--step N, --warp\n"
     "  grade PROJECT DIR run every DIR/*.cu as the project's kernel, each in its own\n"
     "                    process (--timeout), and print a table (--csv FILE, --json);\n"
     "                    exit 0 when grading completed, 4 on invalid arguments\n"
@@ -858,6 +862,25 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("METHOD")});
     p.addOption({QStringLiteral("no-flush"),
                  QStringLiteral("profile: keep L2 warm between samples (no L2 flush).")});
+    p.addOption({QStringLiteral("break"),
+                 QStringLiteral("debug: stop at this kernel line (repeatable)."),
+                 QStringLiteral("LINE")});
+    p.addOption({QStringLiteral("cond"),
+                 QStringLiteral("debug: condition of the breakpoints, e.g. \"blockIdx.x == 2 && "
+                                "threadIdx.x == 17\"."),
+                 QStringLiteral("EXPR")});
+    p.addOption({QStringLiteral("print"),
+                 QStringLiteral("debug: print EXPR in every thread of the block (repeatable)."),
+                 QStringLiteral("EXPR")});
+    p.addOption({QStringLiteral("next"),
+                 QStringLiteral("debug: then step over N lines, printing each stop."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("step"),
+                 QStringLiteral("debug: then step into N times, printing each stop."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("warp"),
+                 QStringLiteral("debug: also print the chosen thread's warp (lanes, last "
+                                "shuffle/ballot).")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
     if (!p.parse(arguments)) {
@@ -885,6 +908,7 @@ int runCli(const QStringList& arguments)
         if (cmd == QLatin1String("devices")) return cmdDevices(p);
         if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
         if (cmd == QLatin1String("sweep")) return cmdSweep(p, args);
+        if (cmd == QLatin1String("debug")) return DebugCommand::run(p, args);
     } catch (const Error& e) {
         err(e.what());
         return RuntimeError;

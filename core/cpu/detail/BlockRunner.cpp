@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/DebugRecord.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
@@ -313,6 +314,7 @@ struct BlockRunner::Impl {
         for (FiberThread& x : live)
             x.state = State::Runnable;
         newPass();
+        if (debugRecording()) debugBarrierReleased(n);
     }
 
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
@@ -321,6 +323,7 @@ struct BlockRunner::Impl {
         t.file = file;
         t.line = line;
         t.state = State::AtBarrier;
+        if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtBarrier, line);
         barrierAccumulator += predicate;
         if (++atBarrier == n && !cancelled && !launch->failed.load(std::memory_order_relaxed)) {
             // The last arrival releases the barrier and starts the next pass itself, as the
@@ -522,6 +525,7 @@ struct BlockRunner::Impl {
         g->arrived |= 1u << lane;
         if (g->arrived != m) {
             t.state = State::AtWarp;
+            if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtWarpOp, line);
             yield(t);
             return t.result;
         }
@@ -531,7 +535,20 @@ struct BlockRunner::Impl {
             threads[l].result = computeLane(threads[l], warp, m);
         for (unsigned l : lanesOf(warp, m))
             if (l != t.st.linear) threads[l].state = State::Runnable;
+        if (debugRecording()) recordExchange(warp, m, t);
         return t.result;
+    }
+
+    /// Debug mode: what the lanes of `mask` gave and got (DebugRecord.h).
+    void recordExchange(unsigned warp, unsigned mask, const FiberThread& t) const
+    {
+        std::uint64_t values[32] = {}, results[32] = {};
+        for (unsigned l : lanesOf(warp, mask)) {
+            values[l % 32u] = threads[l].value;
+            results[l % 32u] = threads[l].result;
+            debugThreadWaits(l, DebugRunning, 0);
+        }
+        debugWarpExchange(warp, t.op, mask, t.param, t.what, t.line, values, results);
     }
 
     unsigned activeMask(const FiberThread& t) const
@@ -590,6 +607,7 @@ struct BlockRunner::Impl {
             while (!retiring) {
                 entry(args, &t.st);
                 t.state = State::Finished;
+                if (debugRecording()) debugThreadExited(t.st.linear);
                 ++finished;
                 FiberThread* next = nextRunnableAfter(t);
                 switchTo(&t, next ? next->fiber : scheduler);
@@ -636,6 +654,7 @@ struct BlockRunner::Impl {
         order.resize(n);
         rng = seed ^ (0x100000001b3ull * (blockIndex.x + 1) + 0x1000193ull * (blockIndex.y + 1) +
                       0x9e3779b9ull * (blockIndex.z + 1));
+        if (debugRecording()) debugBlockStarted(blockIndex.x, blockIndex.y, blockIndex.z, n);
         warps.assign((n + 31u) / 32u, {});
         for (unsigned i = 0; i < n; ++i) {
             FiberThread& t = threads[i];

@@ -316,22 +316,8 @@ MemoryFinding parseSanitizerReport(const std::string& output, const std::string&
     return f;
 }
 
-double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings)
+std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::filesystem::path& work)
 {
-    const std::string helper = sandboxExecutable();
-    if (helper.empty())
-        throw Error(Error::Kind::Unavailable,
-                    "bounds-checked launches need warpbench-cpu-sandbox, which was not "
-                    "found (set $WARPBENCH_CPU_SANDBOX)");
-    const std::string asan = launch.raceCheck ? std::string() : asanRuntime();
-    if (asan.empty() && !launch.raceCheck)
-        throw Error(Error::Kind::Unavailable,
-                    "bounds-checked launches need the host compiler's libasan "
-                    "(Debian: apt install libasan8 / g++)");
-    QTemporaryDir dir;
-    if (!dir.isValid())
-        throw Error(Error::Kind::Io, "cannot create a temporary folder for the sandbox");
-    const std::filesystem::path work = dir.path().toStdString();
 
     std::ostringstream req;
     req << "library " << launch.compiled.libraryPath << "\n";
@@ -381,6 +367,27 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
         std::ofstream out(work / "request");
         out << req.str();
     }
+
+    return used;
+}
+
+double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings)
+{
+    const std::string helper = sandboxExecutable();
+    if (helper.empty())
+        throw Error(Error::Kind::Unavailable,
+                    "bounds-checked launches need warpbench-cpu-sandbox, which was not "
+                    "found (set $WARPBENCH_CPU_SANDBOX)");
+    const std::string asan = launch.raceCheck ? std::string() : asanRuntime();
+    if (asan.empty() && !launch.raceCheck)
+        throw Error(Error::Kind::Unavailable,
+                    "bounds-checked launches need the host compiler's libasan "
+                    "(Debian: apt install libasan8 / g++)");
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        throw Error(Error::Kind::Io, "cannot create a temporary folder for the sandbox");
+    const std::filesystem::path work = dir.path().toStdString();
+    const std::vector<int> used = writeSandboxRequest(launch, work);
 
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

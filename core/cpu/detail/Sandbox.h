@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include <filesystem>
 #include <span>
 #include <string>
 #include <utility>
@@ -39,6 +40,13 @@ struct SandboxLaunch {
 /// blocks), the kernel runs, the buffers come back. A sanitizer report becomes a MemoryFinding
 /// (appended to `findings`) and an Error(Runtime); returns the kernel's wall time in ms.
 double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings);
+
+/// Writes the sandbox's request for `launch` to `work`/request (with the buffers that pointer
+/// arguments point into as `work`/buffer<i>); returns, per buffer, whether it was written.
+/// Throws Error(Io). runInSandbox uses it; so does the thread debugger (core/debug), which
+/// runs the same request under gdb.
+std::vector<int> writeSandboxRequest(const SandboxLaunch& launch,
+                                     const std::filesystem::path& work);
 
 /// Parses a sanitizer report (and the sandbox's "WB-SANDBOX at" line) into a finding.
 MemoryFinding parseSanitizerReport(const std::string& output, const std::string& kernel,

@@ -7,10 +7,15 @@
 // to the RaceDetector (TsanHooks.cpp), which watches the buffers and the block's shared memory.
 #include "core/common/DynamicLibrary.h"
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/DebugRecord.h"
 #include "core/cpu/detail/RaceDetector.h"
+#include "core/debug/DebugTarget.h"
 
 #include <dlfcn.h>
 #include <link.h>
+#include <sys/prctl.h>
+
+#include <csignal>
 
 #include <chrono>
 #include <cstdint>
@@ -128,8 +133,17 @@ extern "C" void __ubsan_on_report()
 
 int main(int argc, char** argv)
 {
-    if (argc != 2) return fail("usage: warpbench-cpu-sandbox REQUEST");
-    std::ifstream in(argv[1]);
+    if (argc >= 2 && std::strcmp(argv[1], "--prepare-debug") == 0)
+        return wb::debug::prepareDebugMain(argc, argv);
+    // --debug: run under the thread debugger (core/debug): every kernel in fiber mode, so each
+    // thread has its own frame; the debug record on; and never outlive the debugger.
+    const bool debug = argc == 3 && std::strcmp(argv[1], "--debug") == 0;
+    if (argc != 2 && !debug) return fail("usage: warpbench-cpu-sandbox [--debug] REQUEST");
+    if (debug) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        wb_cpu_debug_enabled = 1;
+    }
+    std::ifstream in(argv[argc - 1]);
     std::string library, kernel;
     unsigned dims[7] = {};
     struct Buffer {
@@ -276,7 +290,7 @@ int main(int argc, char** argv)
                          static_cast<unsigned>(b / (std::uint64_t{dims[0]} * dims[1]))};
         st.dynamicShared = g_module->dynamicSharedBuffer();
         if (detector) detector->startBlock();
-        if (kd->needsFibers || schedule)
+        if (kd->needsFibers || schedule || debug)
             runner.run(*kd, args.data(), st);
         else if (kd->runBlock(args.data(), &st, b, 1) != 0 && !state.failed)
             state.setError("kernel '" + kernel + "' stopped in block " +
