@@ -31,7 +31,8 @@ const char* kDescription =
     "Commands:\n"
     "  run PROJECT       compile, launch, time and check a session against its reference\n"
     "  profile PROJECT   run it (CUDA backend) and profile the kernel: cold-L2 timing and\n"
-    "                    hardware counters (--timing, --no-flush, --no-counters)\n"
+    "                    hardware counters (--timing, --no-flush, --no-counters); with\n"
+    "                    --hotspots also PC sampling and the top 10 source lines\n"
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
     "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
@@ -286,6 +287,31 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     return o.report.exitCode();
 }
 
+/// The kernel source the hotspot lines refer to ("" when it cannot be read).
+std::string hotspotSource(const session::Session& s)
+{
+    try {
+        return s.loadKernelSource();
+    } catch (const Error&) {
+        return {};
+    }
+}
+
+/// Line `line` (1-based) of `text` without its indentation; "" when there is none.
+std::string sourceLine(const std::string& text, int line)
+{
+    std::size_t start = 0;
+    for (int i = 1; i < line && start != std::string::npos; ++i) {
+        start = text.find('\n', start);
+        if (start != std::string::npos) ++start;
+    }
+    if (line < 1 || start == std::string::npos || start >= text.size()) return {};
+    const std::size_t end = text.find('\n', start);
+    std::string l = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::size_t b = l.find_first_not_of(" \t");
+    return b == std::string::npos ? std::string() : l.substr(b);
+}
+
 int cmdProfile(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -312,6 +338,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     }
     profile.flushL2 = !p.isSet(QStringLiteral("no-flush"));
     profile.counters = !p.isSet(QStringLiteral("no-counters"));
+    profile.hotspots = p.isSet(QStringLiteral("hotspots"));
     for (const char* runOnly : {"trace", "in-process", "bounds-check", "memcheck"})
         if (p.isSet(QLatin1String(runOnly))) {
             err(std::string("profile: --") + runOnly + " is an option of run, not of profile");
@@ -356,6 +383,22 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
                                         {"value", r.value},
                                         {"unit", qs(r.unit)}});
         pj["counters"] = counters;
+        if (report.hotspots) {
+            // The top 10 lines, as the text prints them (the full per-line and per-instruction
+            // samples are in "hotspots").
+            const std::string source = hotspotSource(req.session);
+            QJsonArray top;
+            for (std::size_t i = 0; i < report.hotspots->lines.size() && i < 10; ++i) {
+                const profiling::HotspotLine& l = report.hotspots->lines[i];
+                top.append(QJsonObject{{"file", qs(l.file)},
+                                       {"line", l.line},
+                                       {"samples", static_cast<double>(l.samples)},
+                                       {"share", report.hotspots->share(l)},
+                                       {"topStall", qs(l.topStall())},
+                                       {"source", qs(sourceLine(source, l.line))}});
+            }
+            pj["topLines"] = top;
+        }
         j["profile"] = pj;
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());
@@ -363,6 +406,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         out(o.kernelOutput);
         out(o.report.toText());
         out(report.toText());
+        if (report.hotspots) out(report.hotspots->toText(10, hotspotSource(req.session)));
     }
     if (profileFailed) err("profile failed: " + report.status.message);
     return code;
@@ -573,6 +617,9 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("profile: keep L2 warm between samples (no L2 flush).")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
+    p.addOption({QStringLiteral("hotspots"),
+                 QStringLiteral("profile: PC sampling (kernel compiled with -lineinfo); prints the "
+                                "top 10 source lines with their stall reasons.")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;

@@ -23,6 +23,16 @@ public:
     /// Missing keys keep their defaults; throws wb::Error(Internal) on unknown names.
     static SessionProfileOptions optionsFromJson(const QJsonObject& json);
 
+    /// PC-sampling hotspots: {"kernel", "totalSamples", "droppedSamples", "samplingPeriodLog2",
+    /// "launches", "collectMs", "instructions": [{"function", "pcOffset", "file", "line",
+    /// "samples", "stalls": [{"reason", "samples"}]}], "lines": [{"file", "line", "samples",
+    /// "stalls"}], "warnings"}.
+    static QJsonObject hotspotsToJson(const HotspotReport& hotspots);
+    /// Throws wb::Error(Internal) unless every count is a non-negative integer, every line and
+    /// instruction's samples are the sum of its stall reasons, lines and instructions hold the
+    /// same samples, and the sampling period is 2^5..2^31.
+    static HotspotReport hotspotsFromJson(const QJsonObject& json);
+
     static QJsonObject summaryToJson(const Summary& summary);
     static Summary summaryFromJson(const QJsonObject& json);
     /// The state called `name` (profilerStateName's words); throws wb::Error(Internal).

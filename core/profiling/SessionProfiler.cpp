@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
+#include "core/profiling/PcSampler.h"
 
 namespace wb::profiling {
 
@@ -59,6 +60,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         c.restore();
         m_result = profileLaunch(cuda->context(), launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
+        if (m_options.hotspots) sampleHotspots(c, launch);
     } catch (const Error& e) {
         m_result.reset();
         m_report = ProfileReport::notProfiled(
@@ -70,6 +72,23 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         m_report = ProfileReport::notProfiled(
             {ProfilerStatus::State::Failed, std::string("profiling failed: ") + e.what()});
     }
+}
+
+void SessionProfiler::sampleHotspots(const session::ProfileContext& c, const StreamLaunch& launch)
+{
+    auto& cuda = dynamic_cast<cuda::CudaBackend&>(c.backend);
+    const CompileResult& compiled = c.program.compiled();
+    const KernelInfo* info = compiled.findKernel(c.kernel);
+    PcSamplingOptions options;
+    options.beforeLaunch = c.restore; // every sampled launch starts from the run's data
+    PcSamplingResult r = PcSampler::sample(cuda.context(), launch, compiled.binary,
+                                           info ? info->loweredName : c.kernel, options);
+    m_report.hotspotStatus = r.status;
+    if (!r.status.ok()) {
+        m_report.warnings.push_back("hotspots (PC sampling): " + r.status.message);
+        return;
+    }
+    m_report.hotspots = std::move(r.report);
 }
 
 } // namespace wb::profiling
