@@ -297,21 +297,6 @@ std::string hotspotSource(const session::Session& s)
     }
 }
 
-/// Line `line` (1-based) of `text` without its indentation; "" when there is none.
-std::string sourceLine(const std::string& text, int line)
-{
-    std::size_t start = 0;
-    for (int i = 1; i < line && start != std::string::npos; ++i) {
-        start = text.find('\n', start);
-        if (start != std::string::npos) ++start;
-    }
-    if (line < 1 || start == std::string::npos || start >= text.size()) return {};
-    const std::size_t end = text.find('\n', start);
-    std::string l = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    const std::size_t b = l.find_first_not_of(" \t");
-    return b == std::string::npos ? std::string() : l.substr(b);
-}
-
 int cmdProfile(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -383,22 +368,9 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
                                         {"value", r.value},
                                         {"unit", qs(r.unit)}});
         pj["counters"] = counters;
-        if (report.hotspots) {
-            // The top 10 lines, as the text prints them (the full per-line and per-instruction
-            // samples are in "hotspots").
-            const std::string source = hotspotSource(req.session);
-            QJsonArray top;
-            for (std::size_t i = 0; i < report.hotspots->lines.size() && i < 10; ++i) {
-                const profiling::HotspotLine& l = report.hotspots->lines[i];
-                top.append(QJsonObject{{"file", qs(l.file)},
-                                       {"line", l.line},
-                                       {"samples", static_cast<double>(l.samples)},
-                                       {"share", report.hotspots->share(l)},
-                                       {"topStall", qs(l.topStall())},
-                                       {"source", qs(sourceLine(source, l.line))}});
-            }
-            pj["topLines"] = top;
-        }
+        if (report.hotspots)
+            pj["topLines"] = profiling::ProfileCodec::topLinesToJson(*report.hotspots,
+                                                                     hotspotSource(req.session));
         j["profile"] = pj;
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());

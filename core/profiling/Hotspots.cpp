@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <string>
 #include <tuple>
 
 namespace wb::profiling {
@@ -31,16 +32,6 @@ std::vector<StallCount> sortedStalls(const std::map<std::string, std::uint64_t>&
     std::stable_sort(out.begin(), out.end(), [](const StallCount& a, const StallCount& b) {
         return a.samples > b.samples;
     });
-    return out;
-}
-
-std::vector<std::string> splitLines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line))
-        out.push_back(line);
     return out;
 }
 
@@ -118,9 +109,10 @@ HotspotReport HotspotReport::aggregate(const std::vector<SampledPc>& pcs)
             l.samples += s.samples;
         if (l.samples > 0) r.lines.push_back(std::move(l));
     }
-    std::stable_sort(r.lines.begin(), r.lines.end(), [](const HotspotLine& a, const HotspotLine& b) {
-        return std::tie(b.samples, a.line) < std::tie(a.samples, b.line);
-    });
+    std::stable_sort(r.lines.begin(), r.lines.end(),
+                     [](const HotspotLine& a, const HotspotLine& b) {
+                         return std::tie(b.samples, a.line) < std::tie(a.samples, b.line);
+                     });
     return r;
 }
 
@@ -135,7 +127,6 @@ std::string HotspotReport::toText(std::size_t top, const std::string& source) co
     if (lines.empty()) {
         o << "  no samples were attributed to the kernel\n";
     } else {
-        const std::vector<std::string> src = splitLines(source);
         o << "  line    share   samples  top stall reasons\n";
         for (std::size_t i = 0; i < lines.size() && i < top; ++i) {
             const HotspotLine& l = lines[i];
@@ -154,14 +145,29 @@ std::string HotspotReport::toText(std::size_t top, const std::string& source) co
                 reasons += l.stalls[k].reason + pct;
             }
             o << reasons;
-            if (l.line > 0 && static_cast<std::size_t>(l.line) <= src.size())
-                o << "\n         | " << trimmed(src[static_cast<std::size_t>(l.line) - 1]);
+            if (const std::string text = sourceLineText(source, l.line); !text.empty())
+                o << "\n         | " << text;
             o << "\n";
         }
     }
     for (const std::string& w : warnings)
         o << "  warning: " << w << "\n";
     return o.str();
+}
+
+std::string sourceLineText(const std::string& source, int line)
+{
+    if (line < 1) return {};
+    std::size_t start = 0;
+    for (int i = 1; i < line; ++i) {
+        start = source.find('\n', start);
+        if (start == std::string::npos) return {};
+        ++start;
+    }
+    if (start >= source.size()) return {};
+    const std::size_t end = source.find('\n', start);
+    return trimmed(
+        source.substr(start, end == std::string::npos ? std::string::npos : end - start));
 }
 
 std::string stallReasonLabel(const std::string& cuptiName)

@@ -18,9 +18,9 @@ struct StallCount {
 /// One sampled SASS instruction as CUPTI's PC sampling reports it, with the source line
 /// CUPTI correlates it to (line 0: no line information).
 struct SampledPc {
-    std::string function;      ///< lowered (mangled) name, "_Z3hotPfii"
+    std::string function;       ///< lowered (mangled) name, "_Z3hotPfii"
     std::uint64_t pcOffset = 0; ///< byte offset from the function's start
-    std::string file;          ///< as the line table names it ("hot.cu"); "" when unknown
+    std::string file;           ///< as the line table names it ("hot.cu"); "" when unknown
     int line = 0;
     std::vector<StallCount> stalls; ///< issued-or-not samples per reason (no "not issued" rows)
 };
@@ -53,12 +53,12 @@ struct HotspotLine {
 /// source line. Plain data: it travels from the runner in the profile (ProfileCodec) and feeds
 /// the CLI's top lines, the editor's heat margin and the SASS view.
 struct HotspotReport {
-    std::string kernel;             ///< lowered name of the sampled function
-    std::uint64_t totalSamples = 0; ///< CUPTI's count, dropped samples included
-    std::uint64_t droppedSamples = 0; ///< lost to hardware buffer back-pressure
-    int samplingPeriodLog2 = 0;       ///< one sample per SM every 2^n cycles
-    int launches = 0;                 ///< launches sampled (samples add up over them)
-    double collectMs = 0;             ///< wall time of the whole PC-sampling step
+    std::string kernel;                           ///< lowered name of the sampled function
+    std::uint64_t totalSamples = 0;               ///< CUPTI's count, dropped samples included
+    std::uint64_t droppedSamples = 0;             ///< lost to hardware buffer back-pressure
+    int samplingPeriodLog2 = 0;                   ///< one sample per SM every 2^n cycles
+    int launches = 0;                             ///< launches sampled (samples add up over them)
+    double collectMs = 0;                         ///< wall time of the whole PC-sampling step
     std::vector<HotspotInstruction> instructions; ///< by function, then offset
     std::vector<HotspotLine> lines;               ///< most samples first
     std::vector<std::string> warnings;
@@ -81,6 +81,9 @@ struct HotspotReport {
     /// (share, samples, top stall reasons, the source text when `source` is given).
     std::string toText(std::size_t top = 10, const std::string& source = {}) const;
 };
+
+/// Line `line` (1-based) of `source` without its indentation; "" when there is none.
+std::string sourceLineText(const std::string& source, int line);
 
 /// CUPTI's stall reason name as words: "smsp__pcsamp_warps_issue_stalled_long_scoreboard" →
 /// "long scoreboard"; names without that prefix lose only "smsp__pcsamp_".

@@ -91,7 +91,7 @@ private:
 
 struct StallNames {
     std::vector<std::uint32_t> indices;
-    std::vector<std::string> names; // CUPTI's, parallel to indices
+    std::vector<std::string> names;              // CUPTI's, parallel to indices
     std::map<std::uint32_t, std::string> labels; // index → label, "_not_issued" left out
 };
 
@@ -104,7 +104,8 @@ StallNames stallNames(const detail::Cupti& api, CUcontext ctx)
     np.ctx = ctx;
     np.numStallReasons = &count;
     call(api.cuptiPCSamplingGetNumStallReasons(&np), "cuptiPCSamplingGetNumStallReasons");
-    std::vector<std::vector<char>> storage(count, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE));
+    std::vector<std::vector<char>> storage(count,
+                                           std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE));
     std::vector<char*> pointers(count);
     for (std::size_t i = 0; i < count; ++i)
         pointers[i] = storage[i].data();
@@ -264,7 +265,8 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
                 g.ctx = ctx;
                 g.pcSamplingData = d;
                 const CUptiResult got = api.cuptiPCSamplingGetData(&g);
-                if (got == CUPTI_ERROR_OUT_OF_MEMORY) bufferFull = true;
+                if (got == CUPTI_ERROR_OUT_OF_MEMORY)
+                    bufferFull = true;
                 else
                     call(got, "cuptiPCSamplingGetData");
                 if (turn == 0) {
@@ -285,7 +287,8 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
                     s.file = it->second.first;
                     s.line = it->second.second;
                     for (std::size_t k = 0; k < pc.stallReasonCount; ++k) {
-                        auto label = names.labels.find(pc.stallReason[k].pcSamplingStallReasonIndex);
+                        auto label =
+                            names.labels.find(pc.stallReason[k].pcSamplingStallReasonIndex);
                         if (label == names.labels.end()) continue;
                         s.stalls.push_back({label->second, pc.stallReason[k].samples});
                     }
@@ -325,7 +328,8 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
     }
     result.report.kernel = function;
     result.report.samplingPeriodLog2 = options.samplingPeriodLog2;
-    result.report.collectMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    result.report.collectMs =
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     return result;
 }
 

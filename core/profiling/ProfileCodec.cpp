@@ -81,7 +81,8 @@ std::vector<StallCount> stallsFromJson(const QJsonObject& o, std::uint64_t sampl
     std::vector<StallCount> out;
     std::uint64_t sum = 0;
     for (const QJsonValue& v : o.value(QLatin1String("stalls")).toArray()) {
-        if (!v.isObject()) malformed(std::string("a stall reason of ") + what + " is not an object");
+        if (!v.isObject())
+            malformed(std::string("a stall reason of ") + what + " is not an object");
         const QJsonObject s = v.toObject();
         StallCount c{str(s, "reason"), countFromJson(s.value(QLatin1String("samples")), "samples")};
         if (c.reason.empty()) malformed(std::string("a stall reason of ") + what + " has no name");
@@ -131,6 +132,22 @@ QJsonObject ProfileCodec::hotspotsToJson(const HotspotReport& h)
                        {"instructions", instructions},
                        {"lines", lines},
                        {"warnings", warnings}};
+}
+
+QJsonArray ProfileCodec::topLinesToJson(const HotspotReport& h, const std::string& source,
+                                        std::size_t top)
+{
+    QJsonArray out;
+    for (std::size_t i = 0; i < h.lines.size() && i < top; ++i) {
+        const HotspotLine& l = h.lines[i];
+        out.append(QJsonObject{{"file", q(l.file)},
+                               {"line", l.line},
+                               {"samples", static_cast<double>(l.samples)},
+                               {"share", h.share(l)},
+                               {"topStall", q(l.topStall())},
+                               {"source", q(sourceLineText(source, l.line))}});
+    }
+    return out;
 }
 
 HotspotReport ProfileCodec::hotspotsFromJson(const QJsonObject& o)
@@ -255,7 +272,8 @@ ProfileReport ProfileCodec::fromJson(const QJsonObject& o)
     if (o.contains(QLatin1String("hotspotStatus")))
         r.hotspotStatus = statusFromJson(o.value(QLatin1String("hotspotStatus")), "hotspotStatus");
     if (o.contains(QLatin1String("hotspots"))) {
-        if (!o.value(QLatin1String("hotspots")).isObject()) malformed("'hotspots' is not an object");
+        if (!o.value(QLatin1String("hotspots")).isObject())
+            malformed("'hotspots' is not an object");
         if (!r.hotspotStatus || !r.hotspotStatus->ok())
             malformed("'hotspots' without a successful 'hotspotStatus'");
         r.hotspots = hotspotsFromJson(o.value(QLatin1String("hotspots")).toObject());

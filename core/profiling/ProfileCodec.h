@@ -4,6 +4,7 @@
 #include "core/profiling/ProfileReport.h"
 #include "core/profiling/SessionProfiler.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace wb::profiling {
@@ -32,6 +33,11 @@ public:
     /// instruction's samples are the sum of its stall reasons, lines and instructions hold the
     /// same samples, and the sampling period is 2^5..2^31.
     static HotspotReport hotspotsFromJson(const QJsonObject& json);
+
+    /// The `top` lines as `warpbench-cli profile --hotspots --json` prints them: [{"file", "line",
+    /// "samples", "share" (0..1), "topStall", "source" (the line's text from `source`)}].
+    static QJsonArray topLinesToJson(const HotspotReport& hotspots, const std::string& source,
+                                     std::size_t top = 10);
 
     static QJsonObject summaryToJson(const Summary& summary);
     static Summary summaryFromJson(const QJsonObject& json);

@@ -29,7 +29,7 @@ private:
         int line = 0;
         bool instruction = false;
     };
-    std::vector<Entry> m_lines;      // index = PTX line - 1
+    std::vector<Entry> m_lines;       // index = PTX line - 1
     std::vector<std::string> m_files; // index = .file number
 };
 

@@ -13,8 +13,8 @@ namespace wb::profiling {
 /// encoding: stall cycles, yield bit, the scoreboard barrier the instruction sets for its
 /// write / read, the barriers it waits on, and the operand reuse flags.
 struct SassControl {
-    int stall = 0;       ///< cycles before the next instruction issues (0–15)
-    bool yield = false;  ///< the yield bit as encoded
+    int stall = 0;         ///< cycles before the next instruction issues (0–15)
+    bool yield = false;    ///< the yield bit as encoded
     int writeBarrier = -1; ///< scoreboard set when the result is written; -1: none
     int readBarrier = -1;  ///< scoreboard set when the operands are read; -1: none
     unsigned waitMask = 0; ///< scoreboards waited on before issue (bit i = barrier i)
