@@ -64,13 +64,7 @@ InspectPanel::InspectPanel(QWidget* parent)
         const QString out = QString::fromUtf8(m_process->readAllStandardOutput());
         const QString err = QString::fromUtf8(m_process->readAllStandardError());
         if (status == QProcess::NormalExit && code == 0) {
-            m_listing = profiling::SassListing::parse(out.toStdString());
-            if (m_listing.functions().empty()) {
-                m_sassRows.clear();
-                m_sass->setPlainText(out);
-            } else {
-                renderSass();
-            }
+            setSassListing(out);
             m_sassNote->setText(tr("Disassembled by %1").arg(m_process->program()) +
                                 (m_listing.hasLineInfo()
                                      ? tr(" · click an instruction to go to its source line")
@@ -179,6 +173,17 @@ void InspectPanel::disassemble()
     m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), QStringLiteral("-g"),
                                                   QStringLiteral("-hex"), cubin}
                                     : QStringList{QStringLiteral("-sass"), cubin});
+}
+
+void InspectPanel::setSassListing(const QString& text)
+{
+    m_listing = profiling::SassListing::parse(text.toStdString());
+    if (m_listing.functions().empty()) {
+        m_sassRows.clear();
+        m_sass->setPlainText(text);
+    } else {
+        renderSass();
+    }
 }
 
 void InspectPanel::setHotspots(const profiling::HotspotReport* hotspots)

@@ -44,6 +44,9 @@ public:
     /// nvdisasm or cuobjdump found on PATH or in the CUDA toolkit; empty when none.
     static QString findDisassembler();
 
+    /// Shows a disassembler's output: nvdisasm's listing (parsed, one row per instruction with
+    /// control bits, source line and samples) or, when it does not parse, the text as it is.
+    void setSassListing(const QString& text);
     /// PC-sampling hotspots shown beside each SASS instruction; nullptr clears them.
     void setHotspots(const profiling::HotspotReport* hotspots);
     /// Highlights the PTX and SASS instructions of 1-based source `line` of `file` (compared
