@@ -86,17 +86,22 @@ private Q_SLOTS:
         QVERIFY(editor.marginWidth(3) > 0);
         // Shares of all 2000 samples: line 18 37.5 %, 15 10 %, 17 2.5 %; other.cu's line 3
         // is not this file's.
-        QVERIFY2(editor.heatText(18).endsWith(QLatin1String("38%")), qPrintable(editor.heatText(18)));
+        QVERIFY2(editor.heatText(18).endsWith(QLatin1String("38%")),
+                 qPrintable(editor.heatText(18)));
         QVERIFY(editor.heatText(18).startsWith(QString(2, QChar(0x2588))));
-        QVERIFY2(editor.heatText(15).endsWith(QLatin1String("10%")), qPrintable(editor.heatText(15)));
-        QVERIFY2(editor.heatText(17).endsWith(QLatin1String("2.5%")), qPrintable(editor.heatText(17)));
+        QVERIFY2(editor.heatText(15).endsWith(QLatin1String("10%")),
+                 qPrintable(editor.heatText(15)));
+        QVERIFY2(editor.heatText(17).endsWith(QLatin1String("2.5%")),
+                 qPrintable(editor.heatText(17)));
         QVERIFY(editor.heatText(3).isEmpty());
         QVERIFY(editor.heatText(16).isEmpty());
         // A hotter line has a longer bar.
-        QVERIFY(editor.heatText(18).count(QChar(0x2588)) > editor.heatText(17).count(QChar(0x2588)));
+        QVERIFY(editor.heatText(18).count(QChar(0x2588)) >
+                editor.heatText(17).count(QChar(0x2588)));
         const QString tip = editor.heatToolTip(18);
         QVERIFY2(tip.contains(QLatin1String("37.5% of the PC samples (750)")), qPrintable(tip));
-        QVERIFY2(tip.contains(QLatin1String("Top stall reason: short scoreboard")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("Top stall reason: short scoreboard")),
+                 qPrintable(tip));
         QVERIFY2(tip.contains(QLatin1String("mio throttle  20%")), qPrintable(tip));
         QVERIFY(editor.heatToolTip(16).isEmpty());
 
@@ -105,8 +110,8 @@ private Q_SLOTS:
         for (int m = 0; m < 3; ++m)
             left += editor.marginWidth(m);
         const long pos = editor.SendScintilla(QsciScintilla::SCI_POSITIONFROMLINE, 17UL);
-        const int y = static_cast<int>(editor.SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION,
-                                                            0UL, pos)) +
+        const int y = static_cast<int>(
+                          editor.SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos)) +
                       editor.textHeight(17) / 2;
         QCOMPARE(editor.heatLineAt(QPoint(left + editor.marginWidth(3) / 2, y)), 18);
         QCOMPARE(editor.heatLineAt(QPoint(1, y)), 0); // the line-number margin
@@ -148,8 +153,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
         editor.setCursorPosition(17, 4); // QScintilla reports the move when it updates the view
         QTRY_VERIFY(panel.highlightedSassRows() > 0);
-        QVERIFY2(panel.highlightedSassRows() >= 16, QByteArray::number(panel.highlightedSassRows()));
-        QVERIFY2(panel.highlightedPtxLines() >= 16, QByteArray::number(panel.highlightedPtxLines()));
+        QVERIFY2(panel.highlightedSassRows() >= 16,
+                 QByteArray::number(panel.highlightedSassRows()));
+        QVERIFY2(panel.highlightedPtxLines() >= 16,
+                 QByteArray::number(panel.highlightedPtxLines()));
         for (const QTextEdit::ExtraSelection& s : panel.sassView()->extraSelections())
             QCOMPARE(panel.sourceLineOfSassRow(s.cursor.blockNumber()), 18);
         for (const QTextEdit::ExtraSelection& s : panel.ptxView()->extraSelections())
@@ -166,7 +173,8 @@ private Q_SLOTS:
         int ldgRow = -1;
         const QStringList rows = sass.split(u'\n');
         for (int i = 0; i < rows.size() && ldgRow < 0; ++i)
-            if (rows[i].contains(QLatin1String("LDG")) && panel.sourceLineOfSassRow(i) == 15) ldgRow = i;
+            if (rows[i].contains(QLatin1String("LDG")) && panel.sourceLineOfSassRow(i) == 15)
+                ldgRow = i;
         QVERIFY(ldgRow > 0);
         QTest::mouseClick(panel.sassView()->viewport(), Qt::LeftButton, {},
                           rowPoint(panel.sassView(), ldgRow));
