@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace wb::profiling {
 
@@ -23,6 +24,8 @@ using Clock = std::chrono::steady_clock;
 
 /// How many PC records one cuptiPCSamplingGetData call may return (more are fetched in turns).
 constexpr std::size_t kPcsPerFetch = 4096;
+/// How long to wait after a stop for records CUPTI has counted but not handed over yet.
+constexpr int kRecordWaitMs = 250;
 
 struct PcSamplingFailure {
     ProfilerStatus status;
@@ -241,6 +244,44 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
         configure(api, ctx, names, options.samplingPeriodLog2, configured);
         SamplingBuffer fetched(kPcsPerFetch, names.indices.size());
         bool bufferFull = false;
+        std::uint64_t nonUser = 0;
+        // Appends the PC records of `d`; true when it held any.
+        auto take = [&](const CUpti_PCSamplingData& d) {
+            if (d.hardwareBufferFull) bufferFull = true;
+            for (std::size_t i = 0; i < d.totalNumPcs; ++i) {
+                const CUpti_PCSamplingPCData& pc = d.pPcData[i];
+                SampledPc s;
+                s.function = pc.functionName ? pc.functionName : function;
+                s.pcOffset = pc.pcOffset;
+                auto key = std::make_pair(s.function, s.pcOffset);
+                auto it = lineCache.find(key);
+                if (it == lineCache.end())
+                    it = lineCache.emplace(key, sourceOf(api, cubin, s.function, s.pcOffset)).first;
+                s.file = it->second.first;
+                s.line = it->second.second;
+                for (std::size_t k = 0; k < pc.stallReasonCount; ++k) {
+                    auto label = names.labels.find(pc.stallReason[k].pcSamplingStallReasonIndex);
+                    if (label == names.labels.end()) continue;
+                    s.stalls.push_back({label->second, pc.stallReason[k].samples});
+                }
+                pcs.push_back(std::move(s));
+            }
+            return d.totalNumPcs > 0;
+        };
+        // A launch's totals come with the first answer that has any (CUPTI's worker threads
+        // may hand the records over a little later than the counts).
+        bool totalsPending = false;
+        std::uint64_t launchKept = 0; // samples of this launch CUPTI should have records for
+        bool patient = true; // false once a wait came to nothing: later launches do not wait
+        auto count = [&](const CUpti_PCSamplingData& d) {
+            if (!totalsPending || d.totalSamples == 0) return;
+            report.totalSamples += d.totalSamples;
+            report.droppedSamples += d.droppedSamples;
+            nonUser += d.nonUsrKernelsTotalSamples;
+            const std::uint64_t off = d.droppedSamples + d.nonUsrKernelsTotalSamples;
+            launchKept = d.totalSamples > off ? d.totalSamples - off : 0;
+            totalsPending = false;
+        };
         for (int n = 0; n < std::max(1, options.maxLaunches); ++n) {
             if (options.beforeLaunch) options.beforeLaunch();
             CUpti_PCSamplingStartParams sp{};
@@ -254,12 +295,17 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
             st.ctx = ctx;
             call(api.cuptiPCSamplingStop(&st), "cuptiPCSamplingStop");
             ++report.launches;
-            for (int turn = 0; turn < 1024; ++turn) {
+            totalsPending = true;
+            launchKept = 0;
+            bool records = false;
+            const auto stopped = Clock::now();
+            for (int turn = 0; turn < 4096; ++turn) {
                 CUpti_PCSamplingData* d = fetched.data();
                 d->totalNumPcs = 0;
                 d->remainingNumPcs = 0;
                 d->totalSamples = 0;
                 d->droppedSamples = 0;
+                d->nonUsrKernelsTotalSamples = 0;
                 CUpti_PCSamplingGetDataParams g{};
                 g.size = CUpti_PCSamplingGetDataParamsSize;
                 g.ctx = ctx;
@@ -269,32 +315,17 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
                     bufferFull = true;
                 else
                     call(got, "cuptiPCSamplingGetData");
-                if (turn == 0) {
-                    report.totalSamples += d->totalSamples;
-                    report.droppedSamples += d->droppedSamples;
+                count(*d);
+                records = take(*d) || records;
+                if (d->remainingNumPcs > 0) continue;
+                // Samples counted but no records yet: give CUPTI a moment (bounded).
+                const bool waiting = patient && !records && (totalsPending || launchKept > 0);
+                if (!waiting) break;
+                if (Clock::now() - stopped > std::chrono::milliseconds(kRecordWaitMs)) {
+                    patient = false;
+                    break;
                 }
-                if (d->hardwareBufferFull) bufferFull = true;
-                for (std::size_t i = 0; i < d->totalNumPcs; ++i) {
-                    const CUpti_PCSamplingPCData& pc = d->pPcData[i];
-                    SampledPc s;
-                    s.function = pc.functionName ? pc.functionName : function;
-                    s.pcOffset = pc.pcOffset;
-                    auto key = std::make_pair(s.function, s.pcOffset);
-                    auto it = lineCache.find(key);
-                    if (it == lineCache.end())
-                        it = lineCache.emplace(key, sourceOf(api, cubin, s.function, s.pcOffset))
-                                 .first;
-                    s.file = it->second.first;
-                    s.line = it->second.second;
-                    for (std::size_t k = 0; k < pc.stallReasonCount; ++k) {
-                        auto label =
-                            names.labels.find(pc.stallReason[k].pcSamplingStallReasonIndex);
-                        if (label == names.labels.end()) continue;
-                        s.stalls.push_back({label->second, pc.stallReason[k].samples});
-                    }
-                    pcs.push_back(std::move(s));
-                }
-                if (d->remainingNumPcs == 0 || d->totalNumPcs == 0) break;
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
             }
             const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
             if (report.totalSamples - report.droppedSamples >= options.targetSamples ||
@@ -302,9 +333,26 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
                 break;
         }
         disable();
-        const std::uint64_t total = report.totalSamples, dropped = report.droppedSamples;
+        // Disabling hands the records still held to the configured buffer.
+        count(*configured.data());
+        take(*configured.data());
+        std::uint64_t total = report.totalSamples, dropped = report.droppedSamples;
         const int launches = report.launches;
         report = HotspotReport::aggregate(pcs);
+        const std::uint64_t attributed = report.attributedSamples();
+        if (attributed > total - dropped) {
+            report.warnings.push_back("CUPTI counted " + std::to_string(total - dropped) +
+                                      " samples but its PC records hold " +
+                                      std::to_string(attributed) + "; the records' count is used");
+            total = attributed + dropped;
+        } else if (attributed == 0 && total > dropped) {
+            report.warnings.push_back("CUPTI counted " + std::to_string(total - dropped) +
+                                      " samples but returned no PC records for them");
+        }
+        if (nonUser > 0)
+            report.warnings.push_back(std::to_string(nonUser) +
+                                      " samples were taken in kernels CUPTI does not attribute "
+                                      "(not the user's module)");
         report.totalSamples = total;
         report.droppedSamples = dropped;
         report.launches = launches;

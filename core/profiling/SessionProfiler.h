@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profiling/KernelProfiler.h"
+#include "core/profiling/PcSampler.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/session/SessionRunner.h"
 
@@ -56,7 +57,8 @@ public:
     static const char* needsCudaMessage() noexcept;
 
 private:
-    void sampleHotspots(const session::ProfileContext& context, const StreamLaunch& launch);
+    PcSamplingResult sampleHotspots(const session::ProfileContext& context,
+                                    const StreamLaunch& launch);
 
     SessionProfileOptions m_options;
     ProfileReport m_report;

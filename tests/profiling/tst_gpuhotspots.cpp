@@ -40,8 +40,7 @@ private Q_SLOTS:
     {
         wb::session::Session s = hotloop();
         s.compileOptions.lineInfo = true;
-        SessionProfileOptions options;
-        options.counters = false;
+        SessionProfileOptions options; // counters on, as the window and the CLI profile
         options.hotspots = true;
         SessionProfiler profiler(options);
         wb::session::SessionRunner::Options opt;

@@ -115,6 +115,8 @@ private Q_SLOTS:
                       editor.textHeight(17) / 2;
         QCOMPARE(editor.heatLineAt(QPoint(left + editor.marginWidth(3) / 2, y)), 18);
         QCOMPARE(editor.heatLineAt(QPoint(1, y)), 0); // the line-number margin
+        if (const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(editor.grab().save(dir + QStringLiteral("/heat-margin-recorded.png")));
 
         editor.setHotspots(nullptr);
         QVERIFY(!editor.hasHotspots());
@@ -216,6 +218,12 @@ private Q_SLOTS:
         }
         QVERIFY(hot);
         QVERIFY(cold);
+        if (const QString dir = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            panel.resize(1100, 500);
+            panel.showSass();
+            panel.highlightSourceLine(18, QStringLiteral("matmul_tiled.cu"));
+            QVERIFY(panel.grab().save(dir + QStringLiteral("/sass-recorded.png")));
+        }
         panel.setHotspots(nullptr);
         QVERIFY(!panel.sassView()->toPlainText().contains(QLatin1String("short scoreboard")));
     }
