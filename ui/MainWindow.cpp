@@ -178,14 +178,15 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
     // Editors ↔ document
     connect(m_kernelEditor, &QsciScintilla::textChanged, this, [this]() {
-        if (m_loadingEditors) return;
-        m_doc->setKernelText(m_kernelEditor->text());
-        scheduleKernelCompile(false);
-        // The heat belongs to the profiled text: an edit moves lines under it.
+        // The heat belongs to the profiled text: an edit (or another project) moves lines
+        // under it.
         if (m_kernelEditor->hasHotspots()) {
             m_kernelEditor->setHotspots(nullptr);
             m_results->inspectPanel()->setHotspots(nullptr);
         }
+        if (m_loadingEditors) return;
+        m_doc->setKernelText(m_kernelEditor->text());
+        scheduleKernelCompile(false);
     });
     // Source ↔ SASS/PTX: a line of the kernel highlights its instructions, and back.
     connect(m_kernelEditor, &KernelEditor::sourceLineSelected, this, [this](int line) {
