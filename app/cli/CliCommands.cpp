@@ -6,6 +6,7 @@
 #include "core/common/Error.h"
 #include "core/common/UserFile.h"
 #include "core/profiling/ProfileCodec.h"
+#include "core/profiling/Roofline.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
@@ -368,6 +369,29 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
                                         {"value", r.value},
                                         {"unit", qs(r.unit)}});
         pj["counters"] = counters;
+        if (const auto point = profiling::rooflinePoint(report.summaries)) {
+            const profiling::RooflinePeaks peaks = profiling::rooflinePeaks(report.summaries);
+            QJsonObject roofs;
+            auto roof = [&roofs](const char* name, const profiling::Ceiling& c) {
+                if (c.known())
+                    roofs[QLatin1String(name)] =
+                        QJsonObject{{"value", c.value}, {"source", qs(c.source)}};
+            };
+            roof("fp32FlopsPerS", peaks.fp32);
+            roof("fp64FlopsPerS", peaks.fp64);
+            roof("fp16FlopsPerS", peaks.fp16);
+            roof("dramBytesPerS", peaks.dram);
+            roof("l2BytesPerS", peaks.l2);
+            pj["roofline"] = QJsonObject{{"precision", profiling::precisionName(point->precision)},
+                                         {"flops", point->flops},
+                                         {"intensityDram", point->dramIntensity},
+                                         {"intensityL2", point->l2Intensity},
+                                         {"achievedFlopsPerS", point->achieved},
+                                         {"bound", qs(point->bound)},
+                                         {"attainableFlopsPerS", point->attainable},
+                                         {"percentOfRoof", point->percentOfRoof},
+                                         {"roofs", roofs}};
+        }
         if (report.hotspots)
             pj["topLines"] = profiling::ProfileCodec::topLinesToJson(*report.hotspots,
                                                                      hotspotSource(req.session));

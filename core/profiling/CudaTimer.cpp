@@ -3,9 +3,11 @@
 
 #include "core/common/Error.h"
 #include "core/profiling/ActivityTrace.h"
+#include "core/profiling/Roofline.h"
 #include "core/profiling/detail/Driver.h"
 
 #include <chrono>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -55,6 +57,43 @@ std::vector<Summary> CudaDeviceProperties::summaries() const
     };
 }
 
+std::vector<Summary> CudaDeviceProperties::peakSummaries() const
+{
+    char b[256];
+    const double ghz = nominalSmClockHz * 1e-9;
+    const int lanes = fp32LanesPerSm(ccMajor, ccMinor);
+    std::vector<Summary> out;
+    std::snprintf(b, sizeof b,
+                  "%d SMs x %d FP32 lanes (sm_%d%d) x 2 FLOP per FMA x %.3f GHz nominal SM "
+                  "clock (device attributes)",
+                  multiprocessors, lanes, ccMajor, ccMinor, ghz);
+    out.push_back({"wb/device/peak_flops", "Peak FP32", "flops", peaks.flopsPerS, b});
+    if (singleToDoubleRatio > 0) {
+        std::snprintf(b, sizeof b,
+                      "FP32 peak / %d (CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO)",
+                      singleToDoubleRatio);
+        out.push_back({"wb/device/peak_fp64_flops", "Peak FP64", "flops",
+                       peaks.flopsPerS / singleToDoubleRatio, b});
+    }
+    if (const double r = fp16RateToFp32(ccMajor, ccMinor); r > 0) {
+        // The FP16 counters count a packed HFMA2 as one thread instruction (2 FLOPs, as Nsight
+        // Compute counts it), so the roof is in the same unit: half2 instructions per cycle.
+        std::snprintf(b, sizeof b,
+                      "FP32 peak x %g / 2 for sm_%d%d: non-tensor half2 rate (CUDA programming "
+                      "guide's throughput table), one HFMA2 counted as 2 FLOPs as the counters do",
+                      r, ccMajor, ccMinor);
+        out.push_back(
+            {"wb/device/peak_fp16_flops", "Peak FP16", "flops", peaks.flopsPerS * r / 2, b});
+    }
+    std::snprintf(b, sizeof b,
+                  "2 x %.0f MHz memory clock x %d-bit bus / 8 (device attributes; the vendor's "
+                  "figure for the H200's HBM3e is 4.8 TB/s)",
+                  memoryClockHz * 1e-6, busWidthBits);
+    out.push_back(
+        {"wb/device/peak_bandwidth", "Peak bandwidth", "bandwidth", peaks.bandwidthBytesPerS, b});
+    return out;
+}
+
 CudaDeviceProperties queryDeviceProperties(int ordinal)
 {
     CudaDeviceProperties p;
@@ -74,6 +113,8 @@ CudaDeviceProperties queryDeviceProperties(int ordinal)
     p.busWidthBits = attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, what);
     p.l2Bytes =
         static_cast<std::size_t>(attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, what));
+    p.singleToDoubleRatio =
+        attribute(device, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, what);
     p.peaks = devicePeaks(p.ccMajor, p.ccMinor, p.multiprocessors, p.nominalSmClockHz,
                           p.memoryClockHz, p.busWidthBits);
     return p;

@@ -30,11 +30,17 @@ struct CudaDeviceProperties {
     double memoryClockHz = 0; ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
     int busWidthBits = 0;
     std::size_t l2Bytes = 0; ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+    /// CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO (H200: 2); 0 unknown.
+    int singleToDoubleRatio = 0;
     DevicePeaks peaks;
 
     /// "wb/device/sm_clock_nominal" (frequency), "wb/device/l2_bytes", "wb/device/peak_bandwidth",
     /// "wb/device/peak_flops".
     std::vector<Summary> summaries() const;
+    /// The roofline's roofs from device attributes: "wb/device/peak_flops" (FP32),
+    /// "wb/device/peak_fp64_flops", "wb/device/peak_fp16_flops", "wb/device/peak_bandwidth"
+    /// (DRAM); each description says how the figure was derived (Roofline.h reads them).
+    std::vector<Summary> peakSummaries() const;
 };
 
 /// Reads the properties of device `ordinal`. Throws wb::Error(Unavailable) without a driver.

@@ -2,6 +2,7 @@
 #include "core/profiling/KernelProfiler.h"
 
 #include "core/profiling/ActivityTrace.h"
+#include "core/profiling/Roofline.h"
 
 namespace wb::profiling {
 
@@ -25,6 +26,12 @@ std::vector<Summary> ProfileResult::summaries() const
     out.push_back(device.summaries().front()); // nominal SM clock
     if (counters)
         for (Summary& s : counters->summaries())
+            out.push_back(std::move(s));
+    // The roofs and, when the counters have the FLOPs and bytes, the kernel's roofline point.
+    for (Summary& s : device.peakSummaries())
+        out.push_back(std::move(s));
+    if (const auto point = rooflinePoint(out))
+        for (Summary& s : rooflineSummaries(*point))
             out.push_back(std::move(s));
     return out;
 }
@@ -55,10 +62,8 @@ ProfileResult profileLaunch(const cuda::Context& context, const StreamLaunch& la
         timer.flushL2();
         timer.stream().synchronize();
         result.counters = RangeProfiler::profile(timer.stream(), launch, options.counters);
-        if (!result.counters->status.ok())
-            result.warnings.push_back(std::string("hardware counters unavailable (") +
-                                      profilerStateName(result.counters->status.state) +
-                                      "): " + result.counters->status.message);
+        // Why counters are missing is the counter status, said once where it is shown (CLI,
+        // Profile dock); it is not repeated as a warning.
         for (const std::string& w : result.counters->warnings)
             result.warnings.push_back(w);
     }

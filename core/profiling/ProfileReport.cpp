@@ -2,6 +2,7 @@
 #include "core/profiling/ProfileReport.h"
 
 #include "core/profiling/MetricTable.h"
+#include "core/profiling/Roofline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +81,8 @@ std::string ProfileReport::toText() const
         } else {
             out += std::string("Counters  unavailable (") +
                    profilerStateName(counterStatus->state) + "): " + counterStatus->message + "\n";
-            if (counterStatus->state == ProfilerStatus::State::InsufficientPrivileges)
+            if (counterStatus->state == ProfilerStatus::State::InsufficientPrivileges &&
+                counterStatus->message.find(counterPermissionHelp()) == std::string::npos)
                 out += std::string("          ") + counterPermissionHelp() + "\n";
         }
     } else if (profiled()) {
@@ -102,8 +104,17 @@ std::string ProfileReport::toText() const
             out += padded(rows[i].name, nameWidth + 2) + padded(values[i], valueWidth + 2) +
                    padded(rows[i].unit, unitWidth + 2) + rows[i].metric + "\n";
     }
+    if (profiled()) {
+        if (counterStatus && counterStatus->ok())
+            out += rooflineText(summaries);
+        else
+            out += "Roofline  needs the hardware counters (FLOPs and DRAM bytes); timing and "
+                   "bandwidth above are complete without them\n";
+    }
     for (const std::string& w : warnings)
-        out += "warning: " + w + "\n";
+        if (!counterStatus || counterStatus->ok() ||
+            w.find(counterStatus->message) == std::string::npos)
+            out += "warning: " + w + "\n";
     return out;
 }
 

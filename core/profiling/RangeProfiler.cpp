@@ -80,6 +80,15 @@ ProfilerStatus classify(CUptiResult result, const std::string& step)
     }
 }
 
+} // namespace
+
+ProfilerStatus detail::classifyCuptiResult(CUptiResult result, const std::string& step)
+{
+    return classify(result, step);
+}
+
+namespace {
+
 void call(CUptiResult result, const char* step)
 {
     if (result != CUPTI_SUCCESS) throw CuptiFailure{classify(result, step)};

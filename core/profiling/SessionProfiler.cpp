@@ -4,6 +4,7 @@
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/profiling/PcSampler.h"
+#include "core/profiling/Roofline.h"
 
 namespace wb::profiling {
 
@@ -42,6 +43,9 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     options.timing.measurement = m_options.measurement;
     options.collectCounters = m_options.counters;
     options.counters.replay = m_options.replay;
+    // Speed of Light plus the roofline's FLOP and byte counters (one more pass on GH100).
+    for (std::string& name : rooflineMetricNames())
+        options.counters.metrics.push_back(std::move(name));
     // User replay: before every pass; kernel replay: only if CUPTI wants a second launch.
     options.counters.beforePass = c.restore;
     // Between timing and counters too: timing relaunches in place, so an inout buffer drifts;
@@ -55,12 +59,12 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     };
     try {
         cuda->context().makeCurrent();
-        // Timing starts from the data the result launch started from, not from what the run's
-        // warm-up and timed launches left in inout buffers.
         // PC sampling first: on the H200 (CUDA 13.0) a collection after the counters' kernel
         // replay counted samples but returned no PC records (docs/profiling.md).
         std::optional<PcSamplingResult> sampled;
         if (m_options.hotspots) sampled = sampleHotspots(c, launch);
+        // Timing starts from the data the result launch started from, not from what the run's
+        // warm-up and timed launches left in inout buffers.
         c.restore();
         m_result = profileLaunch(cuda->context(), launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);

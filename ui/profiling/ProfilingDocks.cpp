@@ -4,11 +4,14 @@
 #include "core/common/Paths.h"
 #include "core/profiling/SessionProfiling.h"
 #include "core/profiling/history/RunHistory.h"
+#include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
 #include "ui/SessionDocument.h"
 #include "ui/SessionEval.h"
 #include "ui/profiling/HistoryPanel.h"
+#include "ui/profiling/HistoryTableModel.h"
+#include "ui/profiling/RooflineChart.h"
 #include "ui/profiling/SpeedOfLightPanel.h"
 #include "ui/profiling/SweepPanel.h"
 #include "ui/teaching/GuidePanel.h"
@@ -24,6 +27,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <filesystem>
@@ -56,6 +60,18 @@ std::filesystem::path historyPathFor(const QString& project)
         return p;
     }
     return profiling::RunHistory::pathForProject(file);
+}
+
+/// The launch panel's theoretical occupancy as a figure of the Profile dock: it needs no
+/// counters, so it is there on the CPU emulator and where counters are refused too.
+void addTheoreticalOccupancy(std::vector<profiling::Summary>& summaries, const Occupancy& o)
+{
+    if (o.limitedBy == Occupancy::Limit::Invalid || o.activeWarpsPerSm <= 0) return;
+    summaries.push_back({"wb/launch/occupancy_theoretical", "Theoretical occupancy", "percentage",
+                         o.occupancy * 100.0,
+                         "Active warps per SM the launch allows (registers, shared memory, block "
+                         "size), from the launch panel's occupancy calculator: " +
+                             o.summary().toStdString()});
 }
 
 } // namespace
@@ -98,7 +114,14 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
             static_cast<TraceOverlayView::ColourBy>(colourBy->currentData().toInt()));
     });
 
-    m_profileDock = dock(tr("Profile"), "profileDock", m_sol);
+    // Profile dock: Speed of Light above, the roofline below.
+    m_roofline = new RooflineChart(window);
+    auto* profileSplit = new QSplitter(Qt::Vertical, window);
+    profileSplit->addWidget(m_sol);
+    profileSplit->addWidget(m_roofline);
+    profileSplit->setStretchFactor(0, 1);
+    profileSplit->setStretchFactor(1, 1);
+    m_profileDock = dock(tr("Profile"), "profileDock", profileSplit);
     m_historyDock = dock(tr("History"), "historyDock", m_history);
     m_sweepDock = dock(tr("Sweep"), "sweepDock", m_sweep);
     m_traceDock = dock(tr("Who wrote what"), "traceDock", traceBox);
@@ -215,6 +238,12 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     });
     connect(doc, &SessionDocument::filePathChanged, this, [this]() { projectChanged(); });
     connect(window, &MainWindow::environmentProbed, this, [this]() { updateProfileAction(); });
+    connect(m_history, &HistoryPanel::runsListed, this, &ProfilingDocks::updateRooflineHistory);
+    connect(m_history, &HistoryPanel::runRecorded, this, [this](qint64 id) {
+        if (m_rooflineRunId != 0) return;
+        m_rooflineRunId = id; // the profile just shown: not an earlier run
+        updateRooflineHistory();
+    });
     connect(m_history, &HistoryPanel::baselineChanged, this,
             [this](const QString& kernel, const std::vector<profiling::Summary>& metrics,
                    const QString& label) {
@@ -325,11 +354,28 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
         // A profile run: the profiler's figures (cold-L2 timing, counters) are the run's, in
         // the dock and in the history.
         const profiling::ProfileReport& profile = *outcome.profile;
-        m_sol->setProfile(profile, profile.profiled()
-                                       ? QString()
-                                       : tr("Profile: %1 · %2")
-                                             .arg(QString::fromStdString(session.launch.kernel),
-                                                  QString::fromUtf8(report.statusName())));
+        m_rooflineKernel = session.launch.kernel;
+        m_rooflineRunId = 0; // set by the history's runRecorded
+        if (!profile.profiled())
+            m_roofline->showMessage(tr("No roofline: the kernel was not profiled (see above)."));
+        else if (profile.counterStatus && !profile.counterStatus->ok())
+            m_roofline->setProfile(profile.summaries,
+                                   tr("hardware counters unavailable (%1, see above)")
+                                       .arg(QString::fromUtf8(profiling::profilerStateName(
+                                           profile.counterStatus->state))));
+        else if (!profile.counterStatus)
+            m_roofline->setProfile(profile.summaries, tr("counters were not collected"));
+        else
+            m_roofline->setProfile(profile.summaries);
+        updateRooflineHistory();
+        profiling::ProfileReport shown = profile;
+        if (shown.profiled())
+            addTheoreticalOccupancy(shown.summaries, m_window->launchPanel()->occupancy());
+        m_sol->setProfile(shown, profile.profiled()
+                                     ? QString()
+                                     : tr("Profile: %1 · %2")
+                                           .arg(QString::fromStdString(session.launch.kernel),
+                                                QString::fromUtf8(report.statusName())));
         if (report.status != session::RunReport::Status::Invalid) {
             profiling::RunRecord record =
                 profiling::toRunRecord(session, report, profile.summaries);
@@ -356,7 +402,15 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
         counters = {profiling::ProfilerStatus::State::Failed,
                     "session runs are timed with CUDA events; hardware counters are not collected "
                     "for them (Run → Profile collects them)"};
-    m_sol->setSummaries(profiling::sessionSummaries(report), counters,
+    m_rooflineKernel.clear();
+    m_roofline->showMessage(
+        report.backend == BackendKind::Cpu
+            ? tr("No roofline: the CPU emulator has no hardware counters. Timing is above.")
+            : tr("No roofline for a plain run: Run → Profile collects the FLOP and byte "
+                 "counters."));
+    std::vector<profiling::Summary> figures = profiling::sessionSummaries(report);
+    addTheoreticalOccupancy(figures, m_window->launchPanel()->occupancy());
+    m_sol->setSummaries(std::move(figures), counters,
                         tr("%1 · %2 · %3")
                             .arg(QString::fromStdString(session.launch.kernel),
                                  QString::fromStdString(report.device.name),
@@ -372,6 +426,18 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
         m_traceDock->show();
         m_traceDock->raise();
     }
+}
+
+void ProfilingDocks::updateRooflineHistory()
+{
+    if (m_rooflineKernel.empty() || !m_roofline->point()) return;
+    std::vector<RooflineChart::HistoryPoint> points;
+    for (const profiling::RunRecord& r : m_history->model()->runs()) {
+        if (r.kernel != m_rooflineKernel || r.id == m_rooflineRunId) continue;
+        if (auto p = RooflineChart::historyPoint(r.metrics, tr("run %1").arg(r.id)))
+            points.push_back(std::move(*p));
+    }
+    m_roofline->setHistory(std::move(points));
 }
 
 } // namespace wb::ui

@@ -19,6 +19,7 @@ class HistoryPanel;
 class LaunchGeometryView;
 class MainWindow;
 class SpeedOfLightPanel;
+class RooflineChart;
 class SweepPanel;
 class TraceOverlayView;
 struct RunOutcome;
@@ -35,6 +36,8 @@ public:
     ~ProfilingDocks() override;
 
     SpeedOfLightPanel* speedOfLight() const noexcept { return m_sol; }
+    /// The roofline below the Speed-of-Light panel in the Profile dock.
+    RooflineChart* roofline() const noexcept { return m_roofline; }
     HistoryPanel* history() const noexcept { return m_history; }
     SweepPanel* sweep() const noexcept { return m_sweep; }
     LaunchGeometryView* geometry() const noexcept { return m_geometry; }
@@ -72,6 +75,11 @@ private:
 
     MainWindow* m_window;
     SpeedOfLightPanel* m_sol = nullptr;
+    RooflineChart* m_roofline = nullptr;
+    /// The kernel the roofline shows and the history id of its run (not an "earlier" run).
+    std::string m_rooflineKernel;
+    qint64 m_rooflineRunId = -1;
+    void updateRooflineHistory();
     HistoryPanel* m_history = nullptr;
     SweepPanel* m_sweep = nullptr;
     LaunchGeometryView* m_geometry = nullptr;

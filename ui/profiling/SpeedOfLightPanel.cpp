@@ -48,7 +48,9 @@ QString statusLine(const profiling::ProfilerStatus& status)
     QString text = QObject::tr("Hardware counters unavailable (%1): %2")
                        .arg(QString::fromUtf8(profiling::profilerStateName(status.state)),
                             QString::fromStdString(status.message));
-    if (status.state == profiling::ProfilerStatus::State::InsufficientPrivileges)
+    // Said once: the classified CUPTI status already carries the help text.
+    if (status.state == profiling::ProfilerStatus::State::InsufficientPrivileges &&
+        status.message.find(profiling::counterPermissionHelp()) == std::string::npos)
         text += QStringLiteral("\n") + QString::fromUtf8(profiling::counterPermissionHelp());
     return text;
 }

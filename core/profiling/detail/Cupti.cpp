@@ -16,6 +16,7 @@ struct Loaded {
     std::vector<DynamicLibrary> helpers; // libnvperf_host/target, kept loaded
     DynamicLibrary library;
     Cupti table;
+    Cupti real; ///< as resolved, before the test seam (kCuptiFaultVariable)
     std::string error;
 };
 
@@ -30,6 +31,8 @@ std::vector<std::string> candidateDirectories()
     dirs.push_back("/usr/local/cuda/extras/CUPTI/lib64");
     return dirs;
 }
+
+CUptiResult injectedProfilerInitialize(CUpti_Profiler_Initialize_Params* params);
 
 Loaded load()
 {
@@ -67,6 +70,8 @@ Loaded load()
         loaded.error = "CUPTI in " + loaded.table.path + " lacks " #name " (CUPTI 13 is needed)";
     WB_CUPTI_FUNCTIONS(WB_CUPTI_RESOLVE)
 #undef WB_CUPTI_RESOLVE
+    loaded.real = loaded.table;
+    if (loaded.error.empty()) loaded.table.cuptiProfilerInitialize = &injectedProfilerInitialize;
     return loaded;
 }
 
@@ -76,7 +81,36 @@ Loaded& instance()
     return loaded;
 }
 
+CUptiResult injectedProfilerInitialize(CUpti_Profiler_Initialize_Params* params)
+{
+    if (const auto fault = injectedCuptiFault()) return *fault;
+    return instance().real.cuptiProfilerInitialize(params);
+}
+
 } // namespace
+
+std::optional<CUptiResult> injectedCuptiFault()
+{
+    const char* env = std::getenv(kCuptiFaultVariable);
+    if (!env || !*env) return std::nullopt;
+    const std::string name = env;
+    static const std::pair<const char*, CUptiResult> known[] = {
+        {"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", CUPTI_ERROR_INSUFFICIENT_PRIVILEGES},
+        {"CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES",
+         CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES},
+        {"CUPTI_ERROR_NOT_SUPPORTED", CUPTI_ERROR_NOT_SUPPORTED},
+        {"CUPTI_ERROR_HARDWARE_BUSY", CUPTI_ERROR_HARDWARE_BUSY},
+        {"CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED",
+         CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED},
+        {"CUPTI_ERROR_UNKNOWN", CUPTI_ERROR_UNKNOWN},
+    };
+    for (const auto& [n, r] : known)
+        if (name == n) return r;
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end && *end == '\0' && v > 0) return static_cast<CUptiResult>(v);
+    return std::nullopt;
+}
 
 const std::string& cuptiLoadError() noexcept
 {

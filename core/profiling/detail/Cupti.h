@@ -9,6 +9,9 @@
 #include <cupti_result.h>
 #include <cupti_target.h>
 
+#include "core/profiling/ProfilerStatus.h"
+
+#include <optional>
 #include <string>
 
 namespace wb::profiling::detail {
@@ -71,5 +74,18 @@ const Cupti& cupti();
 
 /// "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" plus the library's text, for any result.
 std::string cuptiResultText(CUptiResult result);
+
+/// Test seam at the CUPTI boundary: when $WARPBENCH_CUPTI_FAULT names a CUPTI result
+/// ("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", or its number), the table's cuptiProfilerInitialize
+/// returns it without calling CUPTI, as a machine that restricts counters to admins does. Only
+/// the hardware counters are affected; timing and activity records still run. The name is read
+/// when the table is used, so a test sets it before profiling.
+const char* const kCuptiFaultVariable = "WARPBENCH_CUPTI_FAULT";
+/// The result $WARPBENCH_CUPTI_FAULT names, or nullopt (unset, or a name not known here).
+std::optional<CUptiResult> injectedCuptiFault();
+
+/// What a CUPTI result from `step` means for the user (insufficient privileges with how to
+/// enable counters, profiler busy, unsupported device, ...): the range profiler's classifier.
+ProfilerStatus classifyCuptiResult(CUptiResult result, const std::string& step);
 
 } // namespace wb::profiling::detail

@@ -14,6 +14,7 @@
 #include "ui/profiling/HistoryTableModel.h"
 #include "ui/profiling/MetricTableModel.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/profiling/RooflineChart.h"
 #include "ui/profiling/SpeedOfLightPanel.h"
 
 #include <QAction>
@@ -103,6 +104,99 @@ private Q_SLOTS:
             docks->profileDock()->raise();
             QTest::qWait(200);
             QVERIFY(w.grab().save(shots + QStringLiteral("/profile-gpu.png")));
+        }
+        w.document()->setModified(false);
+    }
+
+    /// Two profiles of saxpy: the Profile dock's roofline shows the second run's point under the
+    /// DRAM roof and the first run as an earlier point; screenshot roofline-h200.png.
+    void rooflineInTheWindow()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QTRY_VERIFY_WITH_TIMEOUT(w.environment().probed, 60000);
+        QVERIFY(w.openProject(
+            QString::fromStdString((dataDir() / "examples" / "saxpy" / "saxpy.wbproj").string())));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cuda")));
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        QSignalSpy recorded(docks->history(), &HistoryPanel::runRecorded);
+        for (int i = 1; i <= 2; ++i) {
+            docks->profileAction()->trigger();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), i, 300000);
+            QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), i, 30000);
+        }
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome && outcome->profile && outcome->profile->profiled());
+        if (!outcome->profile->counterStatus || !outcome->profile->counterStatus->ok())
+            QSKIP(
+                ("counters unavailable here: " + outcome->profile->counterStatus->message).c_str());
+        RooflineChart* roofline = docks->roofline();
+        QVERIFY(roofline->chartShown());
+        QVERIFY(roofline->point());
+        const profiling::RooflinePoint& p = *roofline->point();
+        std::printf("roofline: %s\n", qPrintable(roofline->summaryText()));
+        QCOMPARE(p.precision, profiling::Precision::Fp32);
+        QVERIFY(p.achieved > 0 && p.achieved <= p.attainable);
+        QVERIFY(roofline->historyPointCount() >= 1); // the first profile
+        const QStringList names = roofline->seriesNames();
+        std::printf("series: %s\n", qPrintable(names.join(QStringLiteral(" | "))));
+        QVERIFY(names.filter(QStringLiteral("DRAM")).size() >= 1);
+        QVERIFY(names.filter(QStringLiteral("FP32")).size() == 1);
+        QVERIFY(names.contains(QStringLiteral("Earlier runs (DRAM)")));
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            docks->profileDock()->raise();
+            QTest::qWait(300);
+            QVERIFY(roofline->grab().save(shots + QStringLiteral("/roofline-h200.png")));
+            QVERIFY(w.grab().save(shots + QStringLiteral("/roofline-window-h200.png")));
+        }
+        w.document()->setModified(false);
+    }
+
+    /// Counters refused (the privilege error injected at the CUPTI boundary in the runner): the
+    /// profile still has its timing, the dock says why once with how to enable counters, and
+    /// the roofline shows a line instead of an empty chart.
+    void deniedCountersDegrade()
+    {
+        qputenv("WARPBENCH_CUPTI_FAULT", "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+        MainWindow w; // its runner starts with the variable set
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QTRY_VERIFY_WITH_TIMEOUT(w.environment().probed, 60000);
+        QVERIFY(w.openProject(
+            QString::fromStdString((dataDir() / "examples" / "saxpy" / "saxpy.wbproj").string())));
+        QComboBox* backend = w.launchPanel()->backendChooser();
+        backend->setCurrentIndex(backend->findData(QStringLiteral("cuda")));
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        docks->profileAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        qunsetenv("WARPBENCH_CUPTI_FAULT");
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome && outcome->profile);
+        QVERIFY(outcome->profile->profiled());
+        QVERIFY(outcome->profile->counterStatus);
+        QCOMPARE(outcome->profile->counterStatus->state,
+                 profiling::ProfilerStatus::State::InsufficientPrivileges);
+        const QString status = docks->speedOfLight()->statusText();
+        std::printf("dock status: %s\n", qPrintable(status));
+        QCOMPARE(status.count(QStringLiteral("NVreg_RestrictProfilingToAdminUsers=0")), 1);
+        QVERIFY(profiling::findSummary(docks->speedOfLight()->model()->summaries(),
+                                       "wb/timing/median"));
+        RooflineChart* roofline = docks->roofline();
+        QVERIFY(!roofline->chartShown());
+        QVERIFY(roofline->message().contains(QStringLiteral("insufficient privileges")));
+        const QString shots = qEnvironmentVariable("WARPBENCH_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            docks->profileDock()->raise();
+            QTest::qWait(300);
+            QVERIFY(docks->profileDock()->grab().save(shots +
+                                                      QStringLiteral("/roofline-denied-h200.png")));
         }
         w.document()->setModified(false);
     }

@@ -24,6 +24,7 @@
 #include "ui/profiling/HistoryTableModel.h"
 #include "ui/profiling/MetricTableModel.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/profiling/RooflineChart.h"
 #include "ui/profiling/SpeedOfLightPanel.h"
 #include "ui/profiling/SweepPanel.h"
 #include "ui/teaching/LaunchGeometryView.h"
@@ -233,6 +234,24 @@ private Q_SLOTS:
         QVERIFY(panel.statusText().contains(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")));
         QVERIFY(panel.statusText().contains(QString::fromUtf8(counterPermissionHelp())));
         QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0); // timing still shown
+    }
+
+    /// The permission help is said once, also when the classified CUPTI status carries it.
+    void counterHelpSaidOnce()
+    {
+        SpeedOfLightPanel panel;
+        ProfileReport r;
+        r.device = "GPU";
+        r.timingMethod = "cuda-event";
+        r.summaries = {{"wb/timing/median", "Median", "duration", 1e-5, ""}};
+        r.counterStatus = ProfilerStatus{
+            ProfilerStatus::State::InsufficientPrivileges,
+            std::string("cuptiProfilerInitialize: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES. ") +
+                counterPermissionHelp()};
+        panel.setProfile(r);
+        QCOMPARE(panel.statusText().count(QStringLiteral("NVreg_RestrictProfilingToAdminUsers=0")),
+                 1);
+        QVERIFY(rowOf(*panel.model(), "wb/timing/median") >= 0);
     }
 
     /// What the Profile action shows: a profile from the runner (as decoded from its JSON).
@@ -672,6 +691,12 @@ private Q_SLOTS:
         QCOMPARE(newest.backend, std::string("cpu"));
         QVERIFY(rowOf(*docks->speedOfLight()->model(), "wb/timing/median") >= 0);
         QVERIFY(docks->speedOfLight()->statusText().contains(QStringLiteral("CPU emulator")));
+        // No counters on the CPU emulator: timing and the theoretical occupancy are shown, and
+        // the roofline says why it has no point instead of drawing an empty chart.
+        QVERIFY(rowOf(*docks->speedOfLight()->model(), "wb/launch/occupancy_theoretical") >= 0);
+        QVERIFY(!docks->roofline()->chartShown());
+        QVERIFY2(docks->roofline()->message().contains(QStringLiteral("CPU emulator")),
+                 qPrintable(docks->roofline()->message()));
         QVERIFY(docks->geometry()->launch().block.x >= 1);
 
         // Baseline from the history shows in the Speed-of-Light table.
