@@ -8,13 +8,18 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QVBoxLayout>
+
+#include <map>
 
 namespace wb::ui {
 
@@ -59,8 +64,11 @@ InspectPanel::InspectPanel(QWidget* parent)
         const QString out = QString::fromUtf8(m_process->readAllStandardOutput());
         const QString err = QString::fromUtf8(m_process->readAllStandardError());
         if (status == QProcess::NormalExit && code == 0) {
-            m_sass->setPlainText(out);
-            m_sassNote->setText(tr("Disassembled by %1").arg(m_process->program()));
+            setSassListing(out);
+            m_sassNote->setText(tr("Disassembled by %1").arg(m_process->program()) +
+                                (m_listing.hasLineInfo()
+                                     ? tr(" · click an instruction to go to its source line")
+                                     : QString()));
         } else {
             m_sass->setPlainText(err.isEmpty() ? out : err);
             m_sassNote->setText(tr("%1 failed (exit code %2)").arg(m_process->program()).arg(code));
@@ -72,6 +80,8 @@ InspectPanel::InspectPanel(QWidget* parent)
             tr("Could not run %1: %2").arg(m_process->program(), m_process->errorString()));
         Q_EMIT sassReady();
     });
+    m_ptx->viewport()->installEventFilter(this);
+    m_sass->viewport()->installEventFilter(this);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
         if (i == 1 && m_sassStale) disassemble();
     });
@@ -101,6 +111,9 @@ QString InspectPanel::findDisassembler()
 void InspectPanel::setCompileResult(std::shared_ptr<const CompileResult> result)
 {
     m_result = std::move(result);
+    m_listing = {};
+    m_sassRows.clear();
+    m_ptxMap = m_result ? profiling::PtxLineMap::parse(m_result->ptx) : profiling::PtxLineMap{};
     if (!m_result) {
         m_ptx->setPlainText(tr("// Compile the kernel (Ctrl+B) to see its PTX."));
         m_sass->clear();
@@ -155,8 +168,139 @@ void InspectPanel::disassemble()
     }
     const bool nvdisasm = QFileInfo(tool).fileName() == u"nvdisasm";
     m_sassNote->setText(tr("Disassembling with %1 …").arg(tool));
-    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), cubin}
+    // -g: the line table as comments; -hex: the encoding, whose second word holds the
+    // control bits.
+    m_process->start(tool, nvdisasm ? QStringList{QStringLiteral("-c"), QStringLiteral("-g"),
+                                                  QStringLiteral("-hex"), cubin}
                                     : QStringList{QStringLiteral("-sass"), cubin});
+}
+
+void InspectPanel::setSassListing(const QString& text)
+{
+    m_listing = profiling::SassListing::parse(text.toStdString());
+    if (m_listing.functions().empty()) {
+        m_sassRows.clear();
+        m_sass->setPlainText(text);
+    } else {
+        renderSass();
+    }
+}
+
+void InspectPanel::setHotspots(const profiling::HotspotReport* hotspots)
+{
+    if (hotspots)
+        m_hotspots = *hotspots;
+    else
+        m_hotspots.reset();
+    if (!m_listing.functions().empty()) renderSass();
+}
+
+void InspectPanel::renderSass()
+{
+    std::map<std::pair<std::string, std::uint64_t>, const profiling::HotspotInstruction*> sampled;
+    std::uint64_t all = 0;
+    if (m_hotspots) {
+        for (const profiling::HotspotInstruction& i : m_hotspots->instructions)
+            sampled[{i.function, i.pcOffset}] = &i;
+        all = std::max<std::uint64_t>(1, m_hotspots->attributedSamples());
+    }
+    QString text;
+    m_sassRows.clear();
+    for (const profiling::SassFunction& f : m_listing.functions()) {
+        text += QStringLiteral("// %1\n").arg(QString::fromStdString(f.name));
+        m_sassRows.push_back({f.name, 0, 0, {}});
+        for (const profiling::SassInstruction& i : f.instructions) {
+            QString row = QStringLiteral("/*%1*/ ").arg(i.offset, 4, 16, QChar(u'0'));
+            if (m_hotspots) {
+                const auto it = sampled.find({f.name, i.offset});
+                if (it != sampled.end()) {
+                    const double pct =
+                        100.0 * static_cast<double>(it->second->samples) / static_cast<double>(all);
+                    row += QStringLiteral("%1% %2 ")
+                               .arg(pct, 5, 'f', 1)
+                               .arg(QString::fromStdString(it->second->stalls.empty()
+                                                               ? std::string()
+                                                               : it->second->stalls[0].reason),
+                                    -18);
+                } else {
+                    row += QString(26, u' ');
+                }
+            }
+            row += QStringLiteral("%1 ").arg(
+                i.control ? QString::fromStdString(i.control->toText()) : QString(), -20);
+            row += QStringLiteral("%1").arg(QString::fromStdString(i.text), -44);
+            if (i.line > 0) row += QStringLiteral(" // line %1").arg(i.line);
+            text += row + u'\n';
+            m_sassRows.push_back({f.name, i.offset, i.line, i.file});
+        }
+    }
+    m_sass->setPlainText(text);
+}
+
+int InspectPanel::sourceLineOfSassRow(int row) const
+{
+    if (row < 0 || static_cast<std::size_t>(row) >= m_sassRows.size()) return 0;
+    return m_sassRows[static_cast<std::size_t>(row)].line;
+}
+
+int InspectPanel::sourceLineOfPtxRow(int row) const
+{
+    return m_ptxMap.sourceLine(row + 1);
+}
+
+void InspectPanel::highlightSourceLine(int line, const QString& file)
+{
+    const std::string want = QFileInfo(file).fileName().toStdString();
+    const QColor mark =
+        palette().color(QPalette::Window).lightness() < 128 ? QColor(0x3d5a80) : QColor(0xfff1a8);
+    auto select = [&](QPlainTextEdit* view, const std::vector<int>& rows) {
+        QList<QTextEdit::ExtraSelection> selections;
+        for (int r : rows) {
+            QTextEdit::ExtraSelection sel;
+            sel.format.setBackground(mark);
+            sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+            sel.cursor = QTextCursor(view->document()->findBlockByNumber(r));
+            selections.append(sel);
+        }
+        view->setExtraSelections(selections);
+        if (!rows.empty()) {
+            // Scroll without moving the cursor (the user may be reading elsewhere).
+            const QTextBlock b = view->document()->findBlockByNumber(rows.front());
+            const int visible =
+                view->viewport()->height() / std::max(1, view->fontMetrics().height());
+            view->verticalScrollBar()->setValue(std::max(0, b.firstLineNumber() - visible / 3));
+        }
+        return static_cast<int>(rows.size());
+    };
+    std::vector<int> ptxRows, sassRows;
+    if (line > 0) {
+        for (int p : m_ptxMap.ptxLinesFor(want, line))
+            ptxRows.push_back(p - 1);
+        for (std::size_t r = 0; r < m_sassRows.size(); ++r) {
+            const SassRow& row = m_sassRows[r];
+            if (row.line != line) continue;
+            const std::size_t slash = row.file.find_last_of('/');
+            const std::string base =
+                slash == std::string::npos ? row.file : row.file.substr(slash + 1);
+            if (want.empty() || base == want) sassRows.push_back(static_cast<int>(r));
+        }
+    }
+    m_highlightedPtx = select(m_ptx, ptxRows);
+    m_highlightedSass = select(m_sass, sassRows);
+}
+
+bool InspectPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonRelease &&
+        (watched == m_ptx->viewport() || watched == m_sass->viewport())) {
+        const bool sass = watched == m_sass->viewport();
+        QPlainTextEdit* view = sass ? m_sass : m_ptx;
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const int row = view->cursorForPosition(mouse->position().toPoint()).blockNumber();
+        const int line = sass ? sourceLineOfSassRow(row) : sourceLineOfPtxRow(row);
+        if (line > 0) Q_EMIT sourceLineActivated(line);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString InspectPanel::ptxText() const

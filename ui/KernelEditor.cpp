@@ -6,6 +6,8 @@
 
 #include <QEvent>
 #include <QFontDatabase>
+#include <QHelpEvent>
+#include <QToolTip>
 
 #include <QRegularExpression>
 #include <QSet>
@@ -22,6 +24,8 @@ constexpr int kWarningMarker = 1;
 constexpr int kErrorIndicator = 8;
 constexpr int kWarningIndicator = 9;
 constexpr int kMarkerMargin = 1;
+constexpr int kHeatMargin = 3;
+constexpr int kHeatLevels = 6;
 
 bool isErrorSeverity(Severity s)
 {
@@ -95,6 +99,11 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
                         return;
                     }
             });
+    setMarginType(kHeatMargin, TextMargin);
+    setMarginWidth(kHeatMargin, 0);
+    viewport()->installEventFilter(this);
+    connect(this, &QsciScintilla::cursorPositionChanged, this,
+            [this](int line, int) { Q_EMIT sourceLineSelected(line + 1); });
     applyPalette();
     updateLineNumberWidth();
 }
@@ -104,6 +113,7 @@ KernelEditor::~KernelEditor()
     delete m_errorStyle;
     delete m_warningStyle;
     delete m_noteStyle;
+    qDeleteAll(m_heatStyles);
 }
 
 void KernelEditor::updateLineNumberWidth()
@@ -142,7 +152,116 @@ void KernelEditor::applyPalette()
                                    dark ? QColor(0x433517) : QColor(0xfff4d6), small);
     m_noteStyle = new QsciStyle(-1, QStringLiteral("diagnostic note"), pal.color(QPalette::Text),
                                 pal.color(QPalette::AlternateBase), small);
+    qDeleteAll(m_heatStyles);
+    m_heatStyles.clear();
+    // Cool (pale amber) to hot (red), readable on the margin's background.
+    const QColor cool = dark ? QColor(0xb58b2a) : QColor(0xe0b040);
+    const QColor hot = dark ? QColor(0xff5a4a) : QColor(0xc81e10);
+    for (int i = 0; i < kHeatLevels; ++i) {
+        const double t = static_cast<double>(i) / (kHeatLevels - 1);
+        const QColor c =
+            QColor::fromRgbF(static_cast<float>(cool.redF() + t * (hot.redF() - cool.redF())),
+                             static_cast<float>(cool.greenF() + t * (hot.greenF() - cool.greenF())),
+                             static_cast<float>(cool.blueF() + t * (hot.blueF() - cool.blueF())));
+        m_heatStyles.push_back(new QsciStyle(-1, QStringLiteral("heat %1").arg(i), c,
+                                             pal.color(QPalette::Window), small));
+    }
     setDiagnostics(std::vector<Diagnostic>(m_diagnostics));
+    applyHeat();
+}
+
+void KernelEditor::setHotspots(const profiling::HotspotReport* hotspots)
+{
+    m_heat.clear();
+    if (hotspots) {
+        const std::string mine = m_sourceName.toStdString();
+        for (const profiling::HotspotLine& l : hotspots->lines) {
+            if (l.line <= 0) continue;
+            const std::size_t slash = l.file.find_last_of('/');
+            const std::string base = slash == std::string::npos ? l.file : l.file.substr(slash + 1);
+            if (!base.empty() && base != mine) continue;
+            m_heat[l.line] = {hotspots->share(l), l.samples, l.stalls};
+        }
+    }
+    applyHeat();
+}
+
+void KernelEditor::applyHeat()
+{
+    clearMarginText();
+    if (m_heat.empty() || m_heatStyles.empty()) {
+        setMarginWidth(kHeatMargin, 0);
+        return;
+    }
+    setMarginWidth(kHeatMargin, QStringLiteral("\u2588\u2588\u2588\u2588\u2588\u2588 100%M"));
+    for (const auto& [line, heat] : m_heat) {
+        if (line > lines()) continue;
+        const int level =
+            std::clamp(static_cast<int>(heat.share * kHeatLevels * 1.5), 0, kHeatLevels - 1);
+        setMarginText(line - 1, heatText(line), *m_heatStyles[static_cast<std::size_t>(level)]);
+    }
+}
+
+QString KernelEditor::heatText(int line) const
+{
+    const auto it = m_heat.find(line);
+    if (it == m_heat.end()) return {};
+    const double pct = 100.0 * it->second.share;
+    const int blocks = std::clamp(static_cast<int>(std::lround(it->second.share * 6.0)), 1, 6);
+    return QString(blocks, QChar(0x2588)) + QString(7 - blocks, u' ') +
+           (pct >= 9.95 ? QString::number(pct, 'f', 0) : QString::number(pct, 'f', 1)) + u'%';
+}
+
+QString KernelEditor::heatToolTip(int line) const
+{
+    const auto it = m_heat.find(line);
+    if (it == m_heat.end()) return {};
+    const Heat& h = it->second;
+    QString tip = tr("Line %1: %2% of the PC samples (%3)")
+                      .arg(line)
+                      .arg(100.0 * h.share, 0, 'f', 1)
+                      .arg(h.samples);
+    if (!h.stalls.empty()) {
+        tip += u'\n' + tr("Top stall reason: %1").arg(QString::fromStdString(h.stalls[0].reason));
+        for (std::size_t i = 0; i < h.stalls.size() && i < 4; ++i)
+            tip += QStringLiteral("\n  %1  %2%")
+                       .arg(QString::fromStdString(h.stalls[i].reason))
+                       .arg(100.0 * static_cast<double>(h.stalls[i].samples) /
+                                static_cast<double>(std::max<std::uint64_t>(1, h.samples)),
+                            0, 'f', 0);
+    }
+    return tip;
+}
+
+int KernelEditor::heatLineAt(const QPoint& p) const
+{
+    if (m_heat.empty()) return 0;
+    int left = 0;
+    for (int m = 0; m < kHeatMargin; ++m)
+        left += marginWidth(m);
+    if (p.x() < left || p.x() >= left + marginWidth(kHeatMargin)) return 0;
+    auto* self = const_cast<KernelEditor*>(this);
+    const long pos = self->SendScintilla(
+        SCI_POSITIONFROMPOINT, static_cast<unsigned long>(left + marginWidth(kHeatMargin) + 2),
+        static_cast<long>(p.y()));
+    if (pos < 0) return 0;
+    return static_cast<int>(
+               self->SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(pos))) +
+           1;
+}
+
+bool KernelEditor::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == viewport() && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int line = heatLineAt(help->pos());
+        const QString tip = line > 0 ? heatToolTip(line) : QString();
+        if (!tip.isEmpty()) {
+            QToolTip::showText(help->globalPos(), tip, viewport());
+            return true;
+        }
+    }
+    return QsciScintilla::eventFilter(watched, event);
 }
 
 void KernelEditor::changeEvent(QEvent* event)

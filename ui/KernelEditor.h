@@ -2,9 +2,11 @@
 #pragma once
 
 #include "core/common/Diagnostic.h"
+#include "core/profiling/Hotspots.h"
 
 #include "ui/detail/Qsci.h"
 
+#include <map>
 #include <vector>
 
 class QsciStyle;
@@ -46,6 +48,18 @@ public:
     /// Next / previous diagnostic after / before the cursor (wraps); false when none.
     bool goToNextDiagnostic(bool backwards);
 
+    /// Shows PC-sampling hotspots in the heat margin beside the text: per sampled line of this
+    /// file, a bar (its length and colour grow with the line's share of the samples) and the
+    /// share; hovering it tells the samples and the top stall reasons. nullptr clears it.
+    void setHotspots(const profiling::HotspotReport* hotspots);
+    bool hasHotspots() const noexcept { return !m_heat.empty(); }
+    /// The heat margin's text of 1-based `line` ("" when the line has no samples).
+    QString heatText(int line) const;
+    /// The tooltip of the heat margin at 1-based `line` ("" when the line has no samples).
+    QString heatToolTip(int line) const;
+    /// 1-based line whose heat margin holds `viewportPoint`; 0 when none.
+    int heatLineAt(const QPoint& viewportPoint) const;
+
     /// Re-applies colours after a palette change (light/dark follows the system).
     void applyPalette();
 
@@ -53,11 +67,24 @@ public:
     /// the cursor (automatically after three characters; `force` for Ctrl+Space).
     void showCompletions(bool force);
 
+Q_SIGNALS:
+    /// The user clicked in the text (or moved the cursor) onto 1-based `line`: the SASS and
+    /// PTX views highlight that line's instructions.
+    void sourceLineSelected(int line);
+
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateLineNumberWidth();
+    void applyHeat();
+
+    struct Heat {
+        double share = 0;
+        std::uint64_t samples = 0;
+        std::vector<profiling::StallCount> stalls;
+    };
 
     Language m_language;
     QString m_sourceName;
@@ -67,6 +94,8 @@ private:
     QsciStyle* m_warningStyle = nullptr;
     QsciStyle* m_noteStyle = nullptr;
     std::vector<Diagnostic> m_diagnostics;
+    std::map<int, Heat> m_heat;           ///< 1-based line → its samples
+    std::vector<QsciStyle*> m_heatStyles; ///< coolest to hottest
 };
 
 } // namespace wb::ui

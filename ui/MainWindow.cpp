@@ -237,9 +237,23 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
 
     // Editors ↔ document
     connect(m_kernelEditor, &QsciScintilla::textChanged, this, [this]() {
+        // The heat belongs to the profiled text: an edit (or another project) moves lines
+        // under it.
+        if (m_kernelEditor->hasHotspots()) {
+            m_kernelEditor->setHotspots(nullptr);
+            m_results->inspectPanel()->setHotspots(nullptr);
+        }
         if (m_loadingEditors) return;
         m_doc->setKernelText(m_kernelEditor->text());
         scheduleKernelCompile(false);
+    });
+    // Source ↔ SASS/PTX: a line of the kernel highlights its instructions, and back.
+    connect(m_kernelEditor, &KernelEditor::sourceLineSelected, this, [this](int line) {
+        m_results->inspectPanel()->highlightSourceLine(line, m_kernelEditor->sourceName());
+    });
+    connect(m_results->inspectPanel(), &InspectPanel::sourceLineActivated, this, [this](int line) {
+        m_editorTabs->setCurrentWidget(m_kernelEditor);
+        m_kernelEditor->goToLine(line);
     });
     connect(m_referenceEditor, &QsciScintilla::textChanged, this, [this]() {
         if (m_loadingEditors) return;
@@ -840,6 +854,8 @@ void MainWindow::scheduleKernelCompile(bool now)
     const std::string name = s.kernelSourceName();
     // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
     CompileOptions options = s.compileOptions;
+    // Line tables for the Inspect panel's source ↔ PTX/SASS links (-lineinfo changes no code).
+    options.lineInfo = true;
     for (const std::string& k :
          {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
                                ? s.reference.launch.kernel
@@ -981,6 +997,12 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         }
     }
     m_results->setOutcome(outcome, m_doc->runnableSession());
+    // A profile with hotspots: heat in the editor's margin, samples beside the SASS.
+    if (outcome->profile) {
+        const auto& hot = outcome->profile->hotspots;
+        m_kernelEditor->setHotspots(hot ? &*hot : nullptr);
+        m_results->inspectPanel()->setHotspots(hot ? &*hot : nullptr);
+    }
     m_resultsDock->raise();
     // Bounds-checked runs: each faulting access is a problem at its kernel line.
     if (!outcome->findings.empty()) {

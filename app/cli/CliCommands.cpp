@@ -36,7 +36,8 @@ const char* kDescription =
     "Commands:\n"
     "  run PROJECT       compile, launch, time and check a session against its reference\n"
     "  profile PROJECT   run it (CUDA backend) and profile the kernel: cold-L2 timing and\n"
-    "                    hardware counters (--timing, --no-flush, --no-counters)\n"
+    "                    hardware counters (--timing, --no-flush, --no-counters); with\n"
+    "                    --hotspots also PC sampling and the top 10 source lines\n"
     "  list-kernels FILE compile a .cu file and list its kernels with their parameters\n"
     "                    (template kernels: --instantiate 'scale<float, 128>')\n"
     "  devices           list the devices each backend can use\n"
@@ -419,6 +420,16 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     return code;
 }
 
+/// The kernel source the hotspot lines refer to ("" when it cannot be read).
+std::string hotspotSource(const session::Session& s)
+{
+    try {
+        return s.loadKernelSource();
+    } catch (const Error&) {
+        return {};
+    }
+}
+
 int cmdProfile(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -445,6 +456,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     }
     profile.flushL2 = !p.isSet(QStringLiteral("no-flush"));
     profile.counters = !p.isSet(QStringLiteral("no-counters"));
+    profile.hotspots = p.isSet(QStringLiteral("hotspots"));
     for (const char* runOnly :
          {"trace", "in-process", "bounds-check", "memcheck", "races", "schedule"})
         if (p.isSet(QLatin1String(runOnly))) {
@@ -513,6 +525,9 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
                                          {"percentOfRoof", point->percentOfRoof},
                                          {"roofs", roofs}};
         }
+        if (report.hotspots)
+            pj["topLines"] = profiling::ProfileCodec::topLinesToJson(*report.hotspots,
+                                                                     hotspotSource(req.session));
         j["profile"] = pj;
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());
@@ -520,6 +535,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         out(o.kernelOutput);
         out(o.report.toText());
         out(report.toText());
+        if (report.hotspots) out(report.hotspots->toText(10, hotspotSource(req.session)));
     }
     if (profileFailed) err("profile failed: " + report.status.message);
     return code;
@@ -883,6 +899,9 @@ int runCli(const QStringList& arguments)
                                 "shuffle/ballot).")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
+    p.addOption({QStringLiteral("hotspots"),
+                 QStringLiteral("profile: PC sampling (kernel compiled with -lineinfo); prints the "
+                                "top 10 source lines with their stall reasons.")});
     if (!p.parse(arguments)) {
         err(p.errorText().toStdString());
         return InvalidInput;

@@ -58,7 +58,147 @@ ProfilerStatus statusFromJson(const QJsonValue& v, const char* field)
     return {ProfileCodec::stateFromName(str(o, "state")), str(o, "message")};
 }
 
+std::uint64_t countFromJson(const QJsonValue& v, const char* field)
+{
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d < 0 || d != std::floor(d) || d > 9007199254740992.0)
+        malformed(std::string("'") + field + "' is not a count");
+    return static_cast<std::uint64_t>(d);
+}
+
+QJsonArray stallsJson(const std::vector<StallCount>& stalls)
+{
+    QJsonArray a;
+    for (const StallCount& s : stalls)
+        a.append(QJsonObject{{"reason", q(s.reason)}, {"samples", static_cast<double>(s.samples)}});
+    return a;
+}
+
+/// The stall reasons of `o`; `samples` must be their sum.
+std::vector<StallCount> stallsFromJson(const QJsonObject& o, std::uint64_t samples,
+                                       const char* what)
+{
+    std::vector<StallCount> out;
+    std::uint64_t sum = 0;
+    for (const QJsonValue& v : o.value(QLatin1String("stalls")).toArray()) {
+        if (!v.isObject())
+            malformed(std::string("a stall reason of ") + what + " is not an object");
+        const QJsonObject s = v.toObject();
+        StallCount c{str(s, "reason"), countFromJson(s.value(QLatin1String("samples")), "samples")};
+        if (c.reason.empty()) malformed(std::string("a stall reason of ") + what + " has no name");
+        sum += c.samples;
+        out.push_back(std::move(c));
+    }
+    if (sum != samples)
+        malformed(std::string(what) + "'s samples (" + std::to_string(samples) +
+                  ") are not the sum of its stall reasons (" + std::to_string(sum) + ")");
+    return out;
+}
+
+int lineFromJson(const QJsonObject& o)
+{
+    const std::uint64_t line = countFromJson(o.value(QLatin1String("line")), "line");
+    if (line > 100000000) malformed("'line' is out of range");
+    return static_cast<int>(line);
+}
+
 } // namespace
+
+QJsonObject ProfileCodec::hotspotsToJson(const HotspotReport& h)
+{
+    QJsonArray instructions;
+    for (const HotspotInstruction& i : h.instructions)
+        instructions.append(QJsonObject{{"function", q(i.function)},
+                                        {"pcOffset", static_cast<double>(i.pcOffset)},
+                                        {"file", q(i.file)},
+                                        {"line", i.line},
+                                        {"samples", static_cast<double>(i.samples)},
+                                        {"stalls", stallsJson(i.stalls)}});
+    QJsonArray lines;
+    for (const HotspotLine& l : h.lines)
+        lines.append(QJsonObject{{"file", q(l.file)},
+                                 {"line", l.line},
+                                 {"samples", static_cast<double>(l.samples)},
+                                 {"stalls", stallsJson(l.stalls)}});
+    QJsonArray warnings;
+    for (const std::string& w : h.warnings)
+        warnings.append(q(w));
+    return QJsonObject{{"kernel", q(h.kernel)},
+                       {"totalSamples", static_cast<double>(h.totalSamples)},
+                       {"droppedSamples", static_cast<double>(h.droppedSamples)},
+                       {"samplingPeriodLog2", h.samplingPeriodLog2},
+                       {"launches", h.launches},
+                       {"collectMs", numberJson(h.collectMs)},
+                       {"instructions", instructions},
+                       {"lines", lines},
+                       {"warnings", warnings}};
+}
+
+QJsonArray ProfileCodec::topLinesToJson(const HotspotReport& h, const std::string& source,
+                                        std::size_t top)
+{
+    QJsonArray out;
+    for (std::size_t i = 0; i < h.lines.size() && i < top; ++i) {
+        const HotspotLine& l = h.lines[i];
+        out.append(QJsonObject{{"file", q(l.file)},
+                               {"line", l.line},
+                               {"samples", static_cast<double>(l.samples)},
+                               {"share", h.share(l)},
+                               {"topStall", q(l.topStall())},
+                               {"source", q(sourceLineText(source, l.line))}});
+    }
+    return out;
+}
+
+HotspotReport ProfileCodec::hotspotsFromJson(const QJsonObject& o)
+{
+    HotspotReport h;
+    h.kernel = str(o, "kernel");
+    h.totalSamples = countFromJson(o.value(QLatin1String("totalSamples")), "totalSamples");
+    h.droppedSamples = countFromJson(o.value(QLatin1String("droppedSamples")), "droppedSamples");
+    if (h.droppedSamples > h.totalSamples) malformed("more samples dropped than taken");
+    const std::uint64_t period =
+        countFromJson(o.value(QLatin1String("samplingPeriodLog2")), "samplingPeriodLog2");
+    if (period < 5 || period > 31) malformed("'samplingPeriodLog2' is not 5..31");
+    h.samplingPeriodLog2 = static_cast<int>(period);
+    const std::uint64_t launches = countFromJson(o.value(QLatin1String("launches")), "launches");
+    if (launches > 1000000) malformed("'launches' is out of range");
+    h.launches = static_cast<int>(launches);
+    h.collectMs = numberFromJson(o.value(QLatin1String("collectMs")), "collectMs");
+    std::uint64_t instructionSum = 0, lineSum = 0;
+    for (const QJsonValue& v : o.value(QLatin1String("instructions")).toArray()) {
+        if (!v.isObject()) malformed("an instruction is not an object");
+        const QJsonObject j = v.toObject();
+        HotspotInstruction i;
+        i.function = str(j, "function");
+        i.pcOffset = countFromJson(j.value(QLatin1String("pcOffset")), "pcOffset");
+        i.file = str(j, "file");
+        i.line = lineFromJson(j);
+        i.samples = countFromJson(j.value(QLatin1String("samples")), "samples");
+        i.stalls = stallsFromJson(j, i.samples, "an instruction");
+        instructionSum += i.samples;
+        h.instructions.push_back(std::move(i));
+    }
+    for (const QJsonValue& v : o.value(QLatin1String("lines")).toArray()) {
+        if (!v.isObject()) malformed("a hotspot line is not an object");
+        const QJsonObject j = v.toObject();
+        HotspotLine l;
+        l.file = str(j, "file");
+        l.line = lineFromJson(j);
+        l.samples = countFromJson(j.value(QLatin1String("samples")), "samples");
+        l.stalls = stallsFromJson(j, l.samples, "a line");
+        lineSum += l.samples;
+        h.lines.push_back(std::move(l));
+    }
+    if (lineSum != instructionSum)
+        malformed("the hotspot lines hold " + std::to_string(lineSum) +
+                  " samples, the instructions " + std::to_string(instructionSum));
+    if (instructionSum > h.totalSamples - h.droppedSamples)
+        malformed("more samples attributed than taken");
+    for (const QJsonValue& v : o.value(QLatin1String("warnings")).toArray())
+        h.warnings.push_back(v.toString().toStdString());
+    return h;
+}
 
 ProfilerStatus::State ProfileCodec::stateFromName(const std::string& name)
 {
@@ -104,6 +244,8 @@ QJsonObject ProfileCodec::toJson(const ProfileReport& r)
                   {"summaries", summaries},
                   {"warnings", warnings}};
     if (r.counterStatus) o["counterStatus"] = statusJson(*r.counterStatus);
+    if (r.hotspotStatus) o["hotspotStatus"] = statusJson(*r.hotspotStatus);
+    if (r.hotspots) o["hotspots"] = hotspotsToJson(*r.hotspots);
     return o;
 }
 
@@ -127,6 +269,15 @@ ProfileReport ProfileCodec::fromJson(const QJsonObject& o)
     }
     for (const QJsonValue& v : o.value(QLatin1String("warnings")).toArray())
         r.warnings.push_back(v.toString().toStdString());
+    if (o.contains(QLatin1String("hotspotStatus")))
+        r.hotspotStatus = statusFromJson(o.value(QLatin1String("hotspotStatus")), "hotspotStatus");
+    if (o.contains(QLatin1String("hotspots"))) {
+        if (!o.value(QLatin1String("hotspots")).isObject())
+            malformed("'hotspots' is not an object");
+        if (!r.hotspotStatus || !r.hotspotStatus->ok())
+            malformed("'hotspots' without a successful 'hotspotStatus'");
+        r.hotspots = hotspotsFromJson(o.value(QLatin1String("hotspots")).toObject());
+    }
     return r;
 }
 
@@ -135,7 +286,8 @@ QJsonObject ProfileCodec::optionsToJson(const SessionProfileOptions& opt)
     return QJsonObject{{"timing", opt.timing == TimingMethod::CuptiActivity ? "cupti" : "events"},
                        {"flushL2", opt.flushL2},
                        {"counters", opt.counters},
-                       {"replay", opt.replay == ReplayMode::User ? "user" : "kernel"}};
+                       {"replay", opt.replay == ReplayMode::User ? "user" : "kernel"},
+                       {"hotspots", opt.hotspots}};
 }
 
 SessionProfileOptions ProfileCodec::optionsFromJson(const QJsonObject& o)
@@ -153,6 +305,7 @@ SessionProfileOptions ProfileCodec::optionsFromJson(const QJsonObject& o)
         malformed("unknown replay mode '" + replay.toStdString() + "'");
     opt.flushL2 = o.value(QLatin1String("flushL2")).toBool(true);
     opt.counters = o.value(QLatin1String("counters")).toBool(true);
+    opt.hotspots = o.value(QLatin1String("hotspots")).toBool(false);
     return opt;
 }
 

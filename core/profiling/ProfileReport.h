@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profiling/Hotspots.h"
 #include "core/profiling/KernelProfiler.h"
 #include "core/profiling/ProfilerStatus.h"
 #include "core/profiling/Summary.h"
@@ -39,6 +40,10 @@ struct ProfileReport {
     /// ProfileResult::summaries(): timing, throughput, nominal SM clock, counters.
     std::vector<Summary> summaries;
     std::vector<std::string> warnings; ///< degraded features, in words a user can act on
+    /// PC sampling: absent when hotspots were not asked for; otherwise Ok or why not.
+    std::optional<ProfilerStatus> hotspotStatus;
+    /// Per-instruction and per-line samples (when hotspotStatus is Ok).
+    std::optional<HotspotReport> hotspots;
 
     bool profiled() const noexcept { return status.ok(); }
     /// The counters among the summaries, in their order.

@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/cuda/CudaBackend.h"
+#include "core/profiling/PcSampler.h"
 #include "core/profiling/Roofline.h"
 
 namespace wb::profiling {
@@ -58,11 +59,22 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     };
     try {
         cuda->context().makeCurrent();
+        // PC sampling first: on the H200 (CUDA 13.0) a collection after the counters' kernel
+        // replay counted samples but returned no PC records (docs/profiling.md).
+        std::optional<PcSamplingResult> sampled;
+        if (m_options.hotspots) sampled = sampleHotspots(c, launch);
         // Timing starts from the data the result launch started from, not from what the run's
         // warm-up and timed launches left in inout buffers.
         c.restore();
         m_result = profileLaunch(cuda->context(), launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
+        if (sampled) {
+            m_report.hotspotStatus = sampled->status;
+            if (sampled->status.ok())
+                m_report.hotspots = std::move(sampled->report);
+            else
+                m_report.warnings.push_back("hotspots (PC sampling): " + sampled->status.message);
+        }
     } catch (const Error& e) {
         m_result.reset();
         m_report = ProfileReport::notProfiled(
@@ -74,6 +86,18 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         m_report = ProfileReport::notProfiled(
             {ProfilerStatus::State::Failed, std::string("profiling failed: ") + e.what()});
     }
+}
+
+PcSamplingResult SessionProfiler::sampleHotspots(const session::ProfileContext& c,
+                                                 const StreamLaunch& launch)
+{
+    auto& cuda = dynamic_cast<cuda::CudaBackend&>(c.backend);
+    const CompileResult& compiled = c.program.compiled();
+    const KernelInfo* info = compiled.findKernel(c.kernel);
+    PcSamplingOptions options;
+    options.beforeLaunch = c.restore; // every sampled launch starts from the run's data
+    return PcSampler::sample(cuda.context(), launch, compiled.binary,
+                             info ? info->loweredName : c.kernel, options);
 }
 
 } // namespace wb::profiling

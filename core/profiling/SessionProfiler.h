@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profiling/KernelProfiler.h"
+#include "core/profiling/PcSampler.h"
 #include "core/profiling/ProfileReport.h"
 #include "core/session/SessionRunner.h"
 
@@ -20,6 +21,9 @@ struct SessionProfileOptions {
     /// CUPTI ever asks for a second launch).
     ReplayMode replay = ReplayMode::Kernel;
     MeasurementOptions measurement; ///< noise target, minimum and maximum time
+    /// PC sampling after the counters (ProfileReport::hotspots); the session must be compiled
+    /// with -lineinfo for source lines (the runner does so when hotspots are asked for).
+    bool hotspots = false;
 };
 
 /// Profiles the kernel of a session run: installed as SessionRunner::Options::profile, it runs
@@ -53,6 +57,9 @@ public:
     static const char* needsCudaMessage() noexcept;
 
 private:
+    PcSamplingResult sampleHotspots(const session::ProfileContext& context,
+                                    const StreamLaunch& launch);
+
     SessionProfileOptions m_options;
     ProfileReport m_report;
     std::optional<ProfileResult> m_result;

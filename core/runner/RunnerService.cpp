@@ -216,6 +216,8 @@ private:
                                                    req["name"].toString().toStdString());
                 // Not part of the project file: the client's user decided (ProjectTrust).
                 s.flagsTrusted = req["flagsTrusted"].toBool();
+                // Hotspots map samples to source lines: the CUBIN needs line information.
+                if (profiler && profiler->options().hotspots) s.compileOptions.lineInfo = true;
             } catch (const Error& e) {
                 rep.status = session::RunReport::Status::Invalid;
                 rep.message = e.what();

@@ -209,6 +209,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     options->addSeparator();
     m_flushL2 = checkable(tr("&Flush L2 Before Each Sample"), "profile/flushL2", true);
     m_counters = checkable(tr("Collect Hardware &Counters"), "profile/counters", true);
+    m_hotspots = checkable(tr("Sample &Hotspots (PC Sampling)"), "profile/hotspots", true);
     (run ? run : view)->addAction(m_traceAction);
 
     // Runs: the session at the start is what the history records.
@@ -299,6 +300,7 @@ profiling::SessionProfileOptions ProfilingDocks::profileOptions() const
                                           : profiling::TimingMethod::CudaEvents;
     o.flushL2 = m_flushL2->isChecked();
     o.counters = m_counters->isChecked();
+    o.hotspots = m_hotspots->isChecked();
     return o;
 }
 

@@ -60,6 +60,7 @@ public:
     QAction* cuptiTimingAction() const noexcept { return m_cuptiTiming; }
     QAction* flushL2Action() const noexcept { return m_flushL2; }
     QAction* countersAction() const noexcept { return m_counters; }
+    QAction* hotspotsAction() const noexcept { return m_hotspots; }
     QDockWidget* profileDock() const noexcept { return m_profileDock; }
     QDockWidget* historyDock() const noexcept { return m_historyDock; }
     QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
@@ -91,6 +92,7 @@ private:
     QAction* m_cuptiTiming = nullptr;
     QAction* m_flushL2 = nullptr;
     QAction* m_counters = nullptr;
+    QAction* m_hotspots = nullptr; ///< PC sampling: heat margin and SASS samples
     QDockWidget* m_profileDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     QDockWidget* m_sweepDock = nullptr;

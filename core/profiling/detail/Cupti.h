@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cupti_activity.h>
+#include <cupti_pcsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -44,7 +45,16 @@ namespace wb::profiling::detail {
     X(cuptiRangeProfilerDecodeData)                                                                \
     X(cuptiRangeProfilerGetCounterDataSize)                                                        \
     X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
-    X(cuptiRangeProfilerGetCounterDataInfo)
+    X(cuptiRangeProfilerGetCounterDataInfo)                                                        \
+    X(cuptiPCSamplingEnable)                                                                       \
+    X(cuptiPCSamplingDisable)                                                                      \
+    X(cuptiPCSamplingStart)                                                                        \
+    X(cuptiPCSamplingStop)                                                                         \
+    X(cuptiPCSamplingGetData)                                                                      \
+    X(cuptiPCSamplingSetConfigurationAttribute)                                                    \
+    X(cuptiPCSamplingGetNumStallReasons)                                                           \
+    X(cuptiPCSamplingGetStallReasons)                                                              \
+    X(cuptiGetSassToSourceCorrelation)
 
 struct Cupti {
 #define WB_CUPTI_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;
