@@ -229,6 +229,37 @@ bool timeoutOption(const QCommandLineParser& p, int& ms)
     return true;
 }
 
+/// --grade, --fresh-inputs, --grade-seed and --peak-bandwidth into `opt`; false (after saying
+/// why) when a value is malformed.
+bool gradeOptions(const QCommandLineParser& p, session::SessionRunner::Options& opt)
+{
+    opt.grade.enabled = p.isSet(QStringLiteral("grade"));
+    opt.grade.freshInputs = p.isSet(QStringLiteral("fresh-inputs"));
+    if (opt.grade.freshInputs && !opt.grade.enabled) {
+        err("--fresh-inputs is a grade-mode option: add --grade");
+        return false;
+    }
+    if (p.isSet(QStringLiteral("grade-seed"))) {
+        bool conv = false;
+        opt.grade.seed = p.value(QStringLiteral("grade-seed")).toULongLong(&conv);
+        if (!conv || opt.grade.seed == 0) {
+            err("--grade-seed: expected a positive integer, got \"" +
+                p.value(QStringLiteral("grade-seed")).toStdString() + "\"");
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("peak-bandwidth"))) {
+        bool conv = false;
+        opt.peakBandwidthGBs = p.value(QStringLiteral("peak-bandwidth")).toDouble(&conv);
+        if (!conv || !(opt.peakBandwidthGBs > 0) || !std::isfinite(opt.peakBandwidthGBs)) {
+            err("--peak-bandwidth: expected a positive number of GB/s, got \"" +
+                p.value(QStringLiteral("peak-bandwidth")).toStdString() + "\"");
+            return false;
+        }
+    }
+    return true;
+}
+
 int cmdRun(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -244,6 +275,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     opt.trace = p.isSet(QStringLiteral("trace"));
     if (p.isSet(QStringLiteral("output")))
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
+    if (!gradeOptions(p, opt)) return InvalidInput;
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
     if (p.isSet(QStringLiteral("in-process"))) {
@@ -571,6 +603,21 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("METHOD")});
     p.addOption({QStringLiteral("no-flush"),
                  QStringLiteral("profile: keep L2 warm between samples (no L2 flush).")});
+    p.addOption({QStringLiteral("grade"),
+                 QStringLiteral("run: grade mode: every launch from restored inputs and poisoned "
+                                "outputs, a random timed launch and one after timing checked too, "
+                                "cold L2 on CUDA (docs/teaching.md).")});
+    p.addOption({QStringLiteral("fresh-inputs"),
+                 QStringLiteral("run --grade, grade: the launch after timing gets inputs from new "
+                                "seeds (uniform/normal initialisers).")});
+    p.addOption({QStringLiteral("grade-seed"),
+                 QStringLiteral("run --grade: seed for the checked timed launch and fresh inputs "
+                                "(default: random; reports say which)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("peak-bandwidth"),
+                 QStringLiteral("run, grade: speed-of-light check against this peak in GB/s "
+                                "instead of the device's (the CPU emulator has none)."),
+                 QStringLiteral("GBS")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
     if (!p.parse(arguments)) {

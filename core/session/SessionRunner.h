@@ -57,6 +57,27 @@ public:
         /// those of a run without it). Used to profile the kernel (profiling::SessionProfiler).
         /// An exception from it ends the run like a launch failure would.
         std::function<void(const ProfileContext&)> profile;
+
+        /// Grade mode (warpbench-cli grade, `run --grade`): checks that a kernel cannot fool.
+        /// Every launch (warm-up and timed too) starts from restored inputs and freshly
+        /// poisoned outputs, so no launch can tell a checked one from a timed one; on CUDA the
+        /// persisting-L2 lines are reset and L2 flushed before every timed launch (cold
+        /// samples). Besides the result launch, one timed launch chosen at random and one
+        /// launch after the timed ones are checked against the reference
+        /// (RunReport::checks), and an element left unwritten fails whatever the tolerance
+        /// says about NaN.
+        struct Grade {
+            bool enabled = false;
+            /// The launch after timing gets inputs regenerated from new seeds (uniform and
+            /// normal initialisers) and the reference is computed again for them: a kernel
+            /// that replays an earlier result fails it.
+            bool freshInputs = false;
+            std::uint64_t seed = 0; ///< 0: a random one (RunReport::checkSeed says which)
+        };
+        Grade grade;
+        /// When > 0, the speed-of-light check uses this peak bandwidth (GB/s) instead of the
+        /// device's: the CPU emulator has none, and a teacher may state the one to hold to.
+        double peakBandwidthGBs = 0;
     };
 
     static RunReport run(const Session& session, const Options& options);
