@@ -6,6 +6,7 @@
 #include "core/common/Error.h"
 #include "core/common/UserFile.h"
 #include "core/profiling/ProfileCodec.h"
+#include "core/profiling/TimingComparison.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
@@ -38,6 +39,9 @@ const char* kDescription =
     "  grade PROJECT DIR run every DIR/*.cu as the project's kernel, each in its own\n"
     "                    process (--timeout), and print a table (--csv FILE, --json);\n"
     "                    exit 0 when grading completed, 4 on invalid arguments\n"
+    "  compare A.json B.json  compare two `run --json` reports' timing distributions:\n"
+    "                    faster / slower / no significant difference (Mann-Whitney U and\n"
+    "                    a noise threshold); exit 1 when B is slower\n"
     "\n"
     "Exit codes:\n"
     "  0  pass: every output matches its reference\n"
@@ -518,6 +522,77 @@ int cmdDevices(const QCommandLineParser& p)
     return Pass;
 }
 
+/// The timing samples and conditions of a `run --json` report (or a grade bundle's
+/// report.json); false (after saying why) when it has none.
+bool readTimingReport(const QString& path, std::vector<double>& samples, QJsonObject& conditions)
+{
+    std::string text;
+    try {
+        text = UserFile::read(path.toStdString(), UserFile::kMaxTextBytes, "the report");
+    } catch (const Error& e) {
+        err(std::string("compare: ") + e.what());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &pe);
+    const QJsonArray a = doc.object()["timing"].toObject()["samplesMs"].toArray();
+    if (pe.error != QJsonParseError::NoError || a.isEmpty()) {
+        err("compare: " + path.toStdString() +
+            " is not a report with timing samples (write one with: warpbench-cli run PROJECT "
+            "--json > FILE)");
+        return false;
+    }
+    for (const QJsonValue& v : a)
+        samples.push_back(v.toDouble());
+    conditions = doc.object()["conditions"].toObject()["after"].toObject();
+    return true;
+}
+
+int cmdCompare(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 3) {
+        err("compare: expected BASELINE.json and CURRENT.json (see --help)");
+        return InvalidInput;
+    }
+    std::vector<double> base, cur;
+    QJsonObject baseCond, curCond;
+    if (!readTimingReport(args[1], base, baseCond) || !readTimingReport(args[2], cur, curCond))
+        return InvalidInput;
+    const profiling::TimingComparison c = profiling::compareTimings(base, cur);
+    // Timings at different clocks or temperatures are not comparable: say so next to them.
+    std::string note;
+    const auto differs = [&](const char* key, const char* unit, double tolerance) {
+        const QJsonValue a = baseCond[QLatin1String(key)], b = curCond[QLatin1String(key)];
+        if (!a.isDouble() || !b.isDouble()) return;
+        if (std::fabs(a.toDouble() - b.toDouble()) > tolerance * std::max(1.0, a.toDouble()))
+            note += std::string(note.empty() ? "" : ", ") + key + " " + std::to_string(a.toInt()) +
+                    unit + " vs " + std::to_string(b.toInt()) + unit;
+    };
+    differs("smClockMHz", " MHz", 0.05);
+    differs("memoryClockMHz", " MHz", 0.05);
+    differs("temperatureC", " C", 0.15);
+    if (p.isSet(QStringLiteral("json"))) {
+        QJsonObject o{{"verdict", profiling::timingVerdictName(c.verdict)},
+                      {"ratio", c.ratio},
+                      {"baselineMedianMs", c.baselineMedian},
+                      {"currentMedianMs", c.currentMedian},
+                      {"baselineSamples", static_cast<double>(c.baselineCount)},
+                      {"currentSamples", static_cast<double>(c.currentCount)},
+                      {"u", c.u},
+                      {"z", c.z},
+                      {"pValue", c.pValue},
+                      {"alpha", c.alpha},
+                      {"noiseThreshold", c.threshold},
+                      {"conditionsDiffer", qs(note)}};
+        out(QJsonDocument(o).toJson().toStdString());
+    } else {
+        out(c.text() + "\n");
+        if (!note.empty()) out("note: the runs ran at different conditions: " + note + "\n");
+    }
+    if (c.verdict == profiling::TimingVerdict::TooFewSamples) return InvalidInput;
+    return c.verdict == profiling::TimingVerdict::Slower ? Mismatch : Pass;
+}
+
 } // namespace
 
 std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why)
@@ -543,8 +618,9 @@ int runCli(const QStringList& arguments)
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("command"),
-                            QStringLiteral("run, profile, list-kernels, devices or grade"));
+    p.addPositionalArgument(
+        QStringLiteral("command"),
+        QStringLiteral("run, profile, list-kernels, devices, grade or compare"));
     p.addPositionalArgument(QStringLiteral("argument"),
                             QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR)"),
                             QStringLiteral("[argument...]"));
@@ -618,6 +694,18 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run, grade: speed-of-light check against this peak in GB/s "
                                 "instead of the device's (the CPU emulator has none)."),
                  QStringLiteral("GBS")});
+    p.addOption({QStringLiteral("jobs"),
+                 QStringLiteral("grade: submissions graded at once, each in its own runner "
+                                "(default: one per GPU; one per CPU core on the emulator)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("memory-limit"),
+                 QStringLiteral("grade: address-space limit per submission in MiB (CPU emulator; "
+                                "not applied on CUDA)."),
+                 QStringLiteral("MIB")});
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("grade: write DIR/grades.csv, DIR/grades.json and one "
+                                "reproducible bundle per failing submission in DIR/failed/."),
+                 QStringLiteral("DIR")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
     if (!p.parse(arguments)) {
@@ -634,7 +722,7 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, profile, list-kernels, devices, grade); see --help");
+        err("no command given (run, profile, list-kernels, devices, grade, compare); see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
@@ -644,12 +732,13 @@ int runCli(const QStringList& arguments)
         if (cmd == QLatin1String("list-kernels")) return cmdListKernels(p, args);
         if (cmd == QLatin1String("devices")) return cmdDevices(p);
         if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
+        if (cmd == QLatin1String("compare")) return cmdCompare(p, args);
     } catch (const Error& e) {
         err(e.what());
         return RuntimeError;
     }
     err("unknown command \"" + cmd.toStdString() +
-        "\" (run, profile, list-kernels, devices, grade); see --help");
+        "\" (run, profile, list-kernels, devices, grade, compare); see --help");
     return InvalidInput;
 }
 
