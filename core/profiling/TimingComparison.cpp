@@ -39,7 +39,8 @@ TimingComparison compareTimings(std::span<const double> baseline, std::span<cons
     c.baselineMedian = a.median;
     c.currentMedian = b.median;
     c.ratio = a.median > 0 ? b.median / a.median : 0;
-    c.threshold = std::max({minThreshold, a.relativeNoise, b.relativeNoise});
+    // nvbench's compare: the more precise run's noise, here at least `minThreshold`.
+    c.threshold = std::max(minThreshold, std::min(a.relativeNoise, b.relativeNoise));
     if (baseline.size() < kMinComparisonSamples || current.size() < kMinComparisonSamples) return c;
 
     // Ranks of the pooled samples, ties sharing their average rank.
@@ -79,7 +80,9 @@ TimingComparison compareTimings(std::span<const double> baseline, std::span<cons
         c.z = 0;
         c.pValue = 1; // every sample equal
     }
-    const bool significant = c.pValue < alpha && std::fabs(c.ratio - 1) > c.threshold;
+    // Symmetric in the two runs: 2x slower and 2x faster are the same distance from 1.
+    const bool significant =
+        c.pValue < alpha && c.ratio > 0 && std::fabs(std::log(c.ratio)) > std::log1p(c.threshold);
     c.verdict = !significant          ? TimingVerdict::Same
                 : b.median < a.median ? TimingVerdict::Faster
                                       : TimingVerdict::Slower;

@@ -15,8 +15,9 @@ const char* timingVerdictName(TimingVerdict v) noexcept; ///< "faster", "slower"
 /// per-launch times, not from their medians alone: the two-sided Mann–Whitney U test (normal
 /// approximation with the tie correction; the normal distribution from Boost.Math) must reject
 /// "same distribution" at `alpha`, *and* the medians must differ by more than the noise
-/// threshold — the larger of `minThreshold` and either run's relative noise (stdev / mean), as
-/// nvbench's compare script does. Otherwise: no significant difference.
+/// threshold — the smaller of the two runs' relative noise (stdev / mean), as nvbench's compare
+/// script takes it, but at least `minThreshold` —, measured symmetrically (|ln ratio| >
+/// ln(1 + threshold)). Otherwise: no significant difference.
 struct TimingComparison {
     TimingVerdict verdict = TimingVerdict::TooFewSamples;
     std::size_t baselineCount = 0, currentCount = 0;

@@ -147,7 +147,7 @@ inline void gradeTooFast(const QString& backend, double peakGBs)
                      "240",
                      "--jobs",
                      "1"};
-    if (peakGBs > 0) args << "--peak-bandwidth" << QString::number(peakGBs);
+    if (peakGBs > 0) args << "--peak-bandwidth" << QString::number(peakGBs, 'g', 17);
     const CliRun r = runCli(args);
     QVERIFY2(r.exitCode == 0,
              qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));

@@ -49,6 +49,14 @@ private Q_SLOTS:
         QVERIFY(compareTimings(base, quick).pValue < 1e-6);
         QVERIFY(
             QString::fromStdString(compareTimings(base, quick).text()).startsWith("faster: 0.7"));
+        // Symmetric: a very noisy fast run (80 % noise) against a steady one 50x slower reads
+        // "faster" one way round and "slower" the other, never "the same" in one direction.
+        const auto noisyFast = samples(1.0, 0.8, 12);
+        const auto steadySlow = samples(50.0, 0.05, 12, 1);
+        QCOMPARE(compareTimings(noisyFast, steadySlow).verdict, TimingVerdict::Slower);
+        QCOMPARE(compareTimings(steadySlow, noisyFast).verdict, TimingVerdict::Faster);
+        QCOMPARE(compareTimings(steadySlow, noisyFast).threshold,
+                 compareTimings(noisyFast, steadySlow).threshold);
     }
 
     void mediansAloneAreNotEnough()
