@@ -105,6 +105,23 @@ private Q_SLOTS:
             QCOMPARE(rows[i].toObject()["result"].toString(), QStringLiteral("pass"));
         QCOMPARE(rows[3].toObject()["file"].toString(), QStringLiteral("d.cu"));
         QCOMPARE(rows[3].toObject()["result"].toString(), QStringLiteral("fail"));
+        // --memory-limit is enforced: a kernel asking for 3 GiB (never touched, so an
+        // ordinary machine grants it) is refused under a 2 GiB limit and marks c[0].
+        QDir().mkpath(dir.filePath("hog"));
+        write(
+            dir.filePath("hog/hog.cu"),
+            "__global__ void fma3(const float* a, const float* b, float* c, int n)\n"
+            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return;\n"
+            "  c[i] = a[i] * b[i] + a[i];\n"
+            "  if (i == 0) { void* p = malloc((size_t)3 << 30); if (!p) c[0] = -1; free(p); } }\n");
+        const CliRun granted = runCli({"grade", dir.filePath("vector.wbproj"), dir.filePath("hog"),
+                                       "--json", "--timeout", "240"});
+        QCOMPARE(cheats::rowsOf(granted)["hog.cu"]["result"].toString(), QStringLiteral("pass"));
+        const CliRun limited = runCli({"grade", dir.filePath("vector.wbproj"), dir.filePath("hog"),
+                                       "--json", "--timeout", "240", "--memory-limit", "2048"});
+        QCOMPARE(cheats::rowsOf(limited)["hog.cu"]["result"].toString(), QStringLiteral("fail"));
+        QVERIFY(
+            cheats::rowsOf(limited)["hog.cu"]["message"].toString().contains("c: 1 mismatches"));
         QCOMPARE(
             runCli({"grade", dir.filePath("vector.wbproj"), dir.filePath("subs"), "--jobs", "0"})
                 .exitCode,

@@ -141,6 +141,45 @@ private Q_SLOTS:
         const QString why = cpuUnavailable();
         if (!why.isEmpty()) QSKIP(qPrintable("CPU backend unavailable: " + why));
     }
+    /// Grade mode: every launch checked from fresh poison; the seed fixes which timed launch
+    /// is checked; the speed-of-light check holds the run to a stated peak; the CPU emulator
+    /// records no clocks and says why.
+    void gradeMode()
+    {
+        Session s = makeSession();
+        s.iterations = 6;
+        SessionRunner::Options o;
+        o.grade.enabled = true;
+        o.grade.seed = 42;
+        const RunReport a = SessionRunner::run(s, o);
+        QVERIFY2(a.status == RunReport::Status::Passed, a.message.c_str());
+        QVERIFY(a.graded);
+        QCOMPARE(a.checkSeed, std::uint64_t{42});
+        QCOMPARE(a.checks.size(), std::size_t{3});
+        for (const LaunchCheck& c : a.checks)
+            QVERIFY2(c.passed, c.label.c_str());
+        QCOMPARE(a.checks[2].launch, s.warmup + s.iterations + 1);
+        const RunReport b = SessionRunner::run(s, o);
+        QCOMPARE(b.checks[1].label, a.checks[1].label); // same seed, same timed launch
+        QVERIFY(!a.coldSamples);                        // nothing to flush on the CPU
+        QVERIFY(!a.conditionsAfter.known());
+        QVERIFY(!a.conditionsAfter.source.empty());
+        QVERIFY(!a.speedOfLight.checked);
+        QVERIFY(a.speedOfLight.peakSource.find("CPU emulator") != std::string::npos);
+        // A peak far below what any run reaches: flagged impossible, with the figures.
+        o.peakBandwidthGBs = 1e-9;
+        const RunReport slow = SessionRunner::run(s, o);
+        QVERIFY(slow.speedOfLight.checked);
+        QVERIFY(slow.speedOfLight.impossible);
+        QVERIFY(slow.speedOfLight.message.find("exceeds the peak") != std::string::npos);
+        QVERIFY(slow.toText().find("IMPOSSIBLE") != std::string::npos);
+        // A peak far above: possible.
+        o.peakBandwidthGBs = 1e9;
+        QVERIFY(!SessionRunner::run(s, o).speedOfLight.impossible);
+        // Without grade mode nothing after the result launch is checked.
+        QVERIFY(SessionRunner::run(s, {}).checks.empty());
+    }
+
     void kernelReference()
     {
         Session s = makeSession();
