@@ -29,7 +29,10 @@ struct DeviceDescription {
     int multiprocessors = 0; ///< SMs, or worker threads on the CPU
     std::uint64_t totalMemoryBytes = 0;
     double peakBandwidthGBs = 0; ///< theoretical; 0 when unknown
-    std::string driverVersion;   ///< "580.95", "13.0"; empty for CPU
+    /// L2 cache size (CUDA); 0 when unknown or none. Data that fits may be read faster than
+    /// DRAM's peak by warm launches: the speed-of-light check needs to know.
+    std::uint64_t l2CacheBytes = 0;
+    std::string driverVersion; ///< "580.95", "13.0"; empty for CPU
     /// The most dynamic shared memory one block may ask for (the opt-in limit on CUDA, the
     /// emulator's capacity on the CPU); 0 when unknown. Not part of saved reports.
     std::uint64_t maxDynamicSharedBytes = 0;

@@ -385,6 +385,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
                                {"multiprocessors", d.multiprocessors},
                                {"totalMemoryBytes", u64(d.totalMemoryBytes)},
                                {"peakBandwidthGBs", dbl(d.peakBandwidthGBs)},
+                               {"l2CacheBytes", u64(d.l2CacheBytes)},
                                {"driverVersion", qs(d.driverVersion)}}},
         {"compiled", r.compiled},
         {"compilerVersion", qs(r.compilerVersion)},
@@ -435,6 +436,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.device.multiprocessors = num(d["multiprocessors"]);
     r.device.totalMemoryBytes = u64(d["totalMemoryBytes"]);
     r.device.peakBandwidthGBs = dbl(d["peakBandwidthGBs"]);
+    r.device.l2CacheBytes = u64(d["l2CacheBytes"]);
     r.device.driverVersion = ss(d["driverVersion"]);
     r.compiled = o["compiled"].toBool();
     r.compilerVersion = ss(o["compilerVersion"]);

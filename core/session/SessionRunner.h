@@ -86,6 +86,11 @@ public:
     /// `expected`). run() calls it; a client that gets the report and the buffers from another
     /// process (the isolated runner) can call it again on its side.
     static void checkCoverage(const Session& session, RunReport& report);
+    /// The speed-of-light check of a timed report (run() fills RunReport::speedOfLight with
+    /// it): bandwidth against `assumedPeakGBs` when > 0, else the device's peak. Above the peak
+    /// is impossible when the samples were cold or the data cannot fit in L2; a warm run over
+    /// data that fits in L2 is reported as served from cache.
+    static SpeedOfLight speedOfLight(const RunReport& report, double assumedPeakGBs = 0);
     /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
     /// run() does with Options::outputDir (the runner's client calls it on its own side).
     /// Throws wb::Error.

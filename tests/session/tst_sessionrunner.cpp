@@ -180,6 +180,36 @@ private Q_SLOTS:
         QVERIFY(SessionRunner::run(s, {}).checks.empty());
     }
 
+    /// Warm launches over data that fits in L2 may beat DRAM's peak; cold ones, or data too
+    /// big for L2, may not.
+    void speedOfLightKnowsTheCache()
+    {
+        RunReport r;
+        r.backend = wb::BackendKind::Cuda;
+        r.device.peakBandwidthGBs = 4800;
+        r.device.l2CacheBytes = 50u << 20;
+        r.bytesMoved = 40u << 20;
+        r.timing = TimingStats::of({0.005, 0.005, 0.005}); // 8,389 GB/s
+        r.bandwidthGBs = static_cast<double>(r.bytesMoved) / (r.timing.medianMs * 1e6);
+        SpeedOfLight sol = SessionRunner::speedOfLight(r);
+        QVERIFY(sol.checked);
+        QVERIFY(!sol.impossible);
+        QVERIFY2(sol.message.find("fits in the") != std::string::npos, sol.message.c_str());
+        r.coldSamples = true; // L2 flushed before every sample: nothing could be served warm
+        QVERIFY(SessionRunner::speedOfLight(r).impossible);
+        r.coldSamples = false;
+        r.bytesMoved = 400u << 20; // ten times the bandwidth, and too big for L2
+        r.bandwidthGBs *= 10;
+        sol = SessionRunner::speedOfLight(r);
+        QVERIFY(sol.impossible);
+        QVERIFY(sol.message.find("exceeds the peak of 4800.0 GB/s (driver") != std::string::npos);
+        r.bandwidthGBs = 100; // well under
+        QVERIFY(!SessionRunner::speedOfLight(r).impossible);
+        QVERIFY(SessionRunner::speedOfLight(r).message.find("possible") != std::string::npos);
+        QCOMPARE(SessionRunner::speedOfLight(r, 50).peakGBs, 50.0); // --peak-bandwidth
+        QVERIFY(SessionRunner::speedOfLight(r, 50).impossible);
+    }
+
     void kernelReference()
     {
         Session s = makeSession();
