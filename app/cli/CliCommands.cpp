@@ -10,6 +10,7 @@
 #include "core/profiling/Roofline.h"
 #include "core/profiling/SessionProfiling.h"
 #include "core/profiling/Sweep.h"
+#include "core/profiling/TimingComparison.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerSweep.h"
 #include "core/session/ProjectFile.h"
@@ -51,9 +52,13 @@ const char* kDescription =
     "  debug PROJECT     run it on the CPU emulator under gdb: stop at --break LINE\n"
     "                    (--cond EXPR), print locals, shared memory and --print EXPR\n"
     "                    in every thread of the block; --next/--step N, --warp\n"
-    "  grade PROJECT DIR run every DIR/*.cu as the project's kernel, each in its own\n"
-    "                    process (--timeout), and print a table (--csv FILE, --json);\n"
+    "  grade PROJECT DIR run every DIR/*.cu as the project's kernel in grade mode, each\n"
+    "                    in its own process and runner (--jobs at a time, --timeout),\n"
+    "                    and print a table (--csv FILE, --json, --out DIR with bundles);\n"
     "                    exit 0 when grading completed, 4 on invalid arguments\n"
+    "  compare A.json B.json  compare two `run --json` reports' timing distributions:\n"
+    "                    faster / slower / no significant difference (Mann-Whitney U and\n"
+    "                    a noise threshold); exit 1 when B is slower\n"
     "\n"
     "Exit codes:\n"
     "  0  pass: every output matches its reference\n"
@@ -332,6 +337,37 @@ bool timeoutOption(const QCommandLineParser& p, int& ms)
     return true;
 }
 
+/// --grade, --fresh-inputs, --grade-seed and --peak-bandwidth into `opt`; false (after saying
+/// why) when a value is malformed.
+bool gradeOptions(const QCommandLineParser& p, session::SessionRunner::Options& opt)
+{
+    opt.grade.enabled = p.isSet(QStringLiteral("grade"));
+    opt.grade.freshInputs = p.isSet(QStringLiteral("fresh-inputs"));
+    if (opt.grade.freshInputs && !opt.grade.enabled) {
+        err("--fresh-inputs is a grade-mode option: add --grade");
+        return false;
+    }
+    if (p.isSet(QStringLiteral("grade-seed"))) {
+        bool conv = false;
+        opt.grade.seed = p.value(QStringLiteral("grade-seed")).toULongLong(&conv);
+        if (!conv || opt.grade.seed == 0) {
+            err("--grade-seed: expected a positive integer, got \"" +
+                p.value(QStringLiteral("grade-seed")).toStdString() + "\"");
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("peak-bandwidth"))) {
+        bool conv = false;
+        opt.peakBandwidthGBs = p.value(QStringLiteral("peak-bandwidth")).toDouble(&conv);
+        if (!conv || !(opt.peakBandwidthGBs > 0) || !std::isfinite(opt.peakBandwidthGBs)) {
+            err("--peak-bandwidth: expected a positive number of GB/s, got \"" +
+                p.value(QStringLiteral("peak-bandwidth")).toStdString() + "\"");
+            return false;
+        }
+    }
+    return true;
+}
+
 int cmdRun(const QCommandLineParser& p, const QStringList& args)
 {
     if (args.size() != 2) {
@@ -363,6 +399,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
             }
         opt.backend = BackendKind::Cpu; // races and schedules are the emulator's
     }
+    if (!gradeOptions(p, opt)) return InvalidInput;
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
     if (p.isSet(QStringLiteral("in-process"))) {
@@ -782,6 +819,77 @@ int cmdDevices(const QCommandLineParser& p)
     return Pass;
 }
 
+/// The timing samples and conditions of a `run --json` report (or a grade bundle's
+/// report.json); false (after saying why) when it has none.
+bool readTimingReport(const QString& path, std::vector<double>& samples, QJsonObject& conditions)
+{
+    std::string text;
+    try {
+        text = UserFile::read(path.toStdString(), UserFile::kMaxTextBytes, "the report");
+    } catch (const Error& e) {
+        err(std::string("compare: ") + e.what());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &pe);
+    const QJsonArray a = doc.object()["timing"].toObject()["samplesMs"].toArray();
+    if (pe.error != QJsonParseError::NoError || a.isEmpty()) {
+        err("compare: " + path.toStdString() +
+            " is not a report with timing samples (write one with: warpbench-cli run PROJECT "
+            "--json > FILE)");
+        return false;
+    }
+    for (const QJsonValue& v : a)
+        samples.push_back(v.toDouble());
+    conditions = doc.object()["conditions"].toObject()["after"].toObject();
+    return true;
+}
+
+int cmdCompare(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() != 3) {
+        err("compare: expected BASELINE.json and CURRENT.json (see --help)");
+        return InvalidInput;
+    }
+    std::vector<double> base, cur;
+    QJsonObject baseCond, curCond;
+    if (!readTimingReport(args[1], base, baseCond) || !readTimingReport(args[2], cur, curCond))
+        return InvalidInput;
+    const profiling::TimingComparison c = profiling::compareTimings(base, cur);
+    // Timings at different clocks or temperatures are not comparable: say so next to them.
+    std::string note;
+    const auto differs = [&](const char* key, const char* unit, double tolerance) {
+        const QJsonValue a = baseCond[QLatin1String(key)], b = curCond[QLatin1String(key)];
+        if (!a.isDouble() || !b.isDouble()) return;
+        if (std::fabs(a.toDouble() - b.toDouble()) > tolerance * std::max(1.0, a.toDouble()))
+            note += std::string(note.empty() ? "" : ", ") + key + " " + std::to_string(a.toInt()) +
+                    unit + " vs " + std::to_string(b.toInt()) + unit;
+    };
+    differs("smClockMHz", " MHz", 0.05);
+    differs("memoryClockMHz", " MHz", 0.05);
+    differs("temperatureC", " C", 0.15);
+    if (p.isSet(QStringLiteral("json"))) {
+        QJsonObject o{{"verdict", profiling::timingVerdictName(c.verdict)},
+                      {"ratio", c.ratio},
+                      {"baselineMedianMs", c.baselineMedian},
+                      {"currentMedianMs", c.currentMedian},
+                      {"baselineSamples", static_cast<double>(c.baselineCount)},
+                      {"currentSamples", static_cast<double>(c.currentCount)},
+                      {"u", c.u},
+                      {"z", c.z},
+                      {"pValue", c.pValue},
+                      {"alpha", c.alpha},
+                      {"noiseThreshold", c.threshold},
+                      {"conditionsDiffer", qs(note)}};
+        out(QJsonDocument(o).toJson().toStdString());
+    } else {
+        out(c.text() + "\n");
+        if (!note.empty()) out("note: the runs ran at different conditions: " + note + "\n");
+    }
+    if (c.verdict == profiling::TimingVerdict::TooFewSamples) return InvalidInput;
+    return c.verdict == profiling::TimingVerdict::Slower ? Mismatch : Pass;
+}
+
 } // namespace
 
 std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why)
@@ -807,8 +915,9 @@ int runCli(const QStringList& arguments)
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("command"),
-                            QStringLiteral("run, profile, list-kernels, devices, grade or sweep"));
+    p.addPositionalArgument(
+        QStringLiteral("command"),
+        QStringLiteral("run, profile, list-kernels, devices, grade, sweep, debug or compare"));
     p.addPositionalArgument(QStringLiteral("argument"),
                             QStringLiteral("PROJECT or FILE.cu (grade: PROJECT DIR; sweep: PROJECT "
                                            "PARAMETER VALUES)"),
@@ -897,6 +1006,33 @@ int runCli(const QStringList& arguments)
     p.addOption({QStringLiteral("warp"),
                  QStringLiteral("debug: also print the chosen thread's warp (lanes, last "
                                 "shuffle/ballot).")});
+    p.addOption({QStringLiteral("grade"),
+                 QStringLiteral("run: grade mode: every launch from restored inputs and poisoned "
+                                "outputs, a random timed launch and one after timing checked too, "
+                                "cold L2 on CUDA (docs/teaching.md).")});
+    p.addOption({QStringLiteral("fresh-inputs"),
+                 QStringLiteral("run --grade, grade: the launch after timing gets inputs from new "
+                                "seeds (uniform/normal initialisers).")});
+    p.addOption({QStringLiteral("grade-seed"),
+                 QStringLiteral("run --grade: seed for the checked timed launch and fresh inputs "
+                                "(default: random; reports say which)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("peak-bandwidth"),
+                 QStringLiteral("run, grade: speed-of-light check against this peak in GB/s "
+                                "instead of the device's (the CPU emulator has none)."),
+                 QStringLiteral("GBS")});
+    p.addOption({QStringLiteral("jobs"),
+                 QStringLiteral("grade: submissions graded at once, each in its own runner "
+                                "(default: one per GPU; one per CPU core on the emulator)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("memory-limit"),
+                 QStringLiteral("grade: address-space limit per submission in MiB (CPU emulator; "
+                                "not applied on CUDA)."),
+                 QStringLiteral("MIB")});
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("grade: write DIR/grades.csv, DIR/grades.json and one "
+                                "reproducible bundle per failing submission in DIR/failed/."),
+                 QStringLiteral("DIR")});
     p.addOption({QStringLiteral("no-counters"),
                  QStringLiteral("profile: timing only, no hardware counters.")});
     p.addOption({QStringLiteral("hotspots"),
@@ -916,7 +1052,7 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, profile, list-kernels, devices, grade, sweep); see --help");
+        err("no command given (run, profile, list-kernels, devices, grade, sweep, debug, compare); see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
@@ -928,12 +1064,13 @@ int runCli(const QStringList& arguments)
         if (cmd == QLatin1String("grade")) return GradeCommand::run(p, args);
         if (cmd == QLatin1String("sweep")) return cmdSweep(p, args);
         if (cmd == QLatin1String("debug")) return DebugCommand::run(p, args);
+        if (cmd == QLatin1String("compare")) return cmdCompare(p, args);
     } catch (const Error& e) {
         err(e.what());
         return RuntimeError;
     }
     err("unknown command \"" + cmd.toStdString() +
-        "\" (run, profile, list-kernels, devices, grade, sweep); see --help");
+        "\" (run, profile, list-kernels, devices, grade, sweep, debug, compare); see --help");
     return InvalidInput;
 }
 

@@ -2,6 +2,7 @@
 #include "app/cli/GradeCommand.h"
 
 #include "app/cli/CliCommands.h"
+#include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/session/ProjectFile.h"
 
@@ -14,11 +15,17 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
+#include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <mutex>
+#include <thread>
+
+#include <sys/resource.h>
 
 namespace wb::cli {
 
@@ -124,6 +131,29 @@ void readReport(const QJsonObject& rep, GradeRow& row)
     const QJsonObject timing = rep.value(QLatin1String("timing")).toObject();
     if (timing.contains(QLatin1String("medianMs")))
         row.kernelMs = timing.value(QLatin1String("medianMs")).toDouble();
+    const QJsonObject bw = rep.value(QLatin1String("bandwidth")).toObject();
+    if (bw.contains(QLatin1String("GBs")))
+        row.bandwidthGBs = bw.value(QLatin1String("GBs")).toDouble();
+    const QJsonObject sol = rep.value(QLatin1String("speedOfLight")).toObject();
+    row.peakGBs = sol.value(QLatin1String("peakGBs")).toDouble();
+    if (sol.value(QLatin1String("impossible")).toBool()) {
+        row.speedOfLight = QStringLiteral("impossible");
+        why.prepend(sol.value(QLatin1String("message")).toString());
+        // Right answers at an impossible speed: not a pass.
+        if (row.result == QLatin1String("pass")) row.result = QStringLiteral("impossible");
+    } else if (sol.value(QLatin1String("checked")).toBool()) {
+        row.speedOfLight = QStringLiteral("ok");
+    } else if (row.kernelMs >= 0) {
+        row.speedOfLight = QStringLiteral("unchecked");
+    }
+    const QJsonObject grade = rep.value(QLatin1String("grade")).toObject();
+    row.seed = grade.value(QLatin1String("seed")).toString();
+    // The most elements any checked launch left unwritten (a kernel may write in the result
+    // launch and nothing later).
+    for (const QJsonValue& c : grade.value(QLatin1String("checks")).toArray())
+        row.unwritten = std::max<qint64>(
+            row.unwritten,
+            static_cast<qint64>(c.toObject().value(QLatin1String("unwritten")).toDouble()));
     row.message = oneLine(why.join(QLatin1String("; ")));
 }
 
@@ -131,18 +161,30 @@ void readReport(const QJsonObject& rep, GradeRow& row)
 
 GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
                                 const QString& submission, const QStringList& extraArgs,
-                                double timeoutS)
+                                double timeoutS, qint64 memoryLimitBytes)
 {
     GradeRow row;
     row.file = QFileInfo(submission).fileName();
     row.maxAbs = std::numeric_limits<double>::quiet_NaN();
+    const qsizetype dev = extraArgs.indexOf(QStringLiteral("--device"));
+    if (dev >= 0 && dev + 1 < extraArgs.size()) row.device = extraArgs[dev + 1].toInt();
     QProcess p;
     p.setProgram(cli);
+    if (memoryLimitBytes > 0) {
+        // In the child before exec: inherited by its runner and the runner's compilers.
+        const auto limit = static_cast<rlim_t>(memoryLimitBytes);
+        p.setChildProcessModifier([limit] {
+            const struct rlimit r {
+                limit, limit
+            };
+            ::setrlimit(RLIMIT_AS, &r);
+        });
+    }
     // The child's runner enforces the same limit on the kernel; this process's wait below also
     // covers the compile, so it is the outer bound.
     p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"),
-                               submission, QStringLiteral("--json"), QStringLiteral("--timeout"),
-                               QString::number(timeoutS)} +
+                               submission, QStringLiteral("--json"), QStringLiteral("--grade"),
+                               QStringLiteral("--timeout"), QString::number(timeoutS)} +
                    extraArgs);
     QElapsedTimer timer;
     timer.start();
@@ -178,6 +220,7 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
         row.message = QStringLiteral("exit %1, no report: %2").arg(p.exitCode()).arg(errText);
         return row;
     }
+    row.report = out;
     readReport(doc.object(), row);
     // The child's runner stopped the kernel at the same limit: a timeout like the one above.
     if (row.result == QLatin1String("runtime-error") && doc.object()
@@ -194,15 +237,22 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
 
 QString GradeCommand::toCsv(const std::vector<GradeRow>& rows)
 {
-    QString s = QStringLiteral("file,result,max_abs_error,unwritten,kernel_ms,wall_s,message\n");
+    QString s = QStringLiteral("file,result,max_abs_error,unwritten,kernel_ms,gb_s,speed_of_light,"
+                               "peak_gb_s,wall_s,device,seed,message,bundle\n");
     for (const GradeRow& r : rows)
         s += QStringList{csvField(r.file),
                          r.result,
                          numberText(r.maxAbs),
                          r.unwritten < 0 ? QString() : QString::number(r.unwritten),
                          r.kernelMs < 0 ? QString() : numberText(r.kernelMs),
+                         r.bandwidthGBs < 0 ? QString() : numberText(r.bandwidthGBs),
+                         r.speedOfLight,
+                         r.peakGBs > 0 ? numberText(r.peakGBs) : QString(),
                          QString::number(r.wallS, 'f', 3),
-                         csvField(r.message)}
+                         r.device < 0 ? QString() : QString::number(r.device),
+                         r.seed,
+                         csvField(r.message),
+                         csvField(r.bundle)}
                  .join(QLatin1Char(',')) +
              QLatin1Char('\n');
     return s;
@@ -211,9 +261,10 @@ QString GradeCommand::toCsv(const std::vector<GradeRow>& rows)
 QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeRow>& rows)
 {
     QJsonArray a;
-    int passed = 0;
+    int passed = 0, impossible = 0;
     for (const GradeRow& r : rows) {
         passed += r.passed() ? 1 : 0;
+        impossible += r.speedOfLight == QLatin1String("impossible") ? 1 : 0;
         QJsonObject o{{"file", r.file},
                       {"result", r.result},
                       {"passed", r.passed()},
@@ -224,11 +275,18 @@ QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeR
         o["unwritten"] =
             r.unwritten < 0 ? QJsonValue() : QJsonValue(static_cast<double>(r.unwritten));
         o["kernelMs"] = r.kernelMs < 0 ? QJsonValue() : QJsonValue(r.kernelMs);
+        o["bandwidthGBs"] = r.bandwidthGBs < 0 ? QJsonValue() : QJsonValue(r.bandwidthGBs);
+        o["speedOfLight"] = r.speedOfLight.isEmpty() ? QJsonValue() : QJsonValue(r.speedOfLight);
+        o["peakGBs"] = r.peakGBs > 0 ? QJsonValue(r.peakGBs) : QJsonValue();
+        o["device"] = r.device < 0 ? QJsonValue() : QJsonValue(r.device);
+        o["seed"] = r.seed.isEmpty() ? QJsonValue() : QJsonValue(r.seed);
+        o["bundle"] = r.bundle.isEmpty() ? QJsonValue() : QJsonValue(r.bundle);
         a.append(o);
     }
     return QJsonDocument(QJsonObject{{"project", project},
                                      {"submissions", static_cast<int>(rows.size())},
                                      {"passed", passed},
+                                     {"impossible", impossible},
                                      {"results", a}})
         .toJson(QJsonDocument::Indented);
 }
@@ -238,26 +296,122 @@ QString GradeCommand::toText(const std::vector<GradeRow>& rows)
     int width = 10;
     for (const GradeRow& r : rows)
         width = std::max(width, static_cast<int>(r.file.size()));
-    QString s = QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+    QString s = QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8\n")
                     .arg(QStringLiteral("file"), -width)
                     .arg(QStringLiteral("result"), -13)
                     .arg(QStringLiteral("max abs"), 10)
                     .arg(QStringLiteral("unwritten"), 9)
                     .arg(QStringLiteral("kernel ms"), 10)
+                    .arg(QStringLiteral("GB/s"), 9)
+                    .arg(QStringLiteral("speed"), -10)
                     .arg(QStringLiteral("message"));
     int passed = 0;
     for (const GradeRow& r : rows) {
         passed += r.passed() ? 1 : 0;
-        s += QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+        s += QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8\n")
                  .arg(r.file, -width)
                  .arg(r.result, -13)
                  .arg(numberText(r.maxAbs, 4), 10)
                  .arg(r.unwritten < 0 ? QStringLiteral("-") : QString::number(r.unwritten), 9)
                  .arg(r.kernelMs < 0 ? QStringLiteral("-") : numberText(r.kernelMs, 4), 10)
+                 .arg(r.bandwidthGBs < 0 ? QStringLiteral("-") : numberText(r.bandwidthGBs, 4), 9)
+                 .arg(r.speedOfLight.isEmpty() ? QStringLiteral("-") : r.speedOfLight, -10)
                  .arg(r.message);
     }
     s += QStringLiteral("%1 of %2 submissions pass\n").arg(passed).arg(rows.size());
     return s;
+}
+
+QString GradeCommand::writeBundle(const QString& dir, const QString& project,
+                                  const QString& submission, const GradeRow& row,
+                                  const QStringList& extraArgs, QString& why)
+{
+    const QString stem = QFileInfo(submission).completeBaseName();
+    const QDir root(QDir(dir).absoluteFilePath(stem));
+    if (!QDir().mkpath(root.path())) {
+        why = QStringLiteral("cannot create %1").arg(root.path());
+        return {};
+    }
+    const QFileInfo proj(project);
+    const QDir projDir = proj.absoluteDir();
+    QStringList copied, skipped;
+    const auto copy = [&](const QString& from, const QString& to) {
+        QFile::remove(to);
+        QDir().mkpath(QFileInfo(to).absolutePath());
+        if (QFile::copy(from, to)) {
+            QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                     QFile::ReadOther);
+            return true;
+        }
+        return false;
+    };
+    if (!copy(proj.absoluteFilePath(), root.filePath(proj.fileName()))) {
+        why = QStringLiteral("cannot copy %1 into %2").arg(proj.absoluteFilePath(), root.path());
+        return {};
+    }
+    // The files the project reads, at the same place relative to it; one outside the project's
+    // folder cannot be placed so and is listed in the README instead.
+    std::vector<std::string> used;
+    try {
+        const session::Session s = session::ProjectFile::load(project.toStdString());
+        if (!s.kernelFile.empty()) used.push_back(s.kernelFile);
+        if (!s.reference.file.empty()) used.push_back(s.reference.file);
+        for (const auto& [buffer, file] : s.reference.files)
+            used.push_back(file);
+        for (const session::BufferSpec& b : s.buffers)
+            if (!b.init.path.empty()) used.push_back(b.init.path);
+    } catch (const Error& e) {
+        skipped << QStringLiteral("(the project could not be read: %1)")
+                       .arg(QString::fromUtf8(e.what()));
+    }
+    for (const std::string& u : used) {
+        const QString rel =
+            projDir.relativeFilePath(projDir.absoluteFilePath(QString::fromStdString(u)));
+        if (rel.startsWith(QLatin1String("..")) || QDir::isAbsolutePath(rel)) {
+            skipped << rel;
+            continue;
+        }
+        if (copy(projDir.absoluteFilePath(rel), root.filePath(rel)))
+            copied << rel;
+        else
+            skipped << rel;
+    }
+    const QString subName = QFileInfo(submission).fileName();
+    copy(submission, root.filePath(QStringLiteral("submission/") + subName));
+    {
+        QSaveFile f(root.filePath(QStringLiteral("report.json")));
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(row.report.isEmpty() ? QByteArray("{}\n") : row.report);
+            f.commit();
+        }
+    }
+    QStringList args{QStringLiteral("warpbench-cli"),
+                     QStringLiteral("run"),
+                     proj.fileName(),
+                     QStringLiteral("--kernel"),
+                     QStringLiteral("submission/") + subName,
+                     QStringLiteral("--grade")};
+    if (!row.seed.isEmpty()) args << QStringLiteral("--grade-seed") << row.seed;
+    args += extraArgs;
+    QString readme =
+        QStringLiteral("Warpbench grade bundle: %1\n\nresult:  %2\nmessage: %3\n\n"
+                       "Reproduce (from this folder; the same seed picks the same checked "
+                       "launches and fresh inputs):\n\n    %4\n\nreport.json is the graded "
+                       "run's report (warpbench-cli run --json).\n")
+            .arg(row.file, row.result, row.message, args.join(QLatin1Char(' ')));
+    if (!copied.isEmpty())
+        readme +=
+            QStringLiteral("Project files copied: %1\n").arg(copied.join(QStringLiteral(", ")));
+    if (!skipped.isEmpty())
+        readme += QStringLiteral("Not copied (outside the project folder or unreadable): %1\n")
+                      .arg(skipped.join(QStringLiteral(", ")));
+    QSaveFile f(root.filePath(QStringLiteral("README.txt")));
+    const QByteArray bytes = readme.toUtf8();
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        why = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
+        return {};
+    }
+    return root.path();
 }
 
 int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
@@ -287,9 +441,19 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         timeoutS = *sec;
     }
     QStringList extra;
-    for (const char* o : {"backend", "device", "iterations"})
+    for (const char* o : {"backend", "iterations", "peak-bandwidth"})
         if (p.isSet(QLatin1String(o)))
             extra << QStringLiteral("--") + QLatin1String(o) << p.value(QLatin1String(o));
+    if (p.isSet(QStringLiteral("fresh-inputs"))) extra << QStringLiteral("--fresh-inputs");
+    if (p.isSet(QStringLiteral("peak-bandwidth"))) {
+        bool conv = false;
+        const double peak = p.value(QStringLiteral("peak-bandwidth")).toDouble(&conv);
+        if (!conv || !(peak > 0) || !std::isfinite(peak)) {
+            err(QStringLiteral("--peak-bandwidth: expected a positive number of GB/s, got \"%1\"")
+                    .arg(p.value(QStringLiteral("peak-bandwidth"))));
+            return InvalidInput;
+        }
+    }
     const QStringList files = dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name);
     if (files.isEmpty()) {
         err(QStringLiteral("no .cu files in %1").arg(dir.path()));
@@ -297,30 +461,145 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
     }
     // A bad project fails every submission the same way: say so once, before grading.
     const bool trust = p.isSet(QStringLiteral("trust-project"));
+    BackendKind kind = BackendKind::Auto;
     try {
         session::Session s = session::ProjectFile::load(project.toStdString());
         if (const std::string why = untrustedFlagsMessage(s, trust); !why.empty())
             throw Error(Error::Kind::InvalidArgument, why);
+        kind = s.backend;
     } catch (const Error& e) {
         err(QStringLiteral("invalid project: %1").arg(QString::fromUtf8(e.what())));
         return InvalidInput;
     }
     if (trust) extra << QStringLiteral("--trust-project");
-    std::vector<GradeRow> rows;
-    for (const QString& f : files) {
-        std::cerr << "grading " << f.toStdString() << " ..." << std::endl;
-        rows.push_back(gradeOne(QCoreApplication::applicationFilePath(), project,
-                                dir.absoluteFilePath(f), extra, timeoutS));
+    if (p.isSet(QStringLiteral("backend"))) {
+        const auto k = parseBackendKind(p.value(QStringLiteral("backend")).toStdString());
+        if (!k) {
+            err(QStringLiteral("--backend: expected cuda, cpu or auto, got \"%1\"")
+                    .arg(p.value(QStringLiteral("backend"))));
+            return InvalidInput;
+        }
+        kind = *k;
     }
-    if (p.isSet(QStringLiteral("csv"))) {
-        QSaveFile csv(p.value(QStringLiteral("csv")));
-        const QByteArray bytes = toCsv(rows).toUtf8();
-        if (!csv.open(QIODevice::WriteOnly) || csv.write(bytes) != bytes.size() || !csv.commit()) {
-            err(QStringLiteral("cannot write %1: %2")
-                    .arg(p.value(QStringLiteral("csv")), csv.errorString()));
-            return RuntimeError;
+    // Where the children run: on CUDA one device each (round robin over the GPUs, or the one
+    // --device names); on the emulator the CPU cores.
+    std::vector<int> devices;
+    try {
+        kind = describeBackend(kind, 0).kind;
+    } catch (const Error&) {
+        kind = BackendKind::Cpu; // each child reports why its backend is unusable
+    }
+    if (p.isSet(QStringLiteral("device"))) {
+        bool conv = false;
+        const int d = p.value(QStringLiteral("device")).toInt(&conv);
+        if (!conv || d < 0) {
+            err(QStringLiteral("--device: expected an integer >= 0, got \"%1\"")
+                    .arg(p.value(QStringLiteral("device"))));
+            return InvalidInput;
+        }
+        devices.push_back(d);
+    } else if (kind == BackendKind::Cuda) {
+        for (int d = 0; d < 64; ++d) {
+            try {
+                describeBackend(BackendKind::Cuda, d);
+                devices.push_back(d);
+            } catch (const Error&) {
+                break;
+            }
         }
     }
+    int jobs = kind == BackendKind::Cuda ? std::max<int>(1, static_cast<int>(devices.size()))
+                                         : std::max(1, QThread::idealThreadCount());
+    if (p.isSet(QStringLiteral("jobs"))) {
+        bool conv = false;
+        jobs = p.value(QStringLiteral("jobs")).toInt(&conv);
+        if (!conv || jobs < 1) {
+            err(QStringLiteral("--jobs: expected an integer >= 1, got \"%1\"")
+                    .arg(p.value(QStringLiteral("jobs"))));
+            return InvalidInput;
+        }
+    }
+    jobs = std::min(jobs, static_cast<int>(files.size()));
+    qint64 memoryLimit = 0;
+    if (p.isSet(QStringLiteral("memory-limit"))) {
+        bool conv = false;
+        const qint64 mib = p.value(QStringLiteral("memory-limit")).toLongLong(&conv);
+        if (!conv || mib < 64 || mib > (qint64{1} << 32)) {
+            err(QStringLiteral("--memory-limit: expected MiB between 64 and 2^32, got \"%1\"")
+                    .arg(p.value(QStringLiteral("memory-limit"))));
+            return InvalidInput;
+        }
+        if (kind == BackendKind::Cuda)
+            err(QStringLiteral("--memory-limit: not applied on CUDA (the driver reserves more "
+                               "address space than any limit would allow); a kernel there can "
+                               "use only the project's buffers and the device heap"));
+        else
+            memoryLimit = mib << 20;
+    }
+    const QString outDir = p.value(QStringLiteral("out"));
+    if (!outDir.isEmpty() && !QDir().mkpath(outDir)) {
+        err(QStringLiteral("cannot create %1").arg(outDir));
+        return InvalidInput;
+    }
+
+    std::vector<GradeRow> rows(static_cast<std::size_t>(files.size()));
+    std::atomic<int> next{0};
+    std::mutex printMutex;
+    const QString cli = QCoreApplication::applicationFilePath();
+    const auto worker = [&](int slot) {
+        QStringList args = extra;
+        if (!devices.empty())
+            args << QStringLiteral("--device")
+                 << QString::number(devices[static_cast<std::size_t>(slot) % devices.size()]);
+        for (int i; (i = next.fetch_add(1)) < files.size();) {
+            {
+                const std::lock_guard lock(printMutex);
+                std::cerr << "grading " << files[i].toStdString() << " ..." << std::endl;
+            }
+            rows[static_cast<std::size_t>(i)] =
+                gradeOne(cli, project, dir.absoluteFilePath(files[i]), args, timeoutS, memoryLimit);
+        }
+    };
+    {
+        std::vector<std::thread> pool;
+        for (int j = 1; j < jobs; ++j)
+            pool.emplace_back(worker, j);
+        worker(0);
+        for (std::thread& t : pool)
+            t.join();
+    }
+    if (!outDir.isEmpty()) {
+        const QString failed = QDir(outDir).filePath(QStringLiteral("failed"));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            if (rows[i].passed()) continue;
+            QString why;
+            QStringList args = extra;
+            if (rows[i].device >= 0)
+                args << QStringLiteral("--device") << QString::number(rows[i].device);
+            rows[i].bundle =
+                writeBundle(failed, project, dir.absoluteFilePath(files[static_cast<qsizetype>(i)]),
+                            rows[i], args, why);
+            if (rows[i].bundle.isEmpty()) {
+                err(why);
+                return RuntimeError;
+            }
+        }
+    }
+    const auto save = [&](const QString& path, const QByteArray& bytes) {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+            err(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+            return false;
+        }
+        return true;
+    };
+    if (p.isSet(QStringLiteral("csv")) &&
+        !save(p.value(QStringLiteral("csv")), toCsv(rows).toUtf8()))
+        return RuntimeError;
+    if (!outDir.isEmpty() &&
+        (!save(QDir(outDir).filePath(QStringLiteral("grades.csv")), toCsv(rows).toUtf8()) ||
+         !save(QDir(outDir).filePath(QStringLiteral("grades.json")), toJson(project, rows))))
+        return RuntimeError;
     if (p.isSet(QStringLiteral("json")))
         std::cout << toJson(project, rows).toStdString() << std::flush;
     else

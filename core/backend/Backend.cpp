@@ -49,4 +49,11 @@ double Backend::timeCopies(const std::function<void()>& copies)
         .count();
 }
 
+DeviceConditions Backend::conditions() const
+{
+    DeviceConditions c;
+    c.source = "not measured on this backend";
+    return c;
+}
+
 } // namespace wb

@@ -29,10 +29,24 @@ struct DeviceDescription {
     int multiprocessors = 0; ///< SMs, or worker threads on the CPU
     std::uint64_t totalMemoryBytes = 0;
     double peakBandwidthGBs = 0; ///< theoretical; 0 when unknown
-    std::string driverVersion;   ///< "580.95", "13.0"; empty for CPU
+    /// L2 cache size (CUDA); 0 when unknown or none. Data that fits may be read faster than
+    /// DRAM's peak by warm launches: the speed-of-light check needs to know.
+    std::uint64_t l2CacheBytes = 0;
+    std::string driverVersion; ///< "580.95", "13.0"; empty for CPU
     /// The most dynamic shared memory one block may ask for (the opt-in limit on CUDA, the
     /// emulator's capacity on the CPU); 0 when unknown. Not part of saved reports.
     std::uint64_t maxDynamicSharedBytes = 0;
+};
+
+/// Clocks and temperature of a device at one moment, recorded with each run (timing is only
+/// comparable between runs at similar clocks). -1 = unknown; `source` says where the figures
+/// came from ("nvml") or why they are unknown ("libnvidia-ml.so.1 not found").
+struct DeviceConditions {
+    int smClockMHz = -1;
+    int memoryClockMHz = -1;
+    int temperatureC = -1;
+    std::string source;
+    bool known() const noexcept { return smClockMHz >= 0 || temperatureC >= 0; }
 };
 
 /// Memory that kernels of one backend can address. address() is what a pointer parameter
@@ -92,6 +106,14 @@ public:
     /// in milliseconds: events recorded around them on CUDA (a copy whose DMA outlives the call
     /// is counted), the wall clock here. Sessions time the real run's copies with it.
     virtual double timeCopies(const std::function<void()>& copies);
+
+    /// Makes the next launch a cold one: on CUDA resets the persisting-L2 lines
+    /// (cuCtxResetPersistingL2Cache) and flushes L2 by writing a buffer of its size, so that no
+    /// data of an earlier launch is served from cache. Nothing on the CPU emulator.
+    virtual void prepareColdLaunch() {}
+    /// The device's clocks and temperature now (NVML on CUDA, loaded at run time); unknown
+    /// here.
+    virtual DeviceConditions conditions() const;
 
     /// Backends constructed in this process so far. Kernels, copies and device contexts belong
     /// in warpbench-runner: the GUI's tests check that a run leaves this at 0 in the window.

@@ -43,6 +43,15 @@ void Context::synchronize() const
     CU_CHECK(api.cuCtxSynchronize(), "waiting for the work on " + s.describe());
 }
 
+void Context::resetPersistingL2Cache() const
+{
+    const detail::ContextState& s = *state();
+    s.makeCurrent();
+    const detail::DriverApi& api = detail::driverUnchecked();
+    CU_CHECK(api.cuCtxResetPersistingL2Cache(),
+             "resetting the persisting L2 lines of " + s.describe());
+}
+
 Context::MemoryInfo Context::memoryInfo() const
 {
     const detail::ContextState& s = *state();

@@ -47,6 +47,9 @@ public:
     /// Waits for all work in the context.
     void synchronize() const;
     MemoryInfo memoryInfo() const;
+    /// Resets every persisting L2 line to normal (cuCtxResetPersistingL2Cache): a kernel that
+    /// set an access policy window cannot keep data in L2 for the next timed launch.
+    void resetPersistingL2Cache() const;
     /// Frees the pooled device, pinned and mapped pinned memory used by In/Out/InOut calls
     /// (they are made again on the next such call).
     void releaseScratch() const;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/CudaBackend.h"
 
+#include "core/common/Error.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Event.h"
 #include "core/cuda/Kernel.h"
 #include "core/cuda/Module.h"
+#include "core/cuda/Nvml.h"
 
 #include <algorithm>
 #include <array>
@@ -85,6 +87,11 @@ CudaBackend::CudaBackend(int device)
     , m_description(describe(m_context.device().ordinal()))
 {
     m_arch = m_description.arch;
+    try {
+        m_pciBusId = m_context.device().pciBusId();
+    } catch (const Error&) {
+        m_pciBusId.clear(); // conditions() then says why it knows nothing
+    }
 }
 
 DeviceDescription CudaBackend::describe(int ordinal)
@@ -97,6 +104,8 @@ DeviceDescription CudaBackend::describe(int ordinal)
     d.multiprocessors = dev.multiprocessorCount();
     d.totalMemoryBytes = dev.totalMemory();
     d.peakBandwidthGBs = dev.peakBandwidthGBs();
+    d.l2CacheBytes =
+        static_cast<std::uint64_t>(std::max(0, dev.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)));
     d.driverVersion = Device::driverVersion();
     d.maxDynamicSharedBytes =
         static_cast<std::uint64_t>(std::max(0, dev.maxSharedMemoryPerBlockOptin()));
@@ -164,6 +173,29 @@ double CudaBackend::timeCopies(const std::function<void()>& copies)
     copies();
     stop.record();
     return Event::elapsedMs(start, stop);
+}
+
+void CudaBackend::prepareColdLaunch()
+{
+    m_context.resetPersistingL2Cache();
+    if (!m_l2Flush.valid()) {
+        const int l2 = m_context.device().attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+        if (l2 <= 0) return;
+        // Twice the L2 size: every line of the cache is replaced by the fill.
+        m_l2Flush = DeviceBuffer(m_context, 2 * static_cast<std::size_t>(l2), "L2 flush");
+    }
+    m_l2Flush.fill32(0);
+    m_context.synchronize();
+}
+
+DeviceConditions CudaBackend::conditions() const
+{
+    if (m_pciBusId.empty()) {
+        DeviceConditions c;
+        c.source = "the device's PCI bus id is unknown";
+        return c;
+    }
+    return Nvml::conditions(m_pciBusId);
 }
 
 void CudaBackend::submit(BackendProgram& program, const std::string& kernel,

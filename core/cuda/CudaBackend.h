@@ -3,6 +3,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/cuda/Context.h"
+#include "core/cuda/DeviceBuffer.h"
 
 #include <memory>
 #include <string>
@@ -36,6 +37,11 @@ public:
                   std::span<const KernelArgValue> args) override;
     /// Events on the legacy default stream around the copies.
     double timeCopies(const std::function<void()>& copies) override;
+    /// cuCtxResetPersistingL2Cache, then a write of an L2-sized buffer (as nvbench's flush),
+    /// waited for.
+    void prepareColdLaunch() override;
+    /// SM and memory clocks and temperature from NVML (found by PCI bus id).
+    DeviceConditions conditions() const override;
 
     /// Enqueues one launch of `kernel` on `stream` and returns at once: no synchronisation, no
     /// timing (arguments are checked as launch() checks them). The profiler's StreamLaunch:
@@ -49,6 +55,8 @@ private:
     Context m_context;
     std::string m_arch;
     DeviceDescription m_description;
+    std::string m_pciBusId;
+    DeviceBuffer m_l2Flush; ///< allocated at the first cold launch
 };
 
 /// The factory wb::createBackend uses for BackendKind::Cuda.

@@ -126,4 +126,12 @@ int Device::warpSize() const
     return attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
 }
 
+std::string Device::pciBusId() const
+{
+    char id[32] = {};
+    CU_CHECK(detail::driver().cuDeviceGetPCIBusId(id, static_cast<int>(sizeof id), m_device),
+             "querying the PCI bus id of device " + std::to_string(m_ordinal));
+    return id;
+}
+
 } // namespace wb::cuda

@@ -46,6 +46,8 @@ public:
     int maxThreadsPerBlock() const;
     int maxSharedMemoryPerBlockOptin() const;
     int warpSize() const;
+    /// "0000:19:00.0" (cuDeviceGetPCIBusId): how NVML finds the same device.
+    std::string pciBusId() const;
     int attribute(CUdevice_attribute attribute) const;
 
 private:

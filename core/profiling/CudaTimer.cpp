@@ -136,6 +136,8 @@ CudaTimer::CudaTimer(const cuda::Context& context)
 void CudaTimer::flushL2()
 {
     ScopedContext scope(m_context.handle());
+    // Lines a kernel pinned with an access policy window would survive the fill below.
+    m_context.resetPersistingL2Cache();
     if (!m_flushBuffer.valid()) {
         std::size_t bytes = static_cast<std::size_t>(
             attribute(m_context.state()->device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 flush"));

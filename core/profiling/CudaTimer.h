@@ -90,7 +90,8 @@ public:
     MeasurementResult measure(const StreamLaunch& launch, const CudaTimingOptions& options,
                               const MeasurementHooks& hooks = {});
 
-    /// Enqueues the L2 flush (a memset of an L2-sized buffer, allocated on first use).
+    /// Resets the persisting-L2 lines (cuCtxResetPersistingL2Cache), then enqueues the L2 flush
+    /// (a memset of an L2-sized buffer, allocated on first use).
     void flushL2();
 
 private:

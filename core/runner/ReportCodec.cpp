@@ -285,6 +285,81 @@ session::DiffStats diff(const QJsonObject& o)
     return d;
 }
 
+QJsonObject conditions(const DeviceConditions& c)
+{
+    return QJsonObject{{"sm", c.smClockMHz},
+                       {"memory", c.memoryClockMHz},
+                       {"temperature", c.temperatureC},
+                       {"source", qs(c.source)}};
+}
+
+DeviceConditions conditions(const QJsonObject& o)
+{
+    DeviceConditions c;
+    c.smClockMHz = o["sm"].toInt(-1);
+    c.memoryClockMHz = o["memory"].toInt(-1);
+    c.temperatureC = o["temperature"].toInt(-1);
+    c.source = ss(o["source"]);
+    return c;
+}
+
+/// Grade mode, speed of light and clocks: optional (a runner from before them sends none).
+QJsonObject gradeJson(const RunReport& r)
+{
+    QJsonArray checks;
+    for (const session::LaunchCheck& c : r.checks)
+        checks.append(QJsonObject{{"label", qs(c.label)},
+                                  {"launch", c.launch},
+                                  {"passed", c.passed},
+                                  {"mismatches", u64(c.mismatches)},
+                                  {"unwritten", u64(c.unwritten)},
+                                  {"nanWhereFinite", u64(c.nanWhereFinite)},
+                                  {"message", qs(c.message)}});
+    const session::SpeedOfLight& sol = r.speedOfLight;
+    return QJsonObject{{"graded", r.graded},
+                       {"coldSamples", r.coldSamples},
+                       {"freshInputs", r.freshInputs},
+                       {"seed", u64(r.checkSeed)},
+                       {"checks", checks},
+                       {"before", conditions(r.conditionsBefore)},
+                       {"after", conditions(r.conditionsAfter)},
+                       {"sol", QJsonObject{{"peakGBs", dbl(sol.peakGBs)},
+                                           {"peakSource", qs(sol.peakSource)},
+                                           {"achievedGBs", dbl(sol.achievedGBs)},
+                                           {"checked", sol.checked},
+                                           {"impossible", sol.impossible},
+                                           {"message", qs(sol.message)}}}};
+}
+
+void gradeFromJson(const QJsonObject& g, RunReport& r)
+{
+    r.graded = g["graded"].toBool();
+    r.coldSamples = g["coldSamples"].toBool();
+    r.freshInputs = g["freshInputs"].toBool();
+    r.checkSeed = u64(g["seed"]);
+    for (const QJsonValue& x : g["checks"].toArray()) {
+        const QJsonObject c = x.toObject();
+        session::LaunchCheck lc;
+        lc.label = ss(c["label"]);
+        lc.launch = num(c["launch"]);
+        lc.passed = c["passed"].toBool();
+        lc.mismatches = u64(c["mismatches"]);
+        lc.unwritten = u64(c["unwritten"]);
+        lc.nanWhereFinite = u64(c["nanWhereFinite"]);
+        lc.message = ss(c["message"]);
+        r.checks.push_back(std::move(lc));
+    }
+    r.conditionsBefore = conditions(g["before"].toObject());
+    r.conditionsAfter = conditions(g["after"].toObject());
+    const QJsonObject sol = g["sol"].toObject();
+    r.speedOfLight.peakGBs = dbl(sol["peakGBs"]);
+    r.speedOfLight.peakSource = ss(sol["peakSource"]);
+    r.speedOfLight.achievedGBs = dbl(sol["achievedGBs"]);
+    r.speedOfLight.checked = sol["checked"].toBool();
+    r.speedOfLight.impossible = sol["impossible"].toBool();
+    r.speedOfLight.message = ss(sol["message"]);
+}
+
 } // namespace
 
 QJsonObject ReportCodec::toJson(const RunReport& r)
@@ -310,6 +385,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
                                {"multiprocessors", d.multiprocessors},
                                {"totalMemoryBytes", u64(d.totalMemoryBytes)},
                                {"peakBandwidthGBs", dbl(d.peakBandwidthGBs)},
+                               {"l2CacheBytes", u64(d.l2CacheBytes)},
                                {"driverVersion", qs(d.driverVersion)}}},
         {"compiled", r.compiled},
         {"compilerVersion", qs(r.compilerVersion)},
@@ -340,6 +416,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"referenceCompiler", qs(r.referenceCompiler)},
         {"referenceDiagnostics", diagnostics(r.referenceDiagnostics)},
         {"outputs", outputs},
+        {"grade", gradeJson(r)},
     };
 }
 
@@ -359,6 +436,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.device.multiprocessors = num(d["multiprocessors"]);
     r.device.totalMemoryBytes = u64(d["totalMemoryBytes"]);
     r.device.peakBandwidthGBs = dbl(d["peakBandwidthGBs"]);
+    r.device.l2CacheBytes = u64(d["l2CacheBytes"]);
     r.device.driverVersion = ss(d["driverVersion"]);
     r.compiled = o["compiled"].toBool();
     r.compilerVersion = ss(o["compilerVersion"]);
@@ -405,6 +483,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
         out.stats = diff(oo["stats"].toObject());
         r.outputs.push_back(std::move(out));
     }
+    if (o.contains(QLatin1String("grade"))) gradeFromJson(o["grade"].toObject(), r);
     return r;
 }
 

@@ -403,6 +403,10 @@ RunOutcome RunnerClient::run(const Request& req)
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
     if (req.options.trace) run["trace"] = true;
+    if (req.options.grade.enabled)
+        run["grade"] = QJsonObject{{"freshInputs", req.options.grade.freshInputs},
+                                   {"seed", QString::number(req.options.grade.seed)}};
+    if (req.options.peakBandwidthGBs > 0) run["peakBandwidthGBs"] = req.options.peakBandwidthGBs;
     if (req.profile) run["profile"] = profiling::ProfileCodec::optionsToJson(*req.profile);
     const std::vector<char> runFrame = Protocol::encode(Protocol::Type::Run, run);
 

@@ -229,6 +229,13 @@ private:
                 if (req["device"].toInt(-1) >= 0) opt.device = req["device"].toInt();
                 if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
                 opt.trace = req["trace"].toBool();
+                if (req.contains(QLatin1String("grade"))) {
+                    const QJsonObject g = req["grade"].toObject();
+                    opt.grade.enabled = true;
+                    opt.grade.freshInputs = g["freshInputs"].toBool();
+                    opt.grade.seed = g["seed"].toString().toULongLong();
+                }
+                opt.peakBandwidthGBs = req["peakBandwidthGBs"].toDouble(0);
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
                 if (req["raceCheck"].toBool())

@@ -57,6 +57,25 @@ std::string toleranceText(const Tolerance& t)
     return s + (t.nanEqual ? " nan==nan" : "");
 }
 
+std::string conditionsText(const DeviceConditions& c)
+{
+    if (!c.known()) return "unknown (" + c.source + ")";
+    const auto part = [](int v, const char* unit) {
+        return v < 0 ? std::string("?") : std::to_string(v) + unit;
+    };
+    return "SM " + part(c.smClockMHz, " MHz") + ", memory " + part(c.memoryClockMHz, " MHz") +
+           ", " + part(c.temperatureC, " °C");
+}
+
+QJsonObject conditionsJson(const DeviceConditions& c)
+{
+    const auto v = [](int x) { return x < 0 ? QJsonValue() : QJsonValue(x); };
+    return QJsonObject{{"smClockMHz", v(c.smClockMHz)},
+                       {"memoryClockMHz", v(c.memoryClockMHz)},
+                       {"temperatureC", v(c.temperatureC)},
+                       {"source", QString::fromStdString(c.source)}};
+}
+
 QJsonValue num(double v)
 {
     if (std::isfinite(v)) return v;
@@ -179,6 +198,15 @@ std::string RunReport::toText() const
                                     fmt("%.0f GB/s", device.peakBandwidthGBs)
                               : ", device peak unknown") +
              "\n";
+        if (!speedOfLight.message.empty() || !speedOfLight.peakSource.empty())
+            o += std::string(speedOfLight.impossible ? "IMPOSSIBLE " : "Speed of light ") +
+                 (speedOfLight.message.empty() ? speedOfLight.peakSource : speedOfLight.message) +
+                 "\n";
+        if (conditionsBefore.known() || conditionsAfter.known())
+            o += "Clocks    before " + conditionsText(conditionsBefore) + "; after " +
+                 conditionsText(conditionsAfter) + "\n";
+        else
+            o += "Clocks    " + conditionsText(conditionsAfter) + "\n";
         if (h2dMs >= 0 && d2hMs >= 0)
             o += "Copies    H2D " + timeText(h2dMs) + " (" + std::to_string(h2dBytes) +
                  " B)  D2H " + timeText(d2hMs) + " (" + std::to_string(d2hBytes) + " B)\n";
@@ -235,6 +263,13 @@ std::string RunReport::toText() const
                 o += line;
             }
         }
+    }
+    if (graded) {
+        o += "Checks    every launch started from restored inputs and poisoned outputs" +
+             std::string(coldSamples ? ", L2 reset and flushed before each timed launch" : "") +
+             " (seed " + std::to_string(checkSeed) + ")\n";
+        for (const LaunchCheck& c : checks)
+            o += "          " + c.label + ": " + (c.passed ? "PASS" : "FAIL: " + c.message) + "\n";
     }
     for (const auto& [name, t] : traces) {
         o += "Trace     " + name + ": " + traceSummary(t) + "\n";
@@ -300,6 +335,16 @@ std::string RunReport::toJson() const
         root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
                                         {"GBs", bandwidthGBs},
                                         {"percentOfPeak", peakPercent}};
+        if (speedOfLight.checked || !speedOfLight.peakSource.empty())
+            root["speedOfLight"] =
+                QJsonObject{{"checked", speedOfLight.checked},
+                            {"impossible", speedOfLight.impossible},
+                            {"achievedGBs", speedOfLight.achievedGBs},
+                            {"peakGBs", speedOfLight.peakGBs},
+                            {"peakSource", QString::fromStdString(speedOfLight.peakSource)},
+                            {"message", QString::fromStdString(speedOfLight.message)}};
+        root["conditions"] = QJsonObject{{"before", conditionsJson(conditionsBefore)},
+                                         {"after", conditionsJson(conditionsAfter)}};
         if (h2dMs >= 0 && d2hMs >= 0)
             root["transfers"] = QJsonObject{{"h2dMs", h2dMs},
                                             {"h2dBytes", static_cast<double>(h2dBytes)},
@@ -374,6 +419,21 @@ std::string RunReport::toJson() const
         outs.append(o);
     }
     root["outputs"] = outs;
+    if (graded) {
+        QJsonArray cs;
+        for (const LaunchCheck& c : checks)
+            cs.append(QJsonObject{{"label", QString::fromStdString(c.label)},
+                                  {"launch", c.launch},
+                                  {"passed", c.passed},
+                                  {"mismatches", static_cast<double>(c.mismatches)},
+                                  {"unwritten", static_cast<double>(c.unwritten)},
+                                  {"nanWhereFinite", static_cast<double>(c.nanWhereFinite)},
+                                  {"message", QString::fromStdString(c.message)}});
+        root["grade"] = QJsonObject{{"coldSamples", coldSamples},
+                                    {"freshInputs", freshInputs},
+                                    {"seed", QString::number(checkSeed)},
+                                    {"checks", cs}};
+    }
     if (!traces.empty()) {
         QJsonObject tr;
         for (const auto& [name, t] : traces) {

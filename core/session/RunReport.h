@@ -30,6 +30,29 @@ struct OutputResult {
     CoverageStats coverage; ///< elements never written (out buffers filled with Poison)
 };
 
+/// One launch besides the result launch whose outputs were checked (grade mode): a kernel that
+/// caches across launches or skips work once it has been checked is caught here.
+struct LaunchCheck {
+    std::string label; ///< "timed launch 4 of 10", "launch after timing (fresh inputs)"
+    int launch = 0;    ///< 0 = the result launch, then warm-up and timed launches in order
+    bool passed = true;
+    std::uint64_t mismatches = 0;     ///< over all outputs
+    std::uint64_t unwritten = 0;      ///< elements still holding the poison
+    std::uint64_t nanWhereFinite = 0; ///< NaN in the result where the reference is finite
+    std::string message;              ///< why it failed; empty when it passed
+};
+
+/// The speed-of-light check: the bandwidth a run claims (bytes moved / median time) against
+/// the device's peak. Above the peak is physically impossible for data in DRAM.
+struct SpeedOfLight {
+    double peakGBs = 0;     ///< 0 when unknown
+    std::string peakSource; ///< where the peak comes from, or why it is unknown
+    double achievedGBs = 0;
+    bool checked = false; ///< a peak and a time were known
+    bool impossible = false;
+    std::string message; ///< a sentence for reports; empty when not checked
+};
+
 /// Everything a session run produced: the data behind the CLI's text and JSON reports and the
 /// GUI's result panels.
 struct RunReport {
@@ -53,6 +76,15 @@ struct RunReport {
     std::uint64_t bytesMoved = 0; ///< in: read once, out: written once, inout: both
     double bandwidthGBs = 0;
     double peakPercent = 0; ///< 0 when the device peak is unknown
+    SpeedOfLight speedOfLight;
+    /// Clocks and temperature just before the first and just after the last timed launch.
+    DeviceConditions conditionsBefore, conditionsAfter;
+    // Grade mode (SessionRunner::Options::grade)
+    bool graded = false;         ///< launches restored and poisoned, later launches checked
+    bool coldSamples = false;    ///< L2 reset and flushed before every timed launch
+    bool freshInputs = false;    ///< the launch after timing had inputs from new seeds
+    std::uint64_t checkSeed = 0; ///< picks the checked timed launch and the fresh seeds
+    std::vector<LaunchCheck> checks;
     /// The result launch's own host↔device copies, timed where they ran (events on CUDA, wall
     /// clock on the CPU emulator): every buffer uploaded once (`out` buffers poisoned), every
     /// output downloaded once. -1 when the run did not get that far.

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 namespace wb::session {
 
@@ -229,6 +230,108 @@ void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesys
     }
 }
 
+/// Checks the outputs of one launch against `expected`: mismatches, elements still holding the
+/// poison (unwritten), and NaN where the reference is finite. An unwritten element fails even
+/// where a NaN-equal tolerance would let the poison (a NaN) pass.
+LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>& results,
+                        const std::map<std::string, HostArray>* expected,
+                        const LaunchConfig& launch, std::string label, int launchNo)
+{
+    LaunchCheck c;
+    c.label = std::move(label);
+    c.launch = launchNo;
+    std::vector<std::string> why;
+    for (const BufferSpec& b : s.buffers) {
+        if (!b.isOutput()) continue;
+        const auto res = results.find(b.name);
+        if (res == results.end()) continue;
+        const HostArray* exp = nullptr;
+        if (expected) {
+            const auto e = expected->find(b.name);
+            if (e != expected->end()) exp = &e->second;
+        }
+        std::uint64_t mism = 0, unwritten = 0, nan = 0;
+        if (s.poisons(b)) unwritten = Poison::check(res->second, exp, &launch).unwritten;
+        if (exp) {
+            mism = computeDiff(res->second, *exp, b.tolerance.value_or(s.tolerance)).mismatches;
+            if (isFloatingPoint(b.type))
+                for (std::size_t i = 0; i < res->second.count() && i < exp->count(); ++i)
+                    nan += std::isnan(res->second.at(i)) && !std::isnan(exp->at(i)) ? 1 : 0;
+            nan -= std::min(nan, unwritten); // the poison is a NaN too: counted as unwritten
+        }
+        c.mismatches += mism;
+        c.unwritten += unwritten;
+        c.nanWhereFinite += nan;
+        std::string w;
+        if (unwritten) w = withThousands(unwritten) + " never written";
+        if (nan)
+            w +=
+                (w.empty() ? "" : ", ") + withThousands(nan) + " NaN where the reference is finite";
+        if (mism && w.empty()) w = withThousands(mism) + " mismatches";
+        if (!w.empty()) why.push_back(b.name + ": " + w);
+    }
+    c.passed = c.mismatches == 0 && c.unwritten == 0;
+    for (std::size_t i = 0; i < why.size(); ++i)
+        c.message += (i ? "; " : "") + why[i];
+    return c;
+}
+
+} // namespace
+
+SpeedOfLight SessionRunner::speedOfLight(const RunReport& rep, double assumedPeakGBs)
+{
+    SpeedOfLight sol;
+    if (assumedPeakGBs > 0) {
+        sol.peakGBs = assumedPeakGBs;
+        sol.peakSource = "assumed (--peak-bandwidth)";
+    } else if (rep.device.peakBandwidthGBs > 0) {
+        sol.peakGBs = rep.device.peakBandwidthGBs;
+        sol.peakSource =
+            "driver: 2 x memory clock x bus width (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "
+            "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)";
+    } else if (rep.backend == BackendKind::Cpu) {
+        sol.peakSource = "not checked on the CPU emulator: its launches run far below host memory "
+                         "bandwidth, so a host figure would flag nothing (give --peak-bandwidth)";
+    } else {
+        sol.peakSource = "not checked: the device's peak bandwidth is unknown";
+    }
+    if (sol.peakGBs <= 0 || rep.timing.medianMs <= 0 || rep.bytesMoved == 0) {
+        if (sol.peakGBs > 0) sol.peakSource += "; nothing timed";
+        return sol;
+    }
+    char text[640];
+    sol.checked = true;
+    sol.achievedGBs = rep.bandwidthGBs;
+    // Warm launches over data that fits in L2 can read faster than DRAM: above the peak is
+    // impossible only when every sample started cold, or the data cannot fit.
+    const bool cacheCanServe = !rep.coldSamples && rep.device.l2CacheBytes > 0 &&
+                               rep.bytesMoved <= rep.device.l2CacheBytes && assumedPeakGBs <= 0;
+    sol.impossible = sol.achievedGBs > sol.peakGBs && !cacheCanServe;
+    if (sol.achievedGBs > sol.peakGBs && cacheCanServe)
+        std::snprintf(text, sizeof text,
+                      "%.1f GB/s is above the DRAM peak of %.1f GB/s (%s), possible only because "
+                      "the data (%s B) fits in the %s B L2 and stayed warm between launches "
+                      "(run --grade flushes L2 before every timed launch)",
+                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str(),
+                      withThousands(rep.bytesMoved).c_str(),
+                      withThousands(rep.device.l2CacheBytes).c_str());
+    else if (sol.impossible)
+        std::snprintf(text, sizeof text,
+                      "%.1f GB/s (%s B in a median of %.4g ms) exceeds the peak of %.1f GB/s (%s): "
+                      "faster than the memory can deliver, so the kernel does not move the bytes "
+                      "its buffers hold (skipped work%s)",
+                      sol.achievedGBs, withThousands(rep.bytesMoved).c_str(), rep.timing.medianMs,
+                      sol.peakGBs, sol.peakSource.c_str(),
+                      rep.coldSamples ? "; every sample started with a cold L2" : "");
+    else
+        std::snprintf(text, sizeof text, "%.1f GB/s of a peak of %.1f GB/s (%s): possible",
+                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str());
+    sol.message = text;
+    return sol;
+}
+
+namespace {
+
 void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& rep)
 {
     // 0. Flags a project may not pass without the user's trust: nothing is compiled before.
@@ -372,6 +475,37 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     for (std::size_t i = 0; i < s.buffers.size(); ++i)
         rep.bytesMoved += init[i].bytes() * (s.buffers[i].role == BufferRole::InOut ? 2u : 1u);
 
+    // Grade mode: the seed that picks the checked timed launch and the fresh inputs.
+    std::mt19937_64 rng;
+    std::vector<HostArray> freshInit;
+    std::vector<std::string> reseeded;
+    bool fresh = false;
+    if (opt.grade.enabled) {
+        rep.graded = true;
+        rep.checkSeed = opt.grade.seed
+                            ? opt.grade.seed
+                            : (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
+                                  std::random_device{}();
+        rng.seed(rep.checkSeed);
+        if (opt.grade.freshInputs) {
+            freshInit = init;
+            for (std::size_t i = 0; i < s.buffers.size(); ++i) {
+                BufferSpec b = s.buffers[i];
+                if (b.role == BufferRole::Out) continue;
+                if (b.init.kind != Initialiser::Kind::Uniform &&
+                    b.init.kind != Initialiser::Kind::Normal)
+                    continue;
+                b.init.seed = rng() & ((std::uint64_t{1} << 53) - 1);
+                freshInit[i] = Initialisers::make(b, r.shapes[i], r.expr, s,
+                                                  "buffers[" + std::to_string(i) + "].init");
+                reseeded.push_back(b.name);
+            }
+            fresh = !reseeded.empty() && s.reference.kind != ReferenceSpec::Kind::Files;
+        }
+    }
+    std::map<std::string, HostArray> timedResults, afterResults;
+    int checkedTimedLaunch = 0;
+
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
     std::string lastLaunched;
@@ -415,17 +549,45 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         rep.d2hMs = d2hMs;
         for (const auto& [name, a] : rep.results)
             rep.d2hBytes += a.bytes();
-        for (int i = 0; i < rep.warmup; ++i)
+        const auto restoreFrom = [&](const std::vector<HostArray>& data) {
+            for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                backend->upload(*d.buffers[i], data[i].data(), data[i].bytes());
+        };
+        // Grade mode: every launch starts like the result launch did (inputs restored, outputs
+        // poisoned), outside the timed region; a timed launch picked at random is checked.
+        const bool grading = opt.grade.enabled;
+        const int checkedTimed =
+            grading ? static_cast<int>(rng() % static_cast<std::uint64_t>(rep.iterations)) : -1;
+        for (int i = 0; i < rep.warmup; ++i) {
+            if (grading) restoreFrom(first);
             launch(kernel->name, rep.launch, args);
+        }
+        rep.conditionsBefore = backend->conditions();
         std::vector<double> samples;
-        for (int i = 0; i < rep.iterations; ++i)
+        for (int i = 0; i < rep.iterations; ++i) {
+            if (grading) {
+                restoreFrom(first);
+                backend->prepareColdLaunch();
+            }
             samples.push_back(launch(kernel->name, rep.launch, args));
+            if (i == checkedTimed) timedResults = download(*backend, s, d, init);
+        }
+        rep.conditionsAfter = backend->conditions();
+        rep.coldSamples = grading && backend->kind() == BackendKind::Cuda;
         rep.timing = TimingStats::of(std::move(samples));
+        if (grading) {
+            // One more launch after the timed ones, from fresh poison (and, when asked, inputs
+            // from new seeds): a kernel that did its work once and then kept the answer fails.
+            std::vector<HostArray> after = fresh ? freshInit : init;
+            for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                if (s.poisons(s.buffers[i])) Poison::fill(after[i]);
+            restoreFrom(after);
+            launch(kernel->name, rep.launch, args);
+            afterResults = download(*backend, s, d, init);
+            checkedTimedLaunch = 1 + rep.warmup + checkedTimed;
+        }
         if (opt.profile) {
-            const auto restore = [&] {
-                for (std::size_t i = 0; i < s.buffers.size(); ++i)
-                    backend->upload(*d.buffers[i], first[i].data(), first[i].bytes());
-            };
+            const auto restore = [&] { restoreFrom(first); };
             opt.profile(ProfileContext{*backend, *program, kernel->name, rep.launch, args,
                                        rep.bytesMoved, restore});
         }
@@ -435,38 +597,44 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         if (rep.device.peakBandwidthGBs > 0)
             rep.peakPercent = 100.0 * rep.bandwidthGBs / rep.device.peakBandwidthGBs;
     }
+    rep.speedOfLight = SessionRunner::speedOfLight(rep, opt.peakBandwidthGBs);
 
     // 7. Reference.
     rep.referenceKind = s.reference.kind;
-    switch (s.reference.kind) {
-    case ReferenceSpec::Kind::None:
-        break;
-    case ReferenceSpec::Kind::Cpp: {
-        std::vector<HostArray> data = init;
-        std::vector<ScalarValue> scalars = r.scalars;
-        std::vector<void*> args;
-        for (const BoundArg& b : refBound)
-            args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
-                                      : scalars[b.index].data());
-        cppRef->call(args);
-        for (std::size_t i = 0; i < s.buffers.size(); ++i)
-            if (s.buffers[i].isOutput())
-                rep.expected.emplace(s.buffers[i].name, std::move(data[i]));
-        break;
-    }
-    case ReferenceSpec::Kind::Kernel: {
-        DeviceSet d = upload(*backend, s, init);
-        launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
-        rep.expected = download(*backend, s, d, init);
-        break;
-    }
-    case ReferenceSpec::Kind::Files:
-        for (const auto& [buffer, file] : s.reference.files) {
-            const BufferSpec* b = s.findBuffer(buffer);
-            rep.expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
+    const auto expectedFor = [&](const std::vector<HostArray>& inputs) {
+        std::map<std::string, HostArray> expected;
+        switch (s.reference.kind) {
+        case ReferenceSpec::Kind::None:
+            break;
+        case ReferenceSpec::Kind::Cpp: {
+            std::vector<HostArray> data = inputs;
+            std::vector<ScalarValue> scalars = r.scalars;
+            std::vector<void*> args;
+            for (const BoundArg& b : refBound)
+                args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
+                                          : scalars[b.index].data());
+            cppRef->call(args);
+            for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                if (s.buffers[i].isOutput())
+                    expected.emplace(s.buffers[i].name, std::move(data[i]));
+            break;
         }
-        break;
-    }
+        case ReferenceSpec::Kind::Kernel: {
+            DeviceSet d = upload(*backend, s, inputs);
+            launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
+            expected = download(*backend, s, d, inputs);
+            break;
+        }
+        case ReferenceSpec::Kind::Files:
+            for (const auto& [buffer, file] : s.reference.files) {
+                const BufferSpec* b = s.findBuffer(buffer);
+                expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
+            }
+            break;
+        }
+        return expected;
+    };
+    rep.expected = expectedFor(init);
 
     // 8. Diff.
     bool allPass = true;
@@ -491,6 +659,40 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     if (!opt.outputDir.empty()) writeOutputFiles(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
+
+    // 9. Grade mode: the result launch, a timed launch and the launch after timing must all
+    // pass; an unwritten element fails even where NaN == NaN would let the poison through.
+    if (rep.graded) {
+        const auto* expected = rep.expected.empty() ? nullptr : &rep.expected;
+        rep.checks.push_back(checkLaunch(s, rep.results, expected, rep.launch, "result launch", 0));
+        rep.checks.push_back(checkLaunch(s, timedResults, expected, rep.launch,
+                                         "timed launch " +
+                                             std::to_string(checkedTimedLaunch - rep.warmup) +
+                                             " of " + std::to_string(rep.iterations),
+                                         checkedTimedLaunch));
+        std::string label = "launch after timing";
+        std::map<std::string, HostArray> freshExpected;
+        if (fresh) {
+            freshExpected = expectedFor(freshInit);
+            std::string names;
+            for (const std::string& n : reseeded)
+                names += (names.empty() ? "" : ", ") + n;
+            label += " (fresh inputs: " + names + ")";
+            rep.freshInputs = true;
+        } else if (opt.grade.freshInputs) {
+            label += reseeded.empty() ? " (same inputs: no uniform/normal input to reseed)"
+                                      : " (same inputs: a files reference cannot follow new ones)";
+        }
+        rep.checks.push_back(checkLaunch(
+            s, afterResults, fresh ? (freshExpected.empty() ? nullptr : &freshExpected) : expected,
+            rep.launch, label, rep.warmup + rep.iterations + 1));
+        for (const LaunchCheck& c : rep.checks)
+            if (!c.passed) {
+                if (rep.status == RunReport::Status::Passed) rep.message.clear();
+                rep.status = RunReport::Status::Mismatch;
+                rep.message += (rep.message.empty() ? "" : "; ") + c.label + ": " + c.message;
+            }
+    }
 }
 
 } // namespace

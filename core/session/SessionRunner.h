@@ -57,6 +57,27 @@ public:
         /// those of a run without it). Used to profile the kernel (profiling::SessionProfiler).
         /// An exception from it ends the run like a launch failure would.
         std::function<void(const ProfileContext&)> profile;
+
+        /// Grade mode (warpbench-cli grade, `run --grade`): checks that a kernel cannot fool.
+        /// Every launch (warm-up and timed too) starts from restored inputs and freshly
+        /// poisoned outputs, so no launch can tell a checked one from a timed one; on CUDA the
+        /// persisting-L2 lines are reset and L2 flushed before every timed launch (cold
+        /// samples). Besides the result launch, one timed launch chosen at random and one
+        /// launch after the timed ones are checked against the reference
+        /// (RunReport::checks), and an element left unwritten fails whatever the tolerance
+        /// says about NaN.
+        struct Grade {
+            bool enabled = false;
+            /// The launch after timing gets inputs regenerated from new seeds (uniform and
+            /// normal initialisers) and the reference is computed again for them: a kernel
+            /// that replays an earlier result fails it.
+            bool freshInputs = false;
+            std::uint64_t seed = 0; ///< 0: a random one (RunReport::checkSeed says which)
+        };
+        Grade grade;
+        /// When > 0, the speed-of-light check uses this peak bandwidth (GB/s) instead of the
+        /// device's: the CPU emulator has none, and a teacher may state the one to hold to.
+        double peakBandwidthGBs = 0;
     };
 
     static RunReport run(const Session& session, const Options& options);
@@ -65,6 +86,11 @@ public:
     /// `expected`). run() calls it; a client that gets the report and the buffers from another
     /// process (the isolated runner) can call it again on its side.
     static void checkCoverage(const Session& session, RunReport& report);
+    /// The speed-of-light check of a timed report (run() fills RunReport::speedOfLight with
+    /// it): bandwidth against `assumedPeakGBs` when > 0, else the device's peak. Above the peak
+    /// is impossible when the samples were cold or the data cannot fit in L2; a warm run over
+    /// data that fits in L2 is reported as served from cache.
+    static SpeedOfLight speedOfLight(const RunReport& report, double assumedPeakGBs = 0);
     /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
     /// run() does with Options::outputDir (the runner's client calls it on its own side).
     /// Throws wb::Error.

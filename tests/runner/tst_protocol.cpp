@@ -152,7 +152,23 @@ private Q_SLOTS:
         o.stats.histogram.assign(64, 0);
         o.stats.histogram[5] = 7;
         r.outputs.push_back(o);
+        // Grade mode, speed of light and clocks (issue 20).
+        r.graded = true;
+        r.coldSamples = true;
+        r.freshInputs = true;
+        r.checkSeed = 18446744073709551557ull; // above 2^53: must not pass through a double
+        r.checks.push_back(session::LaunchCheck{"timed launch 3 of 5", 4, false, 7, 1000, 2,
+                                                "out: 1,000 never written"});
+        r.speedOfLight = session::SpeedOfLight{4800, "driver", 6900, true, true, "impossible"};
+        r.conditionsBefore = DeviceConditions{1980, 3201, 33, "nvml"};
+        r.conditionsAfter.source = "libnvidia-ml.so.1 not found";
         const session::RunReport back = ReportCodec::fromJson(ReportCodec::toJson(r));
+        QCOMPARE(back.checkSeed, r.checkSeed);
+        QCOMPARE(back.checks.size(), std::size_t{1});
+        QCOMPARE(back.checks[0].unwritten, std::uint64_t{1000});
+        QCOMPARE(back.conditionsBefore.temperatureC, 33);
+        QCOMPARE(back.conditionsAfter.smClockMHz, -1);
+        QVERIFY(back.speedOfLight.impossible);
         QCOMPARE(back.toJson(), r.toJson());
         QCOMPARE(back.toText(), r.toText());
         QCOMPARE(back.kernel, r.kernel);

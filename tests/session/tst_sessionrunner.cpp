@@ -141,6 +141,75 @@ private Q_SLOTS:
         const QString why = cpuUnavailable();
         if (!why.isEmpty()) QSKIP(qPrintable("CPU backend unavailable: " + why));
     }
+    /// Grade mode: every launch checked from fresh poison; the seed fixes which timed launch
+    /// is checked; the speed-of-light check holds the run to a stated peak; the CPU emulator
+    /// records no clocks and says why.
+    void gradeMode()
+    {
+        Session s = makeSession();
+        s.iterations = 6;
+        SessionRunner::Options o;
+        o.grade.enabled = true;
+        o.grade.seed = 42;
+        const RunReport a = SessionRunner::run(s, o);
+        QVERIFY2(a.status == RunReport::Status::Passed, a.message.c_str());
+        QVERIFY(a.graded);
+        QCOMPARE(a.checkSeed, std::uint64_t{42});
+        QCOMPARE(a.checks.size(), std::size_t{3});
+        for (const LaunchCheck& c : a.checks)
+            QVERIFY2(c.passed, c.label.c_str());
+        QCOMPARE(a.checks[2].launch, s.warmup + s.iterations + 1);
+        const RunReport b = SessionRunner::run(s, o);
+        QCOMPARE(b.checks[1].label, a.checks[1].label); // same seed, same timed launch
+        QVERIFY(!a.coldSamples);                        // nothing to flush on the CPU
+        QVERIFY(!a.conditionsAfter.known());
+        QVERIFY(!a.conditionsAfter.source.empty());
+        QVERIFY(!a.speedOfLight.checked);
+        QVERIFY(a.speedOfLight.peakSource.find("CPU emulator") != std::string::npos);
+        // A peak far below what any run reaches: flagged impossible, with the figures.
+        o.peakBandwidthGBs = 1e-9;
+        const RunReport slow = SessionRunner::run(s, o);
+        QVERIFY(slow.speedOfLight.checked);
+        QVERIFY(slow.speedOfLight.impossible);
+        QVERIFY(slow.speedOfLight.message.find("exceeds the peak") != std::string::npos);
+        QVERIFY(slow.toText().find("IMPOSSIBLE") != std::string::npos);
+        // A peak far above: possible.
+        o.peakBandwidthGBs = 1e9;
+        QVERIFY(!SessionRunner::run(s, o).speedOfLight.impossible);
+        // Without grade mode nothing after the result launch is checked.
+        QVERIFY(SessionRunner::run(s, {}).checks.empty());
+    }
+
+    /// Warm launches over data that fits in L2 may beat DRAM's peak; cold ones, or data too
+    /// big for L2, may not.
+    void speedOfLightKnowsTheCache()
+    {
+        RunReport r;
+        r.backend = wb::BackendKind::Cuda;
+        r.device.peakBandwidthGBs = 4800;
+        r.device.l2CacheBytes = 50u << 20;
+        r.bytesMoved = 40u << 20;
+        r.timing = TimingStats::of({0.005, 0.005, 0.005}); // 8,389 GB/s
+        r.bandwidthGBs = static_cast<double>(r.bytesMoved) / (r.timing.medianMs * 1e6);
+        SpeedOfLight sol = SessionRunner::speedOfLight(r);
+        QVERIFY(sol.checked);
+        QVERIFY(!sol.impossible);
+        QVERIFY2(sol.message.find("fits in the") != std::string::npos, sol.message.c_str());
+        r.coldSamples = true; // L2 flushed before every sample: nothing could be served warm
+        QVERIFY(SessionRunner::speedOfLight(r).impossible);
+        r.coldSamples = false;
+        r.bytesMoved = 400u << 20; // ten times the bandwidth, and too big for L2
+        r.bandwidthGBs *= 10;
+        sol = SessionRunner::speedOfLight(r);
+        QVERIFY(sol.impossible);
+        QVERIFY(sol.message.find("exceeds the peak of 4800.0 GB/s (driver") != std::string::npos);
+        r.bandwidthGBs = 100; // well under
+        QVERIFY(!SessionRunner::speedOfLight(r).impossible);
+        QVERIFY(SessionRunner::speedOfLight(r).message.find("possible") != std::string::npos);
+        QCOMPARE(SessionRunner::speedOfLight(r, 50).peakGBs, 50.0); // --peak-bandwidth
+        QVERIFY(SessionRunner::speedOfLight(r, 50).impossible);
+    }
+
     void kernelReference()
     {
         Session s = makeSession();

@@ -62,7 +62,9 @@ namespace wb::cuda::detail {
     X(cuEventSynchronize, 13000, PFN_cuEventSynchronize_v2000)                                     \
     X(cuEventElapsedTime, 13000, PFN_cuEventElapsedTime_v12080)                                    \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 13000,                                          \
-      PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
+      PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)                                       \
+    X(cuCtxResetPersistingL2Cache, 13000, PFN_cuCtxResetPersistingL2Cache_v11000)                  \
+    X(cuDeviceGetPCIBusId, 13000, PFN_cuDeviceGetPCIBusId_v4010)
 
 /// The oldest driver Warpbench accepts (CUDA 12.8: cuEventElapsedTime_v2, cuFuncGetParamInfo).
 inline constexpr int kMinimumDriverVersion = 12080;
