@@ -428,7 +428,8 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             for (const SandboxBuffer& b : launch.buffers)
                 names.push_back(b.label);
             *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
-                                            launch.compiled.sourceName, names, sharedVars);
+                                            launch.compiled.sourceName, names,
+                                            sharedVariables(launch.compiled.libraryPath));
         }
         try {
             return std::stod(std::string(okValue));
