@@ -1052,7 +1052,8 @@ int runCli(const QStringList& arguments)
     }
     const QStringList args = p.positionalArguments();
     if (args.isEmpty()) {
-        err("no command given (run, profile, list-kernels, devices, grade, sweep, debug, compare); see --help");
+        err("no command given (run, profile, list-kernels, devices, grade, sweep, debug, compare); "
+            "see --help");
         return InvalidInput;
     }
     const QString& cmd = args[0];
