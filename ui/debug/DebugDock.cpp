@@ -128,8 +128,10 @@ DebugDock::DebugDock(MainWindow* window)
     m_dock->setObjectName(QStringLiteral("debugDock"));
     m_dock->setWidget(panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
-    if (auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock")))
+    if (auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock"))) {
         window->tabifyDockWidget(results, m_dock);
+        results->raise(); // the Results stay in front until a debug session starts
+    }
 
     // Menus: Run → Debug on CPU and the stepping actions.
     for (QAction* top : window->menuBar()->actions())

@@ -858,7 +858,8 @@ private Q_SLOTS:
         const auto pixel = [](const QImage& img, const QRectF& cell) {
             return QColor(img.pixel(cell.center().toPoint()));
         };
-        const QColor violet(120, 90, 220), red(220, 40, 40);
+        // The never-written colour of the diff table and the heatmap (a light violet).
+        const QColor violet = DiffTableModel::unwrittenColour(), red(220, 40, 40);
         struct Probe {
             std::uint64_t row, col;
             bool written;
