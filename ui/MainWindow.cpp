@@ -420,6 +420,14 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     QSettings settings;
     resize(defaultWindowSize());
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // A geometry remembered from a larger screen (or an older version) is cut to this one.
+    if (const QScreen* s = screen(); s && !(windowState() & Qt::WindowMaximized)) {
+        const QRect room = s->availableGeometry();
+        if (width() > room.width() || height() > room.height()) {
+            resize(size().boundedTo(room.size()));
+            move(room.topLeft());
+        }
+    }
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 
     loadEditorsFromDocument();

@@ -256,6 +256,31 @@ private Q_SLOTS:
         }
     }
 
+    /// A geometry remembered from a larger screen (2000×1300) starts cut to this screen.
+    void rememberedGeometryFitsTheScreen()
+    {
+        QByteArray big;
+        {
+            MainWindow w;
+            w.setGeometry(0, 0, 2000, 1300);
+            big = w.saveGeometry();
+        }
+        QSettings().setValue(QStringLiteral("window/geometry"), big);
+        for (QScreen* screen : QGuiApplication::screens()) {
+            MainWindow w;
+            w.setScreen(screen);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            const QRect room = w.screen()->availableGeometry();
+            QVERIFY2(w.width() <= room.width() && w.height() <= room.height(),
+                     qPrintable(QStringLiteral("%1×%2 on %3×%4")
+                                    .arg(w.width())
+                                    .arg(w.height())
+                                    .arg(room.width())
+                                    .arg(room.height())));
+        }
+    }
+
     /// A timeout's or a crash's long words, a long path in the banner and Presentation Mode
     /// never push the window past the 1280×720 screen; leaving the mode gives its size back.
     void longMessagesKeepTheWindowOnTheScreen()
