@@ -11,6 +11,7 @@
 #include "core/host/HostCompiler.h"
 #include "core/session/imageio/QtImageCodec.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/BufferViewer.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
@@ -61,19 +62,6 @@ using namespace wb;
 using namespace wb::ui;
 
 namespace {
-
-QString example(const char* name)
-{
-    return QString::fromStdString(
-        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
-}
-
-void selectBackend(MainWindow& w, const char* kind)
-{
-    QComboBox* backend = w.launchPanel()->backendChooser();
-    backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
-    QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
-}
 
 /// The 1-minute load average: on a shared machine wall-clock gaps include time the GUI thread
 /// was runnable but not scheduled, which the busy figure excludes.

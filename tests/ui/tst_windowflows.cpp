@@ -10,6 +10,7 @@
 #include "core/host/HostCompiler.h"
 #include "core/session/imageio/QtImageCodec.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/Autosave.h"
 #include "ui/BufferPanel.h"
 #include "ui/BufferTableModel.h"
@@ -51,12 +52,6 @@ using namespace wb;
 using namespace wb::ui;
 
 namespace {
-
-QString example(const char* name)
-{
-    return QString::fromStdString(
-        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
-}
 
 /// Every file of a folder with its size and modification time: "untouched" means equal.
 QStringList listing(const QString& dir)

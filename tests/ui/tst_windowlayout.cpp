@@ -8,6 +8,7 @@
 #include "core/common/Paths.h"
 #include "core/host/HostCompiler.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/BufferPanel.h"
 #include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
@@ -51,19 +52,6 @@ using namespace wb;
 using namespace wb::ui;
 
 namespace {
-
-QString example(const char* name)
-{
-    return QString::fromStdString(
-        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
-}
-
-void selectBackend(MainWindow& w, const char* kind)
-{
-    QComboBox* backend = w.launchPanel()->backendChooser();
-    backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
-    QCOMPARE(w.document()->session().backend, *parseBackendKind(kind));
-}
 
 /// Visible widgets under `root` whose minimum width exceeds `limit` (for failure messages).
 QString wideWidgets(QWidget* root, int limit)

@@ -12,6 +12,7 @@
 #include "core/profiling/Statistics.h"
 #include "core/profiling/history/RunHistory.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/DiffTableModel.h"
 #include "ui/DiffView.h"
 #include "ui/ImageView.h"
@@ -182,12 +183,6 @@ ProfileResult makeResult(double sm, double memory)
         c.values.push_back({name, value, findMetric(name)});
     r.counters = c;
     return r;
-}
-
-QString example(const char* name)
-{
-    return QString::fromStdString(
-        (dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
 }
 
 } // namespace

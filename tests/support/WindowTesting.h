@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the window suites share: the path of a shipped example's project and choosing the
+// backend in the launch panel.
+#pragma once
+
+#include "core/backend/Backend.h"
+#include "core/common/Paths.h"
+#include "ui/LaunchPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionDocument.h"
+
+#include <QComboBox>
+#include <QString>
+#include <QTest>
+
+#include <string>
+
+/// resources/examples/<name>/<name>.wbproj as the program finds it (wb::dataDir()).
+inline QString example(const char* name)
+{
+    return QString::fromStdString(
+        (wb::dataDir() / "examples" / name / (std::string(name) + ".wbproj")).string());
+}
+
+/// Picks backend `kind` ("cpu", "cuda", "auto") in the launch panel as a user would.
+inline void selectBackend(wb::ui::MainWindow& w, const char* kind)
+{
+    QComboBox* backend = w.launchPanel()->backendChooser();
+    backend->setCurrentIndex(backend->findData(QString::fromLatin1(kind)));
+    QCOMPARE(w.document()->session().backend, *wb::parseBackendKind(kind));
+}
