@@ -100,8 +100,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
-        QVERIFY(
-            lines[0].startsWith("file,result,max_abs_error,unwritten,kernel_ms,gb_s,speed_of_light,"));
+        QVERIFY(lines[0].startsWith(
+            "file,result,max_abs_error,unwritten,kernel_ms,gb_s,speed_of_light,"));
         QVERIFY(lines[1].startsWith("alice.cu,pass,0,0,"));
         QVERIFY(lines[2].startsWith("bob.cu,fail,nan,1,"));
         QVERIFY(lines[3].startsWith("carol.cu,compile-error,nan,,"));

@@ -74,8 +74,12 @@ static Built compile(const std::string& src, const std::string& name, const std:
     nvrtcCreateProgram(&prog, src.c_str(), name.c_str(), 0, nullptr, nullptr);
     if (kernel) nvrtcAddNameExpression(prog, kernel);
     // The flags Warpbench's Compiler gives NVRTC for a hotspot profile (lineInfo on).
-    const char* opts[] = {"-arch=sm_90", "-std=c++17", "--ptxas-options=-O3", "-lineinfo",
-                          "-I/usr/local/cuda/include", "--ptxas-options=-v"};
+    const char* opts[] = {"-arch=sm_90",
+                          "-std=c++17",
+                          "--ptxas-options=-O3",
+                          "-lineinfo",
+                          "-I/usr/local/cuda/include",
+                          "--ptxas-options=-v"};
     auto t = Clock::now();
     nvrtcResult rc = nvrtcCompileProgram(prog, 6, opts);
     std::printf("compile %s: %d (%.1f ms)\n", name.c_str(), int(rc), ms(t));
@@ -99,7 +103,8 @@ static Built compile(const std::string& src, const std::string& name, const std:
     b.ptx.resize(n);
     nvrtcGetPTX(prog, b.ptx.data());
     nvrtcDestroyProgram(&prog);
-    std::ofstream(out + ".cubin", std::ios::binary).write(b.cubin.data(), std::streamsize(b.cubin.size()));
+    std::ofstream(out + ".cubin", std::ios::binary)
+        .write(b.cubin.data(), std::streamsize(b.cubin.size()));
     std::ofstream(out + ".ptx") << b.ptx.c_str();
     return b;
 }
@@ -146,7 +151,8 @@ struct Sampler {
         np.numStallReasons = &num;
         CP(cuptiPCSamplingGetNumStallReasons(&np));
         std::vector<char*> raw(num);
-        for (auto& c : raw) c = static_cast<char*>(std::calloc(CUPTI_STALL_REASON_STRING_SIZE, 1));
+        for (auto& c : raw)
+            c = static_cast<char*>(std::calloc(CUPTI_STALL_REASON_STRING_SIZE, 1));
         indices.assign(num, 0);
         CUpti_PCSamplingGetStallReasonsParams sp{};
         sp.size = CUpti_PCSamplingGetStallReasonsParamsSize;
@@ -161,7 +167,8 @@ struct Sampler {
             std::free(raw[i]);
         }
         std::printf("stall reasons (%zu, %.2f ms):", num, ms(t));
-        for (size_t i = 0; i < num; ++i) std::printf(" [%u]%s", indices[i], names[i].c_str());
+        for (size_t i = 0; i < num; ++i)
+            std::printf(" [%u]%s", indices[i], names[i].c_str());
         std::printf("\n");
         return true;
     }
@@ -214,7 +221,8 @@ struct Sampler {
         CP(cuptiPCSamplingSetConfigurationAttribute(&p));
         for (auto& i : info)
             if (i.attributeStatus != CUPTI_SUCCESS)
-                std::printf("  attribute %d status %d\n", int(i.attributeType), int(i.attributeStatus));
+                std::printf("  attribute %d status %d\n", int(i.attributeType),
+                            int(i.attributeStatus));
         std::printf("configure: %.2f ms\n", ms(t));
     }
 
@@ -224,7 +232,8 @@ struct Sampler {
                     "rangeId=%llu hwFull=%u\n",
                     what, (unsigned long long)d.totalSamples, (unsigned long long)d.droppedSamples,
                     (unsigned long long)d.nonUsrKernelsTotalSamples, d.totalNumPcs,
-                    d.remainingNumPcs, (unsigned long long)d.rangeId, unsigned(d.hardwareBufferFull));
+                    d.remainingNumPcs, (unsigned long long)d.rangeId,
+                    unsigned(d.hardwareBufferFull));
         uint64_t sum = 0;
         std::map<uint32_t, uint64_t> perLine;
         for (size_t i = 0; i < d.totalNumPcs; ++i) {
@@ -247,13 +256,13 @@ struct Sampler {
             c.functionName = pc.functionName ? pc.functionName : fn;
             c.pcOffset = pc.pcOffset;
             CUptiResult r = cuptiGetSassToSourceCorrelation(&c);
-            std::printf("  pc fn=%s idx=%u crc=%llx off=0x%llx corr=%u samples=%llu line=%u file=%s "
-                        "dir=%s (r=%d)%s\n",
-                        pc.functionName ? pc.functionName : "(null)", pc.functionIndex,
-                        (unsigned long long)pc.cubinCrc, (unsigned long long)pc.pcOffset,
-                        pc.correlationId, (unsigned long long)s, c.lineNumber,
-                        c.fileName ? c.fileName : "-", c.dirName ? c.dirName : "-", int(r),
-                        rs.c_str());
+            std::printf(
+                "  pc fn=%s idx=%u crc=%llx off=0x%llx corr=%u samples=%llu line=%u file=%s "
+                "dir=%s (r=%d)%s\n",
+                pc.functionName ? pc.functionName : "(null)", pc.functionIndex,
+                (unsigned long long)pc.cubinCrc, (unsigned long long)pc.pcOffset, pc.correlationId,
+                (unsigned long long)s, c.lineNumber, c.fileName ? c.fileName : "-",
+                c.dirName ? c.dirName : "-", int(r), rs.c_str());
             perLine[c.lineNumber] += s;
             std::free(c.fileName);
             std::free(c.dirName);
@@ -377,7 +386,8 @@ static int runExample(const std::string& which)
     CK(cuCtxSetCurrent(ctx));
     std::string dir = "resources/examples/" + which + "/";
     std::string file = which + ".cu";
-    Built b = compile(readFile(dir + file), file, "/tmp/" + which, which == "matmul_tiled" ? "matmul_tiled" : "block_sum");
+    Built b = compile(readFile(dir + file), file, "/tmp/" + which,
+                      which == "matmul_tiled" ? "matmul_tiled" : "block_sum");
     CUmodule mod;
     CK(cuModuleLoadData(&mod, b.cubin.data()));
     CUfunction f;
@@ -385,7 +395,8 @@ static int runExample(const std::string& which)
         int n = 200;
         CK(cuModuleGetFunction(&f, mod, g_lowered.c_str()));
         std::vector<float> h(size_t(n) * n);
-        for (size_t i = 0; i < h.size(); ++i) h[i] = float((i * 2654435761u) % 1000) / 500.f - 1.f;
+        for (size_t i = 0; i < h.size(); ++i)
+            h[i] = float((i * 2654435761u) % 1000) / 500.f - 1.f;
         CUdeviceptr A, B, C;
         CK(cuMemAlloc(&A, h.size() * 4));
         CK(cuMemAlloc(&B, h.size() * 4));
