@@ -13,6 +13,8 @@ const char* stopReasonName(StopReason reason) noexcept
     switch (reason) {
     case StopReason::NoiseReached:
         return "noise reached";
+    case StopReason::NoiseConverged:
+        return "noise converged";
     case StopReason::MaxSamples:
         return "max samples";
     case StopReason::MaxTime:
@@ -63,6 +65,21 @@ MeasurementResult Measurement::run(const std::function<double()>& sample,
 
     RunningStatistics running;
     double measuredS = 0;
+    // The last kNoiseWindow relative-noise values (a ring), for the convergence rule.
+    std::vector<double> noiseWindow;
+    std::size_t noiseNext = 0, noiseSeen = 0;
+    const auto noiseSettled = [&] {
+        if (m_options.noiseConvergence <= 0 || noiseSeen <= 64 || running.count() % 16 != 0)
+            return false;
+        const double current =
+            noiseWindow[(noiseNext + noiseWindow.size() - 1) % noiseWindow.size()];
+        if (!(current > 0)) return false;
+        double sum = 0;
+        for (const double n : noiseWindow)
+            sum += (n - current) * (n - current);
+        const double stdev = std::sqrt(sum / static_cast<double>(noiseWindow.size() - 1));
+        return stdev / current < m_options.noiseConvergence;
+    };
     for (;;) {
         if (cancelled()) {
             result.stopReason = StopReason::Cancelled;
@@ -88,9 +105,23 @@ MeasurementResult Measurement::run(const std::function<double()>& sample,
         if (hooks.progress)
             hooks.progress(
                 {result.samplesMs.size(), running.relativeNoise(), measuredS, elapsed()});
-        if (measuredS >= m_options.minTimeS && running.count() >= m_options.minSamples &&
-            running.relativeNoise() < m_options.maxRelativeNoise) {
+        // From the second sample on (nvbench: a single sample's stdev is not finite).
+        if (const double noise = running.relativeNoise();
+            running.count() >= 2 && std::isfinite(noise)) {
+            if (noiseWindow.size() < MeasurementOptions::kNoiseWindow)
+                noiseWindow.push_back(noise);
+            else
+                noiseWindow[noiseNext] = noise;
+            noiseNext = (noiseNext + 1) % MeasurementOptions::kNoiseWindow;
+            ++noiseSeen;
+        }
+        if (measuredS < m_options.minTimeS || running.count() < m_options.minSamples) continue;
+        if (running.relativeNoise() < m_options.maxRelativeNoise) {
             result.stopReason = StopReason::NoiseReached;
+            break;
+        }
+        if (noiseSettled()) {
+            result.stopReason = StopReason::NoiseConverged;
             break;
         }
     }

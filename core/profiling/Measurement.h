@@ -12,9 +12,13 @@
 
 namespace wb::profiling {
 
-/// How long to measure, after nvbench's cold measurement: warm-up launches first, then samples
-/// until the relative noise (stdev / mean) is below `maxRelativeNoise` once at least `minTimeS`
-/// of *measured* time and `minSamples` samples are in, or until a hard limit is hit.
+/// How long to measure, after nvbench's cold measurement (its `stdrel` criterion): warm-up
+/// launches first, then samples until, once at least `minTimeS` of *measured* time and
+/// `minSamples` samples are in, either the relative noise (stdev / mean) is below
+/// `maxRelativeNoise` or the noise itself has stopped changing (a kernel whose noise stays
+/// above the target: the relative stdev of the last kNoiseWindow noise values, about the
+/// current one, below `noiseConvergence`; checked every 16 samples once more than 64 are
+/// in), or until a hard limit is hit.
 struct MeasurementOptions {
     int warmupLaunches = 1; ///< untimed launches before the first sample
     double minTimeS = 0.5;  ///< measured time (sum of samples) before noise can stop
@@ -22,10 +26,13 @@ struct MeasurementOptions {
     std::size_t minSamples = 10;
     std::size_t maxSamples = 100000;
     double maxRelativeNoise = 0.005; ///< 0.5 %
+    double noiseConvergence = 0.05;  ///< 5 % (nvbench's); 0: run on until the noise target
+
+    static constexpr std::size_t kNoiseWindow = 512; ///< nvbench's noise tracker
 };
 
-enum class StopReason { NoiseReached, MaxSamples, MaxTime, Cancelled };
-const char* stopReasonName(StopReason reason) noexcept; ///< "noise reached", "max samples", ...
+enum class StopReason { NoiseReached, NoiseConverged, MaxSamples, MaxTime, Cancelled };
+const char* stopReasonName(StopReason reason) noexcept; ///< "noise reached", "noise converged", ...
 
 /// Where a running measurement stands; given to the progress callback after every sample.
 struct MeasurementProgress {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests core/profiling/Measurement.* with synthetic samples: the stopping criteria (noise after
-// a minimum time, max samples, max time, cancel), warm-up, hooks, summaries, tables and the
-// throughput figures of core/profiling/Throughput.*.
+// a minimum time, noise that has settled above the target, max samples, max time, cancel), warm-up,
+// hooks, summaries, tables and the throughput figures of core/profiling/Throughput.*.
 #include "core/common/Error.h"
 #include "core/profiling/Measurement.h"
 #include "core/profiling/Throughput.h"
@@ -45,10 +45,12 @@ private Q_SLOTS:
 
     void noisySamplesRunToMaxSamples()
     {
-        // Alternating 1 ms and 2 ms: relative noise ~33 %, never below 0.5 %.
+        // Alternating 1 ms and 2 ms: relative noise ~33 %, never below 0.5 %; without the
+        // convergence rule nothing else stops it.
         MeasurementOptions o;
         o.minTimeS = 0.001;
         o.maxSamples = 200;
+        o.noiseConvergence = 0;
         int i = 0;
         const MeasurementResult r = Measurement(o).run([&] { return (i++ % 2) ? 2.0 : 1.0; });
         QCOMPARE(r.stopReason, StopReason::MaxSamples);
@@ -73,11 +75,14 @@ private Q_SLOTS:
     void noiseDropsAfterOutlier()
     {
         // One early outlier keeps the noise above 0.5 % until enough steady samples follow.
+        // The noise falls as 1/sqrt(n) here, which the convergence rule would take as settled
+        // (noiseConvergenceStopsFallingNoise); off, the loop waits for the target.
         MeasurementOptions o;
         o.minTimeS = 0;
         o.warmupLaunches = 0;
         o.minSamples = 2;
         o.maxSamples = 100000;
+        o.noiseConvergence = 0;
         int i = 0;
         const MeasurementResult r = Measurement(o).run([&] { return i++ == 0 ? 1.5 : 1.0; });
         QCOMPARE(r.stopReason, StopReason::NoiseReached);
@@ -86,6 +91,64 @@ private Q_SLOTS:
         QVERIFY(r.statsMs.relativeNoise < 0.005);
         QCOMPARE(r.statsMs.median, 1.0);
         QCOMPARE(r.statsMs.max, 1.5);
+    }
+
+    void noiseThatSettlesAboveTheTargetStops()
+    {
+        // 1 ms ± 20 % uniform: the noise settles near 11.5 %, far above 0.5 %. nvbench's rule
+        // stops once the last 512 noise values vary by less than 5 % about the current one; it
+        // is checked every 16 samples, never before 65 noise values are in.
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+        MeasurementOptions o;
+        o.minTimeS = 0;
+        o.warmupLaunches = 0;
+        o.maxSamples = 100000;
+        const MeasurementResult r = Measurement(o).run([&] { return 1.0 + jitter(rng); });
+        QCOMPARE(r.stopReason, StopReason::NoiseConverged);
+        QCOMPARE(r.samplesMs.size() % 16, std::size_t{0});
+        QVERIFY2(r.samplesMs.size() > 64 && r.samplesMs.size() < 5000,
+                 QByteArray::number(qulonglong(r.samplesMs.size())));
+        QVERIFY2(std::fabs(r.statsMs.relativeNoise - 0.2 / std::sqrt(3.0)) < 0.02,
+                 QByteArray::number(r.statsMs.relativeNoise));
+        QCOMPARE(QString(stopReasonName(r.stopReason)), QStringLiteral("noise converged"));
+        // The same stream with the rule off runs to the sample cap.
+        o.noiseConvergence = 0;
+        o.maxSamples = 3000;
+        rng.seed(7);
+        QCOMPARE(Measurement(o).run([&] { return 1.0 + jitter(rng); }).stopReason,
+                 StopReason::MaxSamples);
+    }
+
+    void noiseConvergenceWaitsForMinTime()
+    {
+        // Settled noise does not stop the loop before the minimum measured time either:
+        // 1 ms samples, 0.3 s minimum: at least 300 samples.
+        int i = 0;
+        MeasurementOptions o;
+        o.minTimeS = 0.3;
+        o.warmupLaunches = 0;
+        const MeasurementResult r = Measurement(o).run([&] { return (i++ % 2) ? 1.1 : 0.9; });
+        QCOMPARE(r.stopReason, StopReason::NoiseConverged);
+        QVERIFY2(r.samplesMs.size() >= 300 && r.samplesMs.size() < 400,
+                 QByteArray::number(qulonglong(r.samplesMs.size())));
+    }
+
+    void noiseConvergenceStopsFallingNoise()
+    {
+        // One outlier, then steady samples: the noise falls as 1/sqrt(n); once the window's
+        // values are within ~5 % of each other the rule stops, before the 0.5 % target
+        // (noiseDropsAfterOutlier reaches it with the rule off).
+        MeasurementOptions o;
+        o.minTimeS = 0;
+        o.warmupLaunches = 0;
+        o.minSamples = 2;
+        int i = 0;
+        const MeasurementResult r = Measurement(o).run([&] { return i++ == 0 ? 1.5 : 1.0; });
+        QCOMPARE(r.stopReason, StopReason::NoiseConverged);
+        QVERIFY2(r.samplesMs.size() > 1000 && r.samplesMs.size() < 10000,
+                 QByteArray::number(qulonglong(r.samplesMs.size())));
+        QVERIFY(r.statsMs.relativeNoise > 0.005 && r.statsMs.relativeNoise < 0.02);
     }
 
     void maxTimeStops()

@@ -177,7 +177,8 @@ private Q_SLOTS:
     }
 
     /// What the kernel prints reaches stdout before the report, bounded, and --json has it as
-    /// `kernelOutput`.
+    /// `kernelOutput`. Blocks run in no fixed order (the emulator spreads them over worker
+    /// threads, as a GPU over its SMs), so which 200 of the 320 lines are kept is not fixed.
     void kernelPrintfReachesStdout()
     {
         QTemporaryDir dir;
@@ -203,16 +204,19 @@ private Q_SLOTS:
         f.close();
         const CliRun r = runCli({"run", f.fileName()});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("thread 0 of block 0\n"), qPrintable(r.out + r.err));
+        static const QRegularExpression line(QStringLiteral("thread ([0-9]|[12][0-9]|3[01]) of "
+                                                            "block [0-9]\n"));
+        QVERIFY2(r.out.contains(line), qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\n… [0-9]+ more lines\n"))),
                  qPrintable(r.out));
-        QVERIFY(r.out.indexOf("thread 0 of block 0") < r.out.indexOf("PASS"));
+        QVERIFY(r.out.indexOf(line) < r.out.indexOf("PASS"));
         const CliRun j = runCli({"run", f.fileName(), "--json"});
         QCOMPARE(j.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(j.out.toUtf8()).object();
         const QString printed = o.value("kernelOutput").toString();
-        QVERIFY2(printed.startsWith("thread ") && printed.contains("thread 0 of block 0\n"),
-                 qPrintable(j.out));
+        QVERIFY2(printed.startsWith("thread ") && printed.contains(line), qPrintable(j.out));
+        QVERIFY2(printed.contains(QRegularExpression(QStringLiteral("\n… [0-9]+ more lines\n$"))),
+                 qPrintable(printed));
         QCOMPARE(printed.count(u'\n'), 201);
         QVERIFY(o.value("findings").isArray());
     }

@@ -22,21 +22,31 @@ for raw in open(listing):
         op = [t for t in text.split() if not t.startswith('@')][0]
         lmap[int(m.group(1), 16)] = (line, op)
 rows = [r for r in csv.reader(l for l in open(ncu_csv) if l.startswith('"'))]
-hdr = rows[1]
-ai = hdr.index("Address"); si = hdr.index("Source"); ci = hdr.index("Warp Stall Sampling (All Samples)")
-data = [(int(r[ai], 16), r[si].strip(), int(r[ci] or 0)) for r in rows[2:] if len(r) > ci and r[ai].startswith("0x")]
-base = min(a for a, _, _ in data)
-ncu, mismatch = {}, 0
-for a, src, n in data:
-    off = a - base
-    ln, op = lmap.get(off, (0, "?"))
-    nop = [t for t in src.split() if not t.startswith('@')][0] if src else "?"
-    if op != nop: mismatch += 1
-    ncu[ln] = ncu.get(ln, 0) + n
+# One table per profiled launch (each with its header row); samples are summed over launches.
+ncu, mismatch, launches, data = {}, 0, 0, []
+def flush(block):
+    global mismatch
+    if not block: return
+    base = min(a for a, _, _ in block)
+    for a, src, n in block:
+        ln, op = lmap.get(a - base, (0, "?"))
+        nop = [t for t in src.split() if not t.startswith('@')][0] if src else "?"
+        if op != nop: mismatch += 1
+        ncu[ln] = ncu.get(ln, 0) + n
+block, cols = [], None
+for r in rows:
+    if "Address" in r and "Source" in r:
+        flush(block); block = []; launches += 1
+        cols = (r.index("Address"), r.index("Source"), r.index("Warp Stall Sampling (All Samples)"))
+        continue
+    if cols and len(r) > cols[2] and r[cols[0]].startswith("0x"):
+        block.append((int(r[cols[0]], 16), r[cols[1]].strip(), int(r[cols[2]] or 0)))
+        data.append(block[-1])
+flush(block)
 to, tn = sum(ours.values()), sum(ncu.values())
 print(f"### {title}\n")
 print(f"warpbench: {to} samples over {h['launches']} launch(es) (period 2^{h['samplingPeriodLog2']}, "
-      f"{h['droppedSamples']} dropped); ncu: {tn} samples; SASS opcodes differing between ncu's "
+      f"{h['droppedSamples']} dropped); ncu: {tn} samples over {launches} launch(es); SASS opcodes differing between ncu's "
       f"instructions and the listing: {mismatch} of {len(data)}\n")
 print("| line | warpbench samples | share | ncu samples | share |\n|---|---|---|---|---|")
 for ln in sorted(set(ours) | set(ncu), key=lambda l: -ours.get(l, 0)):

@@ -376,7 +376,7 @@ static int pcs(const std::string& out, bool loadFirst, uint32_t period, int iter
     return 0;
 }
 
-static int runExample(const std::string& which)
+static int runExample(const std::string& which, int launches)
 {
     CK(cuInit(0));
     CUdevice dev;
@@ -404,7 +404,8 @@ static int runExample(const std::string& which)
         CK(cuMemcpyHtoD(A, h.data(), h.size() * 4));
         CK(cuMemcpyHtoD(B, h.data(), h.size() * 4));
         void* args[] = {&A, &B, &C, &n};
-        CK(cuLaunchKernel(f, 13, 13, 1, 16, 16, 1, 0, nullptr, args, nullptr));
+        for (int l = 0; l < launches; ++l)
+            CK(cuLaunchKernel(f, 13, 13, 1, 16, 16, 1, 0, nullptr, args, nullptr));
     } else {
         int n = 65536;
         CK(cuModuleGetFunction(&f, mod, g_lowered.c_str()));
@@ -414,10 +415,11 @@ static int runExample(const std::string& which)
         CK(cuMemAlloc(&p, 256 * 4));
         CK(cuMemcpyHtoD(in, h.data(), h.size() * 4));
         void* args[] = {&in, &p, &n};
-        CK(cuLaunchKernel(f, 256, 1, 1, 256, 1, 1, 1024, nullptr, args, nullptr));
+        for (int l = 0; l < launches; ++l)
+            CK(cuLaunchKernel(f, 256, 1, 1, 256, 1, 1, 1024, nullptr, args, nullptr));
     }
     CK(cuCtxSynchronize());
-    std::printf("ran %s\n", which.c_str());
+    std::printf("ran %s %d time(s)\n", which.c_str(), launches);
     return 0;
 }
 
@@ -427,7 +429,7 @@ int main(int argc, char** argv)
     if (mode == "pcs")
         return pcs(argv[2], std::string(argv[3]) == "loadfirst", uint32_t(std::atoi(argv[4])),
                    std::atoi(argv[5]));
-    if (mode == "run") return runExample(argv[2]);
+    if (mode == "run") return runExample(argv[2], argc > 3 ? std::atoi(argv[3]) : 1);
     if (mode == "compile") {
         compile(readFile(argv[2]), argv[3], argv[4]);
         return 0;
