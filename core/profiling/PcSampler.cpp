@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace wb::profiling {
@@ -182,6 +183,54 @@ std::pair<std::string, int> sourceOf(const detail::Cupti& api,
 
 } // namespace
 
+PcSamplingEnable::PcSamplingEnable(const cuda::Context& context)
+    : m_context(context)
+{
+    m_status = PcSampler::availability();
+    if (!m_status.ok()) return;
+    if (!samplingMutex().try_lock()) {
+        m_status = {State::ProfilerBusy,
+                    "another PC-sampling collection is running in this process"};
+        return;
+    }
+    m_locked = true;
+    const auto start = Clock::now();
+    try {
+        context.makeCurrent();
+        CUpti_PCSamplingEnableParams e{};
+        e.size = CUpti_PCSamplingEnableParamsSize;
+        e.ctx = context.handle();
+        call(detail::cupti().cuptiPCSamplingEnable(&e), "cuptiPCSamplingEnable");
+        m_enabled = true;
+    } catch (const PcSamplingFailure& failure) {
+        m_status = failure.status;
+    } catch (const Error& e) {
+        m_status = {State::Failed, std::string("cuptiPCSamplingEnable: ") + e.what()};
+    }
+    m_enableMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!m_enabled) disable();
+}
+
+PcSamplingEnable::~PcSamplingEnable()
+{
+    disable();
+}
+
+void PcSamplingEnable::disable() noexcept
+{
+    if (m_enabled) {
+        m_enabled = false;
+        CUpti_PCSamplingDisableParams d{};
+        d.size = CUpti_PCSamplingDisableParamsSize;
+        d.ctx = m_context.handle();
+        detail::cupti().cuptiPCSamplingDisable(&d);
+    }
+    if (m_locked) {
+        m_locked = false;
+        samplingMutex().unlock();
+    }
+}
+
 ProfilerStatus PcSampler::availability()
 {
     if (const std::optional<std::string> why = cudaUnavailableReason())
@@ -195,7 +244,8 @@ ProfilerStatus PcSampler::availability()
 
 PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLaunch& launch,
                                    const std::vector<std::uint8_t>& cubin,
-                                   const std::string& function, const PcSamplingOptions& options)
+                                   const std::string& function, const PcSamplingOptions& options,
+                                   PcSamplingEnable* enabled)
 {
     PcSamplingResult result;
     result.status = availability();
@@ -204,41 +254,35 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
         throw Error(Error::Kind::InvalidArgument,
                     "PC sampling period must be 2^5 .. 2^31 cycles, not 2^" +
                         std::to_string(options.samplingPeriodLog2));
-    std::unique_lock lock(samplingMutex(), std::try_to_lock);
-    if (!lock.owns_lock()) {
-        result.status = {State::ProfilerBusy,
-                         "another PC-sampling collection is running in this process"};
+    if (enabled && enabled->context().handle() != context.handle())
+        throw Error(Error::Kind::InvalidArgument,
+                    "PC sampling was enabled on another context than the one sampled");
+    const auto start = Clock::now();
+    // Sampling enabled before the program was loaded, or enabled here.
+    std::optional<PcSamplingEnable> own;
+    if (!enabled) enabled = &own.emplace(context);
+    if (!enabled->enabled()) {
+        result.status = enabled->status();
+        if (result.status.ok())
+            result.status = {State::Failed, "PC sampling was disabled before the collection"};
         return result;
     }
-    const auto start = Clock::now();
     const detail::Cupti& api = detail::cupti();
     context.makeCurrent();
     const CUcontext ctx = context.handle();
     cuda::Stream stream(context, false);
-
-    bool enabled = false;
-    auto disable = [&] {
-        if (!enabled) return;
-        enabled = false;
-        CUpti_PCSamplingDisableParams d{};
-        d.size = CUpti_PCSamplingDisableParamsSize;
-        d.ctx = ctx;
-        api.cuptiPCSamplingDisable(&d);
-    };
+    auto disable = [&] { enabled->disable(); };
     struct Guard {
-        decltype(disable)& f;
-        ~Guard() { f(); }
-    } guard{disable};
+        PcSamplingEnable* e;
+        ~Guard() { e->disable(); } // also when a launch throws
+    } guard{enabled};
+    // An Enable made before the program was loaded counts as part of the collection.
+    const double earlierEnableMs = own ? 0.0 : enabled->enableMs();
 
     std::vector<SampledPc> pcs;
     std::map<std::pair<std::string, std::uint64_t>, std::pair<std::string, int>> lineCache;
     HotspotReport& report = result.report;
     try {
-        CUpti_PCSamplingEnableParams e{};
-        e.size = CUpti_PCSamplingEnableParamsSize;
-        e.ctx = ctx;
-        call(api.cuptiPCSamplingEnable(&e), "cuptiPCSamplingEnable");
-        enabled = true;
         StallNames names = stallNames(api, ctx);
         SamplingBuffer configured(kPcsPerFetch, names.indices.size());
         configure(api, ctx, names, options.samplingPeriodLog2, configured);
@@ -377,7 +421,7 @@ PcSamplingResult PcSampler::sample(const cuda::Context& context, const StreamLau
     result.report.kernel = function;
     result.report.samplingPeriodLog2 = options.samplingPeriodLog2;
     result.report.collectMs =
-        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        earlierEnableMs + std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     return result;
 }
 

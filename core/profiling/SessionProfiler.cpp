@@ -26,6 +26,33 @@ std::function<void(const session::ProfileContext&)> SessionProfiler::hook()
     return [this](const session::ProfileContext& context) { profile(context); };
 }
 
+std::shared_ptr<void> SessionProfiler::prepare(Backend& backend)
+{
+    m_enabled = nullptr;
+    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&backend);
+    if (!m_options.hotspots || !cuda || !PcSampler::availability().ok()) return nullptr;
+    // Kept by the run until its program is unloaded; forgets itself here when released.
+    struct Hold {
+        Hold(SessionProfiler* p, const cuda::Context& context)
+            : profiler(p)
+            , enable(context)
+        {
+        }
+        ~Hold() { profiler->m_enabled = nullptr; }
+        SessionProfiler* profiler;
+        PcSamplingEnable enable;
+    };
+    auto hold = std::make_shared<Hold>(this, cuda->context());
+    m_enabled = &hold->enable;
+    return hold;
+}
+
+void SessionProfiler::install(session::SessionRunner::Options& options)
+{
+    options.profile = hook();
+    options.beforeLoad = [this](Backend& backend) { return prepare(backend); };
+}
+
 void SessionProfiler::profile(const session::ProfileContext& c)
 {
     m_result.reset();
@@ -59,8 +86,9 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     };
     try {
         cuda->context().makeCurrent();
-        // PC sampling first: on the H200 (CUDA 13.0) a collection after the counters' kernel
-        // replay counted samples but returned no PC records (docs/profiling.md).
+        // PC sampling first, on the sampling prepare() enabled before the program was loaded
+        // (CUPTI attributes samples only to modules it saw loaded: docs/profiling.md); the
+        // collection disables it, so the timing and counters run without it.
         std::optional<PcSamplingResult> sampled;
         if (m_options.hotspots) sampled = sampleHotspots(c, launch);
         // Timing starts from the data the result launch started from, not from what the run's
@@ -97,7 +125,7 @@ PcSamplingResult SessionProfiler::sampleHotspots(const session::ProfileContext& 
     PcSamplingOptions options;
     options.beforeLaunch = c.restore; // every sampled launch starts from the run's data
     return PcSampler::sample(cuda.context(), launch, compiled.binary,
-                             info ? info->loweredName : c.kernel, options);
+                             info ? info->loweredName : c.kernel, options, m_enabled);
 }
 
 } // namespace wb::profiling

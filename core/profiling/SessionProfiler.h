@@ -7,6 +7,7 @@
 #include "core/session/SessionRunner.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace wb::profiling {
@@ -20,9 +21,21 @@ struct SessionProfileOptions {
     /// session's buffers with ProfileContext::restore before every pass (kernel replay too, if
     /// CUPTI ever asks for a second launch).
     ReplayMode replay = ReplayMode::Kernel;
-    MeasurementOptions measurement; ///< noise target, minimum and maximum time
-    /// PC sampling after the counters (ProfileReport::hotspots); the session must be compiled
-    /// with -lineinfo for source lines (the runner does so when hotspots are asked for).
+    /// Noise target, minimum and maximum time. The Profile action is interactive: 20 ms of
+    /// measured kernel time before the noise rules may stop it (nvbench's 0.5 s needs 100 000
+    /// samples, 3.5 s, for a 4.5 µs kernel on the H200; 20 ms needed 4 288 samples, 0.16 s,
+    /// with the same median, and 1 136 for matmul_tiled: docs/BENCHMARKS.md).
+    MeasurementOptions measurement = interactiveMeasurement();
+
+    static MeasurementOptions interactiveMeasurement()
+    {
+        MeasurementOptions m;
+        m.minTimeS = 0.02;
+        return m;
+    }
+    /// PC sampling before the timing and counters (ProfileReport::hotspots); the session must
+    /// be compiled with -lineinfo for source lines (the runner does so when hotspots are asked
+    /// for). Needs install() (or prepare() as SessionRunner::Options::beforeLoad).
     bool hotspots = false;
 };
 
@@ -43,6 +56,12 @@ public:
 
     /// For SessionRunner::Options::profile; refers to this object, which must outlive the run.
     std::function<void(const session::ProfileContext&)> hook();
+    /// For SessionRunner::Options::beforeLoad: with hotspots on CUDA, enables PC sampling on
+    /// the backend's context before the program is loaded (PcSamplingEnable says why) and
+    /// keeps it enabled until the collection (or the end of the run); nothing otherwise.
+    std::shared_ptr<void> prepare(Backend& backend);
+    /// Sets both hooks of `options` (profile and beforeLoad) to this profiler.
+    void install(session::SessionRunner::Options& options);
     /// What the hook does.
     void profile(const session::ProfileContext& context);
 
@@ -61,6 +80,7 @@ private:
                                     const StreamLaunch& launch);
 
     SessionProfileOptions m_options;
+    PcSamplingEnable* m_enabled = nullptr; ///< prepare()'s, while the run holds it
     ProfileReport m_report;
     std::optional<ProfileResult> m_result;
 };

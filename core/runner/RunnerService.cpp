@@ -262,6 +262,7 @@ private:
                                          {"kernel", QString::fromStdString(c.kernel)}});
                         profiler->profile(c);
                     };
+                    opt.beforeLoad = [&profiler](Backend& b) { return profiler->prepare(b); };
                 }
                 rep = session::SessionRunner::run(s, opt);
             }

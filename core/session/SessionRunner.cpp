@@ -507,6 +507,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     int checkedTimedLaunch = 0;
 
     // 6. The result launch on pristine inputs, then warm-up and timing.
+    const std::shared_ptr<void> loadHold = opt.beforeLoad ? opt.beforeLoad(*backend) : nullptr;
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
     std::string lastLaunched;
     const auto launch = [&](const std::string& name, const LaunchConfig& config,

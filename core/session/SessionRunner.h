@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -57,6 +58,12 @@ public:
         /// those of a run without it). Used to profile the kernel (profiling::SessionProfiler).
         /// An exception from it ends the run like a launch failure would.
         std::function<void(const ProfileContext&)> profile;
+        /// When set, called once on the run's backend just before the program is loaded; what
+        /// it returns is kept until the program and buffers are gone (and released before a
+        /// backend the run created). The profiler enables PC sampling here
+        /// (profiling::SessionProfiler::prepare): CUPTI attributes samples only to modules it
+        /// saw loaded.
+        std::function<std::shared_ptr<void>(Backend&)> beforeLoad;
 
         /// Grade mode (warpbench-cli grade, `run --grade`): checks that a kernel cannot fool.
         /// Every launch (warm-up and timed too) starts from restored inputs and freshly

@@ -11,6 +11,8 @@
 
 #include <QTest>
 
+#include <memory>
+
 using namespace wb::profiling;
 using wb::session::RunReport;
 
@@ -44,7 +46,7 @@ private Q_SLOTS:
         options.hotspots = true;
         SessionProfiler profiler(options);
         wb::session::SessionRunner::Options opt;
-        opt.profile = profiler.hook();
+        profiler.install(opt);
         const RunReport rep = wb::session::SessionRunner::run(s, opt);
         QVERIFY2(rep.status == RunReport::Status::Passed, rep.message.c_str());
         const ProfileReport& r = profiler.report();
@@ -87,7 +89,7 @@ private Q_SLOTS:
         options.hotspots = true;
         SessionProfiler profiler(options);
         wb::session::SessionRunner::Options opt;
-        opt.profile = profiler.hook();
+        profiler.install(opt);
         const RunReport rep = wb::session::SessionRunner::run(s, opt);
         QVERIFY2(rep.status == RunReport::Status::Passed, rep.message.c_str());
         const ProfileReport& r = profiler.report();
@@ -100,6 +102,47 @@ private Q_SLOTS:
         for (const std::string& w : r.hotspots->warnings)
             warned = warned || w.find("-lineinfo") != std::string::npos;
         QVERIFY(warned);
+    }
+
+    /// The warm runner's case: one context, a profile with counters first, then a profile with
+    /// hotspots of a program loaded after them. CUPTI returned no PC records for it when
+    /// sampling was enabled after the load (H200, CUDA 13.0); enabled before the load
+    /// (SessionProfiler::install), every sample is on the kernel's instructions.
+    void aWarmContextSamplesAfterTheCounters()
+    {
+        const std::unique_ptr<wb::Backend> backend = wb::createBackend(wb::BackendKind::Cuda, 0);
+        wb::session::Session s = hotloop();
+        s.compileOptions.lineInfo = true;
+        {
+            SessionProfiler counters; // counters on, no hotspots
+            wb::session::SessionRunner::Options opt;
+            opt.reuseBackend = backend.get();
+            counters.install(opt);
+            const RunReport rep = wb::session::SessionRunner::run(s, opt);
+            QVERIFY2(rep.status == RunReport::Status::Passed, rep.message.c_str());
+            QVERIFY2(counters.report().profiled(), counters.report().status.message.c_str());
+        }
+        SessionProfileOptions options;
+        options.counters = false;
+        options.hotspots = true;
+        SessionProfiler profiler(options);
+        wb::session::SessionRunner::Options opt;
+        opt.reuseBackend = backend.get();
+        profiler.install(opt);
+        const RunReport rep = wb::session::SessionRunner::run(s, opt);
+        QVERIFY2(rep.status == RunReport::Status::Passed, rep.message.c_str());
+        const ProfileReport& r = profiler.report();
+        QVERIFY(r.hotspotStatus.has_value());
+        if (r.hotspotStatus->state == ProfilerStatus::State::InsufficientPrivileges)
+            QSKIP(r.hotspotStatus->message.c_str());
+        QVERIFY2(r.hotspotStatus->ok(), r.hotspotStatus->message.c_str());
+        const HotspotReport& h = *r.hotspots;
+        for (const std::string& w : h.warnings)
+            qInfo("warning: %s", w.c_str());
+        QVERIFY(h.totalSamples > 1000);
+        QCOMPARE(h.attributedSamples(), h.totalSamples - h.droppedSamples);
+        QVERIFY(!h.lines.empty());
+        QCOMPARE(h.lines.front().line, 9);
     }
 };
 

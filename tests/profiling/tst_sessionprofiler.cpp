@@ -37,7 +37,7 @@ private Q_SLOTS:
         QVERIFY(!profiler.report().profiled());
         QVERIFY(profiler.report().status.message.find("stopped before") != std::string::npos);
         wb::session::SessionRunner::Options opt;
-        opt.profile = profiler.hook();
+        profiler.install(opt);
         const RunReport rep = wb::session::SessionRunner::run(s, opt);
         QCOMPARE(rep.status, RunReport::Status::Passed);
         QVERIFY(rep.results.at("y") == plain.results.at("y"));
@@ -63,7 +63,7 @@ private Q_SLOTS:
                          "{ this does not compile }";
         SessionProfiler profiler;
         wb::session::SessionRunner::Options opt;
-        opt.profile = profiler.hook();
+        profiler.install(opt);
         const RunReport rep = wb::session::SessionRunner::run(s, opt);
         QCOMPARE(rep.status, RunReport::Status::CompileError);
         QVERIFY(!profiler.report().profiled());

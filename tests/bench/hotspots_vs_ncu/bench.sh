@@ -13,10 +13,10 @@ for ex in matmul_tiled reduction; do
   proj=resources/examples/$ex/$ex.wbproj
   echo "=== $ex: wall time of warpbench-cli (warm NVRTC cache)"
   $CLI profile $proj > /dev/null 2>&1
-  for i in 1 2 3; do /usr/bin/time -f "run %e s" $CLI run $proj > /dev/null; done
-  for i in 1 2 3; do /usr/bin/time -f "profile --no-counters %e s" $CLI profile --no-counters $proj > /dev/null; done
-  for i in 1 2 3; do /usr/bin/time -f "profile %e s" $CLI profile --json $proj > $W/${ex}_plain$i.json; done
-  for i in 1 2 3; do /usr/bin/time -f "profile --hotspots %e s" $CLI profile --hotspots --json $proj > $W/${ex}_hot$i.json; done
+  for i in 1 2; do /usr/bin/time -f "run %e s" $CLI run $proj > /dev/null; done
+  for i in 1 2; do /usr/bin/time -f "profile --no-counters %e s" $CLI profile --no-counters $proj > /dev/null; done
+  for i in 1 2; do /usr/bin/time -f "profile %e s" $CLI profile --json $proj > $W/${ex}_plain$i.json; done
+  for i in 1 2; do /usr/bin/time -f "profile --hotspots %e s" $CLI profile --hotspots --json $proj > $W/${ex}_hot$i.json; done
   python3 - $W/${ex}_plain1.json $W/${ex}_hot1.json <<'PY'
 import json, sys
 for f in sys.argv[1:]:
