@@ -123,7 +123,13 @@ PcSamplingResult SessionProfiler::sampleHotspots(const session::ProfileContext& 
     const CompileResult& compiled = c.program.compiled();
     const KernelInfo* info = compiled.findKernel(c.kernel);
     PcSamplingOptions options;
-    options.beforeLaunch = c.restore; // every sampled launch starts from the run's data
+    // Every sampled launch starts from the run's data and, as the timed samples do (and as
+    // ncu's default cache control), from a cold L2: the instruction fetches of the kernel's
+    // first instructions then stall as they would in a cold launch (docs/BENCHMARKS.md).
+    options.beforeLaunch = [&] {
+        c.restore();
+        if (m_options.flushL2) cuda.prepareColdLaunch();
+    };
     return PcSampler::sample(cuda.context(), launch, compiled.binary,
                              info ? info->loweredName : c.kernel, options, m_enabled);
 }

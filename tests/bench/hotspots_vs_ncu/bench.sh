@@ -6,7 +6,7 @@
 #   -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda -lnvrtc -lcupti -o probe
 # ncu profiles as many launches as Warpbench sampled (the probe launches the example that many
 # times), with the same sampling interval (2^(5+3) = 2^8 cycles), and its samples are summed
-# over the launches: the same work on both sides.
+# over the launches: the same work on both sides, with cold caches and with warm ones.
 W=/tmp/hb; mkdir -p $W; P=${PROBE_DIR:-tests/bench/hotspots_vs_ncu}; CLI=build/ci/bin/warpbench-cli
 exec > >(tee $W/bench.log $OUT/bench-live.log) 2>&1
 for ex in matmul_tiled reduction; do
@@ -32,9 +32,17 @@ PY
   nvdisasm -g -c $W/$ex.cubin > $W/${ex}_listing.txt
   k=$([ $ex = matmul_tiled ] && echo matmul_tiled || echo block_sum)
   fn=$(grep -o "\.text\.\S*$k\S*" $W/${ex}_listing.txt | head -1 | sed 's/\.text\.//')
-  ncu --section SourceCounters --warp-sampling-interval 3 --page source --print-source sass --csv \
-      -k regex:$k $P/probe run $ex $launches > $W/ncu_$ex.csv 2>&1
-  python3 $P/compare.py $W/${ex}_hot1.json $W/ncu_$ex.csv $W/${ex}_listing.txt $fn $ex | tee $W/cmp_$ex.md
+  # Cold caches on both sides (Warpbench flushes L2 before each sampled launch, ncu's default
+  # --cache-control all flushes its caches), then warm on both (--no-flush, --cache-control none).
+  $CLI profile --hotspots --no-flush --json $proj > $W/${ex}_hotwarm.json
+  for mode in all none; do
+    ncu --section SourceCounters --warp-sampling-interval 3 --cache-control $mode --page source \
+        --print-source sass --csv -k regex:$k $P/probe run $ex $launches > $W/ncu_${ex}_$mode.csv 2>&1
+  done
+  echo "--- cold: profile --hotspots vs ncu --cache-control all"
+  python3 "$(dirname "$0")"/compare.py $W/${ex}_hot1.json $W/ncu_${ex}_all.csv $W/${ex}_listing.txt $fn $ex | tee $W/cmp_$ex.md
+  echo "--- warm: profile --hotspots --no-flush vs ncu --cache-control none"
+  python3 "$(dirname "$0")"/compare.py $W/${ex}_hotwarm.json $W/ncu_${ex}_none.csv $W/${ex}_listing.txt $fn $ex | tee $W/cmp_${ex}_warm.md
 done
 cp $W/bench.log $OUT/
 tar czf $OUT/bench.tgz -C /tmp hb
