@@ -26,6 +26,15 @@ constexpr int kWarningIndicator = 9;
 constexpr int kMarkerMargin = 1;
 constexpr int kHeatMargin = 3;
 constexpr int kHeatLevels = 6;
+// Style numbers of this editor's annotation and margin-text styles, fixed per editor: above
+// the C++ lexer's (0–27, inactive 64–91) and Scintilla's predefined ones (32–39). QsciStyle(-1)
+// would take them from a process-wide pool of 24 (63 down to 40) that is never given back:
+// a second window's editors (or a palette change) ran out, and styles numbered -1 drew nothing
+// (the hottest line's margin text was missing in the H200 screenshot of reduction).
+constexpr int kErrorStyle = 200;
+constexpr int kWarningStyle = 201;
+constexpr int kNoteStyle = 202;
+constexpr int kHeatStyleBase = 203; // kHeatLevels styles
 
 bool isErrorSeverity(Severity s)
 {
@@ -144,14 +153,15 @@ void KernelEditor::applyPalette()
     delete m_errorStyle;
     delete m_warningStyle;
     delete m_noteStyle;
-    m_errorStyle = new QsciStyle(-1, QStringLiteral("diagnostic error"),
+    m_errorStyle = new QsciStyle(kErrorStyle, QStringLiteral("diagnostic error"),
                                  dark ? QColor(0xffb4ae) : QColor(0x8a1c16),
                                  dark ? QColor(0x4a1f1f) : QColor(0xfde8e7), small);
-    m_warningStyle = new QsciStyle(-1, QStringLiteral("diagnostic warning"),
+    m_warningStyle = new QsciStyle(kWarningStyle, QStringLiteral("diagnostic warning"),
                                    dark ? QColor(0xffd58a) : QColor(0x6b4a00),
                                    dark ? QColor(0x433517) : QColor(0xfff4d6), small);
-    m_noteStyle = new QsciStyle(-1, QStringLiteral("diagnostic note"), pal.color(QPalette::Text),
-                                pal.color(QPalette::AlternateBase), small);
+    m_noteStyle =
+        new QsciStyle(kNoteStyle, QStringLiteral("diagnostic note"), pal.color(QPalette::Text),
+                      pal.color(QPalette::AlternateBase), small);
     qDeleteAll(m_heatStyles);
     m_heatStyles.clear();
     // Cool (pale amber) to hot (red), readable on the margin's background.
@@ -163,8 +173,8 @@ void KernelEditor::applyPalette()
             QColor::fromRgbF(static_cast<float>(cool.redF() + t * (hot.redF() - cool.redF())),
                              static_cast<float>(cool.greenF() + t * (hot.greenF() - cool.greenF())),
                              static_cast<float>(cool.blueF() + t * (hot.blueF() - cool.blueF())));
-        m_heatStyles.push_back(new QsciStyle(-1, QStringLiteral("heat %1").arg(i), c,
-                                             pal.color(QPalette::Window), small));
+        m_heatStyles.push_back(new QsciStyle(kHeatStyleBase + i, QStringLiteral("heat %1").arg(i),
+                                             c, pal.color(QPalette::Window), small));
     }
     setDiagnostics(std::vector<Diagnostic>(m_diagnostics));
     applyHeat();

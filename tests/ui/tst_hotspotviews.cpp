@@ -15,6 +15,9 @@
 #include <QTest>
 #include <QTextBlock>
 
+#include <memory>
+#include <vector>
+
 using namespace wb;
 using namespace wb::ui;
 using wb::profiling::HotspotReport;
@@ -122,6 +125,47 @@ private Q_SLOTS:
         QVERIFY(!editor.hasHotspots());
         QVERIFY(editor.heatText(18).isEmpty());
         QCOMPARE(editor.marginWidth(3), 0);
+    }
+
+    /// The heat margin is drawn in every editor of the process, not only the first few: its
+    /// styles once came from QScintilla's process-wide pool of 24 style numbers, and from the
+    /// third editor on the hottest levels had none and drew nothing.
+    void heatMarginDrawnInEveryEditor()
+    {
+        const HotspotReport r = samples();
+        std::vector<std::unique_ptr<KernelEditor>> editors;
+        for (int i = 0; i < 5; ++i) {
+            auto editor = std::make_unique<KernelEditor>(KernelEditor::Language::Cuda);
+            editor->setSourceName(QStringLiteral("matmul_tiled.cu"));
+            editor->setText(readSource());
+            editor->resize(900, 600);
+            editor->show();
+            QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
+            editor->setHotspots(&r);
+            editors.push_back(std::move(editor));
+        }
+        for (std::size_t i = 0; i < editors.size(); ++i) {
+            KernelEditor& editor = *editors[i];
+            int left = 0;
+            for (int m = 0; m < 3; ++m)
+                left += editor.marginWidth(m);
+            const long pos = editor.SendScintilla(QsciScintilla::SCI_POSITIONFROMLINE, 17UL);
+            const int top = static_cast<int>(
+                editor.SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos));
+            const QImage shot = editor.grab().toImage();
+            const QColor background = editor.palette().color(QPalette::Window);
+            // Line 18 holds 37.5 % of the samples: a bar in a warm colour (red well above blue).
+            int warm = 0;
+            for (int y = top; y < top + editor.textHeight(17); ++y)
+                for (int x = left; x < left + editor.marginWidth(3); ++x) {
+                    const QColor c = shot.pixelColor(x, y);
+                    if (c != background && c.red() - c.blue() > 80) ++warm;
+                }
+            QVERIFY2(warm > 20, qPrintable(QStringLiteral("editor %1: %2 warm pixels in line "
+                                                          "18's heat margin")
+                                               .arg(i)
+                                               .arg(warm)));
+        }
     }
 
     void editorLineHighlightsInstructionsAndBack()
