@@ -337,8 +337,8 @@ bool timeoutOption(const QCommandLineParser& p, int& ms)
     return true;
 }
 
-/// --grade, --fresh-inputs, --grade-seed and --peak-bandwidth into `opt`; false (after saying
-/// why) when a value is malformed.
+/// --grade, --fresh-inputs, --grade-seed, --peak-bandwidth and --peak-gflops into `opt`; false
+/// (after saying why) when a value is malformed.
 bool gradeOptions(const QCommandLineParser& p, session::SessionRunner::Options& opt)
 {
     opt.grade.enabled = p.isSet(QStringLiteral("grade"));
@@ -362,6 +362,15 @@ bool gradeOptions(const QCommandLineParser& p, session::SessionRunner::Options& 
         if (!conv || !(opt.peakBandwidthGBs > 0) || !std::isfinite(opt.peakBandwidthGBs)) {
             err("--peak-bandwidth: expected a positive number of GB/s, got \"" +
                 p.value(QStringLiteral("peak-bandwidth")).toStdString() + "\"");
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("peak-gflops"))) {
+        bool conv = false;
+        opt.peakGflops = p.value(QStringLiteral("peak-gflops")).toDouble(&conv);
+        if (!conv || !(opt.peakGflops > 0) || !std::isfinite(opt.peakGflops)) {
+            err("--peak-gflops: expected a positive number of GFLOP/s, got \"" +
+                p.value(QStringLiteral("peak-gflops")).toStdString() + "\"");
             return false;
         }
     }
@@ -1021,6 +1030,12 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("run, grade: speed-of-light check against this peak in GB/s "
                                 "instead of the device's (the CPU emulator has none)."),
                  QStringLiteral("GBS")});
+    p.addOption({QStringLiteral("peak-gflops"),
+                 QStringLiteral("run, grade: speed-of-light check of the FLOP rate (projects that "
+                                "state \"flops\") against this peak in GFLOP/s instead of the "
+                                "device's FP32 peak (the CPU emulator has none; tensor cores go "
+                                "past it)."),
+                 QStringLiteral("GFLOPS")});
     p.addOption({QStringLiteral("jobs"),
                  QStringLiteral("grade: submissions graded at once, each in its own runner "
                                 "(default: one per GPU; one per CPU core on the emulator)."),

@@ -441,7 +441,7 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         timeoutS = *sec;
     }
     QStringList extra;
-    for (const char* o : {"backend", "iterations", "peak-bandwidth"})
+    for (const char* o : {"backend", "iterations", "peak-bandwidth", "peak-gflops"})
         if (p.isSet(QLatin1String(o)))
             extra << QStringLiteral("--") + QLatin1String(o) << p.value(QLatin1String(o));
     if (p.isSet(QStringLiteral("fresh-inputs"))) extra << QStringLiteral("--fresh-inputs");
@@ -451,6 +451,15 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         if (!conv || !(peak > 0) || !std::isfinite(peak)) {
             err(QStringLiteral("--peak-bandwidth: expected a positive number of GB/s, got \"%1\"")
                     .arg(p.value(QStringLiteral("peak-bandwidth"))));
+            return InvalidInput;
+        }
+    }
+    if (p.isSet(QStringLiteral("peak-gflops"))) {
+        bool conv = false;
+        const double peak = p.value(QStringLiteral("peak-gflops")).toDouble(&conv);
+        if (!conv || !(peak > 0) || !std::isfinite(peak)) {
+            err(QStringLiteral("--peak-gflops: expected a positive number of GFLOP/s, got \"%1\"")
+                    .arg(p.value(QStringLiteral("peak-gflops"))));
             return InvalidInput;
         }
     }

@@ -29,6 +29,7 @@ struct DeviceDescription {
     int multiprocessors = 0; ///< SMs, or worker threads on the CPU
     std::uint64_t totalMemoryBytes = 0;
     double peakBandwidthGBs = 0; ///< theoretical; 0 when unknown
+    double peakFp32Gflops = 0;   ///< theoretical FP32 rate (FMA = 2 FLOPs); 0 when unknown
     /// L2 cache size (CUDA); 0 when unknown or none. Data that fits may be read faster than
     /// DRAM's peak by warm launches: the speed-of-light check needs to know.
     std::uint64_t l2CacheBytes = 0;

@@ -104,6 +104,7 @@ DeviceDescription CudaBackend::describe(int ordinal)
     d.multiprocessors = dev.multiprocessorCount();
     d.totalMemoryBytes = dev.totalMemory();
     d.peakBandwidthGBs = dev.peakBandwidthGBs();
+    d.peakFp32Gflops = dev.peakFp32Gflops();
     d.l2CacheBytes =
         static_cast<std::uint64_t>(std::max(0, dev.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)));
     d.driverVersion = Device::driverVersion();

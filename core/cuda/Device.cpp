@@ -104,6 +104,33 @@ int Device::memoryBusWidthBits() const
     return attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
 }
 
+int fp32LanesPerSm(int ccMajor, int ccMinor) noexcept
+{
+    switch (ccMajor) {
+    case 6:
+        return ccMinor == 0 ? 64 : 128;
+    case 7:
+        return 64; // Volta, Turing
+    case 8:
+        return ccMinor == 0 ? 64 : 128; // A100: 64; GA10x, Ada: 128
+    case 9:
+        return 128; // Hopper
+    case 10:
+    case 11:
+    case 12:
+        return 128; // Blackwell
+    default:
+        return 0;
+    }
+}
+
+double Device::peakFp32Gflops() const
+{
+    const ComputeCapability cc = computeCapability();
+    return static_cast<double>(multiprocessorCount()) * fp32LanesPerSm(cc.major, cc.minor) * 2.0 *
+           static_cast<double>(clockRateKHz()) * 1e3 / 1e9;
+}
+
 double Device::peakBandwidthGBs() const
 {
     const double clockHz = static_cast<double>(memoryClockKHz()) * 1000.0;

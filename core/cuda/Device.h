@@ -43,6 +43,9 @@ public:
     /// from the driver's attributes. Exact for GDDR and HBM2e/HBM3 (H100 SXM: 3.35 TB/s); for
     /// HBM3e compare with the vendor's figure (H200: 4.8 TB/s), see docs/cuda.md.
     double peakBandwidthGBs() const;
+    /// Theoretical FP32 rate in GFLOP/s: SMs × FP32 lanes per SM (fp32LanesPerSm) × 2 (an
+    /// FMA is two FLOPs) × clockRateKHz; 0 when the compute capability is unknown to it.
+    double peakFp32Gflops() const;
     int maxThreadsPerBlock() const;
     int maxSharedMemoryPerBlockOptin() const;
     int warpSize() const;
@@ -59,5 +62,8 @@ private:
     int m_ordinal = 0;
     CUdevice m_device = 0;
 };
+
+/// FP32 lanes per SM for a compute capability (64 or 128); 0 when unknown.
+int fp32LanesPerSm(int ccMajor, int ccMinor) noexcept;
 
 } // namespace wb::cuda

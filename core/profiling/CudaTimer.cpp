@@ -2,6 +2,7 @@
 #include "core/profiling/CudaTimer.h"
 
 #include "core/common/Error.h"
+#include "core/cuda/Device.h"
 #include "core/profiling/ActivityTrace.h"
 #include "core/profiling/Roofline.h"
 #include "core/profiling/detail/Driver.h"
@@ -61,7 +62,7 @@ std::vector<Summary> CudaDeviceProperties::peakSummaries() const
 {
     char b[256];
     const double ghz = nominalSmClockHz * 1e-9;
-    const int lanes = fp32LanesPerSm(ccMajor, ccMinor);
+    const int lanes = cuda::fp32LanesPerSm(ccMajor, ccMinor);
     std::vector<Summary> out;
     std::snprintf(b, sizeof b,
                   "%d SMs x %d FP32 lanes (sm_%d%d) x 2 FLOP per FMA x %.3f GHz nominal SM "

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/Throughput.h"
 
+#include "core/cuda/Device.h"
+
 namespace wb::profiling {
 
 double boundBufferBytes(std::span<const std::size_t> bufferSizes) noexcept
@@ -11,33 +13,13 @@ double boundBufferBytes(std::span<const std::size_t> bufferSizes) noexcept
     return total;
 }
 
-int fp32LanesPerSm(int ccMajor, int ccMinor) noexcept
-{
-    switch (ccMajor) {
-    case 6:
-        return ccMinor == 0 ? 64 : 128;
-    case 7:
-        return 64; // Volta, Turing
-    case 8:
-        return ccMinor == 0 ? 64 : 128; // A100: 64; GA10x, Ada: 128
-    case 9:
-        return 128; // Hopper
-    case 10:
-    case 11:
-    case 12:
-        return 128; // Blackwell
-    default:
-        return 0;
-    }
-}
-
 DevicePeaks devicePeaks(int ccMajor, int ccMinor, int multiprocessors, double smClockHz,
                         double memoryClockHz, int busWidthBits) noexcept
 {
     DevicePeaks peaks;
     peaks.bandwidthBytesPerS = 2.0 * memoryClockHz * static_cast<double>(busWidthBits) / 8.0;
     peaks.flopsPerS = static_cast<double>(multiprocessors) *
-                      static_cast<double>(fp32LanesPerSm(ccMajor, ccMinor)) * 2.0 * smClockHz;
+                      static_cast<double>(cuda::fp32LanesPerSm(ccMajor, ccMinor)) * 2.0 * smClockHz;
     return peaks;
 }
 

@@ -31,9 +31,6 @@ double boundBufferBytes(std::span<const std::size_t> bufferSizes) noexcept;
 DevicePeaks devicePeaks(int ccMajor, int ccMinor, int multiprocessors, double smClockHz,
                         double memoryClockHz, int busWidthBits) noexcept;
 
-/// FP32 lanes per SM for a compute capability (64 or 128); 0 when unknown.
-int fp32LanesPerSm(int ccMajor, int ccMinor) noexcept;
-
 /// "wb/throughput/bandwidth" (bandwidth), "wb/throughput/bandwidth_peak" (percentage),
 /// "wb/throughput/flops" (flops), "wb/throughput/flops_peak" (percentage), for what the
 /// workload states and the peaks know. `seconds` is the per-launch time (e.g. the median).

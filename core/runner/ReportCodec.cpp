@@ -328,7 +328,12 @@ QJsonObject gradeJson(const RunReport& r)
                                            {"achievedGBs", dbl(sol.achievedGBs)},
                                            {"checked", sol.checked},
                                            {"impossible", sol.impossible},
-                                           {"message", qs(sol.message)}}}};
+                                           {"message", qs(sol.message)},
+                                           {"peakGflops", dbl(sol.peakGflops)},
+                                           {"flopsPeakSource", qs(sol.flopsPeakSource)},
+                                           {"achievedGflops", dbl(sol.achievedGflops)},
+                                           {"flopsChecked", sol.flopsChecked},
+                                           {"flopsImpossible", sol.flopsImpossible}}}};
 }
 
 void gradeFromJson(const QJsonObject& g, RunReport& r)
@@ -358,6 +363,11 @@ void gradeFromJson(const QJsonObject& g, RunReport& r)
     r.speedOfLight.checked = sol["checked"].toBool();
     r.speedOfLight.impossible = sol["impossible"].toBool();
     r.speedOfLight.message = ss(sol["message"]);
+    r.speedOfLight.peakGflops = dbl(sol["peakGflops"]);
+    r.speedOfLight.flopsPeakSource = ss(sol["flopsPeakSource"]);
+    r.speedOfLight.achievedGflops = dbl(sol["achievedGflops"]);
+    r.speedOfLight.flopsChecked = sol["flopsChecked"].toBool();
+    r.speedOfLight.flopsImpossible = sol["flopsImpossible"].toBool();
 }
 
 } // namespace
@@ -385,6 +395,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
                                {"multiprocessors", d.multiprocessors},
                                {"totalMemoryBytes", u64(d.totalMemoryBytes)},
                                {"peakBandwidthGBs", dbl(d.peakBandwidthGBs)},
+                               {"peakFp32Gflops", dbl(d.peakFp32Gflops)},
                                {"l2CacheBytes", u64(d.l2CacheBytes)},
                                {"driverVersion", qs(d.driverVersion)}}},
         {"compiled", r.compiled},
@@ -408,6 +419,8 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"bytesMoved", u64(r.bytesMoved)},
         {"bandwidthGBs", dbl(r.bandwidthGBs)},
         {"peakPercent", dbl(r.peakPercent)},
+        {"flopsPerLaunch", dbl(r.flopsPerLaunch)},
+        {"gflops", dbl(r.gflops)},
         {"transfers", QJsonObject{{"h2dMs", dbl(r.h2dMs)},
                                   {"d2hMs", dbl(r.d2hMs)},
                                   {"h2dBytes", u64(r.h2dBytes)},
@@ -436,6 +449,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.device.multiprocessors = num(d["multiprocessors"]);
     r.device.totalMemoryBytes = u64(d["totalMemoryBytes"]);
     r.device.peakBandwidthGBs = dbl(d["peakBandwidthGBs"]);
+    r.device.peakFp32Gflops = dbl(d["peakFp32Gflops"]);
     r.device.l2CacheBytes = u64(d["l2CacheBytes"]);
     r.device.driverVersion = ss(d["driverVersion"]);
     r.compiled = o["compiled"].toBool();
@@ -462,6 +476,8 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.bytesMoved = u64(o["bytesMoved"]);
     r.bandwidthGBs = dbl(o["bandwidthGBs"]);
     r.peakPercent = dbl(o["peakPercent"]);
+    r.flopsPerLaunch = dbl(o["flopsPerLaunch"]);
+    r.gflops = dbl(o["gflops"]);
     // Optional (a runner from before transfer timing does not send it): -1 = not measured.
     if (o.contains(QLatin1String("transfers"))) {
         const QJsonObject x = o["transfers"].toObject();

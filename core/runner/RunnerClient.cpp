@@ -407,6 +407,7 @@ RunOutcome RunnerClient::run(const Request& req)
         run["grade"] = QJsonObject{{"freshInputs", req.options.grade.freshInputs},
                                    {"seed", QString::number(req.options.grade.seed)}};
     if (req.options.peakBandwidthGBs > 0) run["peakBandwidthGBs"] = req.options.peakBandwidthGBs;
+    if (req.options.peakGflops > 0) run["peakGflops"] = req.options.peakGflops;
     if (req.profile) run["profile"] = profiling::ProfileCodec::optionsToJson(*req.profile);
     const std::vector<char> runFrame = Protocol::encode(Protocol::Type::Run, run);
 

@@ -236,6 +236,7 @@ private:
                     opt.grade.seed = g["seed"].toString().toULongLong();
                 }
                 opt.peakBandwidthGBs = req["peakBandwidthGBs"].toDouble(0);
+                opt.peakGflops = req["peakGflops"].toDouble(0);
                 if (req["boundsCheck"].toBool())
                     s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
                 if (req["raceCheck"].toBool())

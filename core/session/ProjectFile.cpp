@@ -512,6 +512,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         s.launch = readLaunch(*l, true);
         s.warmup = static_cast<int>(l->integer("warmup", 1, 0, 1000000));
         s.iterations = static_cast<int>(l->integer("iterations", 10, 1, 1000000));
+        s.flops = l->expression("flops", "");
         const std::string backend = l->string("backend", "auto");
         const auto bk = parseBackendKind(backend);
         if (!bk)
@@ -674,6 +675,7 @@ std::string ProjectFile::toJson(const Session& s)
     QJsonObject launch = launchJson(s.launch);
     launch["warmup"] = s.warmup;
     launch["iterations"] = s.iterations;
+    if (!s.flops.empty()) launch["flops"] = exprJson(s.flops);
     launch["backend"] = backendName(s.backend);
     launch["device"] = s.device;
     root["launch"] = launch;

@@ -198,6 +198,9 @@ std::string RunReport::toText() const
                                     fmt("%.0f GB/s", device.peakBandwidthGBs)
                               : ", device peak unknown") +
              "\n";
+        if (flopsPerLaunch > 0)
+            o += "FLOPs     " + fmt("%.4g", flopsPerLaunch) + " per launch (stated), " +
+                 fmt("%.2f GFLOP/s", gflops) + "\n";
         if (!speedOfLight.message.empty() || !speedOfLight.peakSource.empty())
             o += std::string(speedOfLight.impossible ? "IMPOSSIBLE " : "Speed of light ") +
                  (speedOfLight.message.empty() ? speedOfLight.peakSource : speedOfLight.message) +
@@ -303,6 +306,7 @@ std::string RunReport::toJson() const
                                  {"multiprocessors", device.multiprocessors},
                                  {"totalMemoryBytes", static_cast<double>(device.totalMemoryBytes)},
                                  {"peakBandwidthGBs", device.peakBandwidthGBs},
+                                 {"peakFp32Gflops", device.peakFp32Gflops},
                                  {"driverVersion", QString::fromStdString(device.driverVersion)}};
     QJsonObject compile{{"ok", compiled},
                         {"compiler", QString::fromStdString(compilerVersion)},
@@ -343,6 +347,16 @@ std::string RunReport::toJson() const
                             {"peakGBs", speedOfLight.peakGBs},
                             {"peakSource", QString::fromStdString(speedOfLight.peakSource)},
                             {"message", QString::fromStdString(speedOfLight.message)}};
+        if (flopsPerLaunch > 0) {
+            QJsonObject sol = root["speedOfLight"].toObject();
+            sol["flopsPerLaunch"] = flopsPerLaunch;
+            sol["flopsChecked"] = speedOfLight.flopsChecked;
+            sol["flopsImpossible"] = speedOfLight.flopsImpossible;
+            sol["achievedGflops"] = speedOfLight.achievedGflops;
+            sol["peakGflops"] = speedOfLight.peakGflops;
+            sol["flopsPeakSource"] = QString::fromStdString(speedOfLight.flopsPeakSource);
+            root["speedOfLight"] = sol;
+        }
         root["conditions"] = QJsonObject{{"before", conditionsJson(conditionsBefore)},
                                          {"after", conditionsJson(conditionsAfter)}};
         if (h2dMs >= 0 && d2hMs >= 0)

@@ -43,14 +43,22 @@ struct LaunchCheck {
 };
 
 /// The speed-of-light check: the bandwidth a run claims (bytes moved / median time) against
-/// the device's peak. Above the peak is physically impossible for data in DRAM.
+/// the device's peak, and where the project states its FLOPs (Session::flops), the FLOP rate
+/// (FLOPs / median time) against the FP32 peak. Above a peak is physically impossible (for
+/// bandwidth: for data in DRAM).
 struct SpeedOfLight {
     double peakGBs = 0;     ///< 0 when unknown
     std::string peakSource; ///< where the peak comes from, or why it is unknown
     double achievedGBs = 0;
-    bool checked = false; ///< a peak and a time were known
-    bool impossible = false;
-    std::string message; ///< a sentence for reports; empty when not checked
+    bool checked = false;    ///< a bandwidth or FLOP peak and a time were known
+    bool impossible = false; ///< above either peak
+    std::string message;     ///< sentences for reports; empty when not checked
+    // FLOP rate, when the project states its FLOPs.
+    double peakGflops = 0;       ///< 0 when unknown or not stated
+    std::string flopsPeakSource; ///< where the FP32 peak comes from, or why it is unknown
+    double achievedGflops = 0;
+    bool flopsChecked = false;
+    bool flopsImpossible = false;
 };
 
 /// Everything a session run produced: the data behind the CLI's text and JSON reports and the
@@ -75,7 +83,9 @@ struct RunReport {
     TimingStats timing;
     std::uint64_t bytesMoved = 0; ///< in: read once, out: written once, inout: both
     double bandwidthGBs = 0;
-    double peakPercent = 0; ///< 0 when the device peak is unknown
+    double peakPercent = 0;    ///< 0 when the device peak is unknown
+    double flopsPerLaunch = 0; ///< Session::flops evaluated; 0 when not stated
+    double gflops = 0;         ///< flopsPerLaunch / median time; 0 when not stated
     SpeedOfLight speedOfLight;
     /// Clocks and temperature just before the first and just after the last timed launch.
     DeviceConditions conditionsBefore, conditionsAfter;

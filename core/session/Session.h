@@ -142,6 +142,10 @@ struct Session {
     LaunchSpec launch;
     int warmup = 1;
     int iterations = 10;
+    /// Floating-point operations one launch performs, as the project states them ("flops" in
+    /// the launch object, an expression such as "2*n*n*n"); empty: not stated. The
+    /// speed-of-light check compares FLOPs / median time with the device's FP32 peak.
+    std::string flops;
     BackendKind backend = BackendKind::Auto;
     int device = 0;
     ReferenceSpec reference;
@@ -175,8 +179,8 @@ struct Session {
                a.kernelSource == b.kernelSource && a.kernelFile == b.kernelFile &&
                a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
                a.buffers == b.buffers && a.launch == b.launch && a.warmup == b.warmup &&
-               a.iterations == b.iterations && a.backend == b.backend && a.device == b.device &&
-               a.reference == b.reference && a.tolerance == b.tolerance &&
+               a.flops == b.flops && a.iterations == b.iterations && a.backend == b.backend &&
+               a.device == b.device && a.reference == b.reference && a.tolerance == b.tolerance &&
                a.poisonOutputs == b.poisonOutputs;
     }
 };

@@ -278,7 +278,63 @@ LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>
 
 } // namespace
 
-SpeedOfLight SessionRunner::speedOfLight(const RunReport& rep, double assumedPeakGBs)
+namespace {
+
+/// The FLOP-rate half of the speed-of-light check (SessionRunner::speedOfLight).
+void checkFlops(const RunReport& rep, double assumedPeakGflops, SpeedOfLight& sol)
+{
+    if (rep.flopsPerLaunch <= 0) return;
+    if (assumedPeakGflops > 0) {
+        sol.peakGflops = assumedPeakGflops;
+        sol.flopsPeakSource = "assumed (--peak-gflops)";
+    } else if (rep.device.peakFp32Gflops > 0) {
+        sol.peakGflops = rep.device.peakFp32Gflops;
+        sol.flopsPeakSource = "FP32: SMs x FP32 lanes per SM x 2 per FMA x SM clock (device "
+                              "attributes); a tensor-core kernel needs --peak-gflops";
+    } else if (rep.backend == BackendKind::Cpu) {
+        sol.flopsPeakSource = "FLOP rate not checked on the CPU emulator (give --peak-gflops)";
+    } else {
+        sol.flopsPeakSource = "FLOP rate not checked: the device's FP32 peak is unknown";
+    }
+    if (sol.peakGflops <= 0 || rep.timing.medianMs <= 0) {
+        // Said beside the bandwidth's sentence (or its reason for not checking).
+        (sol.message.empty() ? sol.peakSource : sol.message) += "; " + sol.flopsPeakSource;
+        return;
+    }
+    // A bandwidth not checked still says why, before the FLOP sentence.
+    if (sol.message.empty()) sol.message = sol.peakSource;
+    sol.flopsChecked = true;
+    sol.checked = true;
+    sol.achievedGflops = rep.gflops;
+    // No cache makes arithmetic faster: above the peak is impossible in every case.
+    sol.flopsImpossible = sol.achievedGflops > sol.peakGflops;
+    char text[640];
+    if (sol.flopsImpossible)
+        std::snprintf(text, sizeof text,
+                      "%.1f GFLOP/s (%.4g FLOPs stated per launch, a median of %.4g ms) exceeds "
+                      "the peak of %.1f GFLOP/s (%s): faster than the arithmetic units can "
+                      "compute, so the kernel does not do the work the project states (skipped "
+                      "work)",
+                      sol.achievedGflops, rep.flopsPerLaunch, rep.timing.medianMs, sol.peakGflops,
+                      sol.flopsPeakSource.c_str());
+    else
+        std::snprintf(text, sizeof text, "%.1f GFLOP/s of a peak of %.1f GFLOP/s (%s): possible",
+                      sol.achievedGflops, sol.peakGflops, sol.flopsPeakSource.c_str());
+    sol.message += (sol.message.empty() ? "" : "; ") + std::string(text);
+    sol.impossible = sol.impossible || sol.flopsImpossible;
+}
+
+} // namespace
+
+SpeedOfLight SessionRunner::speedOfLight(const RunReport& rep, double assumedPeakGBs,
+                                         double assumedPeakGflops)
+{
+    SpeedOfLight sol = bandwidthSpeedOfLight(rep, assumedPeakGBs);
+    checkFlops(rep, assumedPeakGflops, sol);
+    return sol;
+}
+
+SpeedOfLight SessionRunner::bandwidthSpeedOfLight(const RunReport& rep, double assumedPeakGBs)
 {
     SpeedOfLight sol;
     if (assumedPeakGBs > 0) {
@@ -351,6 +407,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     try {
         r = resolve(s);
         rep.launch = launchConfigOf(s.launch, r.expr, "launch");
+        if (!s.flops.empty()) {
+            rep.flopsPerLaunch = r.expr.evaluate(s.flops, "launch.flops");
+            if (!std::isfinite(rep.flopsPerLaunch) || rep.flopsPerLaunch < 0)
+                throw Error(Error::Kind::InvalidArgument,
+                            "launch.flops: \"" + s.flops +
+                                "\" = " + std::to_string(rep.flopsPerLaunch) +
+                                "; expected a finite number of FLOPs, 0 or more");
+        }
         if (s.reference.kind == ReferenceSpec::Kind::Kernel)
             refLaunch = launchConfigOf(s.reference.launch, r.expr, "reference");
         if (s.launch.kernel.empty())
@@ -598,7 +662,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         if (rep.device.peakBandwidthGBs > 0)
             rep.peakPercent = 100.0 * rep.bandwidthGBs / rep.device.peakBandwidthGBs;
     }
-    rep.speedOfLight = SessionRunner::speedOfLight(rep, opt.peakBandwidthGBs);
+    if (rep.timing.medianMs > 0 && rep.flopsPerLaunch > 0)
+        rep.gflops = rep.flopsPerLaunch / (rep.timing.medianMs * 1e6);
+    rep.speedOfLight = SessionRunner::speedOfLight(rep, opt.peakBandwidthGBs, opt.peakGflops);
 
     // 7. Reference.
     rep.referenceKind = s.reference.kind;

@@ -85,6 +85,10 @@ public:
         /// When > 0, the speed-of-light check uses this peak bandwidth (GB/s) instead of the
         /// device's: the CPU emulator has none, and a teacher may state the one to hold to.
         double peakBandwidthGBs = 0;
+        /// When > 0, the speed-of-light check of the FLOP rate (where the project states its
+        /// FLOPs) uses this peak (GFLOP/s) instead of the device's FP32 peak: the CPU emulator
+        /// has none, and a tensor-core kernel goes past the FP32 one.
+        double peakGflops = 0;
     };
 
     static RunReport run(const Session& session, const Options& options);
@@ -96,8 +100,13 @@ public:
     /// The speed-of-light check of a timed report (run() fills RunReport::speedOfLight with
     /// it): bandwidth against `assumedPeakGBs` when > 0, else the device's peak. Above the peak
     /// is impossible when the samples were cold or the data cannot fit in L2; a warm run over
-    /// data that fits in L2 is reported as served from cache.
-    static SpeedOfLight speedOfLight(const RunReport& report, double assumedPeakGBs = 0);
+    /// data that fits in L2 is reported as served from cache. Where the report has FLOPs
+    /// (RunReport::flopsPerLaunch), their rate against `assumedPeakGflops` when > 0, else the
+    /// device's FP32 peak: above it is impossible whatever the caches did.
+    static SpeedOfLight speedOfLight(const RunReport& report, double assumedPeakGBs = 0,
+                                     double assumedPeakGflops = 0);
+    /// The bandwidth half of speedOfLight() alone.
+    static SpeedOfLight bandwidthSpeedOfLight(const RunReport& report, double assumedPeakGBs = 0);
     /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
     /// run() does with Options::outputDir (the runner's client calls it on its own side).
     /// Throws wb::Error.

@@ -66,6 +66,48 @@ private Q_SLOTS:
         cheats::gradeTooFast("cpu", 4 * gbs);
     }
 
+    /// The same submissions against a FLOP peak: the project states its FLOPs (one addition
+    /// per matrix element), and the peak held to is four times the honest kernel's own rate.
+    /// No bandwidth peak is given: the FLOP rate alone catches the closed form.
+    void tooFastForItsFlops()
+    {
+        QTemporaryDir dir;
+        QFile in(cheats::data("rowsum/rowsum.wbproj"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonObject launch = project["launch"].toObject();
+        launch["flops"] = QStringLiteral("rows*cols");
+        project["launch"] = launch;
+        QVERIFY(QFile::copy(cheats::data("rowsum/honest.cu"), dir.filePath("honest.cu")));
+        const QString file = dir.filePath(QStringLiteral("rowsum.wbproj"));
+        write(file, QJsonDocument(project).toJson());
+        const CliRun honest =
+            runCli({"run", file, "--kernel", cheats::data("rowsum/subs/honest.cu"), "--grade",
+                    "--json", "--backend", "cpu"});
+        QVERIFY2(honest.exitCode == 0, qPrintable(honest.out + honest.err));
+        const QJsonObject rep = QJsonDocument::fromJson(honest.out.toUtf8()).object();
+        const QJsonObject sol = rep["speedOfLight"].toObject();
+        QCOMPARE(sol["flopsPerLaunch"].toDouble(), 4096.0 * 8192.0);
+        QCOMPARE(sol["flopsChecked"].toBool(), false); // no FP32 peak on the emulator
+        QVERIFY(sol["flopsPeakSource"].toString().contains("--peak-gflops"));
+        const double gflops =
+            4096.0 * 8192.0 / (rep["timing"].toObject()["medianMs"].toDouble() * 1e6);
+        QVERIFY(gflops > 0);
+        const CliRun r = runCli({"grade", file, cheats::data("rowsum/subs"), "--json", "--backend",
+                                 "cpu", "--timeout", "240", "--jobs", "1", "--peak-gflops",
+                                 QString::number(4 * gflops, 'g', 17)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const auto rows = cheats::rowsOf(r);
+        QCOMPARE(rows.size(), 2);
+        WB_EXPECT_ROW(rows["honest.cu"], "pass", "");
+        QCOMPARE(rows["honest.cu"]["speedOfLight"].toString(), QStringLiteral("ok"));
+        WB_EXPECT_ROW(rows["too_fast.cu"], "impossible", "GFLOP/s");
+        QVERIFY2(rows["too_fast.cu"]["message"].toString().contains("exceeds the peak of"),
+                 qPrintable(rows["too_fast.cu"]["message"].toString()));
+        QCOMPARE(
+            runCli({"grade", file, cheats::data("rowsum/subs"), "--peak-gflops", "0"}).exitCode, 4);
+    }
+
     void unwrittenFailsEvenWhereNanEqualsNan()
     {
         QTemporaryDir dir;

@@ -3,6 +3,7 @@
 // a minimum time, noise that has settled above the target, max samples, max time, cancel), warm-up,
 // hooks, summaries, tables and the throughput figures of core/profiling/Throughput.*.
 #include "core/common/Error.h"
+#include "core/cuda/Device.h"
 #include "core/profiling/Measurement.h"
 #include "core/profiling/Throughput.h"
 #include "tests/support/SuiteMain.h"
@@ -253,9 +254,9 @@ private Q_SLOTS:
         QVERIFY(throughputSummaries(1e-3, {}, peaks).empty());
         QVERIFY(findSummary(throughputSummaries(1e-3, {100.0, {}}, {}),
                             "wb/throughput/bandwidth_peak") == nullptr);
-        QCOMPARE(fp32LanesPerSm(8, 0), 64);
-        QCOMPARE(fp32LanesPerSm(8, 6), 128);
-        QCOMPARE(fp32LanesPerSm(3, 0), 0);
+        QCOMPARE(wb::cuda::fp32LanesPerSm(8, 0), 64);
+        QCOMPARE(wb::cuda::fp32LanesPerSm(8, 6), 128);
+        QCOMPARE(wb::cuda::fp32LanesPerSm(3, 0), 0);
     }
 };
 

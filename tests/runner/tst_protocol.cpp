@@ -159,7 +159,11 @@ private Q_SLOTS:
         r.checkSeed = 18446744073709551557ull; // above 2^53: must not pass through a double
         r.checks.push_back(session::LaunchCheck{"timed launch 3 of 5", 4, false, 7, 1000, 2,
                                                 "out: 1,000 never written"});
-        r.speedOfLight = session::SpeedOfLight{4800, "driver", 6900, true, true, "impossible"};
+        r.speedOfLight = session::SpeedOfLight{4800,  "driver", 6900,  true, true, "impossible",
+                                               66908, "FP32",   70000, true, true};
+        r.flopsPerLaunch = 2e9;
+        r.gflops = 70000;
+        r.device.peakFp32Gflops = 66908;
         r.conditionsBefore = DeviceConditions{1980, 3201, 33, "nvml"};
         r.conditionsAfter.source = "libnvidia-ml.so.1 not found";
         const session::RunReport back = ReportCodec::fromJson(ReportCodec::toJson(r));
@@ -169,6 +173,12 @@ private Q_SLOTS:
         QCOMPARE(back.conditionsBefore.temperatureC, 33);
         QCOMPARE(back.conditionsAfter.smClockMHz, -1);
         QVERIFY(back.speedOfLight.impossible);
+        QVERIFY(back.speedOfLight.flopsImpossible);
+        QCOMPARE(back.speedOfLight.peakGflops, 66908.0);
+        QCOMPARE(back.speedOfLight.achievedGflops, 70000.0);
+        QCOMPARE(back.gflops, 70000.0);
+        QCOMPARE(back.flopsPerLaunch, 2e9);
+        QCOMPARE(back.device.peakFp32Gflops, 66908.0);
         QCOMPARE(back.toJson(), r.toJson());
         QCOMPARE(back.toText(), r.toText());
         QCOMPARE(back.kernel, r.kernel);

@@ -210,6 +210,75 @@ private Q_SLOTS:
         QVERIFY(SessionRunner::speedOfLight(r, 50).impossible);
     }
 
+    /// Where the project states its FLOPs, their rate is held to the FP32 peak (or the one
+    /// given): above it is impossible whatever the caches did.
+    void speedOfLightCountsFlops()
+    {
+        RunReport r;
+        r.backend = wb::BackendKind::Cuda;
+        r.device.peakBandwidthGBs = 4800;
+        r.device.peakFp32Gflops = 66908; // H200: 132 SMs x 128 lanes x 2 x 1.98 GHz
+        r.device.l2CacheBytes = 50u << 20;
+        r.bytesMoved = 1u << 20; // warm and small: the bandwidth is possible
+        r.timing = TimingStats::of({0.01, 0.01, 0.01});
+        r.bandwidthGBs = static_cast<double>(r.bytesMoved) / (r.timing.medianMs * 1e6);
+        // Not stated: no FLOP check.
+        SpeedOfLight sol = SessionRunner::speedOfLight(r);
+        QVERIFY(!sol.flopsChecked && sol.peakGflops == 0 && !sol.impossible);
+        // 2^30 FLOPs in 10 µs: 107 TFLOP/s, above the FP32 peak.
+        r.flopsPerLaunch = 1073741824.0;
+        r.gflops = r.flopsPerLaunch / (r.timing.medianMs * 1e6);
+        sol = SessionRunner::speedOfLight(r);
+        QVERIFY(sol.flopsChecked && sol.checked);
+        QVERIFY(sol.flopsImpossible && sol.impossible);
+        QCOMPARE(sol.peakGflops, 66908.0);
+        QVERIFY2(sol.message.find("GFLOP/s") != std::string::npos &&
+                     sol.message.find("exceeds the peak of 66908.0 GFLOP/s (FP32") !=
+                         std::string::npos,
+                 sol.message.c_str());
+        // The bandwidth half still says its own (possible) verdict.
+        QVERIFY2(sol.message.find("GB/s") != std::string::npos, sol.message.c_str());
+        // A tensor-core peak given by the teacher: possible.
+        sol = SessionRunner::speedOfLight(r, 0, 989000);
+        QVERIFY(sol.flopsChecked && !sol.flopsImpossible && !sol.impossible);
+        QVERIFY(sol.flopsPeakSource.find("--peak-gflops") != std::string::npos);
+        // A tenth of the FLOPs: under the FP32 peak.
+        r.flopsPerLaunch /= 10;
+        r.gflops /= 10;
+        QVERIFY(!SessionRunner::speedOfLight(r).impossible);
+        // The CPU emulator has no FP32 peak: it says how to give one.
+        r.backend = wb::BackendKind::Cpu;
+        r.device = {};
+        sol = SessionRunner::speedOfLight(r);
+        QVERIFY(!sol.flopsChecked);
+        QVERIFY2(sol.peakSource.find("give --peak-gflops") != std::string::npos,
+                 sol.peakSource.c_str());
+        QVERIFY(SessionRunner::speedOfLight(r, 0, 1).flopsImpossible);
+    }
+
+    /// "flops" in the launch object: evaluated with the scalars, saved and loaded back, and a
+    /// negative or non-numeric count is an invalid project.
+    void flopsAreStatedInTheProject()
+    {
+        Session s = makeSession();
+        s.flops = "2*n";
+        const RunReport r = SessionRunner::run(s, {});
+        QVERIFY2(r.status == RunReport::Status::Passed, r.toText().c_str());
+        QCOMPARE(r.flopsPerLaunch, 600.0);
+        QVERIFY(r.gflops > 0);
+        QVERIFY2(r.toText().find("FLOPs     600 per launch (stated)") != std::string::npos,
+                 r.toText().c_str());
+        QVERIFY2(r.toText().find("give --peak-gflops") != std::string::npos, r.toText().c_str());
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("f.wbproj").toStdString();
+        ProjectFile::save(s, file);
+        QCOMPARE(ProjectFile::load(file).flops, std::string("2*n"));
+        s.flops = "-n";
+        const RunReport bad = SessionRunner::run(s, {});
+        QCOMPARE(bad.status, RunReport::Status::Invalid);
+        QVERIFY2(bad.message.find("launch.flops") != std::string::npos, bad.message.c_str());
+    }
+
     void kernelReference()
     {
         Session s = makeSession();
