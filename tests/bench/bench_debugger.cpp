@@ -44,7 +44,11 @@ struct DebugTimes {
     double prepare = 0, firstStop = 0, total = 0, step = 0, table = 0;
 };
 
-// matmul_tiled.cu:15 is the first line of the tile loop's body; 17 the barrier after it.
+// matmul_tiled.cu:23 is the first statement of the tile loop's body (the load of As); 29 the
+// barrier after the loads (the blockDim-general kernel of issue 17: with 16x16 threads each
+// thread loads one element of each tile).
+constexpr int kFirstLine = 23;
+constexpr int kBarrierLine = 29;
 DebugTimes debugOnce(const session::Session& s, const std::string& condition)
 {
     DebugTimes t;
@@ -54,14 +58,20 @@ DebugTimes debugOnce(const session::Session& s, const std::string& condition)
     t.prepare = msSince(t0);
     const auto t1 = Clock::now();
     debug::DebugSession d(target);
-    d.addBreakpoint({15, condition});
+    d.addBreakpoint({kFirstLine, condition});
     const debug::DebugStop stop = d.start();
     t.firstStop = msSince(t1);
     t.total = msSince(t0);
-    if (stop.line != 15)
-        throw Error(Error::Kind::Runtime, "did not stop at line 15: " + stop.message);
-    d.stepOver(); // to line 16
-    if (d.stepOver().line != 17) throw Error(Error::Kind::Runtime, "did not step to line 17");
+    if (stop.line != kFirstLine)
+        throw Error(Error::Kind::Runtime,
+                    "did not stop at line " + std::to_string(kFirstLine) + ": " + stop.message);
+    // Over the rest of the loads (their loop headers) to the barrier.
+    int line = stop.line;
+    for (int i = 0; i < 12 && line != kBarrierLine; ++i)
+        line = d.stepOver().line;
+    if (line != kBarrierLine)
+        throw Error(Error::Kind::Runtime, "did not step to line " + std::to_string(kBarrierLine) +
+                                              " (at " + std::to_string(line) + ")");
     const auto t2 = Clock::now();
     const debug::DebugStop after = d.stepOver(); // the __syncthreads() of line 17
     t.step = msSince(t2);
@@ -127,7 +137,7 @@ int main(int argc, char** argv)
                     std::string(14, '-').c_str(), std::string(46, '-').c_str(),
                     std::string(14, '-').c_str(), std::string(8, '-').c_str(),
                     std::string(20, '-').c_str());
-        row("first breakpoint (line 15, block 0 thread 0), click to stop", median(total),
+        row("first breakpoint (line 23, block 0 thread 0), click to stop", median(total),
             "plain emulator run of the session", median(plainMs),
             "debugger/plain; target: < 1000 ms");
         row("  of which: prepare (child: load, cached -O0 -g3 build, inputs)", median(prep),
