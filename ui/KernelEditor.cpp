@@ -6,6 +6,8 @@
 
 #include <QEvent>
 #include <QFontDatabase>
+#include <QFontInfo>
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QToolTip>
 
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace wb::ui {
 
@@ -51,6 +54,11 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
         language == Language::Cuda ? QStringLiteral("kernel.cu") : QStringLiteral("reference.cpp");
     m_lexer = new CudaLexer(language == Language::Cuda, this);
     setLexer(m_lexer);
+    // A zoom (Presentation Mode, Ctrl+wheel) changes the digits' width and the line height.
+    connect(this, &QsciScintillaBase::SCN_ZOOM, this, [this] {
+        updateLineNumberWidth();
+        fitLines();
+    });
 
     // Completion without QsciAPIs: its preparation runs on a thread that must not outlive the
     // editor. The lists are small; filtering them per keystroke costs microseconds.
@@ -278,6 +286,52 @@ void KernelEditor::changeEvent(QEvent* event)
 {
     QsciScintilla::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) applyPalette();
+}
+
+void KernelEditor::resizeEvent(QResizeEvent* event)
+{
+    QsciScintilla::resizeEvent(event);
+    fitLines();
+}
+
+void KernelEditor::setMinimumLinesOnScreen(int lines)
+{
+    m_minLines = std::max(0, lines);
+    fitLines();
+}
+
+void KernelEditor::fitLines()
+{
+    if (m_fitting) return;
+    if (m_minLines == 0) {
+        if (extraAscent() != 0 || extraDescent() != 0) {
+            setExtraAscent(0);
+            setExtraDescent(0);
+        }
+        return;
+    }
+    m_fitting = true;
+    // From the font's own spacing: how many pixels per line must go for m_minLines to fit.
+    setExtraAscent(0);
+    setExtraDescent(0);
+    const int height = viewport()->height();
+    const int line = static_cast<int>(SendScintilla(SCI_TEXTHEIGHT, 0UL));
+    if (height > 0 && line > 0 && height / line < m_minLines) {
+        QFont f = static_cast<QsciLexer*>(m_lexer)->defaultFont();
+        f.setPointSizeF(f.pointSizeF() + static_cast<double>(SendScintilla(SCI_GETZOOM)));
+        const QFontMetricsF fm(f);
+        const double em = QFontInfo(f).pixelSize();
+        // Code needs about 0.8 em above the baseline (ascenders, brackets) and 0.25 em below
+        // (descenders); a font's line spacing may reserve more, for accents.
+        const int spareAbove = std::max(0, static_cast<int>(std::floor(fm.ascent() - 0.8 * em)));
+        const int spareBelow = std::max(0, static_cast<int>(std::floor(fm.descent() - 0.25 * em)));
+        const int excess = line - height / m_minLines;
+        const int above = std::min(excess, spareAbove);
+        const int below = std::min(excess - above, spareBelow);
+        setExtraAscent(-above);
+        setExtraDescent(-below);
+    }
+    m_fitting = false;
 }
 
 void KernelEditor::clearDiagnostics()

@@ -63,6 +63,14 @@ public:
     /// Re-applies colours after a palette change (light/dark follows the system).
     void applyPalette();
 
+    /// Keeps at least `lines` lines on screen (0: off, the default) by taking the room a
+    /// monospace font leaves above and below its glyphs (never less than 0.8 em above the
+    /// baseline and 0.25 em below it, enough for code): Presentation Mode asks for 20 at
+    /// 1280×720, which DejaVu Sans Mono's spacing meets and Noto Sans Mono's (1.36 em) does not.
+    /// Follows resizes and zoom; the font size is never changed.
+    Q_INVOKABLE void setMinimumLinesOnScreen(int lines);
+    int minimumLinesOnScreen() const noexcept { return m_minLines; }
+
     /// Offers the CUDA words and the document's identifiers that start with the word before
     /// the cursor (automatically after three characters; `force` for Ctrl+Space).
     void showCompletions(bool force);
@@ -74,11 +82,13 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateLineNumberWidth();
     void applyHeat();
+    void fitLines();
 
     struct Heat {
         double share = 0;
@@ -96,6 +106,8 @@ private:
     std::vector<Diagnostic> m_diagnostics;
     std::map<int, Heat> m_heat;           ///< 1-based line → its samples
     std::vector<QsciStyle*> m_heatStyles; ///< coolest to hottest
+    int m_minLines = 0;                   ///< setMinimumLinesOnScreen
+    bool m_fitting = false;               ///< fitLines() is running
 };
 
 } // namespace wb::ui

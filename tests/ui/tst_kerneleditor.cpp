@@ -164,6 +164,59 @@ private Q_SLOTS:
         QCOMPARE(spin->maximum(), editor.lines());
     }
 
+    /// setMinimumLinesOnScreen takes the room the font leaves above and below its glyphs, no
+    /// more (Presentation Mode: 20 lines at 1280×720 whatever the monospace font), follows
+    /// zoom, and gives the room back at 0. A zoom also widens the line numbers.
+    void minimumLinesOnScreen()
+    {
+        KernelEditor editor(KernelEditor::Language::Cuda);
+        QString text;
+        for (int i = 0; i < 200; ++i)
+            text += QStringLiteral("int x%1 = %1; // gjpqy_[]{}\n").arg(i);
+        editor.setText(text);
+        editor.resize(600, 400);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.zoomIn(8);
+        const auto textHeight = [&] {
+            return static_cast<int>(
+                editor.SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, 0UL, 0L));
+        };
+        const auto onScreen = [&] {
+            return static_cast<int>(editor.SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN));
+        };
+        const int natural = textHeight();
+        const int fits = onScreen();
+        QVERIFY(fits > 3);
+        // One more line than fits: the line gets shorter, and that many lines fit.
+        editor.setMinimumLinesOnScreen(fits + 1);
+        QCOMPARE(editor.minimumLinesOnScreen(), fits + 1);
+        QVERIFY2(textHeight() < natural && onScreen() >= fits + 1,
+                 qPrintable(QStringLiteral("%1 -> %2 px, %3 -> %4 lines")
+                                .arg(natural)
+                                .arg(textHeight())
+                                .arg(fits)
+                                .arg(onScreen())));
+        // Far more than any spacing allows: only the spare room goes (above 0.8 em, below
+        // 0.25 em), never the glyphs' own.
+        editor.setMinimumLinesOnScreen(1000);
+        QVERIFY(editor.extraAscent() <= 0 && editor.extraDescent() <= 0);
+        const int trimmed = natural - textHeight();
+        QVERIFY2(trimmed > 0 && trimmed < natural / 4,
+                 qPrintable(QStringLiteral("%1 of %2").arg(trimmed).arg(natural)));
+        // A zoom keeps the rule; 0 gives the room back.
+        editor.zoomOut(4);
+        QVERIFY(editor.extraAscent() <= 0);
+        editor.setMinimumLinesOnScreen(0);
+        QCOMPARE(editor.extraAscent(), 0);
+        QCOMPARE(editor.extraDescent(), 0);
+        // The line-number margin holds "200" at the zoomed size.
+        const int digits = static_cast<int>(editor.SendScintilla(
+            QsciScintillaBase::SCI_TEXTWIDTH, QsciScintillaBase::STYLE_LINENUMBER, "200"));
+        QVERIFY2(editor.marginWidth(0) > digits,
+                 qPrintable(QStringLiteral("%1 <= %2").arg(editor.marginWidth(0)).arg(digits)));
+    }
+
     void problemsModel()
     {
         DiagnosticsModel model;

@@ -62,6 +62,9 @@ void zoomEditors(QMainWindow* w, bool in)
                                           Q_ARG(int, PresentationMode::kEditorZoom))) {
                 child->setProperty(kOwnFont, ownFont);
                 zoomed << QVariant::fromValue(static_cast<QObject*>(child));
+                if (child->metaObject()->indexOfMethod("setMinimumLinesOnScreen(int)") >= 0)
+                    QMetaObject::invokeMethod(child, "setMinimumLinesOnScreen",
+                                              Q_ARG(int, PresentationMode::kEditorLines));
             }
         }
         w->setProperty(kZoomed, zoomed);
@@ -70,6 +73,8 @@ void zoomEditors(QMainWindow* w, bool in)
             auto* child = qobject_cast<QWidget*>(v.value<QObject*>());
             if (!child) continue;
             QMetaObject::invokeMethod(child, "zoomOut", Q_ARG(int, PresentationMode::kEditorZoom));
+            if (child->metaObject()->indexOfMethod("setMinimumLinesOnScreen(int)") >= 0)
+                QMetaObject::invokeMethod(child, "setMinimumLinesOnScreen", Q_ARG(int, 0));
             // The zoom gave it a font of its own: let it inherit the window's again.
             if (!child->property(kOwnFont).toBool() && child->testAttribute(Qt::WA_SetFont))
                 child->setFont(QFont());

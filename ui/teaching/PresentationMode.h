@@ -19,6 +19,9 @@ public:
     static constexpr int kPointSize = 18;
     /// Steps passed to each editor's zoomIn()/zoomOut().
     static constexpr int kEditorZoom = 8;
+    /// Lines an editor that can keep them (KernelEditor::setMinimumLinesOnScreen) keeps on
+    /// screen in Presentation Mode, whatever its monospace font's line spacing.
+    static constexpr int kEditorLines = 20;
     /// Share of the window's width the right column of panels gets (percent).
     static constexpr int kPanelColumnPercent = 44;
 
