@@ -356,26 +356,35 @@ bool gradeOptions(const QCommandLineParser& p, session::SessionRunner::Options& 
             return false;
         }
     }
-    if (p.isSet(QStringLiteral("peak-bandwidth"))) {
-        bool conv = false;
-        opt.peakBandwidthGBs = p.value(QStringLiteral("peak-bandwidth")).toDouble(&conv);
-        if (!conv || !(opt.peakBandwidthGBs > 0) || !std::isfinite(opt.peakBandwidthGBs)) {
-            err("--peak-bandwidth: expected a positive number of GB/s, got \"" +
-                p.value(QStringLiteral("peak-bandwidth")).toStdString() + "\"");
-            return false;
-        }
+    std::string why;
+    const std::optional<double> bandwidth =
+        parsePeakOption(p, QStringLiteral("peak-bandwidth"), "GB/s", why);
+    const std::optional<double> gflops =
+        bandwidth ? parsePeakOption(p, QStringLiteral("peak-gflops"), "GFLOP/s", why) : 0.0;
+    if (!bandwidth || !gflops) {
+        err(why);
+        return false;
     }
-    if (p.isSet(QStringLiteral("peak-gflops"))) {
-        bool conv = false;
-        opt.peakGflops = p.value(QStringLiteral("peak-gflops")).toDouble(&conv);
-        if (!conv || !(opt.peakGflops > 0) || !std::isfinite(opt.peakGflops)) {
-            err("--peak-gflops: expected a positive number of GFLOP/s, got \"" +
-                p.value(QStringLiteral("peak-gflops")).toStdString() + "\"");
-            return false;
-        }
-    }
+    opt.peakBandwidthGBs = *bandwidth;
+    opt.peakGflops = *gflops;
     return true;
 }
+
+} // namespace
+
+std::optional<double> parsePeakOption(const QCommandLineParser& p, const QString& name,
+                                      const char* unit, std::string& why)
+{
+    if (!p.isSet(name)) return 0.0;
+    bool conv = false;
+    const double value = p.value(name).toDouble(&conv);
+    if (conv && value > 0 && std::isfinite(value)) return value;
+    why = "--" + name.toStdString() + ": expected a positive number of " + unit + ", got \"" +
+          p.value(name).toStdString() + "\"";
+    return std::nullopt;
+}
+
+namespace {
 
 int cmdRun(const QCommandLineParser& p, const QStringList& args)
 {

@@ -3,6 +3,8 @@
 
 #include <QStringList>
 
+class QCommandLineParser;
+
 #include <optional>
 #include <string>
 
@@ -28,6 +30,12 @@ inline constexpr double kMaxTimeoutSeconds = 2147483.0;
 std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why);
 
 /// Runs the command line (arguments include the program name); returns the exit code.
+/// A speed-of-light peak option (--peak-bandwidth GB/s, --peak-gflops GFLOP/s): its value when
+/// set and a positive finite number; std::nullopt with `why` set when it is set and is not;
+/// 0 when it is not set.
+std::optional<double> parsePeakOption(const QCommandLineParser& parser, const QString& name,
+                                      const char* unit, std::string& why);
+
 int runCli(const QStringList& arguments);
 
 } // namespace wb::cli

@@ -445,21 +445,11 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         if (p.isSet(QLatin1String(o)))
             extra << QStringLiteral("--") + QLatin1String(o) << p.value(QLatin1String(o));
     if (p.isSet(QStringLiteral("fresh-inputs"))) extra << QStringLiteral("--fresh-inputs");
-    if (p.isSet(QStringLiteral("peak-bandwidth"))) {
-        bool conv = false;
-        const double peak = p.value(QStringLiteral("peak-bandwidth")).toDouble(&conv);
-        if (!conv || !(peak > 0) || !std::isfinite(peak)) {
-            err(QStringLiteral("--peak-bandwidth: expected a positive number of GB/s, got \"%1\"")
-                    .arg(p.value(QStringLiteral("peak-bandwidth"))));
-            return InvalidInput;
-        }
-    }
-    if (p.isSet(QStringLiteral("peak-gflops"))) {
-        bool conv = false;
-        const double peak = p.value(QStringLiteral("peak-gflops")).toDouble(&conv);
-        if (!conv || !(peak > 0) || !std::isfinite(peak)) {
-            err(QStringLiteral("--peak-gflops: expected a positive number of GFLOP/s, got \"%1\"")
-                    .arg(p.value(QStringLiteral("peak-gflops"))));
+    for (const auto& [name, unit] :
+         {std::pair{"peak-bandwidth", "GB/s"}, std::pair{"peak-gflops", "GFLOP/s"}}) {
+        std::string why;
+        if (!parsePeakOption(p, QLatin1String(name), unit, why)) {
+            err(QString::fromStdString(why));
             return InvalidInput;
         }
     }
