@@ -104,7 +104,13 @@ DeviceDescription CudaBackend::describe(int ordinal)
     d.multiprocessors = dev.multiprocessorCount();
     d.totalMemoryBytes = dev.totalMemory();
     d.peakBandwidthGBs = dev.peakBandwidthGBs();
-    d.peakFp32Gflops = dev.peakFp32Gflops();
+    try {
+        d.peakFp32Gflops = dev.peakFp32Gflops();
+    } catch (const Error&) {
+        // A driver without the clock attribute leaves the FLOP check unchecked (it says so),
+        // not the backend unusable.
+        d.peakFp32Gflops = 0;
+    }
     d.l2CacheBytes =
         static_cast<std::uint64_t>(std::max(0, dev.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)));
     d.driverVersion = Device::driverVersion();
