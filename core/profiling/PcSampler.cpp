@@ -32,36 +32,11 @@ struct PcSamplingFailure {
     ProfilerStatus status;
 };
 
-ProfilerStatus classify(CUptiResult result, const std::string& step)
-{
-    const std::string text = step + ": " + detail::cuptiResultText(result);
-    switch (result) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        return {State::InsufficientPrivileges, text + ". " + counterPermissionHelp()};
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_HARDWARE_BUSY:
-        return {State::ProfilerBusy,
-                text + ". Another profiler is attached to this process or GPU (Nsight Compute, "
-                       "Nsight Systems): close it and retry."};
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_COMPATIBLE:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        return {State::UnsupportedDevice,
-                text + ". PC sampling is not available on this GPU or configuration."};
-    default:
-        return {State::Failed, text};
-    }
-}
-
 void call(CUptiResult result, const char* step)
 {
-    if (result != CUPTI_SUCCESS) throw PcSamplingFailure{classify(result, step)};
+    if (result != CUPTI_SUCCESS)
+        throw PcSamplingFailure{detail::classifyCuptiResult(
+            result, step, "PC sampling is not available on this GPU or configuration.")};
 }
 
 std::mutex& samplingMutex()

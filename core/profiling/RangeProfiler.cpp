@@ -48,50 +48,9 @@ struct CuptiFailure {
     ProfilerStatus status;
 };
 
-ProfilerStatus classify(CUptiResult result, const std::string& step)
-{
-    const std::string text = step + ": " + detail::cuptiResultText(result);
-    switch (result) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        return {State::InsufficientPrivileges, text + ". " + counterPermissionHelp()};
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_HARDWARE_BUSY:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        return {State::ProfilerBusy,
-                text + ". Another profiler is attached to this process or GPU (Nsight Compute, "
-                       "Nsight Systems, or a second counter session): close it and retry."};
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_COMPATIBLE:
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-        return {State::UnsupportedDevice,
-                text + ". Hardware counters are not available on this GPU or configuration."};
-    case CUPTI_ERROR_INVALID_METRIC_NAME:
-        return {State::InvalidMetric, text};
-    default:
-        return {State::Failed, text};
-    }
-}
-
-} // namespace
-
-ProfilerStatus detail::classifyCuptiResult(CUptiResult result, const std::string& step)
-{
-    return classify(result, step);
-}
-
-namespace {
-
 void call(CUptiResult result, const char* step)
 {
-    if (result != CUPTI_SUCCESS) throw CuptiFailure{classify(result, step)};
+    if (result != CUPTI_SUCCESS) throw CuptiFailure{detail::classifyCuptiResult(result, step)};
 }
 
 const char* supportLevelName(CUpti_Profiler_Support_Level level)

@@ -133,4 +133,37 @@ std::string cuptiResultText(CUptiResult result)
     return out;
 }
 
+ProfilerStatus classifyCuptiResult(CUptiResult result, const std::string& step,
+                                   const char* unsupported)
+{
+    const std::string text = step + ": " + cuptiResultText(result);
+    switch (result) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        return {ProfilerStatus::State::InsufficientPrivileges,
+                text + ". " + counterPermissionHelp()};
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_HARDWARE_BUSY:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        return {ProfilerStatus::State::ProfilerBusy,
+                text + ". Another profiler is attached to this process or GPU (Nsight Compute, "
+                       "Nsight Systems, or a second counter session): close it and retry."};
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+    case CUPTI_ERROR_INVALID_CHIP_NAME:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+        return {ProfilerStatus::State::UnsupportedDevice, text + ". " + unsupported};
+    case CUPTI_ERROR_INVALID_METRIC_NAME:
+        return {ProfilerStatus::State::InvalidMetric, text};
+    default:
+        return {ProfilerStatus::State::Failed, text};
+    }
+}
+
 } // namespace wb::profiling::detail

@@ -85,7 +85,10 @@ const char* const kCuptiFaultVariable = "WARPBENCH_CUPTI_FAULT";
 std::optional<CUptiResult> injectedCuptiFault();
 
 /// What a CUPTI result from `step` means for the user (insufficient privileges with how to
-/// enable counters, profiler busy, unsupported device, ...): the range profiler's classifier.
-ProfilerStatus classifyCuptiResult(CUptiResult result, const std::string& step);
+/// enable counters, profiler busy, unsupported device, ...): the classifier of the range
+/// profiler and of PC sampling. `unsupported` is the sentence an unsupported device gets.
+ProfilerStatus classifyCuptiResult(
+    CUptiResult result, const std::string& step,
+    const char* unsupported = "Hardware counters are not available on this GPU or configuration.");
 
 } // namespace wb::profiling::detail
