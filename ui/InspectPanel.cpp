@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/InspectPanel.h"
 
+#include "core/common/Text.h"
 #include "ui/ResourceTableModel.h"
 
 #include <QFile>
@@ -279,10 +280,8 @@ void InspectPanel::highlightSourceLine(int line, const QString& file)
         for (std::size_t r = 0; r < m_sassRows.size(); ++r) {
             const SassRow& row = m_sassRows[r];
             if (row.line != line) continue;
-            const std::size_t slash = row.file.find_last_of('/');
-            const std::string base =
-                slash == std::string::npos ? row.file : row.file.substr(slash + 1);
-            if (want.empty() || base == want) sassRows.push_back(static_cast<int>(r));
+            if (want.empty() || fileNameOf(row.file) == want)
+                sassRows.push_back(static_cast<int>(r));
         }
     }
     m_highlightedPtx = select(m_ptx, ptxRows);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/KernelEditor.h"
 
+#include "core/common/Text.h"
 #include "ui/CudaLexer.h"
 #include "ui/CudaWords.h"
 
@@ -195,8 +196,7 @@ void KernelEditor::setHotspots(const profiling::HotspotReport* hotspots)
         const std::string mine = m_sourceName.toStdString();
         for (const profiling::HotspotLine& l : hotspots->lines) {
             if (l.line <= 0) continue;
-            const std::size_t slash = l.file.find_last_of('/');
-            const std::string base = slash == std::string::npos ? l.file : l.file.substr(slash + 1);
+            const std::string_view base = fileNameOf(l.file);
             if (!base.empty() && base != mine) continue;
             m_heat[l.line] = {hotspots->share(l), l.samples, l.stalls};
         }

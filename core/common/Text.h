@@ -16,4 +16,11 @@ inline std::string_view trim(std::string_view s) noexcept
     return s;
 }
 
+/// The part of `path` after its last '/' (all of it when there is none); a view into `path`.
+inline std::string_view fileNameOf(std::string_view path) noexcept
+{
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 } // namespace wb

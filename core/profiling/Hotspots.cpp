@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/Hotspots.h"
 
+#include "core/common/Text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -11,12 +13,6 @@
 namespace wb::profiling {
 
 namespace {
-
-std::string baseName(const std::string& path)
-{
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 void addStalls(std::map<std::string, std::uint64_t>& into, const std::vector<StallCount>& from)
 {
@@ -33,14 +29,6 @@ std::vector<StallCount> sortedStalls(const std::map<std::string, std::uint64_t>&
         return a.samples > b.samples;
     });
     return out;
-}
-
-std::string trimmed(const std::string& s)
-{
-    const std::size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const std::size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
 }
 
 } // namespace
@@ -66,9 +54,9 @@ double HotspotReport::share(const HotspotLine& line) const noexcept
 
 const HotspotLine* HotspotReport::findLine(const std::string& file, int line) const noexcept
 {
-    const std::string want = baseName(file);
+    const std::string_view want = fileNameOf(file);
     for (const HotspotLine& l : lines)
-        if (l.line == line && (want.empty() || baseName(l.file) == want)) return &l;
+        if (l.line == line && (want.empty() || fileNameOf(l.file) == want)) return &l;
     return nullptr;
 }
 
@@ -166,8 +154,8 @@ std::string sourceLineText(const std::string& source, int line)
     }
     if (start >= source.size()) return {};
     const std::size_t end = source.find('\n', start);
-    return trimmed(
-        source.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    return std::string(trim(std::string_view(source).substr(
+        start, end == std::string::npos ? std::string::npos : end - start)));
 }
 
 std::string stallReasonLabel(const std::string& cuptiName)

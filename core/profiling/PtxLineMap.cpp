@@ -1,26 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/PtxLineMap.h"
 
+#include "core/common/Text.h"
+
 #include <charconv>
 #include <sstream>
 
 namespace wb::profiling {
 
 namespace {
-
-std::string baseName(const std::string& path)
-{
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string trimmed(const std::string& s)
-{
-    const std::size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const std::size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 /// Reads the next whitespace-separated integer of `s` from `pos`; false when there is none.
 bool nextInt(const std::string& s, std::size_t& pos, int& out)
@@ -43,7 +31,7 @@ PtxLineMap PtxLineMap::parse(const std::string& ptx)
     Entry current;
     int depth = 0;
     while (std::getline(in, raw)) {
-        const std::string s = trimmed(raw);
+        const std::string s(trim(raw));
         Entry e;
         if (s.rfind(".loc", 0) == 0) {
             std::size_t pos = 4;
@@ -100,12 +88,12 @@ const std::string& PtxLineMap::sourceFile(int ptxLine) const noexcept
 std::vector<int> PtxLineMap::ptxLinesFor(const std::string& file, int line) const
 {
     std::vector<int> out;
-    const std::string want = baseName(file);
+    const std::string_view want = fileNameOf(file);
     for (std::size_t i = 0; i < m_lines.size(); ++i) {
         const Entry& e = m_lines[i];
         if (!e.instruction || e.line != line || line <= 0) continue;
         const int p = static_cast<int>(i) + 1;
-        if (!want.empty() && baseName(sourceFile(p)) != want) continue;
+        if (!want.empty() && fileNameOf(sourceFile(p)) != want) continue;
         out.push_back(p);
     }
     return out;

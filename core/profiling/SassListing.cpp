@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiling/SassListing.h"
 
+#include "core/common/Text.h"
+
 #include <charconv>
 #include <cstdio>
 #include <sstream>
@@ -8,20 +10,6 @@
 namespace wb::profiling {
 
 namespace {
-
-std::string baseName(const std::string& path)
-{
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string trimmed(const std::string& s)
-{
-    const std::size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    const std::size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 bool parseHex(const std::string& s, std::uint64_t& out)
 {
@@ -87,7 +75,7 @@ SassListing SassListing::parse(const std::string& text)
     int line = 0;
     SassInstruction* last = nullptr; // waiting for the second encoding word
     while (std::getline(in, raw)) {
-        const std::string s = trimmed(raw);
+        const std::string s(trim(raw));
         if (s.rfind("//---", 0) == 0) {
             // //--------------------- .text._Z3hotPfii --------------------------
             const std::size_t at = s.find(".text.");
@@ -119,7 +107,7 @@ SassListing SassListing::parse(const std::string& text)
             const std::string inner = s.substr(2, close - 2);
             if (inner.rfind(" 0x", 0) == 0) {
                 // The encoding's second word, on a line of its own.
-                if (last && parseHex(trimmed(inner).substr(2), value))
+                if (last && parseHex(std::string(trim(inner).substr(2)), value))
                     last->control = SassControl::fromHighWord(value);
                 last = nullptr;
                 continue;
@@ -129,7 +117,8 @@ SassListing SassListing::parse(const std::string& text)
             ins.offset = value;
             std::string rest = s.substr(close + 2);
             std::size_t semi = rest.find(';');
-            ins.text = trimmed(semi == std::string::npos ? rest : rest.substr(0, semi + 1));
+            ins.text = trim(std::string_view(rest).substr(0, semi == std::string::npos ? rest.size()
+                                                                                       : semi + 1));
             ins.file = file;
             ins.line = line;
             std::uint64_t first = 0;
@@ -163,9 +152,9 @@ std::vector<std::uint64_t> SassListing::offsetsForLine(const std::string& functi
     std::vector<std::uint64_t> out;
     const SassFunction* f = this->function(function);
     if (!f) return out;
-    const std::string want = baseName(file);
+    const std::string_view want = fileNameOf(file);
     for (const SassInstruction& i : f->instructions)
-        if (i.line == line && (want.empty() || baseName(i.file) == want)) out.push_back(i.offset);
+        if (i.line == line && (want.empty() || fileNameOf(i.file) == want)) out.push_back(i.offset);
     return out;
 }
 
