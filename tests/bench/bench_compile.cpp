@@ -7,6 +7,7 @@
 // Runs without a GPU. Usage: bench_compile [--repeat N]
 #include "core/cuda/Compiler.h"
 #include "core/cuda/detail/NvrtcApi.h"
+#include "core/profiling/Statistics.h"
 
 #include <QCoreApplication>
 #include <QProcess>
@@ -60,11 +61,9 @@ double ms(Clock::duration d)
     return std::chrono::duration<double, std::milli>(d).count();
 }
 
-double median(std::vector<double> v)
+double median(const std::vector<double>& v)
 {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return wb::profiling::computeStatistics(v).median;
 }
 
 CompileOptions benchOptions()

@@ -9,6 +9,7 @@
 #include "core/common/Error.h"
 #include "core/debug/DebugSession.h"
 #include "core/debug/GdbMi.h"
+#include "core/profiling/Statistics.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 
@@ -33,11 +34,9 @@ double msSince(Clock::time_point t0)
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-double median(std::vector<double> v)
+double median(const std::vector<double>& v)
 {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return profiling::computeStatistics(v).median;
 }
 
 struct DebugTimes {

@@ -9,6 +9,7 @@
 // Usage: bench_runner [--backend cpu|cuda] [--runs N] [--soak N]
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/profiling/Statistics.h"
 #include "core/runner/RunnerClient.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
@@ -31,11 +32,9 @@ double msSince(Clock::time_point t0)
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-double median(std::vector<double> v)
+double median(const std::vector<double>& v)
 {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return profiling::computeStatistics(v).median;
 }
 
 session::Session hello()
