@@ -6,18 +6,6 @@
 
 #include <QTest>
 
-namespace {
-/// Why the CUDA backend cannot run here (empty when it can), from `warpbench-cli devices`.
-QString cudaUnavailable()
-{
-    const CliRun r = runCli({QStringLiteral("devices")});
-    if (r.exitCode != 0) return QStringLiteral("warpbench-cli devices failed: ") + r.err;
-    for (const QString& line : r.out.split('\n'))
-        if (line.startsWith(QLatin1String("cuda: unavailable"))) return line;
-    return {};
-}
-} // namespace
-
 class TestCliGpu : public QObject {
     Q_OBJECT
 private Q_SLOTS:

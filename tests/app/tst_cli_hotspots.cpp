@@ -13,15 +13,6 @@
 namespace {
 const QString kProject =
     QStringLiteral(WB_SOURCE_DIR "/tests/profiling/data/hotloop/hotloop.wbproj");
-
-QString cudaUnavailable()
-{
-    const CliRun r = runCli({QStringLiteral("devices")});
-    if (r.exitCode != 0) return QStringLiteral("warpbench-cli devices failed: ") + r.err;
-    for (const QString& line : r.out.split('\n'))
-        if (line.startsWith(QLatin1String("cuda: unavailable"))) return line;
-    return {};
-}
 } // namespace
 
 class TestCliHotspots : public QObject {

@@ -13,13 +13,6 @@
 #include <QTest>
 
 namespace {
-void write(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text);
-}
-
 const char* kProject = R"json({
     "schemaVersion": 1,
     "name": "lab1",
@@ -54,13 +47,13 @@ private Q_SLOTS:
         const QString why = cpuUnavailable();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         QTemporaryDir dir;
-        write(dir.filePath("lab1.wbproj"), kProject);
-        write(dir.filePath("solution.cu"), kPass);
+        writeFile(dir.filePath("lab1.wbproj"), kProject);
+        writeFile(dir.filePath("solution.cu"), kPass);
         QDir().mkpath(dir.filePath("subs"));
-        write(dir.filePath("subs/alice.cu"), kPass);
-        write(dir.filePath("subs/bob.cu"), kFail);
-        write(dir.filePath("subs/carol.cu"), kBroken);
-        write(dir.filePath("subs/notes.txt"), "not a submission");
+        writeFile(dir.filePath("subs/alice.cu"), kPass);
+        writeFile(dir.filePath("subs/bob.cu"), kFail);
+        writeFile(dir.filePath("subs/carol.cu"), kBroken);
+        writeFile(dir.filePath("subs/notes.txt"), "not a submission");
         const QString csv = dir.filePath("grades.csv");
         // A generous timeout: compiles on a loaded machine take seconds. The runaway kernel has
         // its own test below.
@@ -112,11 +105,11 @@ private Q_SLOTS:
         const QString why = cpuUnavailable();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         QTemporaryDir dir;
-        write(dir.filePath("lab1.wbproj"), kProject);
-        write(dir.filePath("solution.cu"), kPass);
+        writeFile(dir.filePath("lab1.wbproj"), kProject);
+        writeFile(dir.filePath("solution.cu"), kPass);
         QDir().mkpath(dir.filePath("subs"));
-        write(dir.filePath("subs/dave.cu"), kHang);
-        write(dir.filePath("subs/erin.cu"), kPass);
+        writeFile(dir.filePath("subs/dave.cu"), kHang);
+        writeFile(dir.filePath("subs/erin.cu"), kPass);
         // Compile both first (same options, so the graded runs hit the compile cache and the
         // short timeout below is spent running, not compiling).
         QCOMPARE(
@@ -146,10 +139,10 @@ private Q_SLOTS:
         const QString why = cpuUnavailable();
         if (!why.isEmpty()) QSKIP(qPrintable(why));
         QTemporaryDir dir;
-        write(dir.filePath("lab1.wbproj"), kProject);
-        write(dir.filePath("solution.cu"), kPass);
+        writeFile(dir.filePath("lab1.wbproj"), kProject);
+        writeFile(dir.filePath("solution.cu"), kPass);
         QDir().mkpath(dir.filePath("subs"));
-        write(dir.filePath("subs/alice.cu"), kPass);
+        writeFile(dir.filePath("subs/alice.cu"), kPass);
         const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("alice.cu") && r.out.contains("1 of 1 submissions pass"),
@@ -159,19 +152,19 @@ private Q_SLOTS:
     void invalidArguments()
     {
         QTemporaryDir dir;
-        write(dir.filePath("lab1.wbproj"), kProject);
+        writeFile(dir.filePath("lab1.wbproj"), kProject);
         QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj")}).exitCode, 4);
         QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("missing")}).exitCode,
                  4);
         QCOMPARE(runCli({"grade", dir.filePath("nope.wbproj"), dir.path()}).exitCode, 4);
         QDir().mkpath(dir.filePath("empty"));
         QCOMPARE(runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty")}).exitCode, 4);
-        write(dir.filePath("empty/x.cu"), kPass);
+        writeFile(dir.filePath("empty/x.cu"), kPass);
         QCOMPARE(
             runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("empty"), "--timeout", "0"})
                 .exitCode,
             4);
-        write(dir.filePath("bad.wbproj"), "{\"schemaVersion\": 1}");
+        writeFile(dir.filePath("bad.wbproj"), "{\"schemaVersion\": 1}");
         const CliRun bad = runCli({"grade", dir.filePath("bad.wbproj"), dir.filePath("empty")});
         QCOMPARE(bad.exitCode, 4);
         QVERIFY(bad.err.contains("invalid project"));

@@ -6,13 +6,6 @@
 #include "tests/support/SuiteMain.h"
 
 namespace {
-void write(const QString& path, const QByteArray& text)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text);
-}
-
 // c = a / b with a = 0 and b = 0, 1, 2, …: the reference is NaN at 0 and the project allows
 // NaN == NaN. A kernel that skips element 0 leaves the poison (a NaN) there.
 const char* kNanProject = R"json({
@@ -80,7 +73,7 @@ private Q_SLOTS:
         project["launch"] = launch;
         QVERIFY(QFile::copy(cheats::data("rowsum/honest.cu"), dir.filePath("honest.cu")));
         const QString file = dir.filePath(QStringLiteral("rowsum.wbproj"));
-        write(file, QJsonDocument(project).toJson());
+        writeFile(file, QJsonDocument(project).toJson());
         const CliRun honest =
             runCli({"run", file, "--kernel", cheats::data("rowsum/subs/honest.cu"), "--grade",
                     "--json", "--backend", "cpu"});
@@ -111,8 +104,8 @@ private Q_SLOTS:
     void unwrittenFailsEvenWhereNanEqualsNan()
     {
         QTemporaryDir dir;
-        write(dir.filePath("p.wbproj"), kNanProject);
-        write(dir.filePath("lazy.cu"), kLazy);
+        writeFile(dir.filePath("p.wbproj"), kNanProject);
+        writeFile(dir.filePath("lazy.cu"), kLazy);
         // An ordinary run lets the poison at c[0] pass as the reference's NaN (the project says
         // NaN == NaN) …
         const CliRun plain = runCli({"run", dir.filePath("p.wbproj")});
@@ -150,7 +143,7 @@ private Q_SLOTS:
         // --memory-limit is enforced: a kernel asking for 3 GiB (never touched, so an
         // ordinary machine grants it) is refused under a 2 GiB limit and marks c[0].
         QDir().mkpath(dir.filePath("hog"));
-        write(
+        writeFile(
             dir.filePath("hog/hog.cu"),
             "__global__ void fma3(const float* a, const float* b, float* c, int n)\n"
             "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return;\n"
@@ -184,10 +177,10 @@ private Q_SLOTS:
         // fibers, many times slower): `compare` says slower / faster / no significant
         // difference from the two distributions of 12 launches each.
         QTemporaryDir dir;
-        write(dir.filePath("slow.cu"),
-              "__global__ void fma3(const float* a, const float* b, float* c, int n)\n"
-              "{ int i = blockIdx.x * blockDim.x + threadIdx.x; __syncthreads();\n"
-              "  if (i < n) c[i] = a[i] * b[i] + a[i]; }\n");
+        writeFile(dir.filePath("slow.cu"),
+                  "__global__ void fma3(const float* a, const float* b, float* c, int n)\n"
+                  "{ int i = blockIdx.x * blockDim.x + threadIdx.x; __syncthreads();\n"
+                  "  if (i < n) c[i] = a[i] * b[i] + a[i]; }\n");
         const auto report = [&](const QString& kernel, const QString& file) {
             const CliRun r = runCli({"run", cheats::data("vector/vector.wbproj"), "--kernel",
                                      kernel, "--iterations", "12", "--json"});
@@ -212,7 +205,7 @@ private Q_SLOTS:
             runCli({"compare", dir.filePath("fast.json"), dir.filePath("fast.json")});
         QCOMPARE(same.exitCode, 0);
         QVERIFY2(same.out.startsWith("no significant difference"), qPrintable(same.out));
-        write(dir.filePath("none.json"), "{\"status\": \"compile-error\"}");
+        writeFile(dir.filePath("none.json"), "{\"status\": \"compile-error\"}");
         const CliRun none =
             runCli({"compare", dir.filePath("none.json"), dir.filePath("fast.json")});
         QCOMPARE(none.exitCode, 4);

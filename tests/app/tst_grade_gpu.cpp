@@ -4,17 +4,6 @@
 #include "GradeCheats.h"
 #include "tests/support/SuiteMain.h"
 
-namespace {
-QString cudaUnavailable()
-{
-    const CliRun r = runCli({QStringLiteral("devices")});
-    if (r.exitCode != 0) return QStringLiteral("warpbench-cli devices failed: ") + r.err;
-    for (const QString& line : r.out.split('\n'))
-        if (line.startsWith(QLatin1String("cuda: unavailable"))) return line;
-    return {};
-}
-} // namespace
-
 class TestGradeGpu : public QObject {
     Q_OBJECT
 private Q_SLOTS:
