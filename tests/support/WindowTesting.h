@@ -9,11 +9,24 @@
 #include "ui/MainWindow.h"
 #include "ui/SessionDocument.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QStandardPaths>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <string>
+
+/// Keeps a window suite's settings, history and autosaves apart from the user's and from other
+/// suites': Qt's test-mode paths, the suite's own application name, autosaves in `autosave`.
+inline void isolateWindowSuite(const char* suite, const QTemporaryDir& autosave)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
+    QApplication::setApplicationName(QString::fromLatin1(suite));
+    qputenv("WARPBENCH_AUTOSAVE_DIR", autosave.path().toUtf8());
+}
 
 /// resources/examples/<name>/<name>.wbproj as the program finds it (wb::dataDir()).
 inline QString example(const char* name)

@@ -88,10 +88,7 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_mainwindow", m_autosave);
         session::installQtImageCodec();
         m_hasHostCompiler = HostCompiler::find().has_value();
         m_hasNvrtc = cuda::Compiler::instance().available();

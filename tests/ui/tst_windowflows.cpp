@@ -152,10 +152,7 @@ class TestWindowFlows : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_windowflows"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_windowflows", m_autosave);
         session::installQtImageCodec();
         m_hasHostCompiler = HostCompiler::find().has_value();
     }

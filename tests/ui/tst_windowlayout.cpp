@@ -204,10 +204,7 @@ public:
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_windowlayout"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_windowlayout", m_autosave);
         m_desk = !qEnvironmentVariableIsEmpty("WB_TEST_SCREENS");
         if (!m_desk) {
             QCOMPARE(QGuiApplication::screens().size(), 2);

@@ -6,6 +6,7 @@
 // the window is saved as hotspots-<example>.png.
 #include "core/common/Paths.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/InspectPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/LaunchPanel.h"
@@ -40,10 +41,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (const auto why = cudaUnavailableReason()) QSKIP(why->c_str());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_hotspots_gpu"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_hotspots_gpu", m_autosave);
     }
 
     void heatMarginAfterProfile_data()

@@ -6,6 +6,7 @@
 #include "core/common/Paths.h"
 #include "core/profiling/history/RunHistory.h"
 #include "tests/support/SuiteMain.h"
+#include "tests/support/WindowTesting.h"
 #include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/RunController.h"
@@ -39,10 +40,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (const auto why = cudaUnavailableReason()) QSKIP(why->c_str());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_profileaction_gpu"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_profileaction_gpu", m_autosave);
         std::filesystem::path old = profiling::RunHistory::pathForUnsaved();
         old.replace_filename("saxpy-example.wbhistory");
         std::filesystem::remove(old);

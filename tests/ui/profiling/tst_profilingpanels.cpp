@@ -194,10 +194,7 @@ class TestProfilingPanels : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("WarpbenchTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_profilingpanels"));
-        qputenv("WARPBENCH_AUTOSAVE_DIR", m_autosave.path().toUtf8());
+        isolateWindowSuite("tst_profilingpanels", m_autosave);
         // The main window opens an example as a private copy: its history starts empty beside
         // the copy, never shared with another test running at the same time (issue 17).
     }
