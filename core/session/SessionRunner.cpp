@@ -280,6 +280,59 @@ LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>
 
 namespace {
 
+/// The bandwidth half of the speed-of-light check (SessionRunner::speedOfLight).
+SpeedOfLight checkBandwidth(const RunReport& rep, double assumedPeakGBs)
+{
+    SpeedOfLight sol;
+    if (assumedPeakGBs > 0) {
+        sol.peakGBs = assumedPeakGBs;
+        sol.peakSource = "assumed (--peak-bandwidth)";
+    } else if (rep.device.peakBandwidthGBs > 0) {
+        sol.peakGBs = rep.device.peakBandwidthGBs;
+        sol.peakSource =
+            "driver: 2 x memory clock x bus width (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "
+            "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)";
+    } else if (rep.backend == BackendKind::Cpu) {
+        sol.peakSource = "not checked on the CPU emulator: its launches run far below host memory "
+                         "bandwidth, so a host figure would flag nothing (give --peak-bandwidth)";
+    } else {
+        sol.peakSource = "not checked: the device's peak bandwidth is unknown";
+    }
+    if (sol.peakGBs <= 0 || rep.timing.medianMs <= 0 || rep.bytesMoved == 0) {
+        if (sol.peakGBs > 0) sol.peakSource += "; nothing timed";
+        return sol;
+    }
+    char text[640];
+    sol.checked = true;
+    sol.achievedGBs = rep.bandwidthGBs;
+    // Warm launches over data that fits in L2 can read faster than DRAM: above the peak is
+    // impossible only when every sample started cold, or the data cannot fit.
+    const bool cacheCanServe = !rep.coldSamples && rep.device.l2CacheBytes > 0 &&
+                               rep.bytesMoved <= rep.device.l2CacheBytes && assumedPeakGBs <= 0;
+    sol.impossible = sol.achievedGBs > sol.peakGBs && !cacheCanServe;
+    if (sol.achievedGBs > sol.peakGBs && cacheCanServe)
+        std::snprintf(text, sizeof text,
+                      "%.1f GB/s is above the DRAM peak of %.1f GB/s (%s), possible only because "
+                      "the data (%s B) fits in the %s B L2 and stayed warm between launches "
+                      "(run --grade flushes L2 before every timed launch)",
+                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str(),
+                      withThousands(rep.bytesMoved).c_str(),
+                      withThousands(rep.device.l2CacheBytes).c_str());
+    else if (sol.impossible)
+        std::snprintf(text, sizeof text,
+                      "%.1f GB/s (%s B in a median of %.4g ms) exceeds the peak of %.1f GB/s (%s): "
+                      "faster than the memory can deliver, so the kernel does not move the bytes "
+                      "its buffers hold (skipped work%s)",
+                      sol.achievedGBs, withThousands(rep.bytesMoved).c_str(), rep.timing.medianMs,
+                      sol.peakGBs, sol.peakSource.c_str(),
+                      rep.coldSamples ? "; every sample started with a cold L2" : "");
+    else
+        std::snprintf(text, sizeof text, "%.1f GB/s of a peak of %.1f GB/s (%s): possible",
+                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str());
+    sol.message = text;
+    return sol;
+}
+
 /// The FLOP-rate half of the speed-of-light check (SessionRunner::speedOfLight).
 void checkFlops(const RunReport& rep, double assumedPeakGflops, SpeedOfLight& sol)
 {
@@ -329,60 +382,8 @@ void checkFlops(const RunReport& rep, double assumedPeakGflops, SpeedOfLight& so
 SpeedOfLight SessionRunner::speedOfLight(const RunReport& rep, double assumedPeakGBs,
                                          double assumedPeakGflops)
 {
-    SpeedOfLight sol = bandwidthSpeedOfLight(rep, assumedPeakGBs);
+    SpeedOfLight sol = checkBandwidth(rep, assumedPeakGBs);
     checkFlops(rep, assumedPeakGflops, sol);
-    return sol;
-}
-
-SpeedOfLight SessionRunner::bandwidthSpeedOfLight(const RunReport& rep, double assumedPeakGBs)
-{
-    SpeedOfLight sol;
-    if (assumedPeakGBs > 0) {
-        sol.peakGBs = assumedPeakGBs;
-        sol.peakSource = "assumed (--peak-bandwidth)";
-    } else if (rep.device.peakBandwidthGBs > 0) {
-        sol.peakGBs = rep.device.peakBandwidthGBs;
-        sol.peakSource =
-            "driver: 2 x memory clock x bus width (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "
-            "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)";
-    } else if (rep.backend == BackendKind::Cpu) {
-        sol.peakSource = "not checked on the CPU emulator: its launches run far below host memory "
-                         "bandwidth, so a host figure would flag nothing (give --peak-bandwidth)";
-    } else {
-        sol.peakSource = "not checked: the device's peak bandwidth is unknown";
-    }
-    if (sol.peakGBs <= 0 || rep.timing.medianMs <= 0 || rep.bytesMoved == 0) {
-        if (sol.peakGBs > 0) sol.peakSource += "; nothing timed";
-        return sol;
-    }
-    char text[640];
-    sol.checked = true;
-    sol.achievedGBs = rep.bandwidthGBs;
-    // Warm launches over data that fits in L2 can read faster than DRAM: above the peak is
-    // impossible only when every sample started cold, or the data cannot fit.
-    const bool cacheCanServe = !rep.coldSamples && rep.device.l2CacheBytes > 0 &&
-                               rep.bytesMoved <= rep.device.l2CacheBytes && assumedPeakGBs <= 0;
-    sol.impossible = sol.achievedGBs > sol.peakGBs && !cacheCanServe;
-    if (sol.achievedGBs > sol.peakGBs && cacheCanServe)
-        std::snprintf(text, sizeof text,
-                      "%.1f GB/s is above the DRAM peak of %.1f GB/s (%s), possible only because "
-                      "the data (%s B) fits in the %s B L2 and stayed warm between launches "
-                      "(run --grade flushes L2 before every timed launch)",
-                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str(),
-                      withThousands(rep.bytesMoved).c_str(),
-                      withThousands(rep.device.l2CacheBytes).c_str());
-    else if (sol.impossible)
-        std::snprintf(text, sizeof text,
-                      "%.1f GB/s (%s B in a median of %.4g ms) exceeds the peak of %.1f GB/s (%s): "
-                      "faster than the memory can deliver, so the kernel does not move the bytes "
-                      "its buffers hold (skipped work%s)",
-                      sol.achievedGBs, withThousands(rep.bytesMoved).c_str(), rep.timing.medianMs,
-                      sol.peakGBs, sol.peakSource.c_str(),
-                      rep.coldSamples ? "; every sample started with a cold L2" : "");
-    else
-        std::snprintf(text, sizeof text, "%.1f GB/s of a peak of %.1f GB/s (%s): possible",
-                      sol.achievedGBs, sol.peakGBs, sol.peakSource.c_str());
-    sol.message = text;
     return sol;
 }
 

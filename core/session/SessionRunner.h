@@ -105,8 +105,6 @@ public:
     /// device's FP32 peak: above it is impossible whatever the caches did.
     static SpeedOfLight speedOfLight(const RunReport& report, double assumedPeakGBs = 0,
                                      double assumedPeakGflops = 0);
-    /// The bandwidth half of speedOfLight() alone.
-    static SpeedOfLight bandwidthSpeedOfLight(const RunReport& report, double assumedPeakGBs = 0);
     /// Writes <buffer>.npy and the exports of every output in `report.results` to `dir`, as
     /// run() does with Options::outputDir (the runner's client calls it on its own side).
     /// Throws wb::Error.
