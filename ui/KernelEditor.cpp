@@ -302,21 +302,12 @@ void KernelEditor::setMinimumLinesOnScreen(int lines)
 
 void KernelEditor::fitLines()
 {
-    if (m_fitting) return;
-    if (m_minLines == 0) {
-        if (extraAscent() != 0 || extraDescent() != 0) {
-            setExtraAscent(0);
-            setExtraDescent(0);
-        }
-        return;
-    }
-    m_fitting = true;
-    // From the font's own spacing: how many pixels per line must go for m_minLines to fit.
-    setExtraAscent(0);
-    setExtraDescent(0);
+    // The font's own line height: Scintilla's text height less the extra room set before.
+    const int line =
+        static_cast<int>(SendScintilla(SCI_TEXTHEIGHT, 0UL)) - extraAscent() - extraDescent();
     const int height = viewport()->height();
-    const int line = static_cast<int>(SendScintilla(SCI_TEXTHEIGHT, 0UL));
-    if (height > 0 && line > 0 && height / line < m_minLines) {
+    int above = 0, below = 0;
+    if (m_minLines > 0 && height > 0 && line > 0 && height / line < m_minLines) {
         QFont f = static_cast<QsciLexer*>(m_lexer)->defaultFont();
         f.setPointSizeF(f.pointSizeF() + static_cast<double>(SendScintilla(SCI_GETZOOM)));
         const QFontMetricsF fm(f);
@@ -326,12 +317,12 @@ void KernelEditor::fitLines()
         const int spareAbove = std::max(0, static_cast<int>(std::floor(fm.ascent() - 0.8 * em)));
         const int spareBelow = std::max(0, static_cast<int>(std::floor(fm.descent() - 0.25 * em)));
         const int excess = line - height / m_minLines;
-        const int above = std::min(excess, spareAbove);
-        const int below = std::min(excess - above, spareBelow);
-        setExtraAscent(-above);
-        setExtraDescent(-below);
+        above = std::min(excess, spareAbove);
+        below = std::min(excess - above, spareBelow);
     }
-    m_fitting = false;
+    // Only a change re-lays the text out.
+    if (extraAscent() != -above) setExtraAscent(-above);
+    if (extraDescent() != -below) setExtraDescent(-below);
 }
 
 void KernelEditor::clearDiagnostics()

@@ -107,7 +107,6 @@ private:
     std::map<int, Heat> m_heat;           ///< 1-based line → its samples
     std::vector<QsciStyle*> m_heatStyles; ///< coolest to hottest
     int m_minLines = 0;                   ///< setMinimumLinesOnScreen
-    bool m_fitting = false;               ///< fitLines() is running
 };
 
 } // namespace wb::ui
