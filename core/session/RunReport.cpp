@@ -339,24 +339,22 @@ std::string RunReport::toJson() const
         root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
                                         {"GBs", bandwidthGBs},
                                         {"percentOfPeak", peakPercent}};
-        if (speedOfLight.checked || !speedOfLight.peakSource.empty())
-            root["speedOfLight"] =
-                QJsonObject{{"checked", speedOfLight.checked},
-                            {"impossible", speedOfLight.impossible},
-                            {"achievedGBs", speedOfLight.achievedGBs},
-                            {"peakGBs", speedOfLight.peakGBs},
-                            {"peakSource", QString::fromStdString(speedOfLight.peakSource)},
-                            {"message", QString::fromStdString(speedOfLight.message)}};
+        QJsonObject sol{{"checked", speedOfLight.checked},
+                        {"impossible", speedOfLight.impossible},
+                        {"achievedGBs", speedOfLight.achievedGBs},
+                        {"peakGBs", speedOfLight.peakGBs},
+                        {"peakSource", QString::fromStdString(speedOfLight.peakSource)},
+                        {"message", QString::fromStdString(speedOfLight.message)}};
         if (flopsPerLaunch > 0) {
-            QJsonObject sol = root["speedOfLight"].toObject();
             sol["flopsPerLaunch"] = flopsPerLaunch;
             sol["flopsChecked"] = speedOfLight.flopsChecked;
             sol["flopsImpossible"] = speedOfLight.flopsImpossible;
             sol["achievedGflops"] = speedOfLight.achievedGflops;
             sol["peakGflops"] = speedOfLight.peakGflops;
             sol["flopsPeakSource"] = QString::fromStdString(speedOfLight.flopsPeakSource);
-            root["speedOfLight"] = sol;
         }
+        if (speedOfLight.checked || !speedOfLight.peakSource.empty() || flopsPerLaunch > 0)
+            root["speedOfLight"] = sol;
         root["conditions"] = QJsonObject{{"before", conditionsJson(conditionsBefore)},
                                          {"after", conditionsJson(conditionsAfter)}};
         if (h2dMs >= 0 && d2hMs >= 0)
