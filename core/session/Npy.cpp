@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace wb::session {
 
@@ -32,6 +34,196 @@ std::optional<ElementType> typeOfDescr(std::string d, std::optional<ElementType>
         if (d == s) return t;
     return std::nullopt;
 }
+/// The header dict, parsed as the format defines it: a Python literal dict with exactly the
+/// keys 'descr' (a str, or a list for structured dtypes), 'fortran_order' (True or False) and
+/// 'shape' (a tuple of non-negative ints: `()`, `(3,)`, `(2, 3)`, a trailing comma allowed),
+/// whitespace between tokens, then only padding. Anything else is refused, naming the file.
+struct NpyHeader {
+    std::string descr;
+    bool structured = false;
+    bool fortran = false;
+    std::vector<std::size_t> shape;
+    bool shapeOverflow = false; ///< a dimension does not fit in size_t
+    std::string shapeText;      ///< as written, for messages
+};
+
+class HeaderParser {
+public:
+    HeaderParser(std::string_view text, const std::string& name)
+        : m_h(text)
+        , m_name(name)
+    {
+    }
+
+    NpyHeader parse()
+    {
+        NpyHeader out;
+        bool seenDescr = false, seenFortran = false, seenShape = false;
+        skipSpace();
+        expect('{', "the header must be a Python dict literal ('{...}')");
+        skipSpace();
+        while (!at('}')) {
+            const std::size_t keyAt = m_i;
+            const std::string key = string("a key in quotes");
+            skipSpace();
+            expect(':', "expected ':' after the key '" + key + "'");
+            skipSpace();
+            if (key == "descr") {
+                if (seenDescr) duplicate(key, keyAt);
+                seenDescr = true;
+                if (at('[')) {
+                    out.structured = true;
+                    return out; // refused by the caller with its own message
+                }
+                out.descr = string("'descr' must be a string");
+            } else if (key == "fortran_order") {
+                if (seenFortran) duplicate(key, keyAt);
+                seenFortran = true;
+                out.fortran = boolean();
+            } else if (key == "shape") {
+                if (seenShape) duplicate(key, keyAt);
+                seenShape = true;
+                shape(out);
+            } else {
+                fail("unexpected key '" + printable(key) +
+                         "' (a .npy header has exactly 'descr', 'fortran_order' and 'shape')",
+                     keyAt);
+            }
+            skipSpace();
+            if (at(',')) {
+                ++m_i;
+                skipSpace();
+            } else if (!at('}')) {
+                fail("expected ',' or '}' after the value of '" + key + "'", m_i);
+            }
+        }
+        ++m_i; // '}'
+        for (; m_i < m_h.size(); ++m_i)
+            if (!isSpace(m_h[m_i]))
+                fail("unexpected text after the dict (only spaces and a newline may follow)", m_i);
+        if (!seenDescr) missing("descr");
+        if (!seenFortran) missing("fortran_order");
+        if (!seenShape) missing("shape");
+        return out;
+    }
+
+private:
+    static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+    static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+    bool at(char c) const { return m_i < m_h.size() && m_h[m_i] == c; }
+    void skipSpace()
+    {
+        while (m_i < m_h.size() && isSpace(m_h[m_i]))
+            ++m_i;
+    }
+    /// At most 40 characters of header text, control characters shown as '?'.
+    static std::string printable(std::string_view s)
+    {
+        std::string out;
+        for (const char c : s.substr(0, 40))
+            out += static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f
+                       ? '?'
+                       : c;
+        return s.size() > 40 ? out + "…" : out;
+    }
+    [[noreturn]] void fail(const std::string& what, std::size_t offset) const
+    {
+        const std::string found =
+            offset < m_h.size() ? "\"" + printable(m_h.substr(offset)) + "\"" : "the end";
+        throw Error(Error::Kind::Io, m_name + ": malformed .npy header: " + what + " (at offset " +
+                                         std::to_string(offset) + " of the header, found " + found +
+                                         ")");
+    }
+    [[noreturn]] void missing(const char* key) const
+    {
+        throw Error(Error::Kind::Io, m_name + ": malformed .npy header: no '" + key + "'");
+    }
+    [[noreturn]] void duplicate(const std::string& key, std::size_t offset) const
+    {
+        fail("the key '" + key + "' appears twice", offset);
+    }
+    void expect(char c, const std::string& what)
+    {
+        if (!at(c)) fail(what, m_i);
+        ++m_i;
+    }
+    std::string string(const std::string& what)
+    {
+        if (!at('\'') && !at('"')) fail(what, m_i);
+        const char quote = m_h[m_i];
+        const std::size_t begin = ++m_i;
+        while (m_i < m_h.size() && m_h[m_i] != quote) {
+            if (m_h[m_i] == '\\' || m_h[m_i] == '\n')
+                fail("escapes and line breaks are not allowed in a header string", m_i);
+            ++m_i;
+        }
+        if (m_i >= m_h.size()) fail("unterminated string", begin - 1);
+        return std::string(m_h.substr(begin, m_i++ - begin));
+    }
+    bool boolean()
+    {
+        for (const auto& [word, value] : {std::pair{std::string_view("True"), true},
+                                          std::pair{std::string_view("False"), false}}) {
+            if (m_h.substr(m_i, word.size()) != word) continue;
+            const std::size_t end = m_i + word.size();
+            if (end < m_h.size() &&
+                (std::isalnum(static_cast<unsigned char>(m_h[end])) || m_h[end] == '_'))
+                break;
+            m_i = end;
+            return value;
+        }
+        fail("'fortran_order' must be True or False", m_i);
+    }
+    void shape(NpyHeader& out)
+    {
+        const std::size_t open = m_i;
+        expect('(', "'shape' must be a tuple of non-negative integers, e.g. (3,) or (2, 3)");
+        skipSpace();
+        std::size_t count = 0;
+        bool trailingComma = false;
+        while (!at(')')) {
+            if (!isDigit(m_i < m_h.size() ? m_h[m_i] : '\0'))
+                fail("'shape' must be a tuple of non-negative integers, e.g. (3,) or (2, 3)", m_i);
+            const std::size_t begin = m_i;
+            std::size_t d = 0;
+            bool overflow = false;
+            while (m_i < m_h.size() && isDigit(m_h[m_i])) {
+                const auto digit = static_cast<std::size_t>(m_h[m_i] - '0');
+                if (d > (std::numeric_limits<std::size_t>::max() - digit) / 10) overflow = true;
+                d = d * 10 + digit;
+                ++m_i;
+            }
+            if (m_i - begin > 1 && m_h[begin] == '0')
+                fail("a dimension of 'shape' has a leading zero", begin);
+            if (m_i < m_h.size() && (std::isalpha(static_cast<unsigned char>(m_h[m_i])) ||
+                                     m_h[m_i] == '.' || m_h[m_i] == '_'))
+                fail("a dimension of 'shape' must be a plain non-negative integer", begin);
+            out.shapeOverflow = out.shapeOverflow || overflow;
+            out.shape.push_back(overflow ? 0 : d);
+            ++count;
+            skipSpace();
+            trailingComma = false;
+            if (at(',')) {
+                ++m_i;
+                trailingComma = true;
+                skipSpace();
+            } else if (!at(')')) {
+                fail("expected ',' or ')' in 'shape'", m_i);
+            }
+        }
+        if (count == 1 && !trailingComma)
+            fail("'shape' of one dimension needs a trailing comma, e.g. (3,): (3) is not a "
+                 "tuple",
+                 open);
+        ++m_i; // ')'
+        out.shapeText = std::string(m_h.substr(open, m_i - open));
+    }
+
+    std::string_view m_h;
+    const std::string& m_name;
+    std::size_t m_i = 0;
+};
+
 } // namespace
 
 HostArray Npy::read(const std::filesystem::path& path, std::optional<ElementType> wanted)
@@ -70,36 +262,12 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
                        " bytes, file has " + std::to_string(bytes.size() - headerStart) + ")");
     const std::string header = bytes.substr(headerStart, headerLen);
 
-    // Hand-parsed (the header is the file's text, up to 4 GiB in format 2): std::regex
-    // recursed per character and overflowed the stack on long values.
-    const std::string_view h = header;
-    const auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-    // The offset just after "'key'\s*:\s*" of the first occurrence for which `accept` holds.
-    const auto valueOf = [&](std::string_view key, const auto& accept) -> bool {
-        for (std::size_t at = h.find(key); at != std::string_view::npos; at = h.find(key, at + 1)) {
-            std::size_t i = at + key.size();
-            while (i < h.size() && isSpace(h[i]))
-                ++i;
-            if (i >= h.size() || h[i] != ':') continue;
-            ++i;
-            while (i < h.size() && isSpace(h[i]))
-                ++i;
-            if (accept(i)) return true;
-        }
-        return false;
-    };
-    bool structured = false;
-    std::string descr;
-    if (!valueOf("'descr'", [&](std::size_t i) {
-            if (i < h.size() && h[i] == '[') return structured = true;
-            if (i >= h.size() || h[i] != '\'') return false;
-            const std::size_t close = h.find('\'', i + 1);
-            if (close == std::string_view::npos) return false;
-            descr = std::string(h.substr(i + 1, close - i - 1));
-            return true;
-        }))
-        fail(name, "malformed .npy header: no 'descr'");
-    if (structured) fail(name, "structured dtypes are not supported (plain numeric arrays only)");
+    // Hand-parsed, linear in the header's length (it is the file's text, up to 4 GiB in format
+    // 2): std::regex recursed per character and overflowed the stack on long values.
+    NpyHeader parsed = HeaderParser(header, name).parse();
+    if (parsed.structured)
+        fail(name, "structured dtypes are not supported (plain numeric arrays only)");
+    const std::string& descr = parsed.descr;
     if (descr.find('O') != std::string::npos)
         fail(name, "object arrays (dtype 'O') are not supported: save a numeric array");
     if (!descr.empty() && descr[0] == '>' && descr.substr(1) != "i1" && descr.substr(1) != "u1")
@@ -107,60 +275,28 @@ HostArray Npy::parse(const std::string& bytes, const std::string& name,
                        descr.substr(1) + "')");
     const std::optional<ElementType> type = typeOfDescr(descr, wanted);
     if (!type) fail(name, "unsupported dtype '" + descr + "'");
-
-    bool fortran = false;
-    if (!valueOf("'fortran_order'", [&](std::size_t i) {
-            if (h.substr(i, 4) == "True") return fortran = true;
-            return h.substr(i, 5) == "False";
-        }))
-        fail(name, "malformed .npy header: no 'fortran_order'");
-    if (fortran)
+    if (parsed.fortran)
         fail(name, "Fortran-order arrays are not supported: save with np.ascontiguousarray(a)");
 
-    std::string_view dims;
-    if (!valueOf("'shape'", [&](std::size_t i) {
-            if (i >= h.size() || h[i] != '(') return false;
-            const std::size_t close = h.find(')', i + 1);
-            if (close == std::string_view::npos) return false;
-            dims = h.substr(i + 1, close - i - 1);
-            return true;
-        }))
-        fail(name, "malformed .npy header: no 'shape'");
-    std::vector<std::size_t> shape;
+    std::vector<std::size_t> shape = std::move(parsed.shape);
     // The shape is checked against the bytes the file holds before anything is allocated: a
     // truncated or hostile header ("shape": (10**12, 10**12)) is an error, not a huge allocation.
     const std::size_t dataStart = headerStart + headerLen;
     const std::size_t available = bytes.size() - dataStart;
     const std::size_t elementBytes = elementSize(*type);
     std::size_t needed = elementBytes;
-    bool overflow = false;
-    for (std::size_t i = 0; i < dims.size();) {
-        if (dims[i] < '0' || dims[i] > '9') {
-            ++i;
-            continue;
-        }
-        std::size_t d = 0;
-        for (; i < dims.size() && dims[i] >= '0' && dims[i] <= '9'; ++i) {
-            const auto digit = static_cast<std::size_t>(dims[i] - '0');
-            if (d > (std::numeric_limits<std::size_t>::max() - digit) / 10) {
-                overflow = true;
-                d = 0;
-                while (i < dims.size() && dims[i] >= '0' && dims[i] <= '9')
-                    ++i;
-                break;
-            }
-            d = d * 10 + digit;
-        }
+    bool overflow = parsed.shapeOverflow;
+    for (const std::size_t d : shape) {
         if (d != 0 && needed > std::numeric_limits<std::size_t>::max() / d)
             overflow = true;
         else
             needed *= d;
-        shape.push_back(d);
     }
+    const std::string_view dims = parsed.shapeText;
     if (shape.empty()) shape.push_back(1); // a 0-d array holds one element
     if (overflow)
-        fail(name, "the header's shape (" + std::string(dims) +
-                       ") is too large for any file (the file has " + std::to_string(available) +
+        fail(name, "the header's shape " + std::string(dims) +
+                       " is too large for any file (the file has " + std::to_string(available) +
                        " bytes of data)");
     if (available != needed)
         fail(name, "data size does not match the header: shape " + shapeToText(shape) + " of " +

@@ -177,7 +177,75 @@ private Q_SLOTS:
         QVERIFY(errorOf(v2(hugeDim)).contains("too large"));
         QVERIFY(errorOf(v2("{'descr': '<f4', 'fortran_order': False, 'shape': (" +
                            std::string(100'000, '(') + "\n"))
-                    .contains("no 'shape'"));
+                    .contains("'shape' must be a tuple"));
+    }
+
+    // Issue 26: the header is parsed as the format defines it, a Python literal dict with
+    // exactly 'descr' (str), 'fortran_order' (bool) and 'shape' (tuple of non-negative ints).
+    void headerIsAPythonLiteralDict()
+    {
+        const auto file = [](const std::string& header, std::size_t dataBytes) {
+            std::string h = header;
+            while ((10 + h.size() + 1) % 64)
+                h += ' ';
+            h += '\n';
+            std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+            bytes += static_cast<char>(h.size() & 0xff);
+            bytes += static_cast<char>(h.size() >> 8);
+            return bytes + h + std::string(dataBytes, '\0');
+        };
+        const auto withShape = [&file](const std::string& shape, std::size_t dataBytes) {
+            return file("{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }",
+                        dataBytes);
+        };
+        // Accepted: what NumPy writes and what the literal syntax allows.
+        QCOMPARE(Npy::parse(withShape("(3,)", 12), "a.npy").shape(), (std::vector<std::size_t>{3}));
+        QCOMPARE(Npy::parse(withShape("(2, 3)", 24), "a.npy").shape(),
+                 (std::vector<std::size_t>{2, 3}));
+        QCOMPARE(Npy::parse(withShape("( 2 ,3 , )", 24), "a.npy").shape(),
+                 (std::vector<std::size_t>{2, 3}));
+        QCOMPARE(Npy::parse(withShape("(0,)", 0), "a.npy").count(), std::size_t{0});
+        QCOMPARE(Npy::parse(withShape("()", 4), "a.npy").count(), std::size_t{1});
+        QCOMPARE(Npy::parse(file("{\"shape\": (2,),\"fortran_order\":False,\"descr\":\"<f4\"}", 8),
+                            "a.npy")
+                     .shape(),
+                 (std::vector<std::size_t>{2}));
+        // Refused, naming the file: each used to be read as some other shape (or accepted).
+        const std::vector<std::pair<std::string, std::string>> refused = {
+            {withShape("(400.0,)", 1600), "plain non-negative integer"}, // was [400, 0]
+            {withShape("(True,)", 4), "tuple of non-negative integers"}, // was [1]
+            {withShape(std::string(5000, '(') + "3," + std::string(5000, ')'), 12),
+             "tuple of non-negative integers"}, // was accepted
+            {withShape("(3)", 12), "trailing comma"},
+            {withShape("(-3,)", 12), "tuple of non-negative integers"},
+            {withShape("[3]", 12), "tuple of non-negative integers"},
+            {withShape("(3,,)", 12), "tuple of non-negative integers"},
+            {withShape("(0x3,)", 12), "plain non-negative integer"},
+            {withShape("(1_2,)", 48), "plain non-negative integer"},
+            {withShape("(03,)", 12), "leading zero"},
+            {withShape("(2 3)", 24), "expected ',' or ')'"},
+            {file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'x': 1}", 12),
+             "unexpected key 'x'"},
+            {file("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3,)}", 12),
+             "appears twice"},
+            {file("{'descr': '<f4', 'fortran_order': False}", 12), "no 'shape'"},
+            {file("{'fortran_order': False, 'shape': (3,)}", 12), "no 'descr'"},
+            {file("{'descr': '<f4', 'shape': (3,)}", 12), "no 'fortran_order'"},
+            {file("{'descr': '<f4', 'fortran_order': 0, 'shape': (3,)}", 12), "True or False"},
+            {file("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (3,)}", 12), "True or False"},
+            {file("{'descr': 4, 'fortran_order': False, 'shape': (3,)}", 12), "must be a string"},
+            {file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)} x", 12),
+             "unexpected text after the dict"},
+            {file("{'descr': '<f4' 'fortran_order': False, 'shape': (3,)}", 12),
+             "expected ',' or '}'"},
+            {file("'descr': '<f4', 'fortran_order': False, 'shape': (3,)", 12), "dict literal"},
+            {file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)", 12), "the end"},
+        };
+        for (const auto& [bytes, expected] : refused) {
+            const QString e = errorOf(bytes);
+            QVERIFY2(e.startsWith("bad.npy: ") && e.contains(QString::fromStdString(expected)),
+                     qPrintable(e + " (expected: " + QString::fromStdString(expected) + ")"));
+        }
     }
 
     void hugeShapeIsCheckedBeforeAllocating()
