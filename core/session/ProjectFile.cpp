@@ -490,12 +490,9 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         }
         if (auto t = r.object("tolerance")) b.tolerance = readTolerance(*t, s.tolerance);
         b.exports = r.strings("exports");
-        for (std::size_t e = 0; e < b.exports.size(); ++e) {
-            const std::string ext = std::filesystem::path(b.exports[e]).extension().string();
-            if (ext != ".npy" && ext != ".bin" && ext != ".png" && ext != ".jpg")
-                invalid(f + ".exports[" + std::to_string(e) + "]",
-                        "expected a file name ending in .npy, .bin, .png or .jpg");
-        }
+        for (std::size_t e = 0; e < b.exports.size(); ++e)
+            if (const std::string why = exportNameProblem(b.exports[e]); !why.empty())
+                invalid(f + ".exports[" + std::to_string(e) + "]", why);
         if (r.has("poison")) {
             b.poison = r.boolean("poison", true);
             if (*b.poison && b.role != BufferRole::Out)

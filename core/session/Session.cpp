@@ -4,6 +4,7 @@
 #include "core/common/UserFile.h"
 
 #include <array>
+#include <filesystem>
 
 namespace wb::session {
 
@@ -22,6 +23,24 @@ std::optional<Initialiser::Kind> parseInitialiserKind(const std::string& text) n
     for (std::size_t i = 0; i < kInitNames.size(); ++i)
         if (text == kInitNames[i]) return static_cast<Initialiser::Kind>(i);
     return std::nullopt;
+}
+
+std::string exportNameProblem(const std::string& name)
+{
+    if (name.empty()) return "must not be empty";
+    if (name.find('\0') != std::string::npos) return "a file name cannot contain a NUL character";
+    for (const char c : name)
+        if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f')
+            return "a file name cannot contain control characters";
+    if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos)
+        return "\"" + name +
+               "\" is a path: an export is a file name inside the output folder (no '/' or '\\')";
+    if (name == "." || name == "..") return "\"" + name + "\" is not a file name";
+    if (name.size() > 255) return "a file name has at most 255 bytes";
+    const std::string ext = std::filesystem::path(name).extension().string();
+    if (ext != ".npy" && ext != ".bin" && ext != ".png" && ext != ".jpg")
+        return "expected a file name ending in .npy, .bin, .png or .jpg";
+    return {};
 }
 
 const char* bufferRoleName(BufferRole role) noexcept

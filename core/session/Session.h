@@ -70,6 +70,12 @@ struct BufferSpec {
     friend bool operator==(const BufferSpec&, const BufferSpec&) = default;
 };
 
+/// Why `name` cannot be an export (BufferSpec::exports), or empty when it can: an export is a
+/// plain file name inside the output folder (no '/', no "." or "..", no NUL or control
+/// character, not empty, at most 255 bytes) ending in .npy, .bin, .png or .jpg. A project file
+/// may come from a stranger: it must not write anywhere but the folder the user chose.
+std::string exportNameProblem(const std::string& name);
+
 /// One member of a struct scalar.
 struct StructMember {
     std::string name;

@@ -208,14 +208,37 @@ std::string kernelNotFound(const CompileResult& c, const std::string& name)
            (list.empty() ? std::string(" (it defines no kernels)") : " (kernels: " + list + ")");
 }
 
+/// dir/<name>, checked again here (the project loader checks exports): a plain file name, and
+/// not an existing symbolic link (QSaveFile would write through it to wherever it points).
+std::filesystem::path outputPath(const std::filesystem::path& dir, const std::string& name,
+                                 const std::string& what)
+{
+    if (const std::string why = exportNameProblem(name); !why.empty())
+        throw Error(Error::Kind::InvalidArgument,
+                    what + ": " + why + "; nothing is written outside the output folder");
+    const std::filesystem::path n(name);
+    if (n.is_absolute() || n.has_parent_path() || n.filename() != n || n == "." || n == "..")
+        throw Error(Error::Kind::InvalidArgument,
+                    what + ": \"" + name + "\" is not a file name inside the output folder");
+    const std::filesystem::path p = dir / n;
+    std::error_code ec;
+    if (std::filesystem::is_symlink(p, ec))
+        throw Error(Error::Kind::Io, p.string() +
+                                         ": is a symbolic link; Warpbench does not write through "
+                                         "links in the output folder (remove it)");
+    return p;
+}
+
 void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
 {
     for (const BufferSpec& b : s.buffers) {
         const auto it = rep.results.find(b.name);
         if (it == rep.results.end()) continue;
-        Npy::write(dir / (b.name + ".npy"), it->second);
-        for (const std::string& e : b.exports) {
-            const std::filesystem::path p = dir / e;
+        Npy::write(outputPath(dir, b.name + ".npy", "buffer '" + b.name + "'"), it->second);
+        for (std::size_t i = 0; i < b.exports.size(); ++i) {
+            const std::string& e = b.exports[i];
+            const std::filesystem::path p =
+                outputPath(dir, e, "buffer '" + b.name + "': export " + std::to_string(i));
             const std::string ext = p.extension().string();
             if (ext == ".npy") {
                 Npy::write(p, it->second);

@@ -237,6 +237,29 @@ private Q_SLOTS:
             << "reference.kind: expected \"none\", \"cpp\", \"kernel\" or \"files\"";
         QTest::newRow("export") << withChange(R"x(["y.bin"])x", R"x(["y.tiff"])x")
                                 << "buffers[1].exports[0]: expected a file name ending in";
+        // Issue 26: exports are plain file names inside the output folder.
+        QTest::newRow("exportAbsolute")
+            << withChange(R"x(["y.bin"])x", R"x(["/root/x.bin"])x")
+            << "buffers[1].exports[0]: \"/root/x.bin\" is a path: an export is a file name";
+        QTest::newRow("exportParent")
+            << withChange(R"x(["y.bin"])x", R"x(["y.bin", "../../y.npy"])x")
+            << "buffers[1].exports[1]: \"../../y.npy\" is a path";
+        QTest::newRow("exportSubfolder") << withChange(R"x(["y.bin"])x", R"x(["sub/y.npy"])x")
+                                         << "buffers[1].exports[0]: \"sub/y.npy\" is a path";
+        QTest::newRow("exportBackslash") << withChange(R"x(["y.bin"])x", R"x(["..\\y.npy"])x")
+                                         << "buffers[1].exports[0]: \"..\\y.npy\" is a path";
+        QTest::newRow("exportNul") << withChange(R"x(["y.bin"])x", R"x(["x.npy\u0000.png"])x")
+                                   << "buffers[1].exports[0]: a file name cannot contain a NUL";
+        QTest::newRow("exportControl") << withChange(R"x(["y.bin"])x", R"x(["x\n.npy"])x")
+                                       << "buffers[1].exports[0]: a file name cannot contain "
+                                          "control characters";
+        QTest::newRow("exportEmpty") << withChange(R"x(["y.bin"])x", R"x([""])x")
+                                     << "buffers[1].exports[0]: must not be empty";
+        QTest::newRow("exportDots") << withChange(R"x(["y.bin"])x", R"x([".."])x")
+                                    << "buffers[1].exports[0]: \"..\" is not a file name";
+        QTest::newRow("exportLong")
+            << withChange(R"x(["y.bin"])x", "[\"" + QString(300, 'a') + ".npy\"]")
+            << "buffers[1].exports[0]: a file name has at most 255 bytes";
         QTest::newRow("kernelSrc")
             << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "source": "x"})x")
             << "kernel: give exactly one of";

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 using namespace wb::session;
@@ -320,6 +321,43 @@ private Q_SLOTS:
         r = SessionRunner::run(s, o);
         QVERIFY2(r.status == RunReport::Status::Passed, r.toText().c_str());
         QVERIFY(Npy::read(dir.filePath("out/out.npy").toStdString()) == r.results.at("out"));
+    }
+    // Issue 26: the writer checks exports again and never writes outside the output folder,
+    // also for a Session built in code (not loaded from a project file).
+    void outputWriterStaysInTheOutputFolder()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const std::filesystem::path out = root / "a" / "out";
+        std::filesystem::create_directories(out);
+        Session s = makeSession();
+        RunReport r;
+        r.results.emplace("out", HostArray(ElementType::F32, {4}));
+        for (const std::string& bad :
+             {std::string("../escaped.npy"), std::string("/tmp/x.bin"), std::string("sub/x.npy"),
+              std::string("x.npy\0.png", 10), std::string(".."), std::string("")}) {
+            s.buffers[1].exports = {"fine.bin", bad};
+            QString message;
+            try {
+                SessionRunner::writeOutputs(r, s, out);
+            } catch (const wb::Error& e) {
+                message = QString::fromStdString(e.what());
+            }
+            QVERIFY2(message.contains("buffer 'out': export 1: ") &&
+                         message.contains("nothing is written outside the output folder"),
+                     qPrintable(message));
+        }
+        QVERIFY(!std::filesystem::exists(root / "a" / "escaped.npy"));
+        QVERIFY(!std::filesystem::exists(out / "sub"));
+        // A link planted in the output folder is not written through.
+        std::filesystem::create_symlink(root / "target.npy", out / "link.npy");
+        s.buffers[1].exports = {"link.npy"};
+        QVERIFY_THROWS_EXCEPTION(wb::Error, SessionRunner::writeOutputs(r, s, out));
+        QVERIFY(!std::filesystem::exists(root / "target.npy"));
+        s.buffers[1].exports = {"plain.npy", "plain.bin"};
+        SessionRunner::writeOutputs(r, s, out);
+        QVERIFY(std::filesystem::is_regular_file(out / "plain.npy"));
+        QCOMPARE(std::filesystem::file_size(out / "plain.bin"), std::uintmax_t{16});
     }
     void cppReferenceWithScalars()
     {
