@@ -66,6 +66,11 @@ std::string UserFile::read(const std::filesystem::path& path, std::uint64_t maxB
     if (fd.get() < 0) {
         const int e = errno;
         if (e == ENOENT) throw fail("no such file");
+        // A socket cannot be opened at all (ENXIO: "No such device or address"), a device
+        // without a driver neither: say what the path is rather than what open() said.
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw fail(std::string("it is ") + fileKind(st.st_mode) + ", not a regular file");
         if (e == EACCES) throw fail("permission denied");
         throw fail(std::strerror(e));
     }

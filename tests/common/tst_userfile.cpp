@@ -7,8 +7,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -67,6 +71,27 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QString d = errorOf(dir.path().toStdString());
         QVERIFY2(d.contains("a directory, not a regular file"), qPrintable(d));
+    }
+    // Issue 26: open() fails on a socket ("No such device or address"); the message says what
+    // the path is, as docs/sessions.md promises.
+    void socketIsNamedAsASocket()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = (dir.path() + "/in.npy").toStdString();
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(fd >= 0);
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        QVERIFY(path.size() < sizeof addr.sun_path);
+        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+        QCOMPARE(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+        const QString message = errorOf(path);
+        ::close(fd);
+        QVERIFY2(message.contains("in.npy: cannot read the test input: it is a socket, not a "
+                                  "regular file"),
+                 qPrintable(message));
+        QVERIFY2(!message.contains("No such device"), qPrintable(message));
     }
     void sizeIsCheckedBeforeReading()
     {
