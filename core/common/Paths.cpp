@@ -6,8 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 namespace wb {
@@ -89,6 +93,20 @@ std::filesystem::path privateTempCacheDir()
     return dir; // unusable: the caches then fail to store and every compile runs
 }
 
+/// Empty when files can be created in `dir` (made first if missing), else why not.
+std::string whyNotWritable(const std::filesystem::path& dir)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return ec.message();
+    std::string probe = (dir / ".write-probe-XXXXXX").string();
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0) return std::strerror(errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return {};
+}
+
 } // namespace
 
 std::filesystem::path cacheDir()
@@ -102,9 +120,43 @@ std::filesystem::path cacheDir()
         else
             return privateTempCacheDir();
     }
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    return dir;
+    // Checked once per folder and process: a warm runner asks on every compile.
+    static std::mutex mutex;
+    static std::map<std::filesystem::path, std::filesystem::path> checked;
+    {
+        std::lock_guard lock(mutex);
+        if (const auto it = checked.find(dir); it != checked.end()) {
+            std::error_code ec;
+            std::filesystem::create_directories(it->second, ec); // deleted meanwhile: again
+            return it->second;
+        }
+    }
+    std::filesystem::path use = dir;
+    if (const std::string why = whyNotWritable(dir); !why.empty()) {
+        use = privateTempCacheDir();
+        warnAboutCache("the cache folder " + dir.string() + " cannot be written (" + why +
+                       "); using a private temporary cache " + use.string() + " for this run");
+    }
+    std::lock_guard lock(mutex);
+    checked.emplace(dir, use);
+    return use;
+}
+
+void warnAboutCache(const std::string& text)
+{
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    std::lock_guard lock(mutex);
+    if (!said.insert(text).second) return;
+    std::fprintf(stderr, "warpbench: warning: %s\n", text.c_str());
+    std::fflush(stderr);
+}
+
+std::string cacheFullMessage(const std::filesystem::path& dir)
+{
+    return "no space left on device in the cache " + dir.string() +
+           " (free some space, lower $WARPBENCH_CACHE_MAX_MB or point $WARPBENCH_CACHE_DIR "
+           "elsewhere)";
 }
 
 std::uintmax_t cacheLimitBytes()

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace wb {
 
@@ -19,7 +20,20 @@ std::filesystem::path dataDir();
 /// directory owned by this user that nobody else can write to. One that is ours but open to
 /// others is emptied and closed (its contents cannot be trusted); one owned by someone else
 /// is left alone and a fresh private <tmp>/warpbench-cache-<uid>-XXXXXX is used instead.
+///
+/// A cache folder that cannot be written (a read-only mount, a path through a file, no
+/// permission) is not an error: the private temporary cache above is used instead and one line
+/// goes to stderr, once per process ("warpbench: warning: the cache folder X cannot be written
+/// (Read-only file system); using a private temporary cache Y for this run").
 std::filesystem::path cacheDir();
+
+/// One warning line about the cache on stderr, "warpbench: warning: <text>", at most once per
+/// process for the same text (a warm runner compiles many times).
+void warnAboutCache(const std::string& text);
+
+/// "no space left on device in the cache <dir>" and what to do: the message for a cache
+/// write that failed with ENOSPC (never reported as a compile error of the user's code).
+std::string cacheFullMessage(const std::filesystem::path& dir);
 
 /// The size limit of each compile cache folder (cacheDir()/nvrtc, cacheDir()/host): past it
 /// the least recently used entries are deleted. $WARPBENCH_CACHE_MAX_MB, default 1024 MiB.

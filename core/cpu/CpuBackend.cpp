@@ -435,6 +435,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
 
     // The plain library always: it describes the kernels (and runs them outside bounds mode).
     const HostCompileResult built = cxx->compileSharedLibrary(plainReq);
+    // A full or unwritable cache is no compile error of the user's code: an I/O error.
+    if (!built.environmentError.empty()) throw Error(Error::Kind::Io, built.environmentError);
     result.log = built.log;
     result.diagnostics = built.diagnostics;
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
@@ -511,6 +513,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         // runtime (ASan with UBSan inside) is what the sandbox then preloads.
         if (cxx->isClang()) sreq.flags.push_back("-shared-libsan");
         const HostCompileResult sanitized = cxx->compileSharedLibrary(sreq);
+        if (!sanitized.environmentError.empty())
+            throw Error(Error::Kind::Io, sanitized.environmentError);
         if (!sanitized.ok) {
             result.log += sanitized.log;
             for (const Diagnostic& d : sanitized.diagnostics)
@@ -531,6 +535,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         rreq.flags.push_back("-fno-omit-frame-pointer");
         rreq.linkFlags.insert(rreq.linkFlags.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lc"});
         const HostCompileResult instrumented = cxx->compileSharedLibrary(rreq);
+        if (!instrumented.environmentError.empty())
+            throw Error(Error::Kind::Io, instrumented.environmentError);
         if (!instrumented.ok) {
             result.log += instrumented.log;
             for (const Diagnostic& d : instrumented.diagnostics)

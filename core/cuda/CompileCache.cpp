@@ -2,6 +2,7 @@
 #include "core/cuda/CompileCache.h"
 
 #include "core/common/Checksum.h"
+#include "core/common/Paths.h"
 
 #include <QCryptographicHash>
 
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <system_error>
@@ -331,16 +333,32 @@ bool CompileCache::store(const Key& key, std::shared_ptr<const CompileResult> re
                                        std::to_string(counter.fetch_add(1));
     const std::string bytes = serialize(key, *result);
     // O_EXCL|O_NOFOLLOW: never write through a file or symlink someone else put at the name.
+    // A full disk is worth one line (every later run compiles again); the compile itself
+    // succeeded and its result is used from memory.
+    const auto noSpace = [this] {
+        warnAboutCache(cacheFullMessage(m_directory) +
+                       ": compiled kernels are not kept on disk, so every new process compiles "
+                       "them again");
+    };
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return false;
+    if (fd < 0) {
+        if (errno == ENOSPC) noSpace();
+        return false;
+    }
     std::size_t written = 0;
+    int error = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n <= 0) break;
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            error = n < 0 ? errno : EIO;
+            break;
+        }
         written += static_cast<std::size_t>(n);
     }
-    const bool ok = ::close(fd) == 0 && written == bytes.size();
-    if (!ok) {
+    if (::close(fd) != 0 && !error) error = errno;
+    if (error || written != bytes.size()) {
+        if (error == ENOSPC) noSpace();
         std::filesystem::remove(temp, ec);
         return false;
     }

@@ -3,11 +3,13 @@
 
 #include "core/common/Checksum.h"
 #include "core/common/Paths.h"
+#include "core/common/ProcessTree.h"
 
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
@@ -18,9 +20,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -34,7 +38,6 @@ namespace wb {
 namespace {
 
 constexpr int kProbeTimeoutMs = 15'000;
-constexpr int kCompileTimeoutMs = 300'000;
 
 QString toQ(const std::string& s)
 {
@@ -61,7 +64,7 @@ Probe probeCompiler(const std::string& exe)
         return probe;
     }
     if (!process.waitForFinished(kProbeTimeoutMs)) {
-        process.kill();
+        killProcessTree(static_cast<pid_t>(process.processId()));
         process.waitForFinished();
         probe.why = "'" + exe + " --version' did not finish";
         return probe;
@@ -165,11 +168,133 @@ std::string readFile(const std::filesystem::path& path)
     return ss.str();
 }
 
-bool writeFile(const std::filesystem::path& path, const std::string& text)
+/// 0, or the errno of what failed (ENOSPC on a full disk).
+int writeFile(const std::filesystem::path& path, const std::string& text)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    return static_cast<bool>(out);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return errno;
+    std::size_t written = 0;
+    int error = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            error = n < 0 ? errno : EIO;
+            break;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0 && !error) error = errno;
+    return error;
+}
+
+/// Whether a tool's output says that a write failed for lack of space: "ld: final link failed:
+/// No space left on device", "error writing to …: No space left on device". The user's own
+/// `#error No space left on device` is a compile error like any other.
+bool saysNoSpace(const std::string& log)
+{
+    std::istringstream in(log);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.find("No space left on device") != std::string::npos &&
+            line.find("#error") == std::string::npos &&
+            line.find("#warning") == std::string::npos &&
+            line.find("static assertion") == std::string::npos &&
+            line.find("static_assert") == std::string::npos)
+            return true;
+    return false;
+}
+
+/// The lines of a failed compiler's output that say why it failed when it printed no
+/// diagnostic of the usual form: "cc1plus: out of memory allocating 2147483664 bytes …",
+/// "…: internal compiler error: Segmentation fault", "Killed signal terminated program
+/// cc1plus". At most three, each at most 300 characters; else the last line it printed.
+std::string fatalLines(const std::string& log)
+{
+    static constexpr std::string_view kSigns[] = {"out of memory",
+                                                  "internal compiler error",
+                                                  "Killed signal",
+                                                  "terminated program",
+                                                  "virtual memory exhausted",
+                                                  "Cannot allocate memory",
+                                                  "cannot allocate",
+                                                  "No space left on device",
+                                                  "Segmentation fault",
+                                                  "signal terminated",
+                                                  "Bus error",
+                                                  "memory exhausted"};
+    std::vector<std::string> lines, last;
+    std::istringstream in(log);
+    std::string line;
+    while (std::getline(in, line)) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        const std::size_t first = line.find_first_not_of(' ');
+        if (first == std::string::npos) continue;
+        line = line.substr(first);
+        if (line.size() > 300) line = line.substr(0, 300) + "…";
+        const bool boilerplate = line == "compilation terminated." ||
+                                 line.rfind("Please submit a full bug report", 0) == 0 ||
+                                 line.rfind("See <", 0) == 0 ||
+                                 line.rfind("with preprocessed source", 0) == 0;
+        if (!boilerplate) last = {line};
+        if (lines.size() < 3 &&
+            std::any_of(std::begin(kSigns), std::end(kSigns), [&line](std::string_view sign) {
+                return line.find(sign) != std::string::npos;
+            }))
+            lines.push_back(line);
+    }
+    if (lines.empty()) lines = last;
+    std::string out;
+    for (const std::string& l : lines)
+        out += (out.empty() ? "" : "; ") + l;
+    return out;
+}
+
+/// How a run of the compiler ended.
+struct ToolRun {
+    enum class End { NotStarted, TimedOut, Exited, Crashed };
+    End end = End::NotStarted;
+    int exitCode = 0;
+    std::string output; ///< stdout and stderr merged
+    std::string startError;
+};
+
+/// Runs the compiler in `workDir` with its temporary files in `tmpDir` (inside the cache, so
+/// that a full disk there is reported as the cache's), for at most `timeoutMs`. Past that, g++
+/// and every helper it started (cc1plus, as, collect2, ld) are killed: killing g++ alone left
+/// a cc1plus blocked on its input running on.
+ToolRun runCompiler(const std::string& exe, const QStringList& args, const QString& workDir,
+                    const QString& tmpDir, int timeoutMs)
+{
+    ToolRun r;
+    QProcess process;
+    if (!workDir.isEmpty()) process.setWorkingDirectory(workDir);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    if (!tmpDir.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmpDir);
+        process.setProcessEnvironment(env);
+    }
+    process.start(toQ(exe), args);
+    if (!process.waitForStarted(kProbeTimeoutMs)) {
+        r.startError = process.errorString().toStdString();
+        killProcessTree(static_cast<pid_t>(process.processId()));
+        process.waitForFinished();
+        return r;
+    }
+    if (!process.waitForFinished(std::max(timeoutMs, 1))) {
+        killProcessTree(static_cast<pid_t>(process.processId()));
+        process.waitForFinished();
+        r.end = ToolRun::End::TimedOut;
+        r.output = process.readAll().toStdString();
+        return r;
+    }
+    r.output = process.readAll().toStdString();
+    r.end =
+        process.exitStatus() == QProcess::NormalExit ? ToolRun::End::Exited : ToolRun::End::Crashed;
+    r.exitCode = process.exitCode();
+    return r;
 }
 
 std::string shellQuote(const std::string& arg)
@@ -443,73 +568,73 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         return result;
     }
 
+    // Not the user's code: the cache (or the disk it is on) failed. Said as what it is.
+    const auto environmentFailure = [&](std::string what) {
+        result.environmentError = std::move(what);
+        result.diagnostics.push_back(toolDiagnostic(result.environmentError));
+        result.log += (result.log.empty() ? "" : "\n") + result.environmentError + "\n";
+        result.compileMs = elapsed();
+        return result;
+    };
     QTemporaryDir work(QString::fromStdString((dir / "build-XXXXXX").string()));
     if (!work.isValid()) {
-        result.diagnostics.push_back(toolDiagnostic("cannot create a build directory in " +
-                                                    dir.string() + ": " +
-                                                    work.errorString().toStdString()));
-        result.log = result.diagnostics.back().message;
-        result.compileMs = elapsed();
-        return result;
+        if (errno == ENOSPC) return environmentFailure(cacheFullMessage(dir));
+        return environmentFailure("cannot create a build directory in the cache " + dir.string() +
+                                  ": " + work.errorString().toStdString());
     }
     const std::filesystem::path workDir = work.path().toStdString();
-    if (!writeFile(workDir / fileName, request.source)) {
-        result.diagnostics.push_back(
-            toolDiagnostic("cannot write " + (workDir / fileName).string()));
-        result.log = result.diagnostics.back().message;
-        result.compileMs = elapsed();
-        return result;
-    }
+    if (const int e = writeFile(workDir / fileName, request.source); e != 0)
+        return environmentFailure(e == ENOSPC ? cacheFullMessage(dir)
+                                              : "cannot write " + (workDir / fileName).string() +
+                                                    " in the cache: " + std::strerror(e));
 
-    QProcess process;
-    process.setWorkingDirectory(work.path());
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(toQ(m_executable), args);
-    if (!process.waitForStarted(kProbeTimeoutMs)) {
-        result.diagnostics.push_back(toolDiagnostic("cannot start " + m_executable + ": " +
-                                                    process.errorString().toStdString()));
+    const ToolRun run =
+        runCompiler(m_executable, args, work.path(), work.path(), request.timeoutMs);
+    result.log = run.output;
+    result.diagnostics = parseGccDiagnostics(result.log);
+    if (run.end == ToolRun::End::NotStarted) {
+        result.diagnostics.push_back(
+            toolDiagnostic("cannot start " + m_executable + ": " + run.startError));
         result.log = result.diagnostics.back().message;
         result.compileMs = elapsed();
         return result;
     }
-    if (!process.waitForFinished(kCompileTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        result.log = process.readAll().toStdString();
-        result.diagnostics = parseGccDiagnostics(result.log);
-        result.diagnostics.push_back(toolDiagnostic("the host compiler did not finish within " +
-                                                    std::to_string(kCompileTimeoutMs / 1000) +
-                                                    " s and was stopped"));
+    if (run.end == ToolRun::End::TimedOut) {
+        result.diagnostics.push_back(toolDiagnostic(
+            "the host compiler did not finish within " + std::to_string(request.timeoutMs / 1000) +
+            " s and was stopped (with every process it started)"));
         result.compileMs = elapsed();
         return result;
     }
-    result.log = process.readAll().toStdString();
-    result.diagnostics = parseGccDiagnostics(result.log);
-    const bool exitedOk = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
-    if (!exitedOk) {
-        if (!hasErrors(result.diagnostics))
-            result.diagnostics.push_back(
-                toolDiagnostic(process.exitStatus() == QProcess::NormalExit
-                                   ? "the host compiler failed with exit code " +
-                                         std::to_string(process.exitCode())
-                                   : "the host compiler crashed"));
+    if (run.end != ToolRun::End::Exited || run.exitCode != 0) {
+        // A full disk in the cache (ld writing the library, cc1plus its assembly) is not an
+        // error in the user's code.
+        if (saysNoSpace(result.log)) return environmentFailure(cacheFullMessage(dir));
+        if (!hasErrors(result.diagnostics)) {
+            // The compiler's own fatal lines say why (out of memory, internal compiler error,
+            // killed); an exit code alone does not.
+            const std::string why = fatalLines(result.log);
+            result.diagnostics.push_back(toolDiagnostic(
+                (run.end == ToolRun::End::Exited
+                     ? "the host compiler failed with exit code " + std::to_string(run.exitCode)
+                     : std::string("the host compiler crashed")) +
+                (why.empty() ? std::string() : ": " + why)));
+        }
         result.compileMs = elapsed();
         return result;
     }
 
     // Publish atomically from the private build folder: the log and the .sum first, then the
     // library by rename (readers test the .so, then check it against its .sum).
-    writeFile(workDir / "out.log", result.log);
-    writeFile(workDir / "out.sum", librarySummary(readFile(workDir / "out.so")));
+    int e = writeFile(workDir / "out.log", result.log);
+    if (!e) e = writeFile(workDir / "out.sum", librarySummary(readFile(workDir / "out.so")));
+    if (e == ENOSPC) return environmentFailure(cacheFullMessage(dir));
     std::filesystem::rename(workDir / "out.log", logPath, ec);
-    std::filesystem::rename(workDir / "out.sum", sumPath, ec);
+    if (!ec) std::filesystem::rename(workDir / "out.sum", sumPath, ec);
     if (!ec) std::filesystem::rename(workDir / "out.so", library, ec);
-    if (ec) {
-        result.diagnostics.push_back(toolDiagnostic("cannot store the library in " +
-                                                    library.string() + ": " + ec.message()));
-        result.compileMs = elapsed();
-        return result;
-    }
+    if (e || ec)
+        return environmentFailure("cannot store the library in the cache " + library.string() +
+                                  ": " + (e ? std::strerror(e) : ec.message()));
     result.ok = true;
     result.libraryPath = library.string();
     result.compileMs = elapsed();
@@ -557,26 +682,30 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
     // Built in a private folder, published by renaming the folder: the header's folder is
     // copied beside the .gch, so that later includes of the same name (from other headers,
     // #pragma once) resolve to the copy the .gch stands for.
+    // A full cache costs every later compile the header's parse: say so once per process.
+    const auto full = [&dir] {
+        warnAboutCache(cacheFullMessage(dir.parent_path()) +
+                       ": the precompiled prelude header could not be stored, so every compile "
+                       "parses it again");
+        return std::string();
+    };
+    fs::create_directories(dir.parent_path(), ec);
     QTemporaryDir work(QString::fromStdString(dir.string() + ".build-XXXXXX"));
-    if (!work.isValid()) return {};
+    if (!work.isValid()) return errno == ENOSPC ? full() : std::string();
     const fs::path stage = work.path().toStdString();
     const fs::path stagedGch = stage / (includeName + ".gch");
     fs::create_directories(stagedGch.parent_path(), ec);
-    for (const fs::path& f : files)
+    for (const fs::path& f : files) {
         fs::copy_file(f, stagedGch.parent_path() / f.filename(),
                       fs::copy_options::overwrite_existing, ec);
+        if (ec == std::errc::no_space_on_device) return full();
+    }
     const fs::path header = stagedGch.parent_path() / fs::path(headerPath).filename();
     args << QStringLiteral("-x") << QStringLiteral("c++-header") << toQ(header.string())
          << QStringLiteral("-o") << toQ(stagedGch.string());
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(toQ(m_executable), args);
-    if (!process.waitForStarted(kProbeTimeoutMs) || !process.waitForFinished(kCompileTimeoutMs) ||
-        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
+    const ToolRun run = runCompiler(m_executable, args, QString(), work.path(), request.timeoutMs);
+    if (run.end != ToolRun::End::Exited || run.exitCode != 0)
+        return saysNoSpace(run.output) ? full() : std::string();
     fs::rename(stage, dir, ec); // fails harmlessly when another process published it first
     if (!ec) work.setAutoRemove(false);
     return fs::exists(gch) ? dir.string() : std::string();

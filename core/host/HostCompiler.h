@@ -19,6 +19,9 @@ struct HostCompileRequest {
     std::vector<std::string> includeDirs;
     std::vector<std::pair<std::string, std::string>> defines;
     std::vector<std::string> linkFlags; ///< e.g. "-lboost_context"
+    /// Past this the compiler and everything it started (cc1plus, as, ld) are killed and the
+    /// result says so.
+    int timeoutMs = 300'000;
 };
 
 struct HostCompileResult {
@@ -29,6 +32,11 @@ struct HostCompileResult {
     std::string commandLine;             ///< for the log view
     double compileMs = 0;
     bool cacheHit = false;
+    /// Set when the build failed for a reason outside the source (no space left on device in
+    /// the cache, a cache that cannot be written): what happened, for an error of that kind.
+    /// Such a failure is not a compile error of the user's code; callers report it as an I/O
+    /// error (ok is false, and diagnostics repeat it for logs).
+    std::string environmentError;
 };
 
 /// The host C++ compiler (g++ or clang++) found at run time. Shared by the C++ CPU reference

@@ -195,6 +195,8 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
     req.sourceName = "warpbench-reference-entry.cpp";
     req.flags = flags;
     const HostCompileResult r = compiler->compileSharedLibrary(req);
+    // A full or unwritable cache is no compile error of the reference's code.
+    if (!r.environmentError.empty()) throw Error(Error::Kind::Io, r.environmentError);
     Build b;
     b.ok = r.ok;
     b.diagnostics = r.diagnostics;

@@ -3,11 +3,13 @@
 #include "tests/support/SuiteMain.h"
 
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -87,6 +89,38 @@ private Q_SLOTS:
         QVERIFY(used != dir);
         QCOMPARE(modeOf(used), mode_t{0700});
         QVERIFY(fs::exists(dir / "theirs")); // not ours to delete
+    }
+    // Issue 26: a cache folder that cannot be written is replaced by the private temporary
+    // one, with one line on stderr saying so (once per process).
+    void unwritableCacheFallsBackWithOneWarning()
+    {
+        const fs::path file = fs::path(m_tmp.path().toStdString()) / "a-file";
+        std::ofstream(file) << "x";
+        const fs::path wanted = file / "cache"; // cannot be created: its parent is a file
+        qputenv("WARPBENCH_CACHE_DIR", QByteArray::fromStdString(wanted.string()));
+        QTemporaryFile captured;
+        QVERIFY(captured.open());
+        std::fflush(stderr);
+        const int saved = ::dup(2);
+        ::dup2(captured.handle(), 2);
+        const fs::path first = wb::cacheDir();
+        const fs::path second = wb::cacheDir();
+        std::fflush(stderr);
+        ::dup2(saved, 2);
+        ::close(saved);
+        qunsetenv("WARPBENCH_CACHE_DIR");
+        QCOMPARE(first, expected());
+        QCOMPARE(second, first);
+        QCOMPARE(modeOf(first), mode_t{0700});
+        captured.seek(0);
+        const QString said = QString::fromUtf8(captured.readAll());
+        QCOMPARE(said.count('\n'), 1);
+        QVERIFY2(said.startsWith("warpbench: warning: the cache folder " +
+                                 QString::fromStdString(wanted.string()) +
+                                 " cannot be written (Not a directory); using a private "
+                                 "temporary cache " +
+                                 QString::fromStdString(first.string())),
+                 qPrintable(said));
     }
     void limitFromEnvironment()
     {

@@ -6,10 +6,83 @@
 #include <QtTest/QtTest>
 
 #include <chrono>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace wb;
+
+namespace {
+
+/// A stand-in for g++ that answers --version like g++ and fails every compile printing `said`
+/// (the lines a real g++ prints when it runs out of memory, crashes or finds the disk full).
+QString fakeCompiler(const QTemporaryDir& dir, const QString& name, const QString& said)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write("#!/bin/sh\n"
+            "case \"$1\" in --version) echo 'g++ (Fake) 12.2.0'; exit 0;; esac\n"
+            "cat >&2 <<'EOF'\n" +
+            said.toUtf8() + "\nEOF\nexit 1\n");
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+/// The HostCompiler that $WARPBENCH_CXX=`exe` finds (the variable is restored).
+std::optional<HostCompiler> compilerAt(const QString& exe)
+{
+    const QByteArray old = qgetenv("WARPBENCH_CXX");
+    qputenv("WARPBENCH_CXX", exe.toUtf8());
+    auto c = HostCompiler::find();
+    if (old.isNull())
+        qunsetenv("WARPBENCH_CXX");
+    else
+        qputenv("WARPBENCH_CXX", old);
+    return c;
+}
+
+/// The message of the first error diagnostic, or "".
+std::string firstError(const HostCompileResult& r)
+{
+    for (const Diagnostic& d : r.diagnostics)
+        if (d.severity == Severity::Error || d.severity == Severity::Fatal) return d.message;
+    return {};
+}
+
+/// Whether a process whose command line mentions `needle` is alive (zombies have none).
+bool processMentioning(const std::string& needle)
+{
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(e.path() / "cmdline", std::ios::binary);
+        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (cmdline.find(needle) != std::string::npos && name != std::to_string(::getpid()))
+            return true;
+    }
+    return false;
+}
+
+/// Mounts a tmpfs of `size` (with `options`) on `dir`; false where this process may not.
+bool mountTmpfs(const QString& dir, const QString& options)
+{
+    QProcess p;
+    p.start(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"),
+                                      QStringLiteral("-o"), options, QStringLiteral("tmpfs"), dir});
+    return p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+void unmount(const QString& dir)
+{
+    QProcess::execute(QStringLiteral("umount"), {dir});
+}
+
+} // namespace
 
 class TestHostCompiler : public QObject {
     Q_OBJECT
@@ -416,6 +489,173 @@ private Q_SLOTS:
         for (const auto& e : fs::directory_iterator(dir))
             if (e.is_regular_file()) total += e.file_size();
         QVERIFY2(total <= std::uintmax_t{1} << 20, std::to_string(total).c_str());
+    }
+
+    // Issue 26: the compiler's own fatal lines say why it failed, not an exit code alone.
+    void fatalCompilerLinesPassThrough()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto oom = compilerAt(fakeCompiler(
+            dir, "oom-g++",
+            "cc1plus: out of memory allocating 2147483664 bytes after a total of 1234 bytes"));
+        QVERIFY2(oom.has_value(), HostCompiler::unavailableReason().c_str());
+        HostCompileRequest req;
+        req.sourceName = "oom.cpp";
+        req.source = "int x;\n";
+        HostCompileResult r = oom->compileSharedLibrary(req);
+        QVERIFY(!r.ok);
+        QVERIFY(r.environmentError.empty()); // the compiler's failure, not the cache's
+        QCOMPARE(QString::fromStdString(firstError(r)),
+                 QStringLiteral("the host compiler failed with exit code 1: cc1plus: out of "
+                                "memory allocating 2147483664 bytes after a total of 1234 bytes"));
+
+        const auto ice = compilerAt(fakeCompiler(
+            dir, "ice-g++",
+            "oom.cpp: In function 'int f()':\n"
+            "oom.cpp:3:1: internal compiler error: Segmentation fault\n"
+            "0x7f1234 crash_signal\n"
+            "Please submit a full bug report, with preprocessed source (by using "
+            "-freport-bug).\nSee <file:///usr/share/doc/gcc-12/README.Bugs> for instructions."));
+        QVERIFY(ice.has_value());
+        r = ice->compileSharedLibrary(req);
+        const QString message = QString::fromStdString(firstError(r));
+        QVERIFY2(message.startsWith("the host compiler failed with exit code 1: ") &&
+                     message.contains("internal compiler error: Segmentation fault") &&
+                     !message.contains("Please submit"),
+                 qPrintable(message));
+
+        const auto killed = compilerAt(
+            fakeCompiler(dir, "killed-g++",
+                         "g++: fatal error: Killed signal terminated program cc1plus\ncompilation "
+                         "terminated."));
+        QVERIFY(killed.has_value());
+        r = killed->compileSharedLibrary(req);
+        QVERIFY2(QString::fromStdString(firstError(r))
+                     .contains("Killed signal terminated program "
+                               "cc1plus"),
+                 firstError(r).c_str());
+    }
+
+    // Issue 26: a full disk in the cache is said as such, never as a compile error.
+    void fullCacheIsNotACompileError()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto full = compilerAt(fakeCompiler(
+            dir, "full-g++",
+            "/usr/bin/ld: final link failed: No space left on device\ncollect2: error: ld "
+            "returned 1 exit status"));
+        QVERIFY(full.has_value());
+        HostCompileRequest req;
+        req.sourceName = "full.cpp";
+        req.source = "int y;\n";
+        const HostCompileResult r = full->compileSharedLibrary(req);
+        QVERIFY(!r.ok);
+        const QString why = QString::fromStdString(r.environmentError);
+        QVERIFY2(why.startsWith("no space left on device in the cache ") &&
+                     why.contains(m_cache.path()),
+                 qPrintable(why));
+        // The user's own #error that happens to say so is a compile error like any other.
+        const auto userError = compilerAt(
+            fakeCompiler(dir, "user-g++", "full.cpp:1:2: error: #error No space left on device"));
+        QVERIFY(userError.has_value());
+        const HostCompileResult u = userError->compileSharedLibrary(req);
+        QVERIFY(!u.ok);
+        QVERIFY(u.environmentError.empty());
+        QVERIFY(hasErrors(u.diagnostics));
+    }
+
+    // The same with a real 1 MiB file system as the cache (where this process may mount one).
+    void reallyFullCache()
+    {
+        QTemporaryDir mnt;
+        QVERIFY(mnt.isValid());
+        if (!mountTmpfs(mnt.path(), QStringLiteral("size=1m")))
+            QSKIP("cannot mount a tmpfs here (needs root): fullCacheIsNotACompileError covers "
+                  "the mechanism");
+        struct Unmount {
+            QString dir;
+            ~Unmount() { unmount(dir); }
+        } unmountLater{mnt.path()};
+        const QByteArray old = qgetenv("WARPBENCH_CACHE_DIR");
+        qputenv("WARPBENCH_CACHE_DIR", mnt.path().toUtf8());
+        HostCompileRequest req;
+        req.sourceName = "big.cpp";
+        // A 4 MiB initialised array: the library cannot fit in 1 MiB.
+        req.source = "extern \"C\" { char wb_big[4 << 20] = {1}; }\n";
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        qputenv("WARPBENCH_CACHE_DIR", old);
+        QVERIFY(!r.ok);
+        QVERIFY2(QString::fromStdString(r.environmentError)
+                     .startsWith("no space left on device in the cache " + mnt.path()),
+                 (r.environmentError + " | " + r.log).c_str());
+    }
+
+    // Issue 26: a cache folder that cannot be written is replaced by a private temporary one
+    // (every compile used to fail as a "compile error").
+    void readOnlyCacheFallsBackToATemporaryOne()
+    {
+        QTemporaryDir mnt;
+        QVERIFY(mnt.isValid());
+        if (!mountTmpfs(mnt.path(), QStringLiteral("ro,size=1m")))
+            QSKIP("cannot mount a read-only tmpfs here (needs root); tst_paths covers a cache "
+                  "folder that cannot be created");
+        struct Unmount {
+            QString dir;
+            ~Unmount() { unmount(dir); }
+        } unmountLater{mnt.path()};
+        QTemporaryDir tmp;
+        const QByteArray oldCache = qgetenv("WARPBENCH_CACHE_DIR");
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("WARPBENCH_CACHE_DIR", mnt.path().toUtf8());
+        qputenv("TMPDIR", tmp.path().toUtf8());
+        HostCompileRequest req;
+        req.sourceName = "ro.cpp";
+        req.source = "extern \"C\" int wb_ro() { return 3; }\n";
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        qputenv("WARPBENCH_CACHE_DIR", oldCache);
+        qputenv("TMPDIR", oldTmp);
+        QVERIFY2(r.ok, (r.environmentError + " | " + r.log).c_str());
+        QVERIFY2(QString::fromStdString(r.libraryPath)
+                     .startsWith(tmp.path() + "/warpbench-cache-" + QString::number(::geteuid())),
+                 r.libraryPath.c_str());
+    }
+
+    // Issue 26: at its time limit the compiler dies with every process it started (a cc1plus
+    // blocked reading a FIFO used to stay behind).
+    void timeLimitKillsTheCompilersWholeTree()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string fifo = (dir.path() + "/blocked.h").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        HostCompileRequest req;
+        const std::string name = "wb-fifo-" + std::to_string(::getpid()) + ".cpp";
+        req.sourceName = name;
+        req.source = "#include \"" + fifo + "\"\nint z;\n";
+        req.timeoutMs = 1500;
+        QElapsedTimer timer;
+        timer.start();
+        const HostCompileResult r = compiler().compileSharedLibrary(req);
+        QVERIFY(!r.ok);
+        QVERIFY2(QString::fromStdString(firstError(r))
+                     .contains("did not finish within 1 s and was stopped (with every process "
+                               "it started)"),
+                 firstError(r).c_str());
+        QVERIFY(timer.elapsed() < 15000);
+        // Killed processes are reaped by init at once; allow it a moment.
+        bool left = true;
+        for (int i = 0; i < 50 && left; ++i) {
+            left = processMentioning(name);
+            if (left) QTest::qWait(100);
+        }
+        if (left) {
+            // Unblock it, so that the suite does not leave it behind either.
+            const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) ::close(fd);
+        }
+        QVERIFY2(!left, "a compiler process outlived the time limit");
     }
 };
 
