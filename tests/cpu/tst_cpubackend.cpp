@@ -636,6 +636,42 @@ private Q_SLOTS:
         runShapes(2);
     }
 
+    // Issue 26: new[] of more than the host has (std::bad_alloc in the emulated kernel) says
+    // it ran out of memory, and where, instead of only "stopped in block (0,0,0)".
+    void failedHeapAllocationSaysOutOfMemory()
+    {
+        if (!onCpu()) QSKIP("device-side new of 1 PiB fails differently on a GPU");
+        // The pointer escapes through a volatile global, so that new/delete is not elided.
+        const std::string src = "char* volatile g_keep;\n"
+                                "__global__ void k(int* out, unsigned long long bytes)\n"
+                                "{\n"
+                                "    char* p = new char[bytes];\n"
+                                "    g_keep = p;\n"
+                                "    g_keep[0] = 1;\n"
+                                "    out[threadIdx.x] = g_keep[0];\n"
+                                "    delete[] g_keep;\n"
+                                "}\n";
+        const CompileResult r = m_backend->compile(src, "alloc.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(32, 0), "out");
+        h.launch("k", {1}, {32}, Args().ptr(d).val(std::uint64_t{1} << 20)); // 1 MiB: fine
+        for (const unsigned threads : {1u, 32u}) {
+            try {
+                h.launch("k", {2}, {threads}, Args().ptr(d).val(std::uint64_t{1} << 50));
+                QFAIL("the launch should have failed");
+            } catch (const Error& e) {
+                const std::string msg = e.what();
+                QVERIFY2(msg.find("kernel 'k': out of memory: a heap allocation in the kernel") !=
+                                 std::string::npos &&
+                             msg.find("std::bad_alloc") != std::string::npos &&
+                             msg.find("in block (") != std::string::npos &&
+                             msg.find("thread (") != std::string::npos,
+                         e.what());
+            }
+        }
+    }
+
     void inconsistentWarpMaskIsReported()
     {
         if (!onCpu()) QSKIP("an inconsistent warp mask is undefined behaviour on a GPU");

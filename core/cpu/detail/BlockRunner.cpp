@@ -753,7 +753,8 @@ unsigned activeMaskCallback(ThreadState* st)
 void failCallback(ThreadState* st, const char* message, const char* file, unsigned line)
 {
     LaunchState& l = launchOf(st);
-    l.setError("kernel '" + l.kernel + "': " + message + " at " + where(file, line) + " in block " +
+    l.setError("kernel '" + l.kernel + "': " + message +
+               (file && *file ? " at " + where(file, line) : std::string()) + " in block " +
                formatDim(st->blockIndex) + ", thread " + formatDim(st->threadIndex));
     if (auto* t = static_cast<FiberThread*>(st->host)) t->block->cancelled = true;
 }

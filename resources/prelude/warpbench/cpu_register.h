@@ -7,6 +7,7 @@
 #include "warpbench/cuda_prelude.h"
 
 #include <cstring>
+#include <new>
 #include <tuple>
 #include <utility>
 
@@ -74,6 +75,18 @@ template <typename T> abi::ParamDesc paramDesc()
     return d;
 }
 
+/// Reports a failed heap allocation in kernel code (std::bad_alloc from new, new[] or a
+/// standard container) as what it is. The host adds the kernel, block and thread.
+inline void outOfMemory(abi::ThreadState* st)
+{
+    if (st)
+        st->rt->fail(st,
+                     "out of memory: a heap allocation in the kernel (new, new[] or a standard "
+                     "container) failed with std::bad_alloc; the host could not provide the "
+                     "memory asked for",
+                     nullptr, 0);
+}
+
 template <auto F, typename... A> struct Entry {
     using Tuple = std::tuple<A...>;
     template <std::size_t... I> static Tuple unpack(void** args, std::index_sequence<I...>)
@@ -128,6 +141,12 @@ template <auto F, typename... A> struct Entry {
                     }
                 }
             }
+        } catch (const std::bad_alloc&) {
+            // new/new[] of more than the process can have: say so, not only where it stopped.
+            current();
+            st->blockIndex = c.block;
+            outOfMemory(st);
+            status = 1;
         } catch (...) {
             status = 1;
         }
@@ -141,6 +160,9 @@ template <auto F, typename... A> struct Entry {
         enter(st);
         try {
             std::apply(F, unpack(args, std::index_sequence_for<A...>{}));
+        } catch (const std::bad_alloc&) {
+            outOfMemory(current());
+            return 1;
         } catch (...) {
             return 1;
         }
