@@ -4,6 +4,7 @@
 #include "core/common/Error.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/runner/ReportCodec.h"
+#include "core/runner/RunnerService.h"
 #include "core/runner/SanitizerReport.h"
 #include "core/runner/detail/RunnerProcess.h"
 #include "core/session/ProjectFile.h"
@@ -441,6 +442,8 @@ RunOutcome RunnerClient::run(const Request& req)
     auto deadline = t0 + std::chrono::milliseconds(req.prepareTimeoutMs);
     std::optional<Clock::time_point> launchedAt, profilingAt;
     std::vector<std::vector<char>> blobs; // compressed until the Report says what they hold
+    std::string streamed;                 // what the run printed, as it arrived
+    std::uint64_t streamedMore = 0;
     Protocol::Frame f;
     // A frame that breaks the protocol: the runner is replaced.
     auto protocolFault = [&](const std::string& what) {
@@ -466,8 +469,24 @@ RunOutcome RunnerClient::run(const Request& req)
             } catch (const Error& e) {
                 return protocolFault(e.what());
             }
+            const QString phase = progress.value(QLatin1String("phase")).toString();
+            if (phase == QLatin1String("output")) {
+                // What the run printed so far: kept for a crash or a timeout (a Report brings
+                // all of it again). Bounded on the runner's side; checked here all the same.
+                const std::string text =
+                    progress.value(QLatin1String("text")).toString().toStdString();
+                if (streamed.size() + text.size() <= RunnerService::kKernelOutputBytes * 2)
+                    streamed += text;
+                try {
+                    streamedMore =
+                        wireInteger(progress.value(QLatin1String("moreLines")), "moreLines");
+                } catch (const Error& e) {
+                    return protocolFault(e.what());
+                }
+                continue;
+            }
             kernel = progress.value(QLatin1String("kernel")).toString().toStdString();
-            if (progress.value(QLatin1String("phase")).toString() == QLatin1String("profile")) {
+            if (phase == QLatin1String("profile")) {
                 // Profiling has its own limit, from its start to the report.
                 profilingAt = Clock::now();
                 deadline = *profilingAt + std::chrono::milliseconds(req.profileTimeoutMs);
@@ -488,6 +507,8 @@ RunOutcome RunnerClient::run(const Request& req)
         o.elapsedMs = elapsed();
         if (w == RunnerProcess::Wait::Frame) break;
         o.runnerLog = slot->stderrTail();
+        // The run died (crash, time limit, cancel): what it printed until then still counts.
+        o.kernelOutput = kernelOutputText(streamed, streamedMore);
         if (w == RunnerProcess::Wait::Timeout && profilingAt) {
             slot->kill();
             setFault(o, Fault::Timeout,
@@ -520,7 +541,15 @@ RunOutcome RunnerClient::run(const Request& req)
             slot->waitExit(2000);
             const int st = slot->status();
             const std::string said = lastLines(slot->stderrTail(), 3);
-            if (slot->exited() && WIFSIGNALED(st)) {
+            if (slot->exited() && WIFEXITED(st) &&
+                WEXITSTATUS(st) == RunnerService::kExitChannelClosed) {
+                // Not a hang-up of this client: the kernel closed descriptors it does not own.
+                setFault(o, Fault::Crashed,
+                         "kernel '" + kernel +
+                             "' closed the runner's channel to the client (it closed file "
+                             "descriptors it did not open, the runner's connection among them)",
+                         "the runner was restarted; a kernel must close only the files it opened");
+            } else if (slot->exited() && WIFSIGNALED(st)) {
                 o.signal = WTERMSIG(st);
                 const bool memoryFault = o.signal == SIGSEGV || o.signal == SIGBUS ||
                                          o.signal == SIGFPE || o.signal == SIGABRT ||

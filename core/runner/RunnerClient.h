@@ -54,7 +54,8 @@ struct RunOutcome {
     std::string runnerLog;    ///< the last lines the runner wrote to stderr
     /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first
     /// RunnerService::kKernelOutputLines lines, then "… N more lines". Empty when it printed
-    /// nothing, and after a fault.
+    /// nothing. After a crash, a timeout or a cancel: what it printed until then (the runner
+    /// sends output as it arrives), with the count of further lines as last heard.
     std::string kernelOutput;
     /// Buffer transport figures: bytes of results+expected, the runner's copy into its arena
     /// (or compression), the client's copy out of it (or decompression).

@@ -27,6 +27,8 @@
 #include <mutex>
 #include <optional>
 #include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -54,12 +56,47 @@ long heapInUseKb()
     return static_cast<long>((m.uordblks + m.hblkhd) / 1024);
 }
 
+/// The identity of the channel to the client, so that a descriptor closed (or closed and
+/// reused) by a kernel is told from a client that hung up.
+struct Channel {
+    int fd = -1;
+    dev_t dev = 0;
+    ino_t ino = 0;
+
+    explicit Channel(int f)
+        : fd(f)
+    {
+        struct stat st {};
+        if (::fstat(fd, &st) == 0) {
+            dev = st.st_dev;
+            ino = st.st_ino;
+        }
+    }
+    bool intact() const noexcept
+    {
+        struct stat st {};
+        return ::fstat(fd, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+    }
+    /// The kernel closed the channel: nothing can be answered any more; say so on stderr (the
+    /// client keeps its tail, and maps the exit status) and leave.
+    [[noreturn]] void closedByKernel() const noexcept
+    {
+        const std::string msg = "warpbench-runner: the running kernel closed the runner's "
+                                "channel to the client (file descriptor " +
+                                std::to_string(fd) + "); exiting\n";
+        ::signal(SIGPIPE, SIG_IGN); // the kernel may have left stderr a broken pipe too
+        [[maybe_unused]] const auto n = ::write(2, msg.data(), msg.size());
+        ::_exit(RunnerService::kExitChannelClosed);
+    }
+};
+
 /// Exits the process when the client hangs up while a request runs (armed). One thread for
 /// the runner's life, so that arming and disarming cost nothing per run.
 class HangupWatchdog {
 public:
     explicit HangupWatchdog(int fd)
-        : m_thread([this, fd] { watch(fd); })
+        : m_channel(fd)
+        , m_thread([this, fd] { watch(fd); })
     {
     }
     ~HangupWatchdog()
@@ -93,15 +130,25 @@ private:
                 if (m_stop) return;
             }
             pollfd p{fd, POLLRDHUP, 0};
-            if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR))) {
+            if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL))) {
                 std::lock_guard lock(m_mutex);
                 if (!m_armed) continue;
+                // A kernel that closed descriptors 3-1023 closed this one too (POLLNVAL, or
+                // another file now under its number): not the client's doing.
+                if (!m_channel.intact()) m_channel.closedByKernel();
                 static const char msg[] = "warpbench-runner: the client hung up mid-run; exiting\n";
+                // stderr is a pipe to the client that is gone: SIGPIPE would end this process
+                // before its group (the compilers below) could be stopped.
+                ::signal(SIGPIPE, SIG_IGN);
                 [[maybe_unused]] const auto n = ::write(2, msg, sizeof msg - 1);
-                ::_exit(70);
+                // Compilers and tools this runner started are in its process group: a g++ left
+                // blocked (a cc1plus waiting on its input) must not outlive the client either.
+                if (::getpgrp() == ::getpid()) ::kill(0, SIGKILL);
+                ::_exit(RunnerService::kExitClientHungUp);
             }
         }
     }
+    Channel m_channel;
     std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_armed = false;
@@ -113,10 +160,24 @@ class Service {
 public:
     explicit Service(const RunnerService::Options& o)
         : m_opt(o)
+        , m_out(o.outFd)
         , m_watchdog(o.inFd)
     {
-        if (o.captureStdout)
+        if (o.captureStdout) {
             m_output.emplace(RunnerService::kKernelOutputLines, RunnerService::kKernelOutputBytes);
+            // What a run prints goes to the client as it arrives (bounded like the Report's
+            // "stdout"), so that it survives a crash or a kill at a time limit.
+            m_output->setListener([this](const detail::OutputCapture::Text& delta) {
+                std::lock_guard lock(m_streamMutex);
+                if (!m_streaming) return;
+                send(Type::Progress,
+                     QJsonObject{
+                         {"phase", "output"},
+                         {"text", QString::fromUtf8(delta.text.data(),
+                                                    static_cast<qsizetype>(delta.text.size()))},
+                         {"moreLines", static_cast<double>(delta.moreLines)}});
+            });
+        }
     }
 
     int serve()
@@ -160,7 +221,19 @@ public:
 private:
     void send(Type type, const QJsonObject& json)
     {
-        Protocol::writeAll(m_opt.outFd, Protocol::encode(type, json, m_opt.protocolVersion));
+        const std::vector<char> frame = Protocol::encode(type, json, m_opt.protocolVersion);
+        std::lock_guard lock(m_sendMutex); // the output listener sends from its own thread
+        try {
+            Protocol::writeAll(m_opt.outFd, frame);
+        } catch (const Error&) {
+            if (!m_out.intact()) m_out.closedByKernel();
+            throw;
+        }
+    }
+    void streamOutput(bool on)
+    {
+        std::lock_guard lock(m_streamMutex);
+        m_streaming = on;
     }
     void sendError(const std::string& message)
     {
@@ -265,7 +338,9 @@ private:
                     };
                     opt.beforeLoad = [&profiler](Backend& b) { return profiler->prepare(b); };
                 }
+                streamOutput(true);
                 rep = session::SessionRunner::run(s, opt);
+                streamOutput(false);
             }
         }
         if (rep.message == "std::bad_alloc")
@@ -380,6 +455,10 @@ private:
     }
 
     RunnerService::Options m_opt;
+    Channel m_out;
+    std::mutex m_sendMutex;
+    std::mutex m_streamMutex;
+    bool m_streaming = false;
     HangupWatchdog m_watchdog;
     bool m_inline = false;
     SharedMemory m_arena;

@@ -29,6 +29,12 @@ public:
     };
     static constexpr std::size_t kKernelOutputLines = 200;
     static constexpr std::size_t kKernelOutputBytes = 64 * 1024;
+    /// Exit status after the client hung up mid-run (the runner's process group, its compilers
+    /// included, is killed with it when the runner leads the group).
+    static constexpr int kExitClientHungUp = 70;
+    /// Exit status when the running kernel closed the runner's channel to the client (closed
+    /// file descriptors it does not own): the runner cannot answer any more.
+    static constexpr int kExitChannelClosed = 71;
     /// Returns the process exit code: 0 after Quit or end of stream, 3 on a protocol error.
     static int serve(const Options& options);
 };

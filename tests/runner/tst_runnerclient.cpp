@@ -547,6 +547,74 @@ private Q_SLOTS:
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).kernelOutput, std::string());
     }
 
+    /// Issue 26: what a kernel printed before it crashed comes back with the crash (it was
+    /// lost with the runner's process).
+    void printfBeforeACrashIsKept()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(request(
+            faultSession("printf-crash",
+                         "__global__ void k(float* out) {\n"
+                         "    if (threadIdx.x == 0) printf(\"about to crash: %d\\n\", 42);\n"
+                         "    if (threadIdx.x == 5) *(volatile int*)nullptr = 1;\n"
+                         "    out[threadIdx.x] = 1.0f;\n"
+                         "}\n",
+                         BackendKind::Cpu)));
+        print("printf before a crash", o);
+        QCOMPARE(o.fault, Fault::Crashed);
+        QCOMPARE(o.signal, SIGSEGV);
+        QCOMPARE(o.kernelOutput, std::string("about to crash: 42\n"));
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
+    }
+
+    /// Issue 26: a kernel that prints without end until the time limit: the first lines and the
+    /// count of the others come back with the timeout (kernelOutput was empty).
+    void printingPastTheTimeLimitKeepsTheFirstLines()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(
+            request(faultSession("printf-timeout",
+                                 "__global__ void k(float* out) {\n"
+                                 "    for (long long i = 0;; ++i) printf(\"line %lld\\n\", i);\n"
+                                 "}\n",
+                                 BackendKind::Cpu),
+                    2000));
+        QCOMPARE(o.fault, Fault::Timeout);
+        const QStringList lines =
+            QString::fromStdString(o.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 201);
+        QCOMPARE(lines[0], QStringLiteral("line 0"));
+        QCOMPARE(lines[199], QStringLiteral("line 199"));
+        QVERIFY2(lines.last().startsWith(QStringLiteral("… ")) &&
+                     lines.last().endsWith(QStringLiteral(" more lines")) &&
+                     lines.last().section(u' ', 1, 1).toLongLong() > 0,
+                 qPrintable(lines.last()));
+    }
+
+    /// Issue 26: a kernel closing descriptors 3-1023 (the runner's channel among them) is not
+    /// blamed on the client hanging up.
+    void kernelClosingDescriptorsIsNotAHangUp()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(request(
+            faultSession("close-fds",
+                         "extern \"C\" int close(int);\n"
+                         "__global__ void k(float* out) {\n"
+                         "    if (threadIdx.x == 0) for (int fd = 3; fd < 1024; ++fd) close(fd);\n"
+                         "    out[threadIdx.x] = 1.0f;\n"
+                         "}\n",
+                         BackendKind::Cpu)));
+        print("kernel closes descriptors", o);
+        QCOMPARE(o.fault, Fault::Crashed);
+        QVERIFY2(o.report.message.find("kernel 'k' closed the runner's channel to the client") !=
+                         std::string::npos &&
+                     o.report.message.find("hung up") == std::string::npos,
+                 o.report.message.c_str());
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
+                 RunReport::Status::Passed);
+    }
+
     /// --memcheck with a runner started through another program (ssh; here env plays it):
     /// compute-sanitizer wraps warpbench-runner on the far side, not the local ssh, and its
     /// report comes back (on the runner's stderr) as findings.
