@@ -5,6 +5,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/common/Paths.h"
 #include "core/common/UserFile.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/profiling/Roofline.h"
@@ -322,19 +323,27 @@ runner::RunnerClient::Config runnerConfig(const QCommandLineParser& p)
     return config;
 }
 
-/// --timeout SECONDS into `ms`; false (after saying why) when it is not a positive number in
-/// range.
-bool timeoutOption(const QCommandLineParser& p, int& ms)
+/// --timeout SECONDS (or --prepare-timeout) into `ms`; false (after saying why) when it is not
+/// a positive number in range.
+bool timeoutOption(const QCommandLineParser& p, int& ms, const char* option = "timeout")
 {
-    if (!p.isSet(QStringLiteral("timeout"))) return true;
+    if (!p.isSet(QLatin1String(option))) return true;
     std::string why;
-    const auto sec = parseTimeoutSeconds(p.value(QStringLiteral("timeout")), why);
+    const auto sec = parseTimeoutSeconds(p.value(QLatin1String(option)), why, option);
     if (!sec) {
         err(why);
         return false;
     }
     ms = static_cast<int>(std::ceil(*sec * 1000.0)); // at most INT_MAX by the range check
     return true;
+}
+
+/// --timeout and --prepare-timeout into a runner request.
+bool requestLimits(const QCommandLineParser& p, runner::RunnerClient::Request& req)
+{
+    req.prepareTimeoutMs = static_cast<int>(kDefaultPrepareTimeoutSeconds * 1000);
+    return timeoutOption(p, req.timeoutMs) &&
+           timeoutOption(p, req.prepareTimeoutMs, "prepare-timeout");
 }
 
 /// --grade, --fresh-inputs, --grade-seed, --peak-bandwidth and --peak-gflops into `opt`; false
@@ -447,7 +456,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     req.raceCheck = raceCheck;
     req.schedule = schedule;
     if (raceCheck) req.timeoutMs = 300000; // instrumented: every access goes to the detector
-    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
+    if (!requestLimits(p, req)) return InvalidInput;
     runner::RunnerClient client(config);
     runner::RunOutcome o = client.run(req);
     // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
@@ -518,7 +527,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
             err(std::string("profile: --") + runOnly + " is an option of run, not of profile");
             return InvalidInput;
         }
-    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
+    if (!requestLimits(p, req)) return InvalidInput;
     if (!loadProject(p, args[1], req.session)) return InvalidInput;
 
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
@@ -685,7 +694,7 @@ int cmdSweep(const QCommandLineParser& p, const QStringList& args)
     req.options.device = intOption(p, "device", 0, ok2);
     req.options.iterations = intOption(p, "iterations", 1, ok3);
     if (!ok1 || !ok2 || !ok3) return InvalidInput;
-    if (!timeoutOption(p, req.timeoutMs)) return InvalidInput;
+    if (!requestLimits(p, req)) return InvalidInput;
     req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
@@ -910,17 +919,18 @@ int cmdCompare(const QCommandLineParser& p, const QStringList& args)
 
 } // namespace
 
-std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why)
+std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why, const char* option)
 {
     bool conv = false;
     const double sec = text.toDouble(&conv);
     if (!conv || !(sec > 0)) {
-        why =
-            "--timeout: expected a positive number of seconds, got \"" + text.toStdString() + "\"";
+        why = std::string("--") + option + ": expected a positive number of seconds, got \"" +
+              text.toStdString() + "\"";
         return std::nullopt;
     }
     if (sec > kMaxTimeoutSeconds) {
-        why = "--timeout: " + text.toStdString() + " s is out of range (at most " +
+        why = std::string("--") + option + ": " + text.toStdString() +
+              " s is out of range (at most " +
               std::to_string(static_cast<long>(kMaxTimeoutSeconds)) + " s, about 24 days)";
         return std::nullopt;
     }
@@ -977,9 +987,16 @@ int runCli(const QStringList& arguments)
     p.addOption(
         {QStringLiteral("timeout"),
          QStringLiteral("run, profile, sweep (per point): wall-clock limit in seconds for the "
-                        "kernel (default 10); the runner is killed after it. grade: per "
-                        "submission, compile included (default 60). "
+                        "kernel, from its first launch (default 10); the runner is killed "
+                        "after it. grade: per submission, compile included (default 60). "
                         "At most 2147483 s (about 24 days); more is exit 4."),
+         QStringLiteral("SECONDS")});
+    p.addOption(
+        {QStringLiteral("prepare-timeout"),
+         QStringLiteral("run, profile, sweep (per point): wall-clock limit in seconds for what "
+                        "comes before the first launch: runner start-up, compiles, data "
+                        "preparation (default 300); the runner and the compilers it started are "
+                        "killed after it. Not applied with --in-process."),
          QStringLiteral("SECONDS")});
     p.addOption({QStringLiteral("bounds-check"),
                  QStringLiteral("run: CPU backend, bounds-checked (AddressSanitizer) mode. sweep: "
@@ -1081,6 +1098,11 @@ int runCli(const QStringList& arguments)
         return InvalidInput;
     }
     const QString& cmd = args[0];
+    // Commands that compile: a cache folder that cannot be written is said here, once, as a
+    // warning (the runner then uses the same private temporary cache; its own warning goes to
+    // its log).
+    for (const char* compiles : {"run", "profile", "list-kernels", "grade", "sweep", "debug"})
+        if (cmd == QLatin1String(compiles)) (void)cacheDir();
     try {
         if (cmd == QLatin1String("run")) return cmdRun(p, args);
         if (cmd == QLatin1String("profile")) return cmdProfile(p, args);

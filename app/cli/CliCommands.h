@@ -25,9 +25,15 @@ std::string untrustedFlagsMessage(session::Session& session, bool trustProject);
 /// The longest --timeout: the limit is kept in milliseconds in an int (about 24.8 days).
 inline constexpr double kMaxTimeoutSeconds = 2147483.0;
 
-/// Parses --timeout SECONDS: a number in (0, kMaxTimeoutSeconds]. On failure returns nullopt
-/// and sets `why` to a message naming the option ("--timeout: ... is out of range ...").
-std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why);
+/// Parses --timeout SECONDS (or the option `option`, e.g. "prepare-timeout"): a number in
+/// (0, kMaxTimeoutSeconds]. On failure returns nullopt and sets `why` to a message naming the
+/// option ("--timeout: ... is out of range ...").
+std::optional<double> parseTimeoutSeconds(const QString& text, std::string& why,
+                                          const char* option = "timeout");
+
+/// The default limit for what comes before a run's first launch (runner start-up, compiles,
+/// data preparation): `--prepare-timeout`, RunnerClient::Request::prepareTimeoutMs.
+inline constexpr double kDefaultPrepareTimeoutSeconds = 300.0;
 
 /// Runs the command line (arguments include the program name); returns the exit code.
 /// A speed-of-light peak option (--peak-bandwidth GB/s, --peak-gflops GFLOP/s): its value when

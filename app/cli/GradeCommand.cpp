@@ -184,7 +184,10 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
     // covers the compile, so it is the outer bound.
     p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"),
                                submission, QStringLiteral("--json"), QStringLiteral("--grade"),
-                               QStringLiteral("--timeout"), QString::number(timeoutS)} +
+                               QStringLiteral("--timeout"), QString::number(timeoutS),
+                               // The same bound for the compile: the child's runner stops a
+                               // stuck compile itself (its compilers with it) and says so.
+                               QStringLiteral("--prepare-timeout"), QString::number(timeoutS)} +
                    extraArgs);
     QElapsedTimer timer;
     timer.start();

@@ -7,13 +7,49 @@
 #include "tests/support/SuiteMain.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+namespace {
+
+/// Whether a compiler (g++, cc1plus, as, ld) whose command line mentions `path` is running.
+bool compilerMentioning(const QString& path)
+{
+    const QByteArray needle = path.toUtf8();
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool number = false;
+        pid.toLongLong(&number);
+        if (!number) continue;
+        QFile f(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QByteArray cmdline = f.readAll();
+        if (!cmdline.contains(needle)) continue;
+        const QByteArray program = cmdline.left(cmdline.indexOf('\0'));
+        for (const char* tool : {"g++", "c++", "cc1plus", "/as", "ld", "collect2"})
+            if (program.contains(tool)) return true;
+    }
+    return false;
+}
+
+/// Whether every compiler mentioning `path` is gone within 3 s (SIGKILL is quick, not instant).
+bool compilersGone(const QString& path)
+{
+    for (int i = 0; i < 30; ++i) {
+        if (!compilerMentioning(path)) return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+} // namespace
 
 class TstRunnerCli : public QObject {
     Q_OBJECT
@@ -55,6 +91,85 @@ private Q_SLOTS:
                  qPrintable(r.out + r.err));
         const CliRun bad = runCli({"run", f.fileName(), "--timeout", "zero"});
         QCOMPARE(bad.exitCode, 4);
+    }
+
+    // Issue 26: preparation (start-up, compiles, data) has its own limit, --prepare-timeout;
+    // past it the runner and every compiler it started are gone.
+    void prepareTimeoutBoundsACompile()
+    {
+        const CliRun help = runCli({"--help"});
+        QVERIFY(help.out.contains("--prepare-timeout <SECONDS>"));
+        QTemporaryDir cache; // cold: the first compile builds the precompiled prelude (seconds)
+        QVERIFY(cache.isValid());
+        const QByteArray old = qgetenv("WARPBENCH_CACHE_DIR");
+        qputenv("WARPBENCH_CACHE_DIR", cache.path().toUtf8());
+        const QString hello =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+        QElapsedTimer timer;
+        timer.start();
+        const CliRun r = runCli({"run", hello, "--backend", "cpu", "--prepare-timeout", "0.3"});
+        const qint64 took = timer.elapsed();
+        const CliRun bad = runCli({"run", hello, "--prepare-timeout", "soon"});
+        qputenv("WARPBENCH_CACHE_DIR", old);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains("timeout: the run did not reach its first launch within 0.30 s "
+                                "(compile and data preparation)"),
+                 qPrintable(r.out + r.err));
+        QVERIFY2(took < 10000, qPrintable(QString::number(took)));
+        QVERIFY2(compilersGone(cache.path()), "a compiler outlived --prepare-timeout");
+        QCOMPARE(bad.exitCode, 4);
+        QVERIFY2(bad.err.contains("--prepare-timeout: expected a positive number of seconds"),
+                 qPrintable(bad.err));
+    }
+
+    // Issue 26: a client killed from outside while its runner compiles (an outer time limit,
+    // grade's per-submission kill) takes the runner's compilers along.
+    void killedClientTakesTheCompilersAlong()
+    {
+        QTemporaryDir cache;
+        QVERIFY(cache.isValid());
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("WARPBENCH_CACHE_DIR"), cache.path());
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(WB_BINARY_DIR "/bin/warpbench-cli"),
+                  {QStringLiteral("run"),
+                   QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj"),
+                   QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QVERIFY(cli.waitForStarted());
+        bool compiling = false;
+        for (int i = 0; i < 100 && !compiling; ++i) {
+            QTest::qWait(50);
+            compiling = compilerMentioning(cache.path());
+        }
+        if (!compiling) QSKIP("the compile finished before it could be seen (a warm machine)");
+        cli.kill(); // the client only: its runner must notice and take its group along
+        cli.waitForFinished();
+        QVERIFY2(compilersGone(cache.path()), "a compiler outlived its killed client");
+    }
+
+    // Issue 26: a cache folder that cannot be written is a warning, not a compile error.
+    void unwritableCacheIsAWarning()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeFile(dir.filePath("a-file"), "x");
+        const QByteArray oldCache = qgetenv("WARPBENCH_CACHE_DIR");
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("WARPBENCH_CACHE_DIR", dir.filePath("a-file/cache").toUtf8());
+        qputenv("TMPDIR", dir.path().toUtf8());
+        const CliRun r = runCli(
+            {"run", QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj"),
+             "--backend", "cpu"});
+        qputenv("WARPBENCH_CACHE_DIR", oldCache);
+        qputenv("TMPDIR", oldTmp);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err.count("warpbench: warning: the cache folder"), 1);
+        QVERIFY2(r.err.contains(dir.filePath("a-file/cache") +
+                                " cannot be written (Not a directory); using a private temporary "
+                                "cache " +
+                                dir.path() + "/warpbench-cache-"),
+                 qPrintable(r.err));
     }
 
     void crashIsAMessage()
