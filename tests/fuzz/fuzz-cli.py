@@ -3,7 +3,9 @@
 """Fuzzes the project loader and the CLI end to end: mutates the example .wbproj files and runs
 `warpbench-cli run --backend cpu` on each with a time limit, counting crashes (the CLI killed by
 a signal), hangs (past the limit) and unexpected exit codes (anything but 0-4). Kernel faults
-caught by the runner are exit 3 and counted apart. Failing inputs are kept in --out.
+caught by the runner are exit 3 and counted apart. Every run writes its outputs and the project's
+exports with --output into a fresh folder; a file written anywhere else in the test's folders is an
+escape (issue 26). Failing inputs are kept in --out.
 
     tests/fuzz/fuzz-cli.py --cli build/ci/bin/warpbench-cli --minutes 20 --out /tmp/fuzz-cli
 
@@ -35,6 +37,10 @@ EDGE_STRINGS = ["", " ", "n", "n*n", "2^32+16", "1/0", "0/0", "-1", "ceil(", "n*
                 "x" * 5000, "nonexistent.cu", "reference", "grey", "rgba"]
 EDGE_VALUES = [None, True, False, [], {}, [1, 2, 3, 4], [0], [2048], [1024, 2], [1, 1, 65],
                {"kind": "npy", "path": "/dev/zero"}, {"kind": "bin", "path": "."}]
+# Exports that once escaped --output (issue 26), and some that are fine.
+EXPORT_VALUES = [["../escaped.npy"], ["../../escaped.bin"], ["/tmp/wb-fuzz-escaped.bin"],
+                 ["x.npy\u0000.png"], ["sub/x.npy"], [".."], [""], ["a\\b.npy"],
+                 ["ok.npy", "ok.bin"], ["ok.png"]]
 
 
 def walk(node, path=()):
@@ -69,6 +75,8 @@ def mutate_tree(rng, project, seeds):
             elif choice < 0.88 and isinstance(container, dict):
                 container[rng.choice(["extra", "sharedBytes", "warmup", "seed", "path"])] = \
                     rng.choice(EDGE_NUMBERS + EDGE_STRINGS)
+            elif choice < 0.91 and isinstance(container, dict) and "role" in container:
+                container["exports"] = copy.deepcopy(rng.choice(EXPORT_VALUES))
             else:  # graft a value from another project
                 other = list(walk(rng.choice(seeds)))
                 if other:
@@ -151,6 +159,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     ap.add_argument("--out", default=None, help="folder for failing inputs and the summary")
+    ap.add_argument("--cli-arg", action="append", default=[],
+                    help="extra argument for every run (repeatable), e.g. --cli-arg=--timeout "
+                         "--cli-arg=2")
     args = ap.parse_args()
 
     rng = random.Random(args.seed)
@@ -166,9 +177,27 @@ def main():
     trees = [s[1] for s in seeds]
     env = dict(os.environ)
     env.setdefault("WARPBENCH_CACHE_DIR", str(work / "cache"))
+    # Every run writes its outputs (and the project's exports) to a fresh --output folder: a
+    # file anywhere but directly in it is an escape (issue 26). What the runs may legitimately
+    # leave is known: the cache, the output folder, each example's fuzz.wbproj.
+    outdir = work / "out"
+    before = {folder: set(os.listdir(folder)) | {"fuzz.wbproj"} for folder, _ in seeds}
+    work_entries = set(os.listdir(work)) | {"cache", "out"}
 
     counts = collections.Counter()
-    crashes, hangs, unexpected, heavy_runs = [], [], [], []
+    crashes, hangs, unexpected, heavy_runs, escapes = [], [], [], [], []
+
+    def check_stray(folder, data):
+        stray = [str(outdir / e) for e in os.listdir(outdir) if not (outdir / e).is_file()]
+        stray += [str(folder / e) for e in set(os.listdir(folder)) - before[folder]]
+        stray += [str(work / e) for e in set(os.listdir(work)) - work_entries]
+        if stray:
+            counts["escape"] += 1
+            name = out / f"escape-{runs}.wbproj"
+            name.write_bytes(data)
+            escapes.append({"input": str(name), "wrote": stray})
+            for path in stray:
+                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
     started = time.monotonic()
     runs = 0
     slowest = 0.0
@@ -181,7 +210,10 @@ def main():
         target.write_bytes(data)
         runs += 1
         t0 = time.monotonic()
-        proc = subprocess.Popen([args.cli, "run", str(target), "--backend", "cpu"],
+        shutil.rmtree(outdir, ignore_errors=True)
+        outdir.mkdir()
+        proc = subprocess.Popen([args.cli, "run", str(target), "--backend", "cpu",
+                                 "--output", str(outdir)] + args.cli_arg,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                 start_new_session=True)
         try:
@@ -189,6 +221,7 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             stdout, stderr = proc.communicate()
+            check_stray(folder, data)
             if data == text.encode() and heavy(project):
                 counts["heavy-timeout"] += 1  # asked for GiBs or 2^28+ threads: not a hang
                 name = out / f"heavy-{runs}.wbproj"
@@ -199,6 +232,7 @@ def main():
                 hangs.append(str(name))
             name.write_bytes(data)
             continue
+        check_stray(folder, data)
         took = time.monotonic() - t0
         slowest = max(slowest, took)
         code = proc.returncode
@@ -223,12 +257,13 @@ def main():
     summary = {"runs": runs, "seconds": round(time.monotonic() - started, 1), "seed": args.seed,
                "crashes": len(crashes), "hangs": len(hangs), "unexpectedExits": len(unexpected),
                "counts": dict(counts), "slowestRunS": round(slowest, 2),
-               "heavyTimeouts": len(heavy_runs), "crashInputs": crashes, "hangInputs": hangs,
-               "unexpectedInputs": unexpected, "heavyInputs": heavy_runs}
+               "heavyTimeouts": len(heavy_runs), "escapes": len(escapes),
+               "crashInputs": crashes, "hangInputs": hangs,
+               "unexpectedInputs": unexpected, "heavyInputs": heavy_runs, "escapeInputs": escapes}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))
     shutil.rmtree(work, ignore_errors=True)
-    return 1 if crashes or hangs or unexpected else 0
+    return 1 if crashes or hangs or unexpected or escapes else 0
 
 
 if __name__ == "__main__":
