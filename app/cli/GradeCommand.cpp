@@ -4,6 +4,7 @@
 #include "app/cli/CliCommands.h"
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
+#include "core/common/ProcessTree.h"
 #include "core/session/ProjectFile.h"
 
 #include <QCoreApplication>
@@ -199,7 +200,8 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
     }
     const bool finished = p.waitForFinished(static_cast<int>(std::lround(timeoutS * 1000.0)));
     if (!finished) {
-        p.kill();
+        // The run, its runner and the runner's compilers: all of it, at once.
+        killProcessTree(static_cast<pid_t>(p.processId()));
         p.waitForFinished();
         row.wallS = static_cast<double>(timer.elapsed()) / 1000.0;
         row.result = QStringLiteral("timeout");

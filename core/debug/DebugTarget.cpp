@@ -2,6 +2,7 @@
 #include "core/debug/DebugTarget.h"
 
 #include "core/common/Error.h"
+#include "core/common/ProcessTree.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
@@ -270,7 +271,8 @@ DebugTarget DebugTarget::prepare(const session::Session& s, const std::filesyste
         throw Error(Error::Kind::Unavailable,
                     "cannot start " + helper + ": " + p.errorString().toStdString());
     if (!p.waitForFinished(kPrepareTimeoutMs)) {
-        p.kill();
+        // The helper compiles: g++ and its cc1plus go with it.
+        killProcessTree(static_cast<pid_t>(p.processId()));
         p.waitForFinished();
         throw Error(Error::Kind::Timeout, "preparing the launch for debugging took more than " +
                                               std::to_string(kPrepareTimeoutMs / 1000) + " s");

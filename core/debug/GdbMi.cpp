@@ -2,6 +2,7 @@
 #include "core/debug/GdbMi.h"
 
 #include "core/common/Error.h"
+#include "core/common/ProcessTree.h"
 
 #include <QElapsedTimer>
 #include <QProcessEnvironment>
@@ -193,7 +194,7 @@ void GdbMi::kill() noexcept
         m_process->write("-gdb-exit\n");
         if (!m_process->waitForFinished(2'000)) {
             if (m_inferiorPid > 0) ::kill(static_cast<pid_t>(m_inferiorPid), SIGKILL);
-            m_process->kill();
+            killProcessTree(static_cast<pid_t>(m_process->processId())); // whatever gdb started
             m_process->waitForFinished(2'000);
         }
     }

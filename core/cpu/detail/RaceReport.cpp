@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/RaceReport.h"
 
+#include "core/common/ProcessTree.h"
+
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -28,7 +30,7 @@ std::string runTool(const QString& program, const QStringList& args, const std::
     if (!input.empty()) p.write(input.data(), static_cast<qint64>(input.size()));
     p.closeWriteChannel();
     if (!p.waitForFinished(kToolTimeoutMs)) {
-        p.kill();
+        killProcessTree(static_cast<pid_t>(p.processId()));
         p.waitForFinished();
         return {};
     }

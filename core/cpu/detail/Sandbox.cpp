@@ -2,6 +2,7 @@
 #include "core/cpu/detail/Sandbox.h"
 
 #include "core/common/Error.h"
+#include "core/common/ProcessTree.h"
 #include "core/cpu/detail/RaceReport.h"
 #include "core/host/HostCompiler.h"
 
@@ -55,7 +56,11 @@ std::string asanRuntime()
         p.start(QString::fromStdString(cxx->executable()),
                 {cxx->isClang() ? QStringLiteral("-print-file-name=libclang_rt.asan-x86_64.so")
                                 : QStringLiteral("-print-file-name=libasan.so")});
-        if (!p.waitForFinished(15'000)) return std::string();
+        if (!p.waitForFinished(15'000)) {
+            killProcessTree(static_cast<pid_t>(p.processId()));
+            p.waitForFinished();
+            return std::string();
+        }
         std::string out = p.readAllStandardOutput().trimmed().toStdString();
         std::error_code ec;
         return std::filesystem::exists(out, ec) ? std::filesystem::canonical(out, ec).string()
@@ -405,7 +410,8 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
         throw Error(Error::Kind::Unavailable,
                     "cannot start " + helper + ": " + process.errorString().toStdString());
     if (!process.waitForFinished(kSandboxTimeoutMs)) {
-        process.kill();
+        // The kernel may have started processes of its own: they go too.
+        killProcessTree(static_cast<pid_t>(process.processId()));
         process.waitForFinished();
         throw Error(Error::Kind::Timeout,
                     std::string(launch.raceCheck ? "race-checked" : "bounds-checked") +
