@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using wb::CompileOptions;
@@ -411,6 +413,54 @@ private Q_SLOTS:
         cache.trimDisk();
         QVERIFY(!fs::exists(stale));
         QVERIFY(fs::exists(fresh));
+    }
+
+    // Issue 26: a full disk under the cache is one warning line, not a silent miss every run
+    // (the compile itself succeeded and is served from memory).
+    void fullDiskIsOneWarning()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QProcess mount;
+        mount.start(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                     QStringLiteral("size=1m"), QStringLiteral("tmpfs"), dir.path()});
+        if (!mount.waitForFinished(10000) || mount.exitStatus() != QProcess::NormalExit ||
+            mount.exitCode() != 0)
+            QSKIP("cannot mount a 1 MiB tmpfs here (needs root)");
+        struct Unmount {
+            QString path;
+            ~Unmount() { QProcess::execute(QStringLiteral("umount"), {path}); }
+        } unmount{dir.path()};
+        const fs::path folder = dir.path().toStdString();
+        CompileCache cache(folder, 512, std::uintmax_t{1} << 30);
+        CompileResult big = m_reference;
+        big.log = std::string(2 << 20, 'x'); // 2 MiB: cannot fit
+        auto shared = std::make_shared<const CompileResult>(big);
+        QTemporaryFile captured;
+        QVERIFY(captured.open());
+        std::fflush(stderr);
+        const int saved = ::dup(2);
+        ::dup2(captured.handle(), 2);
+        const bool first = cache.store(
+            CompileCache::makeKey({"full 1", "", nullptr, nullptr, "", ""}), shared, true);
+        const bool second = cache.store(
+            CompileCache::makeKey({"full 2", "", nullptr, nullptr, "", ""}), shared, true);
+        std::fflush(stderr);
+        ::dup2(saved, 2);
+        ::close(saved);
+        QVERIFY(!first && !second);
+        captured.seek(0);
+        const QString said = QString::fromUtf8(captured.readAll());
+        QCOMPARE(said.count('\n'), 1);
+        QVERIFY2(said.startsWith("warpbench: warning: no space left on device in the cache " +
+                                 dir.path()) &&
+                     said.contains("compiled kernels are not kept on disk"),
+                 qPrintable(said));
+        int leftovers = 0;
+        for (const auto& e : fs::directory_iterator(folder))
+            leftovers += e.path().filename().string().find(".tmp.") != std::string::npos;
+        QCOMPARE(leftovers, 0); // partial files removed
     }
 
     void serializeRoundTrip()

@@ -76,6 +76,9 @@ std::string sampleStream()
                                      {"buffers", QJsonArray{buffer}}}));
     add(Protocol::encode(Protocol::Type::Progress,
                          QJsonObject{{"phase", "launch"}, {"kernel", "k"}}));
+    // What a run prints, as it arrives (issue 26).
+    add(Protocol::encode(Protocol::Type::Progress,
+                         QJsonObject{{"phase", "output"}, {"text", "line 0\n"}, {"moreLines", 3}}));
     add(Protocol::encode(Protocol::Type::Error, QJsonObject{{"message", "boom"}}));
     add(Protocol::encode(Protocol::Type::Quit, QJsonObject{}));
     return std::string(s.begin(), s.end());
@@ -133,7 +136,7 @@ private Q_SLOTS:
     {
         wb::fuzz::Mutator m(1);
         const std::vector<Protocol::Frame> all = frames(sampleStream(), m);
-        QCOMPARE(all.size(), std::size_t{7});
+        QCOMPARE(all.size(), std::size_t{8});
         for (const Protocol::Frame& f : all)
             decode(f);
     }
