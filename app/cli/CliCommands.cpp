@@ -529,6 +529,11 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         }
     if (!requestLimits(p, req)) return InvalidInput;
     if (!loadProject(p, args[1], req.session)) return InvalidInput;
+    if (req.session.isPipeline())
+        return failure(p, InvalidInput,
+                       "profile: this project is a pipeline of several launches (\"launches\"), "
+                       "which profile does not support; `run` times each launch, or profile one "
+                       "of its kernels in a one-launch project");
 
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
     if (kind == BackendKind::Cpu)
@@ -698,6 +703,11 @@ int cmdSweep(const QCommandLineParser& p, const QStringList& args)
     req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
+    if (s.isPipeline())
+        return failure(p, InvalidInput,
+                       "sweep: this project is a pipeline of several launches (\"launches\"), "
+                       "which sweep does not support; sweep one of its kernels in a one-launch "
+                       "project");
     if (parameter->kind == profiling::SweepParameter::Kind::Scalar &&
         !s.findScalar(parameter->name))
         return failure(p, InvalidInput,

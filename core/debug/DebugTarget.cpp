@@ -248,6 +248,10 @@ DebugTarget DebugTarget::prepareHere(const session::Session& s,
 
 DebugTarget DebugTarget::prepare(const session::Session& s, const std::filesystem::path& workDir)
 {
+    if (s.isPipeline())
+        throw Error(Error::Kind::InvalidArgument,
+                    "the debugger runs one launch; this project is a pipeline of several "
+                    "(\"launches\"): debug one of its kernels in a one-launch project");
     const std::string helper = cpu::detail::sandboxExecutable();
     if (helper.empty())
         throw Error(Error::Kind::Unavailable,

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -370,6 +371,49 @@ void gradeFromJson(const QJsonObject& g, RunReport& r)
     r.speedOfLight.flopsImpossible = sol["flopsImpossible"].toBool();
 }
 
+/// A pipeline's launches (RunReport::pipeline), each with its timed samples.
+QJsonArray pipelineJson(const std::vector<session::PipelineLaunchTiming>& launches)
+{
+    QJsonArray a;
+    for (const session::PipelineLaunchTiming& l : launches) {
+        QJsonArray vars, samples;
+        for (const auto& [name, value] : l.vars)
+            vars.append(QJsonArray{qs(name), static_cast<qint64>(value)});
+        for (double s : l.timing.samplesMs)
+            samples.append(dbl(s));
+        a.append(QJsonObject{{"entry", static_cast<qint64>(l.entry)},
+                             {"kernel", qs(l.kernel)},
+                             {"vars", vars},
+                             {"grid", dim(l.config.grid)},
+                             {"block", dim(l.config.block)},
+                             {"sharedBytes", static_cast<double>(l.config.sharedBytes)},
+                             {"samplesMs", samples}});
+    }
+    return a;
+}
+
+std::vector<session::PipelineLaunchTiming> pipelineOf(const QJsonValue& v)
+{
+    std::vector<session::PipelineLaunchTiming> out;
+    for (const QJsonValue& x : v.toArray()) {
+        const QJsonObject o = x.toObject();
+        session::PipelineLaunchTiming l;
+        l.entry = static_cast<std::size_t>(std::max<qint64>(0, o["entry"].toInteger()));
+        l.kernel = ss(o["kernel"]);
+        for (const QJsonValue& var : o["vars"].toArray())
+            l.vars.emplace_back(ss(var.toArray().at(0)), var.toArray().at(1).toInteger());
+        l.config.grid = dim(o["grid"]);
+        l.config.block = dim(o["block"]);
+        l.config.sharedBytes = unum(o["sharedBytes"]);
+        std::vector<double> samples;
+        for (const QJsonValue& s : o["samplesMs"].toArray())
+            samples.push_back(dbl(s));
+        l.timing = session::TimingStats::of(std::move(samples));
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
 } // namespace
 
 QJsonObject ReportCodec::toJson(const RunReport& r)
@@ -384,7 +428,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
                                    {"tolerance", tolerance(o.tolerance)},
                                    {"stats", diff(o.stats)}});
     const DeviceDescription& d = r.device;
-    return QJsonObject{
+    QJsonObject out{
         {"status", static_cast<int>(r.status)},
         {"message", qs(r.message)},
         {"project", qs(r.project)},
@@ -431,6 +475,8 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"outputs", outputs},
         {"grade", gradeJson(r)},
     };
+    if (!r.pipeline.empty()) out["pipeline"] = pipelineJson(r.pipeline);
+    return out;
 }
 
 RunReport ReportCodec::fromJson(const QJsonObject& o)
@@ -473,6 +519,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.timing.minMs = dbl(t["minMs"]);
     r.timing.meanMs = dbl(t["meanMs"]);
     r.timing.stdevMs = dbl(t["stdevMs"]);
+    r.pipeline = pipelineOf(o["pipeline"]); // absent for a one-launch project
     r.bytesMoved = u64(o["bytesMoved"]);
     r.bandwidthGBs = dbl(o["bandwidthGBs"]);
     r.peakPercent = dbl(o["peakPercent"]);

@@ -275,6 +275,55 @@ void checkName(const std::string& name, const std::string& field)
     if (!ok) invalid(field, "\"" + name + "\" is not an identifier (letters, digits, _)");
 }
 
+/// launches[i]: a launch object with an optional "repeat" array of loops. `names` holds the
+/// scalars' and buffers' names, which a loop variable may not take.
+PipelineLaunch readPipelineLaunch(const QJsonValue& v, std::size_t index,
+                                  const std::set<std::string>& names)
+{
+    const std::string f = "launches[" + std::to_string(index) + "]";
+    if (!v.isObject()) invalid(f, std::string("expected an object, found ") + typeName(v));
+    Reader r(v.toObject(), f);
+    PipelineLaunch p;
+    p.launch = readLaunch(r, true);
+    const QJsonArray repeat = r.array("repeat");
+    for (qsizetype j = 0; j < repeat.size(); ++j) {
+        const std::string fj = r.field("repeat") + "[" + std::to_string(j) + "]";
+        if (!repeat[j].isObject())
+            invalid(fj, std::string("expected an object, found ") + typeName(repeat[j]));
+        Reader lr(repeat[j].toObject(), fj);
+        LoopSpec loop;
+        loop.var = lr.string("var", "", true);
+        checkName(loop.var, fj + ".var");
+        if (names.count(loop.var))
+            invalid(fj + ".var", "loop variable \"" + loop.var +
+                                     "\" has the name of a scalar or buffer of the project");
+        for (const LoopSpec& outer : p.repeat)
+            if (outer.var == loop.var)
+                invalid(fj + ".var",
+                        "loop variable \"" + loop.var + "\" is already a loop of this launch");
+        loop.type = elementType(lr, "type", ElementType::I32, false);
+        if (!isInteger(loop.type) || loop.type == ElementType::Bool)
+            invalid(fj + ".type", std::string("a loop variable is an integer, not ") +
+                                      elementTypeName(loop.type));
+        loop.from = lr.expression("from", "", true);
+        loop.to = lr.expression("to", "", true);
+        int steps = 0;
+        for (const auto& [key, kind] :
+             {std::pair{"step", LoopSpec::Step::Add}, std::pair{"times", LoopSpec::Step::Multiply},
+              std::pair{"divide", LoopSpec::Step::Divide}})
+            if (lr.has(key)) {
+                ++steps;
+                loop.step = kind;
+                loop.by = lr.expression(key, "1");
+            }
+        if (steps > 1) invalid(fj, "give at most one of \"step\", \"times\" or \"divide\"");
+        lr.finish();
+        p.repeat.push_back(std::move(loop));
+    }
+    r.finish();
+    return p;
+}
+
 QJsonValue exprJson(const std::string& e)
 {
     bool ok = false;
@@ -504,9 +553,25 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         s.buffers.push_back(std::move(b));
     }
 
-    {
-        auto l = root.object("launch", true);
-        s.launch = readLaunch(*l, true);
+    if (root.has("launches")) {
+        const QJsonArray launches = root.array("launches");
+        if (launches.isEmpty())
+            invalid("launches", "expected at least one launch (a one-launch project gives "
+                                "\"launch\" only)");
+        for (qsizetype i = 0; i < launches.size(); ++i)
+            s.launches.push_back(
+                readPipelineLaunch(launches[i], static_cast<std::size_t>(i), names));
+    }
+    if (auto l = root.object("launch", !s.isPipeline())) {
+        if (s.isPipeline()) {
+            for (const char* key : {"kernel", "grid", "block", "sharedBytes", "bindings"})
+                if (l->has(key))
+                    invalid(l->field(key),
+                            "a pipeline project states its kernels in \"launches\"; \"launch\" "
+                            "then holds only warmup, iterations, flops, backend and device");
+        } else {
+            s.launch = readLaunch(*l, true);
+        }
         s.warmup = static_cast<int>(l->integer("warmup", 1, 0, 1000000));
         s.iterations = static_cast<int>(l->integer("iterations", 10, 1, 1000000));
         s.flops = l->expression("flops", "");
@@ -669,7 +734,35 @@ std::string ProjectFile::toJson(const Session& s)
     }
     if (!buffers.isEmpty()) root["buffers"] = buffers;
 
-    QJsonObject launch = launchJson(s.launch);
+    QJsonObject launch = s.isPipeline() ? QJsonObject{} : launchJson(s.launch);
+    if (s.isPipeline()) {
+        QJsonArray launches;
+        for (const PipelineLaunch& p : s.launches) {
+            QJsonObject o = launchJson(p.launch);
+            QJsonArray repeat;
+            for (const LoopSpec& loop : p.repeat) {
+                QJsonObject lo{{"var", qs(loop.var)},
+                               {"from", exprJson(loop.from)},
+                               {"to", exprJson(loop.to)}};
+                if (loop.type != ElementType::I32) lo["type"] = elementTypeName(loop.type);
+                switch (loop.step) {
+                case LoopSpec::Step::Add:
+                    if (loop.by != "1") lo["step"] = exprJson(loop.by);
+                    break;
+                case LoopSpec::Step::Multiply:
+                    lo["times"] = exprJson(loop.by);
+                    break;
+                case LoopSpec::Step::Divide:
+                    lo["divide"] = exprJson(loop.by);
+                    break;
+                }
+                repeat.append(lo);
+            }
+            if (!repeat.isEmpty()) o["repeat"] = repeat;
+            launches.append(o);
+        }
+        root["launches"] = launches;
+    }
     launch["warmup"] = s.warmup;
     launch["iterations"] = s.iterations;
     if (!s.flops.empty()) launch["flops"] = exprJson(s.flops);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/RunReport.h"
 
+#include "core/session/Pipeline.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,6 +36,57 @@ std::string dimText(const Dim3& d)
     s.append(std::to_string(d.x)).append(", ").append(std::to_string(d.y)).append(", ");
     s.append(std::to_string(d.z)).append(")");
     return s;
+}
+
+std::string launchText(const LaunchConfig& c)
+{
+    return "grid " + dimText(c.grid) + " block " + dimText(c.block) + " shared " +
+           std::to_string(c.sharedBytes) + " B";
+}
+
+/// The pipeline lines of the text report: each `launches` entry's count and summed medians,
+/// then each launch of a pass (up to kListed of them).
+std::string pipelineText(const std::vector<PipelineLaunchTiming>& launches)
+{
+    constexpr std::size_t kListed = 32;
+    struct Entry {
+        std::string kernel;
+        std::size_t count = 0;
+        double medianSumMs = 0;
+        const LaunchConfig* first = nullptr;
+        bool sameConfig = true;
+    };
+    std::map<std::size_t, Entry> entries;
+    for (const PipelineLaunchTiming& l : launches) {
+        Entry& e = entries[l.entry];
+        e.kernel = l.kernel;
+        ++e.count;
+        e.medianSumMs += l.timing.medianMs;
+        if (!e.first)
+            e.first = &l.config;
+        else if (!(l.config.grid == e.first->grid && l.config.block == e.first->block &&
+                   l.config.sharedBytes == e.first->sharedBytes))
+            e.sameConfig = false;
+    }
+    std::string o;
+    for (const auto& [index, e] : entries)
+        o += (o.empty() ? "Pipeline  " : "          ") + std::string("launches[") +
+             std::to_string(index) + "] " + e.kernel + " x" + std::to_string(e.count) + "  " +
+             (e.sameConfig ? launchText(*e.first) : std::string("geometry varies")) +
+             "  medians sum " + timeText(e.medianSumMs) + "\n";
+    if (launches.size() > kListed) {
+        o += "          (" + std::to_string(launches.size()) +
+             " launches per pass; --json lists each)\n";
+        return o;
+    }
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+        const PipelineLaunchTiming& l = launches[i];
+        const std::string vars = loopValuesText(l.vars);
+        o += "          #" + std::to_string(i + 1) + " " + l.kernel +
+             (vars.empty() ? "" : " " + vars) + "  " + launchText(l.config) + "  median " +
+             timeText(l.timing.medianMs) + "\n";
+    }
+    return o;
 }
 
 std::string diagText(const Diagnostic& d)
@@ -186,10 +239,18 @@ std::string RunReport::toText() const
         for (const Diagnostic& d : referenceDiagnostics)
             o += "          " + diagText(d) + "\n";
     }
-    if (!timing.samplesMs.empty()) {
+    if (!timing.samplesMs.empty() && !pipeline.empty()) {
+        o += "Launch    pipeline of " + std::to_string(pipeline.size()) + " launch" +
+             (pipeline.size() == 1 ? "" : "es") + " per pass, " + std::to_string(warmup) +
+             " warm-up + " + std::to_string(iterations) +
+             " timed passes (a pass's time: the sum of its launches')\n";
+        o += pipelineText(pipeline);
+    } else if (!timing.samplesMs.empty()) {
         o += "Launch    grid " + dimText(launch.grid) + " block " + dimText(launch.block) +
              " shared " + std::to_string(launch.sharedBytes) + " B, " + std::to_string(warmup) +
              " warm-up + " + std::to_string(iterations) + " timed\n";
+    }
+    if (!timing.samplesMs.empty()) {
         o += "Timing    median " + timeText(timing.medianMs) + "  min " + timeText(timing.minMs) +
              "  mean " + timeText(timing.meanMs) + "  stdev " + timeText(timing.stdevMs) + "\n";
         o += "Bandwidth " + fmt("%.2f GB/s", bandwidthGBs) + " (" + std::to_string(bytesMoved) +
@@ -199,7 +260,8 @@ std::string RunReport::toText() const
                               : ", device peak unknown") +
              "\n";
         if (flopsPerLaunch > 0)
-            o += "FLOPs     " + fmt("%.4g", flopsPerLaunch) + " per launch (stated), " +
+            o += "FLOPs     " + fmt("%.4g", flopsPerLaunch) +
+                 (pipeline.empty() ? " per launch" : " per pass") + " (stated), " +
                  fmt("%.2f GFLOP/s", gflops) + "\n";
         if (!speedOfLight.message.empty() || !speedOfLight.peakSource.empty())
             o += std::string(speedOfLight.impossible ? "IMPOSSIBLE " : "Speed of light ") +
@@ -336,6 +398,27 @@ std::string RunReport::toJson() const
                                      {"meanMs", timing.meanMs},
                                      {"stdevMs", timing.stdevMs},
                                      {"samplesMs", samples}};
+        if (!pipeline.empty()) {
+            QJsonArray launches;
+            for (const PipelineLaunchTiming& l : pipeline) {
+                QJsonObject vars;
+                for (const auto& [name, value] : l.vars)
+                    vars.insert(QString::fromStdString(name), static_cast<qint64>(value));
+                launches.append(
+                    QJsonObject{{"entry", static_cast<qint64>(l.entry)},
+                                {"kernel", QString::fromStdString(l.kernel)},
+                                {"vars", vars},
+                                {"grid", dimJson(l.config.grid)},
+                                {"block", dimJson(l.config.block)},
+                                {"sharedBytes", static_cast<double>(l.config.sharedBytes)},
+                                {"timing", QJsonObject{{"medianMs", l.timing.medianMs},
+                                                       {"minMs", l.timing.minMs},
+                                                       {"meanMs", l.timing.meanMs},
+                                                       {"stdevMs", l.timing.stdevMs}}}});
+            }
+            root["pipeline"] = QJsonObject{
+                {"launchesPerPass", static_cast<qint64>(pipeline.size())}, {"launches", launches}};
+        }
         root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
                                         {"GBs", bandwidthGBs},
                                         {"percentOfPeak", peakPercent}};

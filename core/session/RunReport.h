@@ -9,8 +9,10 @@
 #include "core/session/Poison.h"
 #include "core/session/Session.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::session {
@@ -20,6 +22,16 @@ struct TimingStats {
     std::vector<double> samplesMs;
     double medianMs = 0, minMs = 0, meanMs = 0, stdevMs = 0;
     static TimingStats of(std::vector<double> samplesMs);
+};
+
+/// One launch of a pipeline pass (Session::launches expanded) and its times over the timed
+/// passes.
+struct PipelineLaunchTiming {
+    std::size_t entry = 0; ///< index into Session::launches
+    std::string kernel;
+    std::vector<std::pair<std::string, std::int64_t>> vars; ///< loop variables, outermost first
+    LaunchConfig config;
+    TimingStats timing;
 };
 
 struct OutputResult {
@@ -78,9 +90,12 @@ struct RunReport {
     std::string compileLog;
     KernelInfo kernel;
     // Launch
-    LaunchConfig launch;
+    LaunchConfig launch; ///< a pipeline's: its last launch's (so is `kernel`)
     int warmup = 0, iterations = 0;
-    TimingStats timing;
+    TimingStats timing; ///< a pipeline's: per pass, the sum of its launches' times
+    /// A pipeline's launches, one pass in order, each with its own times; empty for a one-launch
+    /// project. Warm-up and iterations count passes.
+    std::vector<PipelineLaunchTiming> pipeline;
     std::uint64_t bytesMoved = 0; ///< in: read once, out: written once, inout: both
     double bandwidthGBs = 0;
     double peakPercent = 0;    ///< 0 when the device peak is unknown

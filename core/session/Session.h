@@ -119,6 +119,32 @@ struct LaunchSpec {
     friend bool operator==(const LaunchSpec&, const LaunchSpec&) = default;
 };
 
+/// One loop of a pipeline launch's `repeat`, as C writes it: `for (var = from; var <= to;
+/// var += by)`, or `var *= by` (Multiply), or `var >= to; var /= by` (Divide), or `var >= to;
+/// var += by` with a negative `by` (Add). Values are exact integers of `type`; the variable is
+/// visible to the launch's expressions and to later loops, and binds to kernel parameters as a
+/// scalar of `type` would.
+struct LoopSpec {
+    enum class Step { Add, Multiply, Divide };
+    std::string var;
+    ElementType type = ElementType::I32;
+    std::string from = "0"; ///< expressions over the scalars and outer loop variables
+    std::string to = "0";   ///< inclusive bound
+    Step step = Step::Add;
+    std::string by = "1"; ///< Add: non-zero; Multiply, Divide: at least 2
+
+    friend bool operator==(const LoopSpec&, const LoopSpec&) = default;
+};
+
+/// One entry of a multi-launch pipeline (Session::launches): a kernel launch, repeated over
+/// its loops (outermost first) when `repeat` is not empty.
+struct PipelineLaunch {
+    LaunchSpec launch;
+    std::vector<LoopSpec> repeat;
+
+    friend bool operator==(const PipelineLaunch&, const PipelineLaunch&) = default;
+};
+
 struct ReferenceSpec {
     enum class Kind { None, Cpp, Kernel, Files };
     Kind kind = Kind::None;
@@ -145,10 +171,13 @@ struct Session {
     CompileOptions compileOptions;
     std::vector<ScalarSpec> scalars;
     std::vector<BufferSpec> buffers;
-    LaunchSpec launch;
+    LaunchSpec launch; ///< a one-launch project's launch; unused (kernel empty) in a pipeline
+    /// A multi-launch pipeline ("launches" in the project file): run in order, all of them for
+    /// each result, warm-up and timed pass. Empty: the one-launch project `launch` describes.
+    std::vector<PipelineLaunch> launches;
     int warmup = 1;
     int iterations = 10;
-    /// Floating-point operations one launch performs, as the project states them ("flops" in
+    /// Floating-point operations one launch (a pipeline: one pass) performs, as stated ("flops" in
     /// the launch object, an expression such as "2*n*n*n"); empty: not stated. The
     /// speed-of-light check compares FLOPs / median time with the device's FP32 peak.
     std::string flops;
@@ -160,6 +189,8 @@ struct Session {
     bool poisonOutputs = true;
 
     /// Whether buffer `b` is filled with Poison before the result launch.
+    bool isPipeline() const noexcept { return !launches.empty(); }
+
     bool poisons(const BufferSpec& b) const noexcept
     {
         return b.role == BufferRole::Out && b.poison.value_or(poisonOutputs);
@@ -187,7 +218,7 @@ struct Session {
                a.buffers == b.buffers && a.launch == b.launch && a.warmup == b.warmup &&
                a.flops == b.flops && a.iterations == b.iterations && a.backend == b.backend &&
                a.device == b.device && a.reference == b.reference && a.tolerance == b.tolerance &&
-               a.poisonOutputs == b.poisonOutputs;
+               a.poisonOutputs == b.poisonOutputs && a.launches == b.launches;
     }
 };
 

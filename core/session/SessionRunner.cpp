@@ -10,6 +10,7 @@
 #include "core/session/ImageCodec.h"
 #include "core/session/Initialisers.h"
 #include "core/session/Npy.h"
+#include "core/session/Pipeline.h"
 #include "core/session/Poison.h"
 #include "core/session/ProjectTrust.h"
 #include "core/session/detail/FileUtil.h"
@@ -168,11 +169,34 @@ std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const Dev
             a.data = &d.addresses[b.index];
             a.size = sizeof(std::uint64_t);
             a.isPointer = true;
-        } else {
+        } else if (b.index < r.scalars.size()) { // else a pipeline's loop variable (Planned)
             a.data = r.scalars[b.index].data();
             a.size = r.scalars[b.index].size;
         }
         args.push_back(a);
+    }
+    return args;
+}
+
+/// One launch of a run (a one-launch project has one; a pipeline one per expanded step): its
+/// kernel, configuration and bindings, and the values of its loop variables (bound after the
+/// session's scalars, BoundArg::index >= Session::scalars.size()).
+struct Planned {
+    const KernelInfo* kernel = nullptr;
+    LaunchConfig config;
+    std::vector<BoundArg> bound;
+    std::vector<ScalarValue> loopValues;
+};
+
+std::vector<KernelArgValue> argsOf(const Planned& p, const DeviceSet& d, const Resolved& r)
+{
+    std::vector<KernelArgValue> args = argsOf(p.bound, d, r);
+    for (std::size_t i = 0; i < p.bound.size(); ++i) {
+        const BoundArg& b = p.bound[i];
+        if (b.isBuffer || b.index < r.scalars.size()) continue;
+        const ScalarValue& v = p.loopValues.at(b.index - r.scalars.size());
+        args[i].data = v.data();
+        args[i].size = v.size;
     }
     return args;
 }
@@ -428,9 +452,22 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     Resolved r;
     LaunchConfig refLaunch;
     std::string source;
+    std::vector<PipelineStep> steps; // a pipeline's launches, expanded
     try {
         r = resolve(s);
-        rep.launch = launchConfigOf(s.launch, r.expr, "launch");
+        if (s.isPipeline()) {
+            if (opt.trace)
+                throw Error(Error::Kind::InvalidArgument,
+                            "trace mode records one launch; this project is a pipeline of "
+                            "several (\"launches\")");
+            if (opt.profile)
+                throw Error(Error::Kind::InvalidArgument,
+                            "profiling a pipeline (\"launches\") is not supported: profile one "
+                            "of its kernels in a one-launch project");
+            steps = expandPipeline(s, r.expr, launchConfigOf);
+        } else {
+            rep.launch = launchConfigOf(s.launch, r.expr, "launch");
+        }
         if (!s.flops.empty()) {
             rep.flopsPerLaunch = r.expr.evaluate(s.flops, "launch.flops");
             if (!std::isfinite(rep.flopsPerLaunch) || rep.flopsPerLaunch < 0)
@@ -441,7 +478,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         }
         if (s.reference.kind == ReferenceSpec::Kind::Kernel)
             refLaunch = launchConfigOf(s.reference.launch, r.expr, "reference");
-        if (s.launch.kernel.empty())
+        if (!s.isPipeline() && s.launch.kernel.empty())
             throw Error(Error::Kind::InvalidArgument, "launch.kernel: required field is missing");
         source = s.loadKernelSource();
     } catch (const Error& e) {
@@ -472,7 +509,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                " bytes of dynamic shared memory asked; " + rep.device.name +
                                " allows at most " + std::to_string(most) + " per block"};
         };
-        checkShared(rep.launch, "launch.sharedBytes");
+        if (s.isPipeline())
+            for (const PipelineStep& st : steps)
+                checkShared(st.config,
+                            ("launches[" + std::to_string(st.entry) + "].sharedBytes" +
+                             (st.vars.empty() ? "" : " (" + loopValuesText(st.vars) + ")"))
+                                .c_str());
+        else
+            checkShared(rep.launch, "launch.sharedBytes");
         if (s.reference.kind == ReferenceSpec::Kind::Kernel)
             checkShared(refLaunch, "reference.sharedBytes");
     }
@@ -489,7 +533,11 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             options.nameExpressions.push_back(k);
     };
     if (opt.trace) options.extraFlags.push_back(cpu::CpuBackend::kTraceFlag);
-    addNameExpression(s.launch.kernel);
+    if (s.isPipeline())
+        for (const PipelineLaunch& p : s.launches)
+            addNameExpression(p.launch.kernel);
+    else
+        addNameExpression(s.launch.kernel);
     if (s.reference.kind == ReferenceSpec::Kind::Kernel)
         addNameExpression(s.reference.launch.kernel);
     const CompileResult compiled = backend->compile(source, s.kernelSourceName(), options);
@@ -501,19 +549,52 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     if (!compiled.ok)
         throw Stop{RunReport::Status::CompileError, "the kernel source did not compile"};
     rep.compiled = true;
-    const KernelInfo* kernel = compiled.findKernel(s.launch.kernel);
-    if (!kernel)
-        throw Stop{RunReport::Status::Invalid,
-                   "launch.kernel: " + kernelNotFound(compiled, s.launch.kernel)};
-    rep.kernel = *kernel;
-
-    // 3. Bindings, before anything runs.
-    std::vector<BoundArg> bound, refBound;
+    // The kernels, each bound before anything runs (step 3): one launch, or a pipeline's.
+    std::vector<Planned> plans;
+    std::vector<BoundArg> refBound;
     const KernelInfo* refKernel = nullptr;
     std::unique_ptr<CppReference> cppRef;
     std::string refSource, refName;
     try {
-        bound = Binding::bind(kernel->params, s, s.launch.bindings, "kernel " + kernel->name);
+        if (s.isPipeline()) {
+            std::vector<std::pair<const KernelInfo*, std::vector<BoundArg>>> entries;
+            for (std::size_t i = 0; i < s.launches.size(); ++i) {
+                const LaunchSpec& l = s.launches[i].launch;
+                const std::string f = "launches[" + std::to_string(i) + "]";
+                const KernelInfo* k = compiled.findKernel(l.kernel);
+                if (!k)
+                    throw Error(Error::Kind::InvalidArgument,
+                                f + ".kernel: " + kernelNotFound(compiled, l.kernel));
+                entries.emplace_back(k, Binding::bind(k->params, sessionForLaunch(s, i), l.bindings,
+                                                      f + ": kernel " + k->name));
+            }
+            for (const PipelineStep& st : steps) {
+                Planned p{entries[st.entry].first, st.config, entries[st.entry].second, {}};
+                for (const Expression::ScalarBytes& b : st.varBytes) {
+                    ScalarValue v;
+                    v.size = b.size();
+                    v.words.assign((b.size() + 7) / 8, 0);
+                    std::memcpy(v.words.data(), b.data(), b.size());
+                    p.loopValues.push_back(std::move(v));
+                }
+                plans.push_back(std::move(p));
+            }
+            // The report's kernel and launch are the last launch's: the one that writes the
+            // outputs in most pipelines (unwritten elements are traced back to its threads).
+            rep.launch = plans.back().config;
+        } else {
+            const KernelInfo* k = compiled.findKernel(s.launch.kernel);
+            if (!k)
+                throw Stop{RunReport::Status::Invalid,
+                           "launch.kernel: " + kernelNotFound(compiled, s.launch.kernel)};
+            plans.push_back(Planned{k, rep.launch, {}, {}});
+        }
+        rep.kernel = *plans.back().kernel;
+
+        // 3. Bindings, before anything runs.
+        if (!s.isPipeline())
+            plans[0].bound = Binding::bind(plans[0].kernel->params, s, s.launch.bindings,
+                                           "kernel " + plans[0].kernel->name);
         if (s.reference.kind == ReferenceSpec::Kind::Kernel) {
             refKernel = compiled.findKernel(s.reference.launch.kernel);
             if (!refKernel)
@@ -615,7 +696,22 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         rep.h2dMs = h2dMs;
         for (const HostArray& a : first)
             rep.h2dBytes += a.bytes();
-        const auto args = argsOf(bound, d, r);
+        std::vector<std::vector<KernelArgValue>> planArgs;
+        for (const Planned& p : plans)
+            planArgs.push_back(argsOf(p, d, r));
+        const auto& args = planArgs.front();
+        const std::string& kernelName = plans.front().kernel->name;
+        // One pass: every launch in order (one for a one-launch project); its time is the sum
+        // of the launches' times. `perLaunch`, when set, gets each launch's time appended.
+        const auto pass = [&](std::vector<std::vector<double>>* perLaunch) {
+            double total = 0;
+            for (std::size_t i = 0; i < plans.size(); ++i) {
+                const double ms = launch(plans[i].kernel->name, plans[i].config, planArgs[i]);
+                total += ms;
+                if (perLaunch) (*perLaunch)[i].push_back(ms);
+            }
+            return total;
+        };
         if (opt.trace) {
             std::vector<cpu::CpuBackend::TraceBuffer> traced;
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
@@ -624,7 +720,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                       elementSize(s.buffers[i].type), r.shapes[i]});
             cpuBackend->beginTrace(rep.launch, traced);
             try {
-                launch(kernel->name, rep.launch, args);
+                launch(kernelName, rep.launch, args);
             } catch (...) {
                 cpuBackend->endTrace();
                 throw;
@@ -632,7 +728,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             for (cpu::WriteTrace& t : cpuBackend->endTrace())
                 rep.traces.emplace(t.buffer, std::move(t));
         } else {
-            launch(kernel->name, rep.launch, args);
+            pass(nullptr);
         }
         rep.results = download(*backend, s, d, init, &d2hMs);
         rep.d2hMs = d2hMs;
@@ -649,21 +745,32 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             grading ? static_cast<int>(rng() % static_cast<std::uint64_t>(rep.iterations)) : -1;
         for (int i = 0; i < rep.warmup; ++i) {
             if (grading) restoreFrom(first);
-            launch(kernel->name, rep.launch, args);
+            pass(nullptr);
         }
         rep.conditionsBefore = backend->conditions();
         std::vector<double> samples;
+        std::vector<std::vector<double>> launchSamples(plans.size());
         for (int i = 0; i < rep.iterations; ++i) {
             if (grading) {
                 restoreFrom(first);
                 backend->prepareColdLaunch();
             }
-            samples.push_back(launch(kernel->name, rep.launch, args));
+            samples.push_back(pass(s.isPipeline() ? &launchSamples : nullptr));
             if (i == checkedTimed) timedResults = download(*backend, s, d, init);
         }
         rep.conditionsAfter = backend->conditions();
         rep.coldSamples = grading && backend->kind() == BackendKind::Cuda;
         rep.timing = TimingStats::of(std::move(samples));
+        if (s.isPipeline())
+            for (std::size_t i = 0; i < plans.size(); ++i) {
+                PipelineLaunchTiming t;
+                t.entry = steps[i].entry;
+                t.kernel = plans[i].kernel->name;
+                t.vars = steps[i].vars;
+                t.config = plans[i].config;
+                t.timing = TimingStats::of(std::move(launchSamples[i]));
+                rep.pipeline.push_back(std::move(t));
+            }
         if (grading) {
             // One more launch after the timed ones, from fresh poison (and, when asked, inputs
             // from new seeds): a kernel that did its work once and then kept the answer fails.
@@ -671,13 +778,13 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 if (s.poisons(s.buffers[i])) Poison::fill(after[i]);
             restoreFrom(after);
-            launch(kernel->name, rep.launch, args);
+            pass(nullptr);
             afterResults = download(*backend, s, d, init);
             checkedTimedLaunch = 1 + rep.warmup + checkedTimed;
         }
         if (opt.profile) {
             const auto restore = [&] { restoreFrom(first); };
-            opt.profile(ProfileContext{*backend, *program, kernel->name, rep.launch, args,
+            opt.profile(ProfileContext{*backend, *program, kernelName, rep.launch, args,
                                        rep.bytesMoved, restore});
         }
     }
