@@ -452,6 +452,132 @@ const std::vector<Case>& cases()
              QCOMPARE(h.download<float>(df, 1)[0], float(n));
              QCOMPARE(h.download<int>(dcas, 1)[0], n);
          }},
+        {"atomics_overloads",
+         "atomics_overloads.cu",
+         {},
+         [](Harness& h) {
+             const int n = 3000;
+             auto in = randomVector<int>(n, -2000000000, 2000000000, 22);
+             in[5] = 0;
+             in[6] = -1;
+             auto& din = h.upload(in, "in");
+             auto& dc = h.upload(std::vector<unsigned>(7, 0u), "counters");
+             auto& di = h.upload(std::vector<int>{-3, 0}, "ints");
+             auto& dl = h.upload(std::vector<long long>{LLONG_MAX, LLONG_MIN, -1, 0}, "lls");
+             auto& ds = h.upload(std::vector<unsigned short>{65000}, "shorts");
+             auto& db = h.upload(std::vector<unsigned>(20 * n, 0u), "bits");
+             auto& df = h.upload(std::vector<float>(n, 0.0f), "floats");
+             h.launch("atomics_overloads", {(n + 127) / 128}, {128},
+                      Args().ptr(din).val(n).ptr(dc).ptr(di).ptr(dl).ptr(ds).ptr(db).ptr(df));
+             const auto c = h.download<unsigned>(dc, 7);
+             QCOMPARE(c[0], unsigned(n));
+             QCOMPARE(c[1], 0u - unsigned(n));
+             QCOMPARE(c[2], unsigned(n % 10));
+             QCOMPARE(c[3], unsigned((7 - n % 7) % 7));
+             QCOMPARE(c[4], 2u * unsigned(n));
+             QCOMPARE(c[5], 3u * unsigned(n));
+             unsigned umaxRef = 0;
+             int orRef = 0;
+             long long lmin = LLONG_MAX, lmax = LLONG_MIN, land = -1, lxor = 0;
+             for (int i = 0; i < n; ++i) {
+                 umaxRef = std::max(umaxRef, unsigned(in[i]));
+                 orRef |= 1 << (i % 31);
+                 lmin = std::min<long long>(lmin, in[i]);
+                 lmax = std::max<long long>(lmax, in[i]);
+                 land &= ~(1ll << (i % 63));
+                 lxor ^= static_cast<long long>(in[i]) * (1ll << 20);
+             }
+             QCOMPARE(c[6], umaxRef);
+             const auto ints = h.download<int>(di, 2);
+             QCOMPARE(ints[0], 7);
+             QCOMPARE(ints[1], orRef);
+             const auto lls = h.download<long long>(dl, 4);
+             QCOMPARE(lls[0], lmin);
+             QCOMPARE(lls[1], lmax);
+             QCOMPARE(lls[2], land);
+             QCOMPARE(lls[3], lxor);
+             QCOMPARE(h.download<unsigned short>(ds, 1)[0], static_cast<unsigned short>(65000 + n));
+
+             const auto brev = [](unsigned x) {
+                 unsigned r = 0;
+                 for (int k = 0; k < 32; ++k)
+                     r |= ((x >> k) & 1u) << (31 - k);
+                 return r;
+             };
+             const auto clz32 = [](unsigned x) { return x ? __builtin_clz(x) : 32; };
+             const auto clz64 = [](unsigned long long x) { return x ? __builtin_clzll(x) : 64; };
+             const auto sext24 = [](unsigned x) {
+                 return static_cast<long long>(static_cast<std::int32_t>(x << 8) >> 8);
+             };
+             const auto bits = h.download<unsigned>(db, 20 * std::size_t(n));
+             const auto floats = h.download<float>(df, n);
+             for (int i = 0; i < n; ++i) {
+                 const int v = in[i], vn = in[(i + 1) % n];
+                 const unsigned u = unsigned(v), w = unsigned(vn);
+                 const unsigned long long uw = (static_cast<unsigned long long>(u) << 32) | w;
+                 unsigned ref[20];
+                 ref[0] = std::min(u, w) ^ std::max(u, w);
+                 ref[1] = unsigned(std::min<long long>(v, vn) - std::max<long long>(v, vn)) ^
+                          unsigned(std::min(uw, 12345ull) + std::max(uw, 7ull));
+                 ref[2] = std::min(u, w);
+                 ref[3] = std::max(u, w);
+                 ref[4] = unsigned(std::llabs(static_cast<long long>(v) - vn)) + 7u;
+                 ref[5] = (u > w ? u - w : w - u) + 1u;
+                 ref[6] = brev(u);
+                 ref[7] =
+                     unsigned(((static_cast<unsigned long long>(brev(w)) << 32) | brev(u)) >> 7);
+                 {
+                     const unsigned s = (unsigned(i) * 2654435761u) & 0x7777u;
+                     const unsigned long long x = (static_cast<unsigned long long>(w) << 32) | u;
+                     unsigned r = 0;
+                     for (int k = 0; k < 4; ++k)
+                         r |= unsigned((x >> (((s >> (4 * k)) & 7u) * 8)) & 0xffu) << (8 * k);
+                     ref[8] = r;
+                 }
+                 // __funnelshift_*(lo, hi, shift) shifts hi:lo, here w:u
+                 const unsigned long long hl = (static_cast<unsigned long long>(w) << 32) | u;
+                 const auto fl2 = [&](unsigned sh) { return unsigned((hl << sh) >> 32); };
+                 const auto fr2 = [&](unsigned sh) { return unsigned(hl >> sh); };
+                 ref[9] = fl2(unsigned(i) & 31u) ^ fr2((unsigned(i) * 7u) & 31u);
+                 ref[10] = fl2(std::min(unsigned(i % 40), 32u)) ^
+                           fr2(std::min(unsigned(i % 41) + 3u, 32u));
+                 ref[11] =
+                     unsigned(clz32(u) + 64 * __builtin_ffs(v) + 4096 * __builtin_popcount(u));
+                 ref[12] = unsigned(clz64(uw) + 128 * __builtin_ffsll(static_cast<long long>(uw)) +
+                                    16384 * __builtin_popcountll(uw));
+                 ref[13] = unsigned(static_cast<unsigned long long>(sext24(u) * sext24(w)));
+                 ref[14] = (u & 0xffffffu) * (w & 0xffffffu);
+                 ref[15] = unsigned(int((static_cast<long long>(v) + vn) >> 1) ^
+                                    int((static_cast<long long>(v) + vn + 1) >> 1));
+                 ref[16] = unsigned((static_cast<unsigned long long>(u) + w) >> 1) ^
+                           unsigned((static_cast<unsigned long long>(u) + w + 1) >> 1);
+                 {
+                     const double a = v, bb = vn * 0.5;
+                     unsigned long long ab, bbb;
+                     std::memcpy(&ab, &a, 8);
+                     std::memcpy(&bbb, &bb, 8);
+                     ref[17] = unsigned(ab >> 32) ^ unsigned(bbb & 0xffffffffu);
+                     const float fv = float(v);
+                     unsigned fb;
+                     std::memcpy(&fb, &fv, 4);
+                     ref[18] = fb ^ w;
+                 }
+                 ref[19] = unsigned((static_cast<unsigned long long>(u) * w) >> 32) +
+                           unsigned(int((static_cast<long long>(v) * vn) >> 32));
+                 for (int k = 0; k < 20; ++k)
+                     QVERIFY2(bits[20 * std::size_t(i) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(i)
+                                             .arg(k)
+                                             .arg(bits[20 * std::size_t(i) + std::size_t(k)])
+                                             .arg(ref[k])));
+                 const float sat = std::clamp(float(v) / 100000.0f, 0.0f, 1.0f);
+                 const float fref =
+                     float(double(sat + float(vn) / 1024.0f) + std::min(1.0, double(v)));
+                 QVERIFY2(near(floats[i], fref, 1e-5f),
+                          qPrintable(QStringLiteral("floats[%1]").arg(i)));
+             }
+         }},
     };
     return table;
 }
