@@ -62,9 +62,9 @@ private Q_SLOTS:
             QVERIFY2(text.startsWith("# ") && text.contains("**Try.**"), qPrintable(p));
         }
     }
-    void thereAreTenExamplesAndFourBugs()
+    void thereAreElevenExamplesAndFourBugs()
     {
-        QCOMPARE(projects(false).size(), 10);
+        QCOMPARE(projects(false).size(), 11);
         QCOMPARE(projects(true).size(), 4);
     }
 

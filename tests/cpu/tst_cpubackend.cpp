@@ -72,12 +72,13 @@ struct Harness {
         return out;
     }
     double launch(const std::string& kernel, Dim3 grid, Dim3 block, const Args& args,
-                  unsigned shared = 0)
+                  unsigned shared = 0, bool cooperative = false)
     {
         LaunchConfig c;
         c.grid = grid;
         c.block = block;
         c.sharedBytes = shared;
+        c.cooperative = cooperative;
         return backend.launch(*program, kernel, c, args.span());
     }
 };
@@ -452,6 +453,210 @@ const std::vector<Case>& cases()
              QCOMPARE(h.download<float>(df, 1)[0], float(n));
              QCOMPARE(h.download<int>(dcas, 1)[0], n);
          }},
+        {"cg_block_sum",
+         "cg_reduce.cu",
+         {},
+         [](Harness& h) {
+             const int n = 100000, blocks = 40, threads = 256;
+             auto in = randomVector<float>(n, 0, 1, 23);
+             auto& din = h.upload(in, "in");
+             auto& dp = h.upload(std::vector<float>(blocks, 0), "partial");
+             h.launch("cg_block_sum", {blocks}, {threads}, Args().ptr(din).ptr(dp).val(n));
+             auto p = h.download<float>(dp, blocks);
+             for (int b = 0; b < blocks; ++b) {
+                 double ref = 0;
+                 for (int i = b * threads; i < n; i += blocks * threads)
+                     for (int k = i; k < std::min(n, i + threads); ++k)
+                         ref += in[k];
+                 QVERIFY2(
+                     near(p[b], float(ref), 1e-4f),
+                     qPrintable(QStringLiteral("block %1: %2 vs %3").arg(b).arg(p[b]).arg(ref)));
+             }
+         }},
+        {"cg_tile_ops",
+         "cg_reduce.cu",
+         {},
+         [](Harness& h) {
+             const int blocks = 3, threads = 80, n = blocks * threads;
+             auto in = randomVector<int>(n, -1000, 1000, 24);
+             in[17] = 950;
+             auto& din = h.upload(in, "in");
+             auto& dout = h.upload(std::vector<int>(13 * n, 0), "out");
+             h.launch("cg_tile_ops", {blocks}, {threads}, Args().ptr(din).ptr(dout));
+             auto out = h.download<int>(dout, 13 * std::size_t(n));
+             for (int t = 0; t < n; ++t) {
+                 const int first = t / 16 * 16, r = t % 16;
+                 const auto v = [&](int k) { return in[std::size_t(first + k)]; };
+                 int mn = v(0), mx = v(0), a = v(0), o = v(0), x = v(0), incl = 0, excl = 0,
+                     runMax = v(0);
+                 unsigned ballot = 0, match = 0;
+                 bool any = false, all = true;
+                 for (int k = 0; k < 16; ++k) {
+                     mn = std::min(mn, v(k));
+                     mx = std::max(mx, v(k));
+                     if (k) {
+                         a &= v(k);
+                         o |= v(k);
+                         x ^= v(k);
+                     }
+                     if (k <= r) {
+                         incl += v(k);
+                         runMax = std::max(runMax, v(k));
+                     }
+                     if (k < r) excl += v(k);
+                     if (v(k) > 0) ballot |= 1u << k;
+                     if ((v(k) & 3) == (v(r) & 3)) match |= 1u << k;
+                     any = any || v(k) > 900;
+                     all = all && v(k) > -900;
+                 }
+                 const int ref[13] = {mn,
+                                      mx,
+                                      a,
+                                      o,
+                                      x,
+                                      incl,
+                                      excl,
+                                      runMax,
+                                      int(ballot),
+                                      (any ? 2 : 0) + (all ? 1 : 0),
+                                      v(3) + v(r ^ 5) + v(r + 2 < 16 ? r + 2 : r) +
+                                          v(r >= 1 ? r - 1 : r),
+                                      (t % threads) / 16 * 1000 + 5 * 100 + r,
+                                      int(match)};
+                 for (int k = 0; k < 13; ++k)
+                     QVERIFY2(out[13 * std::size_t(t) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(t)
+                                             .arg(k)
+                                             .arg(out[13 * std::size_t(t) + std::size_t(k)])
+                                             .arg(ref[k])));
+             }
+         }},
+        {"cg_block_scan",
+         "cg_scan.cu",
+         {},
+         [](Harness& h) {
+             const int n = 1000;
+             auto in = randomVector<int>(n, -50, 100, 25);
+             auto& din = h.upload(in, "in");
+             auto& dout = h.upload(std::vector<int>(n, 0), "out");
+             h.launch("cg_block_scan", {(n + 255) / 256}, {256}, Args().ptr(din).ptr(dout).val(n));
+             auto out = h.download<int>(dout, n);
+             int run = 0;
+             for (int i = 0; i < n; ++i) {
+                 run = (i % 256 == 0 ? 0 : run) + in[i];
+                 QCOMPARE(out[i], run);
+             }
+         }},
+        {"cg_group_sums",
+         "cg_groups.cu",
+         {},
+         [](Harness& h) {
+             auto& dout = h.upload(std::vector<int>(6, 0), "out");
+             h.launch("cg_group_sums", {1}, {64}, Args().ptr(dout), 64 * sizeof(int));
+             const auto out = h.download<int>(dout, 6);
+             QCOMPARE(out[0], 63 * 64 / 2);
+             for (int k = 0; k < 4; ++k)
+                 QCOMPARE(out[1 + k], 16 * 16 * k + 120);
+             QCOMPARE(out[5], 64 * 1000 + 64);
+         }},
+        {"cg_filter",
+         "cg_coalesced.cu",
+         {},
+         [](Harness& h) {
+             const int n = 5000;
+             auto src = randomVector<int>(n, -100, 100, 26);
+             auto& ddst = h.upload(std::vector<int>(n, 0), "dst");
+             auto& dcount = h.upload(std::vector<int>{0}, "count");
+             auto& dsrc = h.upload(src, "src");
+             h.launch("cg_filter", {(n + 127) / 128}, {128},
+                      Args().ptr(ddst).ptr(dcount).ptr(dsrc).val(n));
+             std::vector<int> positive;
+             for (int v : src)
+                 if (v > 0) positive.push_back(v);
+             const int count = h.download<int>(dcount, 1)[0];
+             QCOMPARE(count, int(positive.size()));
+             auto dst = h.download<int>(ddst, std::size_t(count));
+             std::sort(dst.begin(), dst.end());
+             std::sort(positive.begin(), positive.end());
+             QVERIFY(dst == positive);
+         }},
+        {"cg_coalesced_info",
+         "cg_coalesced.cu",
+         {},
+         [](Harness& h) {
+             const int blocks = 2, threads = 48, n = blocks * threads;
+             auto& dout = h.upload(std::vector<int>(8 * n, 0), "out");
+             h.launch("cg_coalesced_info", {blocks}, {threads}, Args().ptr(dout));
+             const auto out = h.download<int>(dout, 8 * std::size_t(n));
+             for (int i = 0; i < n; ++i) {
+                 const int t = i % threads, lane = t % 32;
+                 const int lanesInWarp = std::min(32, threads - t / 32 * 32);
+                 int ref[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+                 if (lane % 3 == 0) {
+                     std::vector<int> g;
+                     for (int l = 0; l < lanesInWarp; ++l)
+                         if (l % 3 == 0) g.push_back(l);
+                     const int size = int(g.size());
+                     const int rank = int(std::find(g.begin(), g.end(), lane) - g.begin());
+                     const auto sub = [&](auto keep) {
+                         int s = 0, rk = 0;
+                         for (int l : g)
+                             if (keep(l)) {
+                                 if (l < lane) ++rk;
+                                 ++s;
+                             }
+                         return s * 100 + rk;
+                     };
+                     int sum = 0, before = 0;
+                     unsigned ballot = 0;
+                     for (int r = 0; r < size; ++r) {
+                         sum += g[std::size_t(r)];
+                         if (r < rank) before += g[std::size_t(r)];
+                         if (g[std::size_t(r)] > 10) ballot |= 1u << r;
+                     }
+                     ref[0] = size;
+                     ref[1] = rank;
+                     ref[2] = sub([&](int l) { return l % 2 == lane % 2; });
+                     ref[3] = sub([&](int l) { return (l < 16) == (lane < 16); });
+                     ref[4] = sum;
+                     ref[5] = (rank + 1) * 100 + before;
+                     ref[6] = int(ballot);
+                     ref[7] = (rank + 1 < size ? g[std::size_t(rank + 1)] : lane) * 100 +
+                              (rank >= 2 ? g[std::size_t(rank - 2)] : lane);
+                 }
+                 for (int k = 0; k < 8; ++k)
+                     QVERIFY2(out[8 * std::size_t(i) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(i)
+                                             .arg(k)
+                                             .arg(out[8 * std::size_t(i) + std::size_t(k)])
+                                             .arg(ref[k])));
+             }
+         }},
+        {"cg_grid_sum",
+         "cg_grid.cu",
+         {},
+         [](Harness& h) {
+             const int n = 100000, blocks = 8;
+             auto in = randomVector<float>(n, 0, 1, 27);
+             auto& din = h.upload(in, "in");
+             auto& dp = h.upload(std::vector<float>(blocks, 0), "partial");
+             auto& dout = h.upload(std::vector<float>(2 * blocks, 0), "out");
+             h.launch("cg_grid_sum", {blocks}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(n), 0,
+                      true);
+             const auto out = h.download<float>(dout, 2 * blocks);
+             double ref = 0;
+             for (float v : in)
+                 ref += v;
+             for (int b = 0; b < blocks; ++b) {
+                 QVERIFY2(
+                     near(out[b], float(ref), 1e-4f),
+                     qPrintable(QStringLiteral("block %1: %2 vs %3").arg(b).arg(out[b]).arg(ref)));
+                 QCOMPARE(out[b], out[0]);
+                 QCOMPARE(out[blocks + b], 2.0f * out[0]);
+             }
+         }},
         {"atomics_overloads",
          "atomics_overloads.cu",
          {},
@@ -645,6 +850,102 @@ private Q_SLOTS:
             c.run(h);
         } catch (const Error& e) {
             QFAIL(e.what());
+        }
+    }
+
+    // grid.sync() needs a cooperative launch; a cooperative grid must fit at once; a block
+    // that leaves before grid.sync() is named, never a hang.
+    void gridSyncNeedsCooperativeLaunch()
+    {
+        if (!onCpu()) QSKIP("grid.sync() without a cooperative launch is undefined on a GPU");
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(1000, 1.0f), "in");
+        auto& dp = h.upload(std::vector<float>(4, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(8, 0), "out");
+        try {
+            h.launch("cg_grid_sum", {4}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::Runtime);
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("grid.sync() at cg_grid.cu:25") != std::string::npos, e.what());
+            QVERIFY2(msg.find("\"cooperative\": true") != std::string::npos, e.what());
+        }
+        // The same program launched cooperatively afterwards works.
+        h.launch("cg_grid_sum", {4}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000), 0, true);
+        QCOMPARE(h.download<float>(dout, 8)[7], 2000.0f);
+    }
+
+    void cooperativeGridMustFitAtOnce()
+    {
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(1000, 1.0f), "in");
+        auto& dp = h.upload(std::vector<float>(100000, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(200000, 0), "out");
+        try {
+            h.launch("cg_grid_sum", {100000}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000), 0,
+                     true);
+            QFAIL("the launch should have been refused");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::InvalidArgument);
+            QVERIFY2(std::string(e.what()).find("co-resident") != std::string::npos, e.what());
+        }
+    }
+
+    void gridSyncNotReachedByEveryBlockIsReported()
+    {
+        if (!onCpu()) QSKIP("a grid.sync() some blocks never reach hangs a GPU");
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& dp = h.upload(std::vector<float>(4, 0), "partial");
+        try {
+            h.launch("cg_grid_early_exit", {4}, {32}, Args().ptr(dp), 0, true);
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::Runtime);
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("grid.sync() at cg_grid.cu:46 is not reached by every block") !=
+                         std::string::npos,
+                     e.what());
+            QVERIFY2(msg.find("3 blocks wait there; 1 block exited (the last: block (0,0,0))") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // coalesced_threads() groups the lanes that reach it together; a lane that took the other
+    // branch and waits at a barrier does not keep the group from forming.
+    void coalescedGroupsFormBesideBarriers()
+    {
+        if (!onCpu()) QSKIP("checks the emulator's scheduling of coalesced groups");
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out)
+{
+    if (threadIdx.x % 2 == 0) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        out[threadIdx.x] = g.size() * 100 + g.thread_rank();
+    }
+    __syncthreads();
+    if (threadIdx.x % 2 == 1) out[threadIdx.x] = cg::coalesced_threads().size();
+}
+)";
+        const CompileResult r = m_backend->compile(source, "coalesced.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(40, -1), "out");
+        h.launch("k", {1}, {40}, Args().ptr(d));
+        const auto out = h.download<int>(d, 40);
+        for (int t = 0; t < 40; ++t) {
+            const int warpLanes = t < 32 ? 32 : 8;
+            const int expected = t % 2 == 0 ? (warpLanes / 2) * 100 + (t % 32) / 2 : warpLanes / 2;
+            QVERIFY2(out[std::size_t(t)] == expected,
+                     qPrintable(QStringLiteral("thread %1: %2 vs %3")
+                                    .arg(t)
+                                    .arg(out[std::size_t(t)])
+                                    .arg(expected)));
         }
     }
 
@@ -918,10 +1219,10 @@ private Q_SLOTS:
         QTest::newRow("asm") << "__global__ void k(int* p)\n{\n  int lane;\n  asm(\"mov.u32 %0, "
                                 "%%laneid;\" : \"=r\"(lane));\n  p[0] = lane;\n}\n"
                              << 4 << "inline PTX assembly";
-        QTest::newRow("grid sync")
+        QTest::newRow("cluster sync")
             << "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ "
-               "void k() { cg::this_grid().sync(); }\n"
-            << 1 << "cooperative_groups.h";
+               "void k() { cg::this_cluster().sync(); }\n"
+            << 3 << "clusters";
         QTest::newRow("texture") << "__global__ void k(cudaTextureObject_t t, float* o)\n{ o[0] = "
                                     "tex1Dfetch<float>(t, 0); }\n"
                                  << 1 << "textures";
