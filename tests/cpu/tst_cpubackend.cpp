@@ -915,6 +915,51 @@ private Q_SLOTS:
         }
     }
 
+    // The sandbox runs a cooperative launch's blocks on their own OS threads, one at a time,
+    // handing over at grid.sync(): the bounds-checked build gives the same sums.
+    void cooperativeLaunchInBoundsCheckedMode()
+    {
+        if (!onCpu()) QSKIP("bounds-checked mode belongs to the CPU emulator");
+        Harness h{*m_backend, build("cg_grid.cu", {}, {cpu::CpuBackend::kBoundsCheckFlag}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(3000, 0.5f), "in");
+        auto& dp = h.upload(std::vector<float>(6, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(12, 0), "out");
+        h.launch("cg_grid_sum", {6}, {128}, Args().ptr(din).ptr(dp).ptr(dout).val(3000), 0, true);
+        const auto out = h.download<float>(dout, 12);
+        for (int b = 0; b < 6; ++b) {
+            QCOMPARE(out[std::size_t(b)], 1500.0f);
+            QCOMPARE(out[std::size_t(6 + b)], 3000.0f);
+        }
+    }
+
+    void gridSyncAndSyncthreadsAreNotOneBarrier()
+    {
+        if (!onCpu()) QSKIP("mismatched barriers are undefined behaviour on a GPU");
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out)
+{
+    if (threadIdx.x < 16) cg::this_grid().sync();
+    else __syncthreads();
+    out[threadIdx.x] = 1;
+}
+)";
+        const CompileResult r = m_backend->compile(source, "mixed.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(32, 0), "out");
+        try {
+            h.launch("k", {2}, {32}, Args().ptr(d), 0, true);
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("grid.sync() at mixed.cu:5 and __syncthreads() at "
+                                                "mixed.cu:6 are the same barrier") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
     // coalesced_threads() groups the lanes that reach it together; a lane that took the other
     // branch and waits at a barrier does not keep the group from forming.
     void coalescedGroupsFormBesideBarriers()
