@@ -4,7 +4,9 @@
 // barrier it stands for (__syncthreads for a block, __syncwarp over the group's lanes for a tile
 // or coalesced group, a grid-wide barrier for this_grid() in a cooperative launch); its shuffles
 // and votes are warp operations over the group's lanes. Calls that wait take the caller's file
-// and line, so stalls and the debugger name the user's line. See docs/cpu-emulator.md.
+// and line, so stalls and the debugger name the user's line. As in CUDA, cg::reduce, the scans
+// and memcpy_async come with cooperative_groups/reduce.h, scan.h and memcpy_async.h. See
+// docs/cpu-emulator.md.
 #pragma once
 
 #include "warpbench/cuda_prelude.h"
@@ -524,97 +526,6 @@ template <typename Group> auto num_threads(const Group& g)
     return g.num_threads();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Operators for reduce and scan (cooperative_groups/functional.h)
-template <typename T> struct plus {
-    T operator()(T a, T b) const { return a + b; }
-};
-template <typename T> struct less {
-    T operator()(T a, T b) const { return (b < a) ? b : a; }
-};
-template <typename T> struct greater {
-    T operator()(T a, T b) const { return (a < b) ? b : a; }
-};
-template <typename T> struct bit_and {
-    T operator()(T a, T b) const { return a & b; }
-};
-template <typename T> struct bit_or {
-    T operator()(T a, T b) const { return a | b; }
-};
-template <typename T> struct bit_xor {
-    T operator()(T a, T b) const { return a ^ b; }
-};
-
-namespace details {
-template <typename G> struct IsTile : std::false_type {
-};
-template <unsigned int S, typename P> struct IsTile<thread_block_tile<S, P>> : std::true_type {
-};
-template <typename G>
-inline constexpr bool isWarpGroup = IsTile<G>::value || std::is_same_v<G, coalesced_group>;
-} // namespace details
-
-/// The reduction of every thread's value over a tile or coalesced group, in every thread.
-template <typename Group, typename T, typename Op>
-auto reduce(const Group& g, T&& val, Op&& op, WB_CG_WHERE) -> std::decay_t<decltype(op(val, val))>
-{
-    static_assert(details::isWarpGroup<std::decay_t<Group>>,
-                  "cooperative_groups::reduce takes a thread_block_tile or a coalesced_group");
-    using R = std::decay_t<decltype(op(val, val))>;
-    R v = val;
-    if constexpr (details::IsTile<std::decay_t<Group>>::value) {
-        for (unsigned m = g.size() / 2; m > 0; m >>= 1)
-            v = op(v, g.shfl_xor(v, m, file, line));
-        return v;
-    } else {
-        const unsigned n = g.size(), rank = g.thread_rank();
-        for (unsigned d = 1; d < n; d <<= 1) {
-            const R other = g.shfl_down(v, d, file, line);
-            if (rank + d < n) v = op(v, other);
-        }
-        return g.shfl(v, 0, file, line);
-    }
-}
-
-/// Inclusive prefix over the ranks of a tile or coalesced group.
-template <typename Group, typename T, typename Op>
-auto inclusive_scan(const Group& g, T&& val, Op&& op, WB_CG_WHERE)
-    -> std::decay_t<decltype(op(val, val))>
-{
-    static_assert(details::isWarpGroup<std::decay_t<Group>>,
-                  "cooperative_groups::inclusive_scan takes a thread_block_tile or a "
-                  "coalesced_group");
-    using R = std::decay_t<decltype(op(val, val))>;
-    R v = val;
-    const unsigned rank = g.thread_rank();
-    for (unsigned d = 1; d < g.size(); d <<= 1) {
-        const R other = g.shfl_up(v, d, file, line);
-        if (rank >= d) v = op(v, other);
-    }
-    return v;
-}
-template <typename Group, typename T>
-std::decay_t<T> inclusive_scan(const Group& g, T&& val, WB_CG_WHERE)
-{
-    return inclusive_scan(g, std::forward<T>(val), plus<std::decay_t<T>>(), file, line);
-}
-
-/// Exclusive prefix: rank 0 gets a value-initialised T.
-template <typename Group, typename T, typename Op>
-auto exclusive_scan(const Group& g, T&& val, Op&& op, WB_CG_WHERE)
-    -> std::decay_t<decltype(op(val, val))>
-{
-    using R = std::decay_t<decltype(op(val, val))>;
-    const R incl = inclusive_scan(g, std::forward<T>(val), std::forward<Op>(op), file, line);
-    const R prev = g.shfl_up(incl, 1, file, line);
-    return g.thread_rank() == 0 ? R{} : prev;
-}
-template <typename Group, typename T>
-std::decay_t<T> exclusive_scan(const Group& g, T&& val, WB_CG_WHERE)
-{
-    return exclusive_scan(g, std::forward<T>(val), plus<std::decay_t<T>>(), file, line);
-}
-
 /// One thread of the group calls fn (invoke_one); _broadcast hands its result to all.
 template <typename Group, typename Fn, typename... Args>
 void invoke_one(const Group& g, Fn&& fn, Args&&... args)
@@ -631,7 +542,5 @@ auto invoke_one_broadcast(const Group& g, Fn&& fn, Args&&... args)
 }
 
 } // namespace cooperative_groups
-
-#include "cooperative_groups/memcpy_async.h"
 
 #undef WB_CG_WHERE

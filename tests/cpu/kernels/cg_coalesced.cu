@@ -5,6 +5,7 @@
 // binary partitions, reductions and scans over them), also in a partial last warp.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 namespace cg = cooperative_groups;
 
 __device__ int atomicAggInc(int* counter)
