@@ -21,6 +21,9 @@ struct LaunchConfig {
     Dim3 block;
     unsigned sharedBytes = 0; ///< dynamic shared memory per block
     Dim3 cluster{0, 0, 0};    ///< Hopper thread-block clusters (cuLaunchKernelEx)
+    /// Every block resident at once, so that cooperative_groups::this_grid().sync() works
+    /// (cuLaunchCooperativeKernel; refused when the grid cannot be resident).
+    bool cooperative = false;
 
     bool hasCluster() const noexcept { return cluster.x != 0; }
     friend constexpr bool operator==(const LaunchConfig&, const LaunchConfig&) = default;

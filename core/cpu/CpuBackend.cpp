@@ -714,6 +714,17 @@ void checkLaunch(const KernelInfo& info, const LaunchConfig& config,
         throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
                                                       "': thread-block clusters are not supported "
                                                       "by the CPU emulator");
+    if (config.cooperative && (g.volume() > CpuBackend::kMaxCooperativeBlocks ||
+                               g.volume() * b.volume() > CpuBackend::kMaxCooperativeThreads))
+        throw Error(Error::Kind::InvalidArgument,
+                    "launch of '" + info.name +
+                        "': the grid cannot be co-resident: a cooperative "
+                        "launch on the CPU emulator runs every block at once (one OS thread per "
+                        "block, its threads as fibers), at most " +
+                        std::to_string(CpuBackend::kMaxCooperativeBlocks) + " blocks and " +
+                        std::to_string(CpuBackend::kMaxCooperativeThreads) + " threads in all; " +
+                        std::to_string(g.volume()) + " blocks of " + std::to_string(b.volume()) +
+                        " threads asked");
 }
 
 } // namespace
@@ -764,6 +775,7 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     state.kernel = info->name;
     state.grid = {config.grid.x, config.grid.y, config.grid.z};
     state.block = {config.block.x, config.block.y, config.block.z};
+    state.cooperative = config.cooperative;
     HostRuntime runtime{};
     detail::initRuntime(runtime, state);
 
@@ -776,6 +788,46 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     const std::uint64_t blockCount = config.grid.volume();
     const std::uint64_t seed = m_impl->schedule;
     void** argp = argv.data();
+
+    if (config.cooperative) {
+        // Every block at once: its own OS thread (its own __shared__ instance) and fiber runner,
+        // so that a block waiting at grid.sync() does not keep the others from running.
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<std::thread> blocks;
+        blocks.reserve(static_cast<std::size_t>(blockCount));
+        const auto runCooperativeBlock = [&](std::uint64_t b) {
+            abi::ThreadState st = base;
+            st.dynamicShared = module.dynamicSharedBuffer();
+            st.blockIndex = {static_cast<unsigned>(b % gx),
+                             static_cast<unsigned>((b / gx) % config.grid.y),
+                             static_cast<unsigned>(b / gxy)};
+            try {
+                BlockRunner runner;
+                runner.setSchedule(seed);
+                runner.run(*kd, argp, st);
+            } catch (const std::exception& e) {
+                state.setError("kernel '" + info->name + "', block " +
+                               detail::formatDim(st.blockIndex) + ": " + e.what());
+            }
+            state.blockExited(st.blockIndex);
+        };
+        try {
+            for (std::uint64_t b = 0; b < blockCount; ++b)
+                blocks.emplace_back(runCooperativeBlock, b);
+        } catch (const std::system_error& e) {
+            // The blocks already started see the failure at their next grid.sync().
+            state.setError("kernel '" + info->name + "': cannot start " +
+                           std::to_string(blockCount) + " OS threads for a cooperative launch (" +
+                           e.what() + ")");
+        }
+        for (std::thread& t : blocks)
+            t.join();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
+        if (state.failed.load()) throw Error(Error::Kind::Runtime, state.error);
+        return ms;
+    }
 
     const auto started = std::chrono::steady_clock::now();
     const detail::ThreadPool::RangeFn runBlocks = [&](std::uint64_t begin, std::uint64_t end,

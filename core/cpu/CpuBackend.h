@@ -56,6 +56,11 @@ public:
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override;
 
+    /// A cooperative launch (LaunchConfig::cooperative) runs every block at once, each on its
+    /// own OS thread with its threads as fibers: at most this many blocks and threads in all.
+    static constexpr std::uint64_t kMaxCooperativeBlocks = 1024;
+    static constexpr std::uint64_t kMaxCooperativeThreads = 16384;
+
     /// Worker threads used by launches (1 = everything on the calling thread).
     int threadCount() const noexcept;
     void setThreadCount(int threads);

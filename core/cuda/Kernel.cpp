@@ -105,6 +105,7 @@ std::string Kernel::describeLaunch(const LaunchConfig& config) const
                        ", block " + dimText(config.block);
     if (config.sharedBytes) text += ", " + std::to_string(config.sharedBytes) + " bytes shared";
     if (config.hasCluster()) text += ", cluster " + dimText(config.cluster);
+    if (config.cooperative) text += ", cooperative";
     return text + " on " + m_module->context->describe();
 }
 
@@ -154,6 +155,23 @@ void Kernel::checkConfig(const LaunchConfig& config) const
         if (!ctx.clusterLaunch) fail("this device does not support thread-block clusters");
         if (c.y == 0 || c.z == 0 || g.x % c.x != 0 || g.y % c.y != 0 || g.z % c.z != 0)
             fail("every grid dimension must be a multiple of the cluster dimension");
+    }
+    if (config.cooperative) [[unlikely]] {
+        if (config.hasCluster()) fail("a cooperative launch cannot use thread-block clusters");
+        if (!ctx.cooperativeLaunch) fail("this device does not support cooperative launches");
+        // Every block must be resident at once: blocks per SM (occupancy API) × SMs.
+        int perSm = 0;
+        const detail::DriverApi& api = detail::driverUnchecked();
+        CU_CHECK(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &perSm, m_function, static_cast<int>(b.volume()), config.sharedBytes),
+                 describeLaunch(config));
+        const std::uint64_t most =
+            static_cast<std::uint64_t>(perSm) * static_cast<std::uint64_t>(ctx.multiprocessors);
+        if (g.volume() > most)
+            fail("the grid cannot be co-resident: a cooperative launch of " +
+                 std::to_string(g.volume()) + " blocks asked, at most " + std::to_string(most) +
+                 " fit (" + std::to_string(perSm) + " blocks of " + std::to_string(b.volume()) +
+                 " threads per SM × " + std::to_string(ctx.multiprocessors) + " SMs)");
     }
 }
 
@@ -209,6 +227,12 @@ void Kernel::launchUnchecked(const LaunchConfig& config, std::span<const KernelA
     m_module->context->makeCurrent();
     const Dim3& g = config.grid;
     const Dim3& b = config.block;
+    if (config.cooperative) [[unlikely]] {
+        CU_CHECK(api.cuLaunchCooperativeKernel(m_function, g.x, g.y, g.z, b.x, b.y, b.z,
+                                               config.sharedBytes, stream, params),
+                 describeLaunch(config));
+        return;
+    }
     if (!config.hasCluster()) [[likely]] {
         CU_CHECK(api.cuLaunchKernel(m_function, g.x, g.y, g.z, b.x, b.y, b.z, config.sharedBytes,
                                     stream, params, nullptr),

@@ -262,6 +262,7 @@ LaunchSpec readLaunch(Reader& r, bool kernelRequired)
     l.block = dims(r, "block", true, "positive integers or expressions");
     l.sharedBytes = r.expression("sharedBytes", "0");
     l.bindings = r.stringMap("bindings");
+    l.cooperative = r.boolean("cooperative", false);
     return l;
 }
 
@@ -383,6 +384,7 @@ QJsonObject launchJson(const LaunchSpec& l)
     o["block"] = dimsJson(l.block);
     o["sharedBytes"] = exprJson(l.sharedBytes);
     if (!l.bindings.empty()) o["bindings"] = mapJson(l.bindings);
+    if (l.cooperative) o["cooperative"] = true;
     return o;
 }
 

@@ -115,6 +115,9 @@ struct LaunchSpec {
     std::string sharedBytes = "0";
     /// parameter name → buffer or scalar name; parameters not listed bind to the same name.
     std::map<std::string, std::string> bindings;
+    /// Every block resident at once (cuLaunchCooperativeKernel): needed by
+    /// cooperative_groups::this_grid().sync(); "cooperative": true in the project file.
+    bool cooperative = false;
 
     friend bool operator==(const LaunchSpec&, const LaunchSpec&) = default;
 };

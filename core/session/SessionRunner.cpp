@@ -87,6 +87,7 @@ LaunchConfig launchConfigOf(const LaunchSpec& l, const Expression& e, const std:
                         " is out of range (at most " +
                         std::to_string(std::numeric_limits<unsigned>::max()) + ")");
     c.sharedBytes = static_cast<unsigned>(shared);
+    c.cooperative = l.cooperative;
     return c;
 }
 

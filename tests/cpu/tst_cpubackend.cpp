@@ -72,12 +72,13 @@ struct Harness {
         return out;
     }
     double launch(const std::string& kernel, Dim3 grid, Dim3 block, const Args& args,
-                  unsigned shared = 0)
+                  unsigned shared = 0, bool cooperative = false)
     {
         LaunchConfig c;
         c.grid = grid;
         c.block = block;
         c.sharedBytes = shared;
+        c.cooperative = cooperative;
         return backend.launch(*program, kernel, c, args.span());
     }
 };
@@ -452,6 +453,336 @@ const std::vector<Case>& cases()
              QCOMPARE(h.download<float>(df, 1)[0], float(n));
              QCOMPARE(h.download<int>(dcas, 1)[0], n);
          }},
+        {"cg_block_sum",
+         "cg_reduce.cu",
+         {},
+         [](Harness& h) {
+             const int n = 100000, blocks = 40, threads = 256;
+             auto in = randomVector<float>(n, 0, 1, 23);
+             auto& din = h.upload(in, "in");
+             auto& dp = h.upload(std::vector<float>(blocks, 0), "partial");
+             h.launch("cg_block_sum", {blocks}, {threads}, Args().ptr(din).ptr(dp).val(n));
+             auto p = h.download<float>(dp, blocks);
+             for (int b = 0; b < blocks; ++b) {
+                 double ref = 0;
+                 for (int i = b * threads; i < n; i += blocks * threads)
+                     for (int k = i; k < std::min(n, i + threads); ++k)
+                         ref += in[k];
+                 QVERIFY2(
+                     near(p[b], float(ref), 1e-4f),
+                     qPrintable(QStringLiteral("block %1: %2 vs %3").arg(b).arg(p[b]).arg(ref)));
+             }
+         }},
+        {"cg_tile_ops",
+         "cg_reduce.cu",
+         {},
+         [](Harness& h) {
+             const int blocks = 3, threads = 80, n = blocks * threads;
+             auto in = randomVector<int>(n, -1000, 1000, 24);
+             in[17] = 950;
+             auto& din = h.upload(in, "in");
+             auto& dout = h.upload(std::vector<int>(13 * n, 0), "out");
+             h.launch("cg_tile_ops", {blocks}, {threads}, Args().ptr(din).ptr(dout));
+             auto out = h.download<int>(dout, 13 * std::size_t(n));
+             for (int t = 0; t < n; ++t) {
+                 const int first = t / 16 * 16, r = t % 16;
+                 const auto v = [&](int k) { return in[std::size_t(first + k)]; };
+                 int mn = v(0), mx = v(0), a = v(0), o = v(0), x = v(0), incl = 0, excl = 0,
+                     runMax = v(0);
+                 unsigned ballot = 0, match = 0;
+                 bool any = false, all = true;
+                 for (int k = 0; k < 16; ++k) {
+                     mn = std::min(mn, v(k));
+                     mx = std::max(mx, v(k));
+                     if (k) {
+                         a &= v(k);
+                         o |= v(k);
+                         x ^= v(k);
+                     }
+                     if (k <= r) {
+                         incl += v(k);
+                         runMax = std::max(runMax, v(k));
+                     }
+                     if (k < r) excl += v(k);
+                     if (v(k) > 0) ballot |= 1u << k;
+                     if ((v(k) & 3) == (v(r) & 3)) match |= 1u << k;
+                     any = any || v(k) > 900;
+                     all = all && v(k) > -900;
+                 }
+                 const int ref[13] = {mn,
+                                      mx,
+                                      a,
+                                      o,
+                                      x,
+                                      incl,
+                                      excl,
+                                      runMax,
+                                      int(ballot),
+                                      (any ? 2 : 0) + (all ? 1 : 0),
+                                      v(3) + v(r ^ 5) + v(r + 2 < 16 ? r + 2 : r) +
+                                          v(r >= 1 ? r - 1 : r),
+                                      (t % threads) / 16 * 1000 + 5 * 100 + r,
+                                      int(match)};
+                 for (int k = 0; k < 13; ++k)
+                     QVERIFY2(out[13 * std::size_t(t) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(t)
+                                             .arg(k)
+                                             .arg(out[13 * std::size_t(t) + std::size_t(k)])
+                                             .arg(ref[k])));
+             }
+         }},
+        {"cg_block_scan",
+         "cg_scan.cu",
+         {},
+         [](Harness& h) {
+             const int n = 1000;
+             auto in = randomVector<int>(n, -50, 100, 25);
+             auto& din = h.upload(in, "in");
+             auto& dout = h.upload(std::vector<int>(n, 0), "out");
+             h.launch("cg_block_scan", {(n + 255) / 256}, {256}, Args().ptr(din).ptr(dout).val(n));
+             auto out = h.download<int>(dout, n);
+             int run = 0;
+             for (int i = 0; i < n; ++i) {
+                 run = (i % 256 == 0 ? 0 : run) + in[i];
+                 QCOMPARE(out[i], run);
+             }
+         }},
+        {"cg_group_sums",
+         "cg_groups.cu",
+         {},
+         [](Harness& h) {
+             auto& dout = h.upload(std::vector<int>(6, 0), "out");
+             h.launch("cg_group_sums", {1}, {64}, Args().ptr(dout), 64 * sizeof(int));
+             const auto out = h.download<int>(dout, 6);
+             QCOMPARE(out[0], 63 * 64 / 2);
+             for (int k = 0; k < 4; ++k)
+                 QCOMPARE(out[1 + k], 16 * 16 * k + 120);
+             QCOMPARE(out[5], 64 * 1000 + 64);
+         }},
+        {"cg_filter",
+         "cg_coalesced.cu",
+         {},
+         [](Harness& h) {
+             const int n = 5000;
+             auto src = randomVector<int>(n, -100, 100, 26);
+             auto& ddst = h.upload(std::vector<int>(n, 0), "dst");
+             auto& dcount = h.upload(std::vector<int>{0}, "count");
+             auto& dsrc = h.upload(src, "src");
+             h.launch("cg_filter", {(n + 127) / 128}, {128},
+                      Args().ptr(ddst).ptr(dcount).ptr(dsrc).val(n));
+             std::vector<int> positive;
+             for (int v : src)
+                 if (v > 0) positive.push_back(v);
+             const int count = h.download<int>(dcount, 1)[0];
+             QCOMPARE(count, int(positive.size()));
+             auto dst = h.download<int>(ddst, std::size_t(count));
+             std::sort(dst.begin(), dst.end());
+             std::sort(positive.begin(), positive.end());
+             QVERIFY(dst == positive);
+         }},
+        {"cg_coalesced_info",
+         "cg_coalesced.cu",
+         {},
+         [](Harness& h) {
+             const int blocks = 2, threads = 48, n = blocks * threads;
+             auto& dout = h.upload(std::vector<int>(8 * n, 0), "out");
+             h.launch("cg_coalesced_info", {blocks}, {threads}, Args().ptr(dout));
+             const auto out = h.download<int>(dout, 8 * std::size_t(n));
+             for (int i = 0; i < n; ++i) {
+                 const int t = i % threads, lane = t % 32;
+                 const int lanesInWarp = std::min(32, threads - t / 32 * 32);
+                 int ref[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+                 if (lane % 3 == 0) {
+                     std::vector<int> g;
+                     for (int l = 0; l < lanesInWarp; ++l)
+                         if (l % 3 == 0) g.push_back(l);
+                     const int size = int(g.size());
+                     const int rank = int(std::find(g.begin(), g.end(), lane) - g.begin());
+                     const auto sub = [&](auto keep) {
+                         int s = 0, rk = 0;
+                         for (int l : g)
+                             if (keep(l)) {
+                                 if (l < lane) ++rk;
+                                 ++s;
+                             }
+                         return s * 100 + rk;
+                     };
+                     int sum = 0, before = 0;
+                     unsigned ballot = 0;
+                     for (int r = 0; r < size; ++r) {
+                         sum += g[std::size_t(r)];
+                         if (r < rank) before += g[std::size_t(r)];
+                         if (g[std::size_t(r)] > 10) ballot |= 1u << r;
+                     }
+                     ref[0] = size;
+                     ref[1] = rank;
+                     ref[2] = sub([&](int l) { return l % 2 == lane % 2; });
+                     ref[3] = sub([&](int l) { return (l < 16) == (lane < 16); });
+                     ref[4] = sum;
+                     ref[5] = (rank + 1) * 100 + before;
+                     ref[6] = int(ballot);
+                     ref[7] = (rank + 1 < size ? g[std::size_t(rank + 1)] : lane) * 100 +
+                              (rank >= 2 ? g[std::size_t(rank - 2)] : lane);
+                 }
+                 for (int k = 0; k < 8; ++k)
+                     QVERIFY2(out[8 * std::size_t(i) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(i)
+                                             .arg(k)
+                                             .arg(out[8 * std::size_t(i) + std::size_t(k)])
+                                             .arg(ref[k])));
+             }
+         }},
+        {"cg_grid_sum",
+         "cg_grid.cu",
+         {},
+         [](Harness& h) {
+             const int n = 100000, blocks = 8;
+             auto in = randomVector<float>(n, 0, 1, 27);
+             auto& din = h.upload(in, "in");
+             auto& dp = h.upload(std::vector<float>(blocks, 0), "partial");
+             auto& dout = h.upload(std::vector<float>(2 * blocks, 0), "out");
+             h.launch("cg_grid_sum", {blocks}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(n), 0,
+                      true);
+             const auto out = h.download<float>(dout, 2 * blocks);
+             double ref = 0;
+             for (float v : in)
+                 ref += v;
+             for (int b = 0; b < blocks; ++b) {
+                 QVERIFY2(
+                     near(out[b], float(ref), 1e-4f),
+                     qPrintable(QStringLiteral("block %1: %2 vs %3").arg(b).arg(out[b]).arg(ref)));
+                 QCOMPARE(out[b], out[0]);
+                 QCOMPARE(out[blocks + b], 2.0f * out[0]);
+             }
+         }},
+        {"atomics_overloads",
+         "atomics_overloads.cu",
+         {},
+         [](Harness& h) {
+             const int n = 3000;
+             auto in = randomVector<int>(n, -2000000000, 2000000000, 22);
+             in[5] = 0;
+             in[6] = -1;
+             auto& din = h.upload(in, "in");
+             auto& dc = h.upload(std::vector<unsigned>(7, 0u), "counters");
+             auto& di = h.upload(std::vector<int>{-3, 0}, "ints");
+             auto& dl = h.upload(std::vector<long long>{LLONG_MAX, LLONG_MIN, -1, 0}, "lls");
+             auto& ds = h.upload(std::vector<unsigned short>{65000}, "shorts");
+             auto& db = h.upload(std::vector<unsigned>(20 * n, 0u), "bits");
+             auto& df = h.upload(std::vector<float>(n, 0.0f), "floats");
+             h.launch("atomics_overloads", {(n + 127) / 128}, {128},
+                      Args().ptr(din).val(n).ptr(dc).ptr(di).ptr(dl).ptr(ds).ptr(db).ptr(df));
+             const auto c = h.download<unsigned>(dc, 7);
+             QCOMPARE(c[0], unsigned(n));
+             QCOMPARE(c[1], 0u - unsigned(n));
+             QCOMPARE(c[2], unsigned(n % 10));
+             QCOMPARE(c[3], unsigned((7 - n % 7) % 7));
+             QCOMPARE(c[4], 2u * unsigned(n));
+             QCOMPARE(c[5], 3u * unsigned(n));
+             unsigned umaxRef = 0;
+             int orRef = 0;
+             long long lmin = LLONG_MAX, lmax = LLONG_MIN, land = -1, lxor = 0;
+             for (int i = 0; i < n; ++i) {
+                 umaxRef = std::max(umaxRef, unsigned(in[i]));
+                 orRef |= 1 << (i % 31);
+                 lmin = std::min<long long>(lmin, in[i]);
+                 lmax = std::max<long long>(lmax, in[i]);
+                 land &= ~(1ll << (i % 63));
+                 lxor ^= static_cast<long long>(in[i]) * (1ll << 20);
+             }
+             QCOMPARE(c[6], umaxRef);
+             const auto ints = h.download<int>(di, 2);
+             QCOMPARE(ints[0], 7);
+             QCOMPARE(ints[1], orRef);
+             const auto lls = h.download<long long>(dl, 4);
+             QCOMPARE(lls[0], lmin);
+             QCOMPARE(lls[1], lmax);
+             QCOMPARE(lls[2], land);
+             QCOMPARE(lls[3], lxor);
+             QCOMPARE(h.download<unsigned short>(ds, 1)[0], static_cast<unsigned short>(65000 + n));
+
+             const auto brev = [](unsigned x) {
+                 unsigned r = 0;
+                 for (int k = 0; k < 32; ++k)
+                     r |= ((x >> k) & 1u) << (31 - k);
+                 return r;
+             };
+             const auto clz32 = [](unsigned x) { return x ? __builtin_clz(x) : 32; };
+             const auto clz64 = [](unsigned long long x) { return x ? __builtin_clzll(x) : 64; };
+             const auto sext24 = [](unsigned x) {
+                 return static_cast<long long>(static_cast<std::int32_t>(x << 8) >> 8);
+             };
+             const auto bits = h.download<unsigned>(db, 20 * std::size_t(n));
+             const auto floats = h.download<float>(df, n);
+             for (int i = 0; i < n; ++i) {
+                 const int v = in[i], vn = in[(i + 1) % n];
+                 const unsigned u = unsigned(v), w = unsigned(vn);
+                 const unsigned long long uw = (static_cast<unsigned long long>(u) << 32) | w;
+                 unsigned ref[20];
+                 ref[0] = std::min(u, w) ^ std::max(u, w);
+                 ref[1] = unsigned(std::min<long long>(v, vn) - std::max<long long>(v, vn)) ^
+                          unsigned(std::min(uw, 12345ull) + std::max(uw, 7ull));
+                 ref[2] = std::min(u, w);
+                 ref[3] = std::max(u, w);
+                 ref[4] = unsigned(std::llabs(static_cast<long long>(v) - vn)) + 7u;
+                 ref[5] = (u > w ? u - w : w - u) + 1u;
+                 ref[6] = brev(u);
+                 ref[7] =
+                     unsigned(((static_cast<unsigned long long>(brev(w)) << 32) | brev(u)) >> 7);
+                 {
+                     const unsigned s = (unsigned(i) * 2654435761u) & 0x7777u;
+                     const unsigned long long x = (static_cast<unsigned long long>(w) << 32) | u;
+                     unsigned r = 0;
+                     for (int k = 0; k < 4; ++k)
+                         r |= unsigned((x >> (((s >> (4 * k)) & 7u) * 8)) & 0xffu) << (8 * k);
+                     ref[8] = r;
+                 }
+                 // __funnelshift_*(lo, hi, shift) shifts hi:lo, here w:u
+                 const unsigned long long hl = (static_cast<unsigned long long>(w) << 32) | u;
+                 const auto fl2 = [&](unsigned sh) { return unsigned((hl << sh) >> 32); };
+                 const auto fr2 = [&](unsigned sh) { return unsigned(hl >> sh); };
+                 ref[9] = fl2(unsigned(i) & 31u) ^ fr2((unsigned(i) * 7u) & 31u);
+                 ref[10] = fl2(std::min(unsigned(i % 40), 32u)) ^
+                           fr2(std::min(unsigned(i % 41) + 3u, 32u));
+                 ref[11] =
+                     unsigned(clz32(u) + 64 * __builtin_ffs(v) + 4096 * __builtin_popcount(u));
+                 ref[12] = unsigned(clz64(uw) + 128 * __builtin_ffsll(static_cast<long long>(uw)) +
+                                    16384 * __builtin_popcountll(uw));
+                 ref[13] = unsigned(static_cast<unsigned long long>(sext24(u) * sext24(w)));
+                 ref[14] = (u & 0xffffffu) * (w & 0xffffffu);
+                 ref[15] = unsigned(int((static_cast<long long>(v) + vn) >> 1) ^
+                                    int((static_cast<long long>(v) + vn + 1) >> 1));
+                 ref[16] = unsigned((static_cast<unsigned long long>(u) + w) >> 1) ^
+                           unsigned((static_cast<unsigned long long>(u) + w + 1) >> 1);
+                 {
+                     const double a = v, bb = vn * 0.5;
+                     unsigned long long ab, bbb;
+                     std::memcpy(&ab, &a, 8);
+                     std::memcpy(&bbb, &bb, 8);
+                     ref[17] = unsigned(ab >> 32) ^ unsigned(bbb & 0xffffffffu);
+                     const float fv = float(v);
+                     unsigned fb;
+                     std::memcpy(&fb, &fv, 4);
+                     ref[18] = fb ^ w;
+                 }
+                 ref[19] = unsigned((static_cast<unsigned long long>(u) * w) >> 32) +
+                           unsigned(int((static_cast<long long>(v) * vn) >> 32));
+                 for (int k = 0; k < 20; ++k)
+                     QVERIFY2(bits[20 * std::size_t(i) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(i)
+                                             .arg(k)
+                                             .arg(bits[20 * std::size_t(i) + std::size_t(k)])
+                                             .arg(ref[k])));
+                 const float sat = std::clamp(float(v) / 100000.0f, 0.0f, 1.0f);
+                 const float fref =
+                     float(double(sat + float(vn) / 1024.0f) + std::min(1.0, double(v)));
+                 QVERIFY2(near(floats[i], fref, 1e-5f),
+                          qPrintable(QStringLiteral("floats[%1]").arg(i)));
+             }
+         }},
     };
     return table;
 }
@@ -519,6 +850,147 @@ private Q_SLOTS:
             c.run(h);
         } catch (const Error& e) {
             QFAIL(e.what());
+        }
+    }
+
+    // grid.sync() needs a cooperative launch; a cooperative grid must fit at once; a block
+    // that leaves before grid.sync() is named, never a hang.
+    void gridSyncNeedsCooperativeLaunch()
+    {
+        if (!onCpu()) QSKIP("grid.sync() without a cooperative launch is undefined on a GPU");
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(1000, 1.0f), "in");
+        auto& dp = h.upload(std::vector<float>(4, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(8, 0), "out");
+        try {
+            h.launch("cg_grid_sum", {4}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::Runtime);
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("grid.sync() at cg_grid.cu:25") != std::string::npos, e.what());
+            QVERIFY2(msg.find("\"cooperative\": true") != std::string::npos, e.what());
+        }
+        // The same program launched cooperatively afterwards works.
+        h.launch("cg_grid_sum", {4}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000), 0, true);
+        QCOMPARE(h.download<float>(dout, 8)[7], 2000.0f);
+    }
+
+    void cooperativeGridMustFitAtOnce()
+    {
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(1000, 1.0f), "in");
+        auto& dp = h.upload(std::vector<float>(100000, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(200000, 0), "out");
+        try {
+            h.launch("cg_grid_sum", {100000}, {256}, Args().ptr(din).ptr(dp).ptr(dout).val(1000), 0,
+                     true);
+            QFAIL("the launch should have been refused");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::InvalidArgument);
+            QVERIFY2(std::string(e.what()).find("co-resident") != std::string::npos, e.what());
+        }
+    }
+
+    void gridSyncNotReachedByEveryBlockIsReported()
+    {
+        if (!onCpu()) QSKIP("a grid.sync() some blocks never reach hangs a GPU");
+        Harness h{*m_backend, build("cg_grid.cu", {}), {}};
+        QVERIFY(h.program);
+        auto& dp = h.upload(std::vector<float>(4, 0), "partial");
+        try {
+            h.launch("cg_grid_early_exit", {4}, {32}, Args().ptr(dp), 0, true);
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QCOMPARE(e.kind(), Error::Kind::Runtime);
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("grid.sync() at cg_grid.cu:46 is not reached by every block") !=
+                         std::string::npos,
+                     e.what());
+            QVERIFY2(msg.find("3 blocks wait there; 1 block exited (the last: block (0,0,0))") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // The sandbox runs a cooperative launch's blocks on their own OS threads, one at a time,
+    // handing over at grid.sync(): the bounds-checked build gives the same sums.
+    void cooperativeLaunchInBoundsCheckedMode()
+    {
+        if (!onCpu()) QSKIP("bounds-checked mode belongs to the CPU emulator");
+        Harness h{*m_backend, build("cg_grid.cu", {}, {cpu::CpuBackend::kBoundsCheckFlag}), {}};
+        QVERIFY(h.program);
+        auto& din = h.upload(std::vector<float>(3000, 0.5f), "in");
+        auto& dp = h.upload(std::vector<float>(6, 0), "partial");
+        auto& dout = h.upload(std::vector<float>(12, 0), "out");
+        h.launch("cg_grid_sum", {6}, {128}, Args().ptr(din).ptr(dp).ptr(dout).val(3000), 0, true);
+        const auto out = h.download<float>(dout, 12);
+        for (int b = 0; b < 6; ++b) {
+            QCOMPARE(out[std::size_t(b)], 1500.0f);
+            QCOMPARE(out[std::size_t(6 + b)], 3000.0f);
+        }
+    }
+
+    void gridSyncAndSyncthreadsAreNotOneBarrier()
+    {
+        if (!onCpu()) QSKIP("mismatched barriers are undefined behaviour on a GPU");
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out)
+{
+    if (threadIdx.x < 16) cg::this_grid().sync();
+    else __syncthreads();
+    out[threadIdx.x] = 1;
+}
+)";
+        const CompileResult r = m_backend->compile(source, "mixed.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(32, 0), "out");
+        try {
+            h.launch("k", {2}, {32}, Args().ptr(d), 0, true);
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("grid.sync() at mixed.cu:5 and __syncthreads() at "
+                                                "mixed.cu:6 are the same barrier") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // coalesced_threads() groups the lanes that reach it together; a lane that took the other
+    // branch and waits at a barrier does not keep the group from forming.
+    void coalescedGroupsFormBesideBarriers()
+    {
+        if (!onCpu()) QSKIP("checks the emulator's scheduling of coalesced groups");
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out)
+{
+    if (threadIdx.x % 2 == 0) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        out[threadIdx.x] = g.size() * 100 + g.thread_rank();
+    }
+    __syncthreads();
+    if (threadIdx.x % 2 == 1) out[threadIdx.x] = cg::coalesced_threads().size();
+}
+)";
+        const CompileResult r = m_backend->compile(source, "coalesced.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(40, -1), "out");
+        h.launch("k", {1}, {40}, Args().ptr(d));
+        const auto out = h.download<int>(d, 40);
+        for (int t = 0; t < 40; ++t) {
+            const int warpLanes = t < 32 ? 32 : 8;
+            const int expected = t % 2 == 0 ? (warpLanes / 2) * 100 + (t % 32) / 2 : warpLanes / 2;
+            QVERIFY2(out[std::size_t(t)] == expected,
+                     qPrintable(QStringLiteral("thread %1: %2 vs %3")
+                                    .arg(t)
+                                    .arg(out[std::size_t(t)])
+                                    .arg(expected)));
         }
     }
 
@@ -828,10 +1300,10 @@ private Q_SLOTS:
         QTest::newRow("asm") << "__global__ void k(int* p)\n{\n  int lane;\n  asm(\"mov.u32 %0, "
                                 "%%laneid;\" : \"=r\"(lane));\n  p[0] = lane;\n}\n"
                              << 4 << "inline PTX assembly";
-        QTest::newRow("grid sync")
+        QTest::newRow("cluster sync")
             << "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ "
-               "void k() { cg::this_grid().sync(); }\n"
-            << 1 << "cooperative_groups.h";
+               "void k() { cg::this_cluster().sync(); }\n"
+            << 3 << "clusters";
         QTest::newRow("texture") << "__global__ void k(cudaTextureObject_t t, float* o)\n{ o[0] = "
                                     "tex1Dfetch<float>(t, 0); }\n"
                                  << 1 << "textures";

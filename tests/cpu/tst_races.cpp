@@ -58,7 +58,7 @@ struct Run {
     }
     /// Pointer arguments for every buffer, in order, then the integers.
     void launch(const std::string& kernel, Dim3 grid, Dim3 block, std::vector<int> ints = {},
-                unsigned shared = 0)
+                unsigned shared = 0, bool cooperative = false)
     {
         values.clear();
         args.clear();
@@ -78,6 +78,7 @@ struct Run {
         c.grid = grid;
         c.block = block;
         c.sharedBytes = shared;
+        c.cooperative = cooperative;
         backend.launch(*program, kernel, c, args);
     }
 };
@@ -224,6 +225,93 @@ __global__ void mixed(int* c)
         for (const RaceFinding& f : races)
             oneAtomic = oneAtomic || (f.first.isAtomic != f.second.isAtomic);
         QVERIFY(oneAtomic);
+    }
+
+    // Cooperative groups' syncs are the barriers they stand for: a block sync and the syncs of
+    // tiles made at run time order shared memory (cg_groups.cu reports nothing); a tile whose
+    // lanes read what others wrote without tile.sync() in between races at those lines.
+    void cooperativeGroupSyncsAreBarriers()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/cg_groups.cu"), "cg_groups.cu", true));
+        r.buffer(std::vector<int>(6, 0), "out");
+        r.launch("cg_group_sums", {1, 1, 1}, {64, 1, 1}, {}, 64 * 4);
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 6)[0], 63 * 64 / 2);
+
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void tile_sum(int* out, int synced)
+{
+    __shared__ int x[64];
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);
+    int* t = x + block.thread_rank() - tile.thread_rank();
+    const int lane = tile.thread_rank();
+    int val = block.thread_rank();
+    for (int i = 8; i > 0; i /= 2) {
+        t[lane] = val;
+        if (synced) tile.sync();
+        if (lane < i) val += t[lane + i];
+        tile.sync();
+    }
+    if (lane == 0) out[block.thread_rank() / 16] = val;
+}
+)";
+        Run s;
+        QVERIFY(s.compile(source, "tile_sum.cu", true));
+        s.buffer(std::vector<int>(4, 0), "out");
+        s.launch("tile_sum", {1, 1, 1}, {64, 1, 1}, {1});
+        QVERIFY2(s.backend.lastRaces().empty(), describe(s.backend.lastRaces()).c_str());
+        QCOMPARE(s.result<int>(0, 4)[1], 16 * 16 + 120);
+
+        Run u;
+        QVERIFY(u.compile(source, "tile_sum.cu", true));
+        u.buffer(std::vector<int>(4, 0), "out");
+        u.launch("tile_sum", {1, 1, 1}, {64, 1, 1}, {0});
+        const std::string text = describe(u.backend.lastRaces());
+        QVERIFY2(hasRace(u.backend.lastRaces(), 12, true, 14, false), text.c_str());
+        for (const RaceFinding& f : u.backend.lastRaces()) {
+            QVERIFY2(f.shared, text.c_str());
+            // Only lanes of one tile race: the tiles' syncs keep apart what they order.
+            QCOMPARE(f.first.thread.x / 16, f.second.thread.x / 16);
+        }
+    }
+
+    // grid.sync() in a cooperative launch orders global memory between blocks; without it,
+    // block 0 reading every block's partial sum races with their writes.
+    void gridSyncOrdersBlocks()
+    {
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void gather(float* partial, float* out, int synced)
+{
+    if (threadIdx.x == 0) partial[blockIdx.x] = blockIdx.x + 1.0f;
+    if (synced) cg::this_grid().sync();
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        float t = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; ++b) t += partial[b];
+        out[0] = t;
+    }
+}
+)";
+        Run r;
+        QVERIFY(r.compile(source, "gather.cu", true));
+        r.buffer(std::vector<float>(4, 0.0f), "partial");
+        r.buffer(std::vector<float>(1, 0.0f), "out");
+        r.launch("gather", {4, 1, 1}, {32, 1, 1}, {1}, 0, true);
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<float>(1, 1)[0], 10.0f); // the blocks really ran at once
+
+        Run u;
+        QVERIFY(u.compile(source, "gather.cu", true));
+        u.buffer(std::vector<float>(4, 0.0f), "partial");
+        u.buffer(std::vector<float>(1, 0.0f), "out");
+        u.launch("gather", {4, 1, 1}, {32, 1, 1}, {0}, 0, true);
+        const std::string text = describe(u.backend.lastRaces());
+        QVERIFY2(hasRace(u.backend.lastRaces(), 5, true, 9, false), text.c_str());
+        for (const RaceFinding& f : u.backend.lastRaces())
+            QVERIFY2(f.first.block != f.second.block, text.c_str());
     }
 
     void scheduleVariesTheResultReproducibly()

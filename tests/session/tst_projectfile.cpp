@@ -87,6 +87,18 @@ private Q_SLOTS:
         ProjectFile::save(b, path);
         QVERIFY(ProjectFile::load(path) == a);
     }
+    void cooperativeLaunchIsKept()
+    {
+        QVERIFY(!ProjectFile::fromJson(kValid, "/base").launch.cooperative);
+        const Session a = ProjectFile::fromJson(
+            withChange(R"x("sharedBytes": 0,)x", R"x("sharedBytes": 0, "cooperative": true,)x")
+                .toStdString(),
+            "/base");
+        QVERIFY(a.launch.cooperative);
+        const std::string json = ProjectFile::toJson(a);
+        QVERIFY(json.find("\"cooperative\": true") != std::string::npos);
+        QVERIFY(ProjectFile::fromJson(json, "/base") == a);
+    }
     /// Found by tst_fuzzprojectfile: an expression string that reads as a number outside what a
     /// dimension accepts ("-1", "0.5") was saved as that number, and the saved file no longer
     /// loaded. It stays a string (and the run refuses it, naming the field).
@@ -203,6 +215,9 @@ private Q_SLOTS:
                               << "buffers[2].type: unknown element type \"u9\"";
         QTest::newRow("role") << withChange(R"x("role": "out")x", R"x("role": "output")x")
                               << "buffers[2].role: expected \"in\", \"out\" or \"inout\"";
+        QTest::newRow("cooperative")
+            << withChange(R"x("sharedBytes": 0,)x", R"x("sharedBytes": 0, "cooperative": 1,)x")
+            << "launch.cooperative: expected true or false";
         QTest::newRow("unknown") << withChange(R"x("role": "out")x",
                                                R"x("role": "out", "shpe": 1)x")
                                  << "buffers[2].shpe: unknown field";

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <span>
 #include <utility>
@@ -181,6 +182,8 @@ struct BlockRunner::Impl {
     unsigned n = 0;
     unsigned finished = 0;
     unsigned atBarrier = 0;
+    unsigned gridArrivals = 0; ///< threads of atBarrier that wait at grid.sync()
+    unsigned coalescing = 0;   ///< threads waiting at coalesced_threads()
     int barrierAccumulator = 0;
     int barrierReleased = 0;
     bool cancelled = false;
@@ -317,8 +320,43 @@ struct BlockRunner::Impl {
         if (debugRecording()) debugBarrierReleased(n);
     }
 
+    /// A barrier every thread reached: where it waits at grid.sync(), every block of the
+    /// launch must arrive too. False (the launch failed) otherwise.
+    bool passGridBarrier()
+    {
+        if (!gridArrivals) [[likely]]
+            return true;
+        const FiberThread* grid = nullptr;
+        const FiberThread* block = nullptr;
+        for (const FiberThread& x : live)
+            (x.op == wbcpu::abi::SyncGrid ? grid : block) = &x;
+        gridArrivals = 0;
+        if (block) {
+            fail("grid.sync() at " + where(grid->file, grid->line) + " and __syncthreads() at " +
+                 where(block->file, block->line) +
+                 " are the same barrier for the threads of the block: every thread must reach "
+                 "the same one");
+            return false;
+        }
+        if (!launch->gridSync(grid->file, grid->line)) {
+            cancelled = true;
+            return false;
+        }
+        return true;
+    }
+
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
     {
+        if (op == wbcpu::abi::SyncGrid) {
+            if (!launch->cooperative) {
+                fail(formatThreads({t.st.linear}, blockDim) + " calls grid.sync() at " +
+                     where(file, line) +
+                     ", which needs a cooperative launch: set \"cooperative\": true in the "
+                     "project's launch (all blocks must run at once)");
+                throw HostAbort{};
+            }
+            ++gridArrivals;
+        }
         t.op = op;
         t.file = file;
         t.line = line;
@@ -328,6 +366,7 @@ struct BlockRunner::Impl {
         if (++atBarrier == n && !cancelled && !launch->failed.load(std::memory_order_relaxed)) {
             // The last arrival releases the barrier and starts the next pass itself, as the
             // scheduler loop would, without the two switches through it.
+            if (!passGridBarrier()) throw HostAbort{};
             releaseBarrier();
             FiberThread* first = nextRunnable(0);
             if (first != &t) {
@@ -470,6 +509,7 @@ struct BlockRunner::Impl {
     {
         const unsigned warp = t.st.linear / 32u;
         const unsigned lane = t.st.linear % 32u;
+        if (op == wbcpu::abi::Coalesce) return coalesce(t, what, file, line);
         const std::string at = std::string(what) + " at " + where(file, line);
         if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
             fail(formatThreads({t.st.linear}, blockDim) + ": " + at + " with width " +
@@ -536,7 +576,64 @@ struct BlockRunner::Impl {
         for (unsigned l : lanesOf(warp, m))
             if (l != t.st.linear) threads[l].state = State::Runnable;
         if (debugRecording()) recordExchange(warp, m, t);
+        if (op == wbcpu::abi::WarpSync && launch->warpSynced) launch->warpSynced(warp * 32u, m);
         return t.result;
+    }
+
+    /// Lanes of `warp` waiting at coalesced_threads() at the same call as `t`.
+    unsigned coalescedWith(unsigned warp, const FiberThread& t) const
+    {
+        unsigned m = 0;
+        for (unsigned l : lanesOf(warp, lanesInWarp(warp))) {
+            const FiberThread& x = threads[l];
+            if (x.state == State::AtWarp && x.op == wbcpu::abi::Coalesce && x.line == t.line &&
+                std::strcmp(x.file, t.file) == 0)
+                m |= 1u << (l % 32u);
+        }
+        return m;
+    }
+
+    void releaseCoalesced(unsigned warp, unsigned mask)
+    {
+        for (unsigned l : lanesOf(warp, mask)) {
+            threads[l].result = mask;
+            threads[l].state = State::Runnable;
+            --coalescing;
+            if (debugRecording()) debugThreadWaits(l, DebugRunning, 0);
+        }
+    }
+
+    /// coalesced_threads(): the lanes of the warp that reach this call together. The group
+    /// closes when every lane of the warp that has not exited is here, or else at the end of
+    /// the pass (every other lane waits elsewhere or exited: it took another branch).
+    unsigned long long coalesce(FiberThread& t, const char* what, const char* file, unsigned line)
+    {
+        const unsigned warp = t.st.linear / 32u;
+        t.op = wbcpu::abi::Coalesce;
+        t.what = what;
+        t.file = file;
+        t.line = line;
+        t.mask = 0;
+        t.state = State::AtWarp;
+        ++coalescing;
+        if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtWarpOp, line);
+        const unsigned here = coalescedWith(warp, t);
+        if (here == activeMask(t)) {
+            releaseCoalesced(warp, here);
+            return here;
+        }
+        yield(t);
+        return t.result;
+    }
+
+    /// End of a pass with threads at coalesced_threads(): each call site's lanes form a group.
+    void resolveCoalesced()
+    {
+        for (FiberThread& t : live)
+            if (t.state == State::AtWarp && t.op == wbcpu::abi::Coalesce) {
+                const unsigned warp = t.st.linear / 32u;
+                releaseCoalesced(warp, coalescedWith(warp, t));
+            }
     }
 
     /// Debug mode: what the lanes of `mask` gave and got (DebugRecord.h).
@@ -639,6 +736,8 @@ struct BlockRunner::Impl {
         args = kernelArgs;
         finished = 0;
         atBarrier = 0;
+        gridArrivals = 0;
+        coalescing = 0;
         barrierAccumulator = 0;
         barrierReleased = 0;
         cancelled = false;
@@ -677,7 +776,12 @@ struct BlockRunner::Impl {
             }
             if (finished == n) return;
             if (atBarrier == n && finished == 0) {
+                if (!passGridBarrier()) break;
                 releaseBarrier();
+                continue;
+            }
+            if (coalescing) {
+                resolveCoalesced();
                 continue;
             }
             fail(describeStall());
@@ -697,9 +801,63 @@ struct BlockRunner::Impl {
 
 void LaunchState::setError(const std::string& message)
 {
-    std::lock_guard lock(mutex);
-    if (error.empty()) error = message;
-    failed.store(true, std::memory_order_relaxed);
+    {
+        std::lock_guard lock(mutex);
+        if (error.empty()) error = message;
+        failed.store(true, std::memory_order_relaxed);
+    }
+    {
+        std::lock_guard grid(m_gridMutex); // a block about to wait sees `failed`
+    }
+    m_gridCv.notify_all();
+}
+
+bool LaunchState::gridSync(const char* file, unsigned line)
+{
+    std::unique_lock lock(m_gridMutex);
+    if (failed.load()) return false;
+    if (m_gridArrived == 0) m_gridWhere = where(file, line);
+    const std::uint64_t generation = m_gridGeneration;
+    ++m_gridArrived;
+    if (m_gridArrived + m_gridExited == std::uint64_t{grid.x} * grid.y * grid.z) {
+        if (m_gridExited == 0) {
+            m_gridArrived = 0;
+            ++m_gridGeneration;
+            lock.unlock();
+            m_gridCv.notify_all();
+            return true;
+        }
+        checkGridStall(lock);
+        return false;
+    }
+    if (gridWaiting) gridWaiting(true);
+    m_gridCv.wait(lock, [&] { return m_gridGeneration != generation || failed.load(); });
+    const bool passed = m_gridGeneration != generation;
+    lock.unlock();
+    if (gridWaiting) gridWaiting(false);
+    return passed;
+}
+
+void LaunchState::blockExited(const Dim& blockIndex)
+{
+    std::unique_lock lock(m_gridMutex);
+    ++m_gridExited;
+    m_lastExited = blockIndex;
+    if (m_gridArrived > 0 &&
+        m_gridArrived + m_gridExited == std::uint64_t{grid.x} * grid.y * grid.z)
+        checkGridStall(lock);
+}
+
+void LaunchState::checkGridStall(std::unique_lock<std::mutex>& lock)
+{
+    const std::string message =
+        "kernel '" + kernel + "': grid.sync() at " + m_gridWhere +
+        " is not reached by every block of the cooperative launch: " +
+        std::to_string(m_gridArrived) + (m_gridArrived == 1 ? " block waits" : " blocks wait") +
+        " there; " + std::to_string(m_gridExited) + (m_gridExited == 1 ? " block" : " blocks") +
+        " exited (the last: block " + formatDim(m_lastExited) + ")";
+    lock.unlock();
+    setError(message);
 }
 
 std::string formatDim(const Dim& d)
@@ -728,7 +886,9 @@ LaunchState& launchOf(ThreadState* st)
 int blockSyncCallback(ThreadState* st, int op, int predicate, const char* file, unsigned line)
 {
     auto* t = static_cast<FiberThread*>(st->host);
-    if (!t) notInLoopMode(st, "__syncthreads()", file, line);
+    if (!t)
+        notInLoopMode(st, op == wbcpu::abi::SyncGrid ? "grid.sync()" : "__syncthreads()", file,
+                      line);
     return t->block->blockSync(*t, op, predicate, file, line);
 }
 
@@ -739,6 +899,11 @@ unsigned long long warpOpCallback(ThreadState* st, int op, unsigned mask, unsign
     auto* t = static_cast<FiberThread*>(st->host);
     if (!t) notInLoopMode(st, what, file, line);
     return t->block->warpOp(*t, op, mask, value, param, width, what, file, line);
+}
+
+int cooperativeCallback(ThreadState* st)
+{
+    return launchOf(st).cooperative ? 1 : 0;
 }
 
 unsigned activeMaskCallback(ThreadState* st)
@@ -767,6 +932,7 @@ void initRuntime(HostRuntime& runtime, LaunchState& launch)
     runtime.rt.warpOp = &warpOpCallback;
     runtime.rt.activeMask = &activeMaskCallback;
     runtime.rt.fail = &failCallback;
+    runtime.rt.cooperative = &cooperativeCallback;
     runtime.launch = &launch;
 }
 

@@ -4,8 +4,10 @@
 #include "resources/prelude/warpbench/cpu_abi.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,9 +23,32 @@ struct LaunchState {
     std::atomic<bool> failed{false};
     std::mutex mutex;
     std::string error;
+    /// A cooperative launch: every block runs at once (its own OS thread), grid.sync() allowed.
+    bool cooperative = false;
+    /// Race-check mode: called by the last lane of a completed __syncwarp / tile.sync() with the
+    /// block's linear index of lane 0 of the warp and the lanes that synchronised.
+    std::function<void(unsigned warpBase, unsigned mask)> warpSynced;
+    /// Called by a block about to wait at grid.sync() (true) and when it goes on (false): the
+    /// sandbox runs a cooperative launch's blocks one at a time and hands over here.
+    std::function<void(bool waiting)> gridWaiting;
 
-    /// Keeps the first error; later ones are dropped.
+    /// Keeps the first error; later ones are dropped. Wakes blocks waiting at grid.sync().
     void setError(const std::string& message);
+
+    /// grid.sync() of one block (its last thread to arrive): waits until every block of the
+    /// launch arrived. False when the launch failed meanwhile or some block exited without
+    /// arriving (the error then names the line and the blocks).
+    bool gridSync(const char* file, unsigned line);
+    /// A block of a cooperative launch finished its kernel.
+    void blockExited(const wbcpu::abi::Dim& block);
+
+private:
+    std::mutex m_gridMutex;
+    std::condition_variable m_gridCv;
+    std::uint64_t m_gridArrived = 0, m_gridExited = 0, m_gridGeneration = 0;
+    std::string m_gridWhere; ///< "file:line" of the pending grid.sync()
+    wbcpu::abi::Dim m_lastExited{};
+    void checkGridStall(std::unique_lock<std::mutex>& lock);
 };
 
 /// The host's services as the kernel library sees them, plus the launch they belong to.

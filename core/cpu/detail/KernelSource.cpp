@@ -152,15 +152,15 @@ std::optional<IncludeTarget> includeTarget(std::string_view line)
 bool isRefusedHeader(std::string_view name)
 {
     if (name == "mma.h" || name == "cuda/pipeline" || name == "cuda/barrier" ||
-        name == "cuda_pipeline.h" || name == "texture_fetch_functions.h" ||
-        name == "cooperative_groups.h")
+        name == "cuda_pipeline.h" || name == "texture_fetch_functions.h")
         return true;
-    // cooperative_groups/<word>.h
+    // cooperative_groups/<word>.h other than those the prelude provides
     constexpr std::string_view cg = "cooperative_groups/";
     if (name.substr(0, cg.size()) != cg || name.size() <= cg.size() + 2 ||
         name.substr(name.size() - 2) != ".h")
         return false;
     const std::string_view word = name.substr(cg.size(), name.size() - cg.size() - 2);
+    if (word == "reduce" || word == "scan" || word == "memcpy_async") return false;
     return std::all_of(word.begin(), word.end(), isIdent);
 }
 
@@ -260,10 +260,10 @@ const char* refusalFor(std::string_view ident)
 {
     if (ident == "asm" || ident == "__asm__" || ident == "__asm")
         return "inline PTX assembly (asm) cannot run on the CPU emulator";
-    if (ident == "cooperative_groups" || ident == "this_grid" || ident == "grid_group" ||
-        ident == "this_multi_grid" || ident == "cluster_group" || ident == "this_cluster")
-        return "cooperative groups (grid/cluster synchronisation) are not supported by the CPU "
-               "emulator";
+    if (ident == "this_multi_grid" || ident == "multi_grid_group" || ident == "cluster_group" ||
+        ident == "this_cluster")
+        return "cooperative groups across devices or thread-block clusters are not supported by "
+               "the CPU emulator";
     if (ident == "texture" || ident == "tex1D" || ident == "tex2D" || ident == "tex3D" ||
         ident == "tex1Dfetch" || ident == "tex2DLayered" || ident == "texCubemap" ||
         ident == "cudaTextureObject_t" || ident == "tex2DLod")
@@ -469,7 +469,8 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
             continue;
         }
         if (!isIdentStart(tok[0])) continue;
-        if (syncNames().count(tok)) ks.needsFibers = true;
+        // Cooperative groups synchronise through the same barriers and warp operations.
+        if (syncNames().count(tok) || tok == "cooperative_groups") ks.needsFibers = true;
         if (const char* why = refusalFor(tok)) {
             const Position p = positionOf(source, t[i].pos);
             ks.refusals.push_back({sourceName,

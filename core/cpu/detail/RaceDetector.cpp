@@ -12,17 +12,23 @@ namespace wb::cpu::detail {
 
 RaceDetector* RaceDetector::active = nullptr;
 
-/// One access kept in the shadow state (16 bytes).
+/// One access kept in the shadow state (24 bytes).
 struct RaceDetector::Record {
-    std::uint32_t block = 0; ///< linear block index
-    std::uint32_t phase = 0; ///< barriers the thread had passed
-    std::uint32_t pc = 0;    ///< code address, relative to the library
+    std::uint32_t block = 0;   ///< linear block index
+    std::uint32_t phase = 0;   ///< barriers the thread had passed
+    std::uint32_t pc = 0;      ///< code address, relative to the library
+    std::uint32_t warpGen = 0; ///< warp syncs its warp had completed
+    std::uint32_t grid = 0;    ///< grid.sync()s the thread had passed
     std::uint16_t thread = 0;
     std::uint8_t mask = 0; ///< bytes of the word
     std::uint8_t flags = 0;
 
     static constexpr std::uint8_t kValid = 1, kWrite = 2, kAtomic = 4;
     bool sameThread(const Record& o) const { return block == o.block && thread == o.thread; }
+    bool sameEpoch(const Record& o) const
+    {
+        return phase == o.phase && warpGen == o.warpGen && grid == o.grid;
+    }
 };
 
 /// The shadow of one 4-byte word: the two latest writes and reads by different threads.
@@ -45,13 +51,34 @@ struct RaceDetector::Region {
 };
 
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
-                           wbcpu::abi::Dim gridSize, std::size_t maxReports)
+                           wbcpu::abi::Dim gridSize, std::size_t maxReports, bool cooperative)
     : m_base(libraryBase)
     , m_blockSize(blockSize)
     , m_gridSize(gridSize)
     , m_maxReports(maxReports)
-    , m_phase(static_cast<std::size_t>(blockSize.x) * blockSize.y * blockSize.z, 0)
+    , m_cooperative(cooperative)
+    , m_threads(blockSize.x * blockSize.y * blockSize.z)
 {
+    const std::size_t blocks =
+        cooperative ? static_cast<std::size_t>(gridSize.x) * gridSize.y * gridSize.z : 1;
+    const std::size_t warps = (m_threads + 31u) / 32u;
+    m_phase.assign(blocks * warps * 32u, 0);
+    m_grid.assign(blocks * warps * 32u, 0);
+    m_warpGen.assign(blocks * warps, 0);
+    m_joint.assign(blocks * warps * 32u * 32u, 0);
+}
+
+std::size_t RaceDetector::slot(std::uint32_t block, unsigned linear) const
+{
+    if (!m_cooperative) return linear;
+    // Warp-aligned per block, so that slot / 32 indexes m_warpGen.
+    return static_cast<std::size_t>(block) * ((m_threads + 31u) / 32u * 32u) + linear;
+}
+
+std::uint32_t RaceDetector::blockOf(const wbcpu::abi::ThreadState* st) const
+{
+    const wbcpu::abi::Dim& b = st->blockIndex;
+    return b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
 }
 
 RaceDetector::~RaceDetector()
@@ -83,11 +110,39 @@ void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool s
 void RaceDetector::startBlock()
 {
     std::fill(m_phase.begin(), m_phase.end(), 0u);
+    std::fill(m_grid.begin(), m_grid.end(), 0u);
+    if (m_warpSynced) { // the warp-sync tables are only touched by kernels that sync warps
+        std::fill(m_warpGen.begin(), m_warpGen.end(), 0u);
+        std::fill(m_joint.begin(), m_joint.end(), 0u);
+        m_warpSynced = false;
+    }
 }
 
-void RaceDetector::barrierPassed(unsigned linear)
+void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
 {
-    if (linear < m_phase.size()) ++m_phase[linear];
+    const std::size_t i = slot(blockOf(st), st->linear);
+    if (i < m_phase.size()) ++m_phase[i];
+}
+
+void RaceDetector::gridPassed(const wbcpu::abi::ThreadState* st)
+{
+    const std::size_t i = slot(blockOf(st), st->linear);
+    if (i < m_grid.size()) ++m_grid[i];
+}
+
+void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
+{
+    if (!m_current) return;
+    const std::size_t base = slot(blockOf(m_current), warpBase);
+    if (base / 32u >= m_warpGen.size()) return;
+    m_warpSynced = true;
+    const std::uint32_t generation = ++m_warpGen[base / 32u];
+    for (unsigned b = 0; b < 32; ++b) {
+        if (!(mask & (1u << b))) continue;
+        std::uint32_t* row = &m_joint[(base + b) * 32u];
+        for (unsigned a = 0; a < 32; ++a)
+            if (mask & (1u << a)) row[a] = generation;
+    }
 }
 
 void RaceDetector::report(const Record& earlier, const Record& now, const Region& region,
@@ -135,7 +190,11 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         if (!(r.flags & Record::kValid) || !(r.mask & now.mask) || r.sameThread(now)) return false;
         if (region.shared && r.block != now.block) return false; // another block's shared memory
         if ((r.flags & Record::kAtomic) && (now.flags & Record::kAtomic)) return false;
-        return r.block != now.block || r.phase == now.phase; // a barrier orders the same block
+        if (r.block != now.block) return r.grid == now.grid; // a grid.sync() orders blocks
+        if (r.phase != now.phase) return false;              // a barrier orders the same block
+        // A warp sync both threads took part in, after the earlier access.
+        return r.thread / 32u != now.thread / 32u || !m_jointRow ||
+               m_jointRow[r.thread % 32u] <= r.warpGen;
     };
     const bool write = (now.flags & Record::kWrite) != 0;
     for (const Record& r : cell.writes)
@@ -150,7 +209,7 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         return !(r.flags & Record::kValid) || (region.shared && r.block != now.block);
     };
     if (!stale(slots[0]) && slots[0].sameThread(now)) {
-        const std::uint8_t mask = slots[0].phase == now.phase
+        const std::uint8_t mask = slots[0].sameEpoch(now)
                                       ? static_cast<std::uint8_t>(slots[0].mask | now.mask)
                                       : now.mask;
         slots[0] = now;
@@ -158,7 +217,7 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         return;
     }
     if (!stale(slots[1]) && slots[1].sameThread(now)) {
-        const std::uint8_t mask = slots[1].phase == now.phase
+        const std::uint8_t mask = slots[1].sameEpoch(now)
                                       ? static_cast<std::uint8_t>(slots[1].mask | now.mask)
                                       : now.mask;
         slots[1] = slots[0];
@@ -190,7 +249,15 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, boo
             thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
         }
         now.thread = static_cast<std::uint16_t>(thread);
-        now.phase = thread < m_phase.size() ? m_phase[thread] : 0;
+        const std::size_t i = slot(now.block, thread);
+        if (i < m_phase.size()) {
+            now.phase = m_phase[i];
+            now.grid = m_grid[i];
+            now.warpGen = m_warpGen[(i - thread % 32u) / 32u];
+            m_jointRow = &m_joint[i * 32u];
+        } else {
+            m_jointRow = nullptr;
+        }
         now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
         now.flags = static_cast<std::uint8_t>(Record::kValid | (write ? Record::kWrite : 0) |
                                               (atomic ? Record::kAtomic : 0));

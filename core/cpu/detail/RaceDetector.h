@@ -19,13 +19,16 @@ namespace wb::cpu::detail {
 ///
 /// CUDA's rules: two accesses to the same byte by different threads, at least one a write, not
 /// both atomic, race unless they are in the same block and a barrier separates them (the
-/// threads' barrier counts differ); accesses of different blocks to global memory always race
-/// (all blocks are concurrent), shared memory belongs to its block. Only the launch's buffers
+/// threads' barrier counts differ), or in the same warp and a __syncwarp / tile.sync() that both
+/// threads took part in separates them; accesses of different blocks to global memory race
+/// (all blocks are concurrent) unless a grid.sync() of a cooperative launch separates them;
+/// shared memory belongs to its block. Only the launch's buffers
 /// and the block's shared memory are watched (registered regions); everything else (stacks,
 /// the prelude's own state) is ignored.
 ///
 /// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
-/// threads (block, thread, barrier phase, byte mask, code address). A report is kept once per
+/// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
+/// address). A report is kept once per
 /// distinct (code address pair, kinds) with one example and a count.
 class RaceDetector {
 public:
@@ -48,8 +51,10 @@ public:
 
     /// `libraryBase`: the load address of the instrumented kernel library (code addresses are
     /// kept relative to it). `maxReports`: distinct reports kept, later ones only counted.
+    /// `cooperative`: every block runs at once (per-thread state is kept for the whole grid and
+    /// startBlock() is not called).
     RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize, wbcpu::abi::Dim gridSize,
-                 std::size_t maxReports = 64);
+                 std::size_t maxReports = 64, bool cooperative = false);
     ~RaceDetector();
     RaceDetector(const RaceDetector&) = delete;
     RaceDetector& operator=(const RaceDetector&) = delete;
@@ -58,8 +63,13 @@ public:
     void addRegion(const void* begin, std::size_t size, int id, bool shared);
     /// Before each block runs: every thread starts at barrier phase 0.
     void startBlock();
-    /// The emulated thread `linear` of the running block passed a barrier.
-    void barrierPassed(unsigned linear);
+    /// The emulated thread `st` passed a barrier (__syncthreads or grid.sync()).
+    void barrierPassed(const wbcpu::abi::ThreadState* st);
+    /// The emulated thread `st` passed a grid.sync().
+    void gridPassed(const wbcpu::abi::ThreadState* st);
+    /// A __syncwarp / tile.sync() of the current thread's block completed: lanes `mask` of the
+    /// warp whose lane 0 is thread `warpBase` of the block.
+    void warpSynced(unsigned warpBase, unsigned mask);
     /// The emulated thread that runs from now on (fiber mode). Set by the host whenever it
     /// hands control to a thread (its start, its return from a barrier or warp operation): in a
     /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
@@ -84,6 +94,9 @@ private:
     struct Region;
     void check(Cell& cell, const Record& now, const Region& region, std::uintptr_t address,
                unsigned size);
+    /// Index of the per-thread state of thread `linear` of block `block` (linear indices).
+    std::size_t slot(std::uint32_t block, unsigned linear) const;
+    std::uint32_t blockOf(const wbcpu::abi::ThreadState* st) const;
     void report(const Record& earlier, const Record& now, const Region& region,
                 std::uintptr_t address, unsigned size);
 
@@ -93,7 +106,18 @@ private:
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
     const wbcpu::abi::ThreadState* m_current = nullptr;
-    std::vector<std::uint32_t> m_phase; ///< barrier count of each thread of the running block
+    bool m_cooperative = false;
+    unsigned m_threads = 0;             ///< threads per block
+    std::vector<std::uint32_t> m_phase; ///< barrier count of each thread (slot())
+    std::vector<std::uint32_t> m_grid;  ///< grid.sync() count of each thread (slot())
+    /// Per warp (slot(block, warpBase) / 32): warp syncs completed so far.
+    std::vector<std::uint32_t> m_warpGen;
+    /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
+    /// part in. An earlier access by lane a at generation g is ordered before this thread's
+    /// access when m_joint[slot * 32 + a] > g.
+    std::vector<std::uint32_t> m_joint;
+    const std::uint32_t* m_jointRow = nullptr; ///< the current access's thread's row
+    bool m_warpSynced = false; ///< m_warpGen / m_joint were written since startBlock()
     std::vector<Report> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
     std::uint64_t m_dropped = 0;

@@ -360,6 +360,7 @@ std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::fil
     for (const auto& [name, bytes] : launch.constants)
         req << "const " << name << " " << hex(bytes.data(), bytes.size()) << "\n";
     if (launch.schedule) req << "schedule " << launch.schedule << "\n";
+    if (launch.config.cooperative) req << "cooperative 1\n";
     std::vector<SharedVariable> sharedVars;
     if (launch.raceCheck) {
         req << "races 1\n";

@@ -24,8 +24,10 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace abi = wbcpu::abi;
@@ -72,7 +74,8 @@ int blockSyncTracked(abi::ThreadState* st, int op, int predicate, const char* fi
     const int r = g_blockSync(st, op, predicate, file, line);
     if (auto* d = wb::cpu::detail::RaceDetector::active) {
         d->setCurrent(st);
-        d->barrierPassed(st->linear);
+        d->barrierPassed(st);
+        if (op == abi::SyncGrid) d->gridPassed(st);
     }
     return r;
 }
@@ -156,6 +159,7 @@ int main(int argc, char** argv)
     std::vector<std::pair<unsigned, std::vector<unsigned char>>> rawArgs;
     std::vector<std::pair<std::string, std::vector<unsigned char>>> constants;
     bool races = false;
+    bool cooperative = false;
     std::uint64_t schedule = 0;
     struct SharedVar {
         std::size_t offset = 0, size = 0;
@@ -196,6 +200,8 @@ int main(int argc, char** argv)
             ls >> races;
         else if (what == "schedule")
             ls >> schedule;
+        else if (what == "cooperative")
+            ls >> cooperative;
         else if (what == "sharedvar") {
             SharedVar v;
             ls >> v.offset >> v.size;
@@ -245,6 +251,10 @@ int main(int argc, char** argv)
     state.kernel = kernel;
     state.grid = {dims[0], dims[1], dims[2]};
     state.block = {dims[3], dims[4], dims[5]};
+    state.cooperative = cooperative;
+    if (cooperative && debug)
+        return fail("a cooperative launch (grid.sync()) cannot run under the thread debugger, "
+                    "which runs one block at a time; debug it without \"cooperative\"");
     wb::cpu::detail::HostRuntime runtime{};
     wb::cpu::detail::initRuntime(runtime, state);
     wb::cpu::detail::BlockRunner runner(1024 * 1024); // sanitized frames are larger
@@ -262,7 +272,10 @@ int main(int argc, char** argv)
         g_module->dynamicSharedBuffer(); // allocates the library's TLS block on this thread
         dl_iterate_phdr(&findLibrary, &loaded);
         detector = std::make_unique<wb::cpu::detail::RaceDetector>(loaded.bias, state.block,
-                                                                   state.grid, 256);
+                                                                   state.grid, 256, cooperative);
+        state.warpSynced = [d = detector.get()](unsigned warpBase, unsigned mask) {
+            d->warpSynced(warpBase, mask);
+        };
         for (std::size_t i = 0; i < buffers.size(); ++i)
             if (buffers[i].data)
                 detector->addRegion(buffers[i].data, buffers[i].size, static_cast<int>(i), false);
@@ -282,12 +295,57 @@ int main(int argc, char** argv)
     }
     const auto started = std::chrono::steady_clock::now();
     const std::uint64_t blocks = std::uint64_t{dims[0]} * dims[1] * dims[2];
-    for (std::uint64_t i = 0; i < blocks && !state.failed; ++i) {
+    const auto blockIndexOf = [&](std::uint64_t b) {
+        return abi::Dim{static_cast<unsigned>(b % dims[0]),
+                        static_cast<unsigned>((b / dims[0]) % dims[1]),
+                        static_cast<unsigned>(b / (std::uint64_t{dims[0]} * dims[1]))};
+    };
+    if (cooperative) {
+        // Every block at once, each on its own OS thread (its own __shared__ instance), but one
+        // at a time: a block runs until it waits at grid.sync() or ends, then hands over. The
+        // race detector and the sanitizers see one thread at a time, as in the loop below.
+        std::mutex baton;
+        state.gridWaiting = [&baton](bool waiting) {
+            if (waiting)
+                baton.unlock();
+            else
+                baton.lock();
+        };
+        const auto runCooperativeBlock = [&](std::uint64_t b) {
+            std::lock_guard hold(baton);
+            abi::ThreadState st = base;
+            st.blockIndex = blockIndexOf(b);
+            st.dynamicShared = g_module->dynamicSharedBuffer();
+            if (detector) { // this OS thread's instance of the block's shared memory
+                LoadedLibrary loaded;
+                loaded.code = reinterpret_cast<const void*>(moduleFn);
+                dl_iterate_phdr(&findLibrary, &loaded);
+                for (std::size_t i = 0; i < sharedVars.size(); ++i)
+                    if (loaded.tls && sharedVars[i].offset + sharedVars[i].size <= loaded.tlsSize)
+                        detector->addRegion(static_cast<unsigned char*>(loaded.tls) +
+                                                sharedVars[i].offset,
+                                            sharedVars[i].size, static_cast<int>(1000 + i), true);
+            }
+            try {
+                wb::cpu::detail::BlockRunner blockRunner(1024 * 1024);
+                blockRunner.setSchedule(schedule);
+                blockRunner.run(*kd, args.data(), st);
+            } catch (const std::exception& e) {
+                state.setError("kernel '" + kernel + "', block " +
+                               wb::cpu::detail::formatDim(st.blockIndex) + ": " + e.what());
+            }
+            state.blockExited(st.blockIndex);
+        };
+        std::vector<std::thread> threads;
+        for (std::uint64_t b = 0; b < blocks; ++b)
+            threads.emplace_back(runCooperativeBlock, b);
+        for (std::thread& t : threads)
+            t.join();
+    }
+    for (std::uint64_t i = 0; i < blocks && !state.failed && !cooperative; ++i) {
         const std::uint64_t b = wb::cpu::detail::scheduledBlock(schedule, i, blocks);
         abi::ThreadState st = base;
-        st.blockIndex = {static_cast<unsigned>(b % dims[0]),
-                         static_cast<unsigned>((b / dims[0]) % dims[1]),
-                         static_cast<unsigned>(b / (std::uint64_t{dims[0]} * dims[1]))};
+        st.blockIndex = blockIndexOf(b);
         st.dynamicShared = g_module->dynamicSharedBuffer();
         if (detector) detector->startBlock();
         if (kd->needsFibers || schedule || debug)

@@ -209,6 +209,8 @@ ContextRef primaryContext(int ordinal)
                       dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
     state->maxSharedOptin = dev.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     state->clusterLaunch = dev.attribute(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH);
+    state->cooperativeLaunch = dev.attribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
+    state->multiprocessors = dev.attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     // Zero-copy staging needs mapped pinned memory whose device alias the kernel can use.
     state->canMapHost = dev.attribute(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0 &&
                         dev.attribute(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0;

@@ -49,6 +49,8 @@ struct ContextState {
     std::array<int, 3> maxGrid{};
     int maxSharedOptin = 0;
     int clusterLaunch = 0;
+    int cooperativeLaunch = 0; ///< CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+    int multiprocessors = 0;
     /// The device can map host memory and shares one address space with the host.
     bool canMapHost = false;
     /// Payloads up to this many bytes take the zero-copy path (kZeroCopyLimit; 0 disables it).

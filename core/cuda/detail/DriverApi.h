@@ -52,6 +52,7 @@ namespace wb::cuda::detail {
     X(cuFuncGetParamInfo, 13000, PFN_cuFuncGetParamInfo_v12040)                                    \
     X(cuLaunchKernel, 13000, PFN_cuLaunchKernel_v4000)                                             \
     X(cuLaunchKernelEx, 13000, PFN_cuLaunchKernelEx_v11060)                                        \
+    X(cuLaunchCooperativeKernel, 13000, PFN_cuLaunchCooperativeKernel_v9000)                       \
     X(cuStreamCreate, 13000, PFN_cuStreamCreate_v2000)                                             \
     X(cuStreamDestroy, 13000, PFN_cuStreamDestroy_v4000)                                           \
     X(cuStreamSynchronize, 13000, PFN_cuStreamSynchronize_v2000)                                   \

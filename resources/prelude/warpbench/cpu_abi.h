@@ -6,7 +6,7 @@
 
 namespace wbcpu::abi {
 
-inline constexpr unsigned kVersion = 2;
+inline constexpr unsigned kVersion = 3;
 /// Dynamic shared memory per block (like an H100/H200 with the opt-in maximum).
 inline constexpr unsigned long kDynamicSharedCapacity = 227ul * 1024ul;
 
@@ -35,10 +35,14 @@ enum WarpOp : int {
     ReduceXor,
     MatchAny,
     MatchAll,
+    /// cooperative_groups::coalesced_threads(): every lane of the warp that reaches the same
+    /// call (file and line) in the same pass; the result is their mask.
+    Coalesce,
 };
 
-/// __syncthreads flavours.
-enum BlockOp : int { SyncPlain = 0, SyncCount, SyncAnd, SyncOr };
+/// __syncthreads flavours; SyncGrid: cooperative_groups::grid_group::sync() (a block barrier,
+/// then every block of a cooperative launch).
+enum BlockOp : int { SyncPlain = 0, SyncCount, SyncAnd, SyncOr, SyncGrid };
 
 struct ThreadState;
 
@@ -54,6 +58,8 @@ struct Runtime {
     unsigned (*activeMask)(ThreadState* self);
     /// Records a failure (assert, unsupported call); the library then unwinds the thread.
     void (*fail)(ThreadState* self, const char* message, const char* file, unsigned line);
+    /// 1 when the launch is cooperative (grid_group::is_valid(), grid.sync() allowed).
+    int (*cooperative)(ThreadState* self);
 };
 
 /// One emulated CUDA thread. In fiber mode each thread has its own; in loop mode one is

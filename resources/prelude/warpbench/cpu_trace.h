@@ -165,13 +165,17 @@ private:
 };
 
 // Atomics on traced elements: recorded as atomic stores (never a race), then done as usual.
-// Found by argument-dependent lookup, so the _block/_system variants reach them too.
-#define WB_TRACED_ATOMIC(NAME)                                                                     \
+// Found by argument-dependent lookup.
+#define WB_TRACED_ATOMIC1(NAME)                                                                    \
     template <typename T, typename... A> inline T NAME(traced_ptr<T> p, A... a)                    \
     {                                                                                              \
         wb_cpu_trace_store(p.get(), sizeof(T), 1);                                                 \
         return ::NAME(p.get(), static_cast<T>(a)...);                                              \
     }
+#define WB_TRACED_ATOMIC(NAME)                                                                     \
+    WB_TRACED_ATOMIC1(NAME)                                                                        \
+    WB_TRACED_ATOMIC1(NAME##_block)                                                                \
+    WB_TRACED_ATOMIC1(NAME##_system)
 WB_TRACED_ATOMIC(atomicAdd)
 WB_TRACED_ATOMIC(atomicSub)
 WB_TRACED_ATOMIC(atomicExch)
@@ -184,5 +188,6 @@ WB_TRACED_ATOMIC(atomicAnd)
 WB_TRACED_ATOMIC(atomicOr)
 WB_TRACED_ATOMIC(atomicXor)
 #undef WB_TRACED_ATOMIC
+#undef WB_TRACED_ATOMIC1
 
 } // namespace wbcpu

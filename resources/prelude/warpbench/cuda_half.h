@@ -346,3 +346,24 @@ inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c)
 {
     return __nv_bfloat16(fmaf(float(a), float(b), float(c)));
 }
+
+// atomicAdd on 16-bit floats and their pairs (cuda_fp16.h / cuda_bf16.h): compare-and-swap loops
+// on the storage, the sum rounded as the arithmetic above rounds it.
+#define WB_HALF_ATOMIC(T, EXPR)                                                                    \
+    inline T atomicAdd(T* p, T v)                                                                  \
+    {                                                                                              \
+        return wbcpu::casLoop(p, [v](T o) { return EXPR; });                                       \
+    }                                                                                              \
+    inline T atomicAdd_block(T* p, T v)                                                            \
+    {                                                                                              \
+        return atomicAdd(p, v);                                                                    \
+    }                                                                                              \
+    inline T atomicAdd_system(T* p, T v)                                                           \
+    {                                                                                              \
+        return atomicAdd(p, v);                                                                    \
+    }
+WB_HALF_ATOMIC(__half, o + v)
+WB_HALF_ATOMIC(__nv_bfloat16, o + v)
+WB_HALF_ATOMIC(__half2, (__half2{o.x + v.x, o.y + v.y}))
+WB_HALF_ATOMIC(__nv_bfloat162, (__nv_bfloat162{o.x + v.x, o.y + v.y}))
+#undef WB_HALF_ATOMIC

@@ -183,6 +183,15 @@ inline constexpr int warpSize = 32;
 // assert and printf
 #undef assert
 #define assert(expr) ((expr) ? static_cast<void>(0) : ::wbcpu::fail("assertion '" #expr "' failed"))
+inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
+{
+    wbcpu::fail("__trap() called", file, line);
+}
+inline void __brkpt(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
+{
+    wbcpu::fail("__brkpt() called", file, line);
+}
+inline void __prof_trigger(int) {}
 
 // ---------------------------------------------------------------------------------------------
 // Barriers and fences
@@ -371,9 +380,11 @@ inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 {
     return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
+/// The low 32 bits of the product of the low 24 bits (sign-extended) of a and b.
 inline int __mul24(int a, int b)
 {
-    return (a << 8 >> 8) * (b << 8 >> 8);
+    return static_cast<int>(static_cast<unsigned>(static_cast<long long>(a << 8 >> 8) *
+                                                  static_cast<long long>(b << 8 >> 8)));
 }
 inline unsigned __umul24(unsigned a, unsigned b)
 {
@@ -388,6 +399,78 @@ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
     return r;
 }
 
+inline unsigned long long int __brevll(unsigned long long int x)
+{
+    return (static_cast<unsigned long long int>(__brev(static_cast<unsigned>(x))) << 32) |
+           __brev(static_cast<unsigned>(x >> 32));
+}
+inline long long int __mul64hi(long long int a, long long int b)
+{
+    return static_cast<long long int>((static_cast<__int128>(a) * b) >> 64);
+}
+/// |x - y| + z
+inline unsigned int __sad(int x, int y, unsigned int z)
+{
+    return static_cast<unsigned>(x > y ? static_cast<long long>(x) - y
+                                       : static_cast<long long>(y) - x) +
+           z;
+}
+inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z)
+{
+    return (x > y ? x - y : y - x) + z;
+}
+/// Averages without overflow: (x + y) >> 1 and (x + y + 1) >> 1.
+inline int __hadd(int x, int y)
+{
+    return static_cast<int>((static_cast<long long>(x) + y) >> 1);
+}
+inline int __rhadd(int x, int y)
+{
+    return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1);
+}
+inline unsigned int __uhadd(unsigned int x, unsigned int y)
+{
+    return static_cast<unsigned>((static_cast<unsigned long long>(x) + y) >> 1);
+}
+inline unsigned int __urhadd(unsigned int x, unsigned int y)
+{
+    return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
+}
+/// The 64-bit hi:lo shifted left (right) by shift & 31 (the _c forms: min(shift, 32)); the
+/// upper (lower) 32 bits.
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+    return static_cast<unsigned>((v << (shift & 31u)) >> 32);
+}
+inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+    return static_cast<unsigned>((v << (shift < 32u ? shift : 32u)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+    return static_cast<unsigned>(v >> (shift & 31u));
+}
+inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+    return static_cast<unsigned>(v >> (shift < 32u ? shift : 32u));
+}
+/// Dot products of packed bytes (halves) with a 32-bit accumulator.
+inline int __dp4a(int a, int b, int c)
+{
+    for (int i = 0; i < 4; ++i)
+        c += static_cast<signed char>(a >> (8 * i)) * static_cast<signed char>(b >> (8 * i));
+    return c;
+}
+inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c)
+{
+    for (int i = 0; i < 4; ++i)
+        c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+    return c;
+}
 // ---------------------------------------------------------------------------------------------
 // Atomics (device-wide; std::atomic_ref: blocks run on several OS threads)
 namespace wbcpu {
@@ -405,76 +488,91 @@ template <typename T, typename F> inline T casLoop(T* p, F f)
 }
 } // namespace wbcpu
 
-#define WB_ATOMIC_SCOPES(NAME)                                                                     \
-    template <typename... A> inline auto NAME##_block(A... a)                                      \
+/// CUDA's declared overloads (device_atomic_functions.h, sm_20/32/60_atomic_functions.h,
+/// sm_70_rt.h, sm_90_rt.h), each with its _block and _system variant: plain functions, not
+/// templates, so that `atomicAdd(unsigned*, 1)` or `atomicExch(int*, 1u)` convert their argument
+/// as nvcc does.
+#define WB_ATOMIC(NAME, T, EXPR)                                                                   \
+    inline T NAME(T* p, T v)                                                                       \
     {                                                                                              \
-        return NAME(a...);                                                                         \
+        return EXPR;                                                                               \
     }                                                                                              \
-    template <typename... A> inline auto NAME##_system(A... a)                                     \
+    inline T NAME##_block(T* p, T v)                                                               \
     {                                                                                              \
-        return NAME(a...);                                                                         \
+        return NAME(p, v);                                                                         \
+    }                                                                                              \
+    inline T NAME##_system(T* p, T v)                                                              \
+    {                                                                                              \
+        return NAME(p, v);                                                                         \
     }
+#define WB_FETCH(OP) wbcpu::ref(p).OP(v, std::memory_order_relaxed)
+#define WB_MIN wbcpu::casLoop(p, [v](auto o) { return v < o ? v : o; })
+#define WB_MAX wbcpu::casLoop(p, [v](auto o) { return v > o ? v : o; })
+WB_ATOMIC(atomicAdd, int, WB_FETCH(fetch_add))
+WB_ATOMIC(atomicAdd, unsigned int, WB_FETCH(fetch_add))
+WB_ATOMIC(atomicAdd, unsigned long long int, WB_FETCH(fetch_add))
+WB_ATOMIC(atomicAdd, float, WB_FETCH(fetch_add))
+WB_ATOMIC(atomicAdd, double, WB_FETCH(fetch_add))
+WB_ATOMIC(atomicSub, int, WB_FETCH(fetch_sub))
+WB_ATOMIC(atomicSub, unsigned int, WB_FETCH(fetch_sub))
+WB_ATOMIC(atomicExch, int, WB_FETCH(exchange))
+WB_ATOMIC(atomicExch, unsigned int, WB_FETCH(exchange))
+WB_ATOMIC(atomicExch, unsigned long long int, WB_FETCH(exchange))
+WB_ATOMIC(atomicExch, float, WB_FETCH(exchange))
+WB_ATOMIC(atomicMin, int, WB_MIN)
+WB_ATOMIC(atomicMin, unsigned int, WB_MIN)
+WB_ATOMIC(atomicMin, long long int, WB_MIN)
+WB_ATOMIC(atomicMin, unsigned long long int, WB_MIN)
+WB_ATOMIC(atomicMax, int, WB_MAX)
+WB_ATOMIC(atomicMax, unsigned int, WB_MAX)
+WB_ATOMIC(atomicMax, long long int, WB_MAX)
+WB_ATOMIC(atomicMax, unsigned long long int, WB_MAX)
+WB_ATOMIC(atomicAnd, int, WB_FETCH(fetch_and))
+WB_ATOMIC(atomicAnd, unsigned int, WB_FETCH(fetch_and))
+WB_ATOMIC(atomicAnd, long long int, WB_FETCH(fetch_and))
+WB_ATOMIC(atomicAnd, unsigned long long int, WB_FETCH(fetch_and))
+WB_ATOMIC(atomicOr, int, WB_FETCH(fetch_or))
+WB_ATOMIC(atomicOr, unsigned int, WB_FETCH(fetch_or))
+WB_ATOMIC(atomicOr, long long int, WB_FETCH(fetch_or))
+WB_ATOMIC(atomicOr, unsigned long long int, WB_FETCH(fetch_or))
+WB_ATOMIC(atomicXor, int, WB_FETCH(fetch_xor))
+WB_ATOMIC(atomicXor, unsigned int, WB_FETCH(fetch_xor))
+WB_ATOMIC(atomicXor, long long int, WB_FETCH(fetch_xor))
+WB_ATOMIC(atomicXor, unsigned long long int, WB_FETCH(fetch_xor))
+// Wrapping counters: inc counts 0..v, then 0 again; dec counts down to 0, then v again (and
+// starts at v from anything above it).
+WB_ATOMIC(atomicInc, unsigned int,
+          wbcpu::casLoop(p, [v](unsigned o) { return o >= v ? 0u : o + 1u; }))
+WB_ATOMIC(atomicDec, unsigned int,
+          wbcpu::casLoop(p, [v](unsigned o) { return (o == 0u || o > v) ? v : o - 1u; }))
+// float2 / float4 (sm_90): component by component.
+WB_ATOMIC(atomicAdd, float2, (float2{atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y)}))
+WB_ATOMIC(atomicAdd, float4,
+          (float4{atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y), atomicAdd(&p->z, v.z),
+                  atomicAdd(&p->w, v.w)}))
+#undef WB_FETCH
+#undef WB_MIN
+#undef WB_MAX
 
-template <typename T> inline T atomicAdd(T* p, T v)
-{
-    if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>)
-        return wbcpu::ref(p).fetch_add(v, std::memory_order_relaxed);
-    else
-        return wbcpu::casLoop(p, [v](T o) { return static_cast<T>(o + v); });
-}
-template <typename T> inline T atomicSub(T* p, T v)
-{
-    return wbcpu::ref(p).fetch_sub(v, std::memory_order_relaxed);
-}
-template <typename T> inline T atomicExch(T* p, T v)
-{
-    return wbcpu::ref(p).exchange(v, std::memory_order_relaxed);
-}
-template <typename T> inline T atomicMin(T* p, T v)
-{
-    return wbcpu::casLoop(p, [v](T o) { return v < o ? v : o; });
-}
-template <typename T> inline T atomicMax(T* p, T v)
-{
-    return wbcpu::casLoop(p, [v](T o) { return v > o ? v : o; });
-}
-template <typename T> inline T atomicAnd(T* p, T v)
-{
-    return wbcpu::ref(p).fetch_and(v, std::memory_order_relaxed);
-}
-template <typename T> inline T atomicOr(T* p, T v)
-{
-    return wbcpu::ref(p).fetch_or(v, std::memory_order_relaxed);
-}
-template <typename T> inline T atomicXor(T* p, T v)
-{
-    return wbcpu::ref(p).fetch_xor(v, std::memory_order_relaxed);
-}
-inline unsigned atomicInc(unsigned* p, unsigned v)
-{
-    return wbcpu::casLoop(p, [v](unsigned o) { return o >= v ? 0u : o + 1u; });
-}
-inline unsigned atomicDec(unsigned* p, unsigned v)
-{
-    return wbcpu::casLoop(p, [v](unsigned o) { return (o == 0u || o > v) ? v : o - 1u; });
-}
-template <typename T> inline T atomicCAS(T* p, T compare, T v)
-{
-    wbcpu::ref(p).compare_exchange_strong(compare, v, std::memory_order_relaxed);
-    return compare;
-}
-WB_ATOMIC_SCOPES(atomicAdd)
-WB_ATOMIC_SCOPES(atomicSub)
-WB_ATOMIC_SCOPES(atomicExch)
-WB_ATOMIC_SCOPES(atomicMin)
-WB_ATOMIC_SCOPES(atomicMax)
-WB_ATOMIC_SCOPES(atomicAnd)
-WB_ATOMIC_SCOPES(atomicOr)
-WB_ATOMIC_SCOPES(atomicXor)
-WB_ATOMIC_SCOPES(atomicInc)
-WB_ATOMIC_SCOPES(atomicDec)
-WB_ATOMIC_SCOPES(atomicCAS)
-#undef WB_ATOMIC_SCOPES
+#define WB_ATOMIC_CAS(T)                                                                           \
+    inline T atomicCAS(T* p, T compare, T v)                                                       \
+    {                                                                                              \
+        wbcpu::ref(p).compare_exchange_strong(compare, v, std::memory_order_relaxed);              \
+        return compare;                                                                            \
+    }                                                                                              \
+    inline T atomicCAS_block(T* p, T compare, T v)                                                 \
+    {                                                                                              \
+        return atomicCAS(p, compare, v);                                                           \
+    }                                                                                              \
+    inline T atomicCAS_system(T* p, T compare, T v)                                                \
+    {                                                                                              \
+        return atomicCAS(p, compare, v);                                                           \
+    }
+WB_ATOMIC_CAS(int)
+WB_ATOMIC_CAS(unsigned int)
+WB_ATOMIC_CAS(unsigned long long int)
+WB_ATOMIC_CAS(unsigned short int)
+#undef WB_ATOMIC_CAS
 
 // ---------------------------------------------------------------------------------------------
 // Math API beyond <cmath>: intrinsics map to the accurate functions (a superset of accuracy).
@@ -525,6 +623,67 @@ inline unsigned long long min(unsigned long long a, unsigned long long b)
     return a < b ? a : b;
 }
 inline unsigned long long max(unsigned long long a, unsigned long long b)
+{
+    return a > b ? a : b;
+}
+
+// Mixed-sign and mixed-precision overloads, as CUDA's math_functions.hpp declares them: the
+// signed argument converts to the unsigned type, float to double.
+#define WB_MINMAX(R, A, B)                                                                         \
+    inline R min(A a, B b)                                                                         \
+    {                                                                                              \
+        return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b);      \
+    }                                                                                              \
+    inline R max(A a, B b)                                                                         \
+    {                                                                                              \
+        return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b);      \
+    }
+WB_MINMAX(unsigned int, int, unsigned int)
+WB_MINMAX(unsigned int, unsigned int, int)
+WB_MINMAX(long int, long int, long int)
+WB_MINMAX(unsigned long int, unsigned long int, unsigned long int)
+WB_MINMAX(unsigned long int, long int, unsigned long int)
+WB_MINMAX(unsigned long int, unsigned long int, long int)
+WB_MINMAX(unsigned long long int, long long int, unsigned long long int)
+WB_MINMAX(unsigned long long int, unsigned long long int, long long int)
+#undef WB_MINMAX
+inline double min(float a, double b)
+{
+    return fmin(static_cast<double>(a), b);
+}
+inline double min(double a, float b)
+{
+    return fmin(a, static_cast<double>(b));
+}
+inline double max(float a, double b)
+{
+    return fmax(static_cast<double>(a), b);
+}
+inline double max(double a, float b)
+{
+    return fmax(a, static_cast<double>(b));
+}
+inline unsigned int umin(unsigned int a, unsigned int b)
+{
+    return a < b ? a : b;
+}
+inline unsigned int umax(unsigned int a, unsigned int b)
+{
+    return a > b ? a : b;
+}
+inline long long int llmin(long long int a, long long int b)
+{
+    return a < b ? a : b;
+}
+inline long long int llmax(long long int a, long long int b)
+{
+    return a > b ? a : b;
+}
+inline unsigned long long int ullmin(unsigned long long int a, unsigned long long int b)
+{
+    return a < b ? a : b;
+}
+inline unsigned long long int ullmax(unsigned long long int a, unsigned long long int b)
 {
     return a > b ? a : b;
 }
@@ -746,6 +905,88 @@ inline long long __double_as_longlong(double x)
 inline double __longlong_as_double(long long x)
 {
     return wbcpu::fromBits<double>(wbcpu::toBits(x));
+}
+inline unsigned __float2uint_rz(float x)
+{
+    return static_cast<unsigned>(x);
+}
+inline unsigned __float2uint_rd(float x)
+{
+    return static_cast<unsigned>(floorf(x));
+}
+inline unsigned __float2uint_ru(float x)
+{
+    return static_cast<unsigned>(ceilf(x));
+}
+inline long long __float2ll_rn(float x)
+{
+    return static_cast<long long>(nearbyintf(x));
+}
+inline long long __float2ll_rz(float x)
+{
+    return static_cast<long long>(x);
+}
+inline unsigned long long __float2ull_rn(float x)
+{
+    return static_cast<unsigned long long>(nearbyintf(x));
+}
+inline unsigned long long __float2ull_rz(float x)
+{
+    return static_cast<unsigned long long>(x);
+}
+inline float __ll2float_rn(long long x)
+{
+    return static_cast<float>(x);
+}
+inline float __ull2float_rn(unsigned long long x)
+{
+    return static_cast<float>(x);
+}
+inline double __int2double_rn(int x)
+{
+    return x;
+}
+inline double __uint2double_rn(unsigned x)
+{
+    return x;
+}
+inline double __ll2double_rn(long long x)
+{
+    return static_cast<double>(x);
+}
+inline int __double2int_rz(double x)
+{
+    return static_cast<int>(x);
+}
+inline unsigned __double2uint_rn(double x)
+{
+    return static_cast<unsigned>(nearbyint(x));
+}
+inline unsigned __double2uint_rz(double x)
+{
+    return static_cast<unsigned>(x);
+}
+inline long long __double2ll_rn(double x)
+{
+    return static_cast<long long>(nearbyint(x));
+}
+inline long long __double2ll_rz(double x)
+{
+    return static_cast<long long>(x);
+}
+inline int __double2hiint(double x)
+{
+    return static_cast<int>(wbcpu::fromBits<unsigned long long>(wbcpu::toBits(x)) >> 32);
+}
+inline int __double2loint(double x)
+{
+    return static_cast<int>(wbcpu::fromBits<unsigned long long>(wbcpu::toBits(x)) & 0xffffffffu);
+}
+inline double __hiloint2double(int hi, int lo)
+{
+    return wbcpu::fromBits<double>(
+        (static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
+        static_cast<unsigned>(lo));
 }
 template <typename T> inline T __ldg(const T* p)
 {
