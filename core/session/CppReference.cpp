@@ -129,6 +129,19 @@ std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
                     cp.type.erase(at, std::string(q).size());
             }
             cp.type = trim(cp.type);
+            // A const (or volatile) after the last '*' qualifies the parameter's own copy, not
+            // what it points at: `const double* const a` is a pointer like `const double* a`.
+            for (bool dropped = true; dropped && cp.type.find('*') != std::string::npos;) {
+                dropped = false;
+                for (const std::string_view q : {"const", "volatile"}) {
+                    const std::size_t n = q.size();
+                    if (cp.type.size() > n && cp.type.compare(cp.type.size() - n, n, q) == 0 &&
+                        !isWordChar(cp.type[cp.type.size() - n - 1])) {
+                        cp.type = trim(cp.type.substr(0, cp.type.size() - n));
+                        dropped = true;
+                    }
+                }
+            }
             cp.isPointer = !cp.type.empty() && cp.type.back() == '*';
             if (cp.isPointer) cp.pointee = trim(cp.type.substr(0, cp.type.size() - 1));
             params.push_back(cp);

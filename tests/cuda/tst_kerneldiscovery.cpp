@@ -143,6 +143,38 @@ private Q_SLOTS:
                              "Params, fptr, int)"));
     }
 
+    /// Qualifiers after the '*' (`const double* const`, `double* __restrict__ const`) make a
+    /// pointer all the same, whether the types come from the demangled name (C++ kernels) or
+    /// from the declaration (extern "C").
+    void constQualifiedPointers()
+    {
+        const std::string src =
+            "__global__ void cq(double* __restrict__ const y, const double* const x,\n"
+            "                   const float *__restrict__ in, const double a) { y[0] = a * x[0] + "
+            "in[0]; }\n"
+            "extern \"C\" __global__ void ecq(double* __restrict__ const y, const double* const "
+            "x,\n"
+            "                   const float *__restrict__ in, const double a) { y[0] = a * x[0] + "
+            "in[0]; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        for (const char* name : {"cq", "ecq"}) {
+            const KernelInfo& k = kernel(r, name);
+            QCOMPARE(k.params.size(), std::size_t(4));
+            QCOMPARE(k.params[0].name, std::string("y"));
+            QVERIFY2(k.params[0].isPointer, k.params[0].type.c_str());
+            QVERIFY(!k.params[0].isConst);
+            QCOMPARE(k.params[0].pointee, std::string("double"));
+            QCOMPARE(k.params[1].name, std::string("x"));
+            QVERIFY2(k.params[1].isPointer, k.params[1].type.c_str());
+            QVERIFY(k.params[1].isConst);
+            QCOMPARE(k.params[1].pointee, std::string("double"));
+            QVERIFY2(k.params[2].isPointer, k.params[2].type.c_str());
+            QCOMPARE(k.params[2].pointee, std::string("float"));
+            QVERIFY(!k.params[3].isPointer);
+        }
+    }
+
     void structByValueCpp()
     {
         const std::string src =

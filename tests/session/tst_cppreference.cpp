@@ -31,6 +31,23 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(wb::Error, CppReference::parseParameters("void g(int x) {}", "f"));
     }
     // Issue 15: a 50,000-character function or parameter name overflowed std::regex's stack.
+    /// Qualifiers after the '*' belong to the parameter, not to what it points at.
+    void constPointersArePointers()
+    {
+        const auto p = CppReference::parseParameters(
+            "void reference(const double* const a, double* __restrict__ const y, "
+            "const float *__restrict__ in, int* volatile const v, const int n) {}",
+            "reference");
+        QCOMPARE(p.size(), 5u);
+        for (std::size_t i = 0; i < 4; ++i)
+            QVERIFY2(p[i].isPointer, p[i].type.c_str());
+        QCOMPARE(p[0].pointee, std::string("const double"));
+        QCOMPARE(p[1].pointee, std::string("double"));
+        QCOMPARE(p[2].pointee, std::string("const float"));
+        QCOMPARE(p[3].pointee, std::string("int"));
+        QVERIFY(!p[4].isPointer);
+        QCOMPARE(p[4].type, std::string("const int"));
+    }
     void longIdentifiersDoNotCrash()
     {
         const std::string fn(50'000, 'f');
