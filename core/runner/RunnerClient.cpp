@@ -120,6 +120,19 @@ std::string kernelOutputText(std::string text, std::uint64_t moreLines)
     return text;
 }
 
+/// "[x,y,z]" at `at` (advanced past it) as "(x,y,z)"; empty when it is not there.
+std::string bracketedDim(std::string_view line, std::size_t& at)
+{
+    if (at >= line.size() || line[at] != '[') return {};
+    const std::size_t close = line.find(']', at);
+    if (close == std::string_view::npos || close - at > 40) return {};
+    std::string inner(line.substr(at + 1, close - at - 1));
+    for (const char c : inner)
+        if (!(c >= '0' && c <= '9') && c != ',') return {};
+    at = close + 1;
+    return "(" + inner + ")";
+}
+
 /// The report of a run that ended in a fault: status RuntimeError, message = what + next.
 void setFault(RunOutcome& o, Fault fault, const std::string& what, const std::string& next)
 {
@@ -131,6 +144,52 @@ void setFault(RunOutcome& o, Fault fault, const std::string& what, const std::st
 }
 
 } // namespace
+
+std::string deviceAssertion(std::string_view printed)
+{
+    constexpr std::string_view kBlock = ": block: ";
+    constexpr std::string_view kThread = ", thread: ";
+    constexpr std::string_view kAssertion = " Assertion `";
+    std::size_t lineBegin = 0;
+    while (lineBegin < printed.size()) {
+        std::size_t lineEnd = printed.find('\n', lineBegin);
+        if (lineEnd == std::string_view::npos) lineEnd = printed.size();
+        const std::string_view line = printed.substr(lineBegin, lineEnd - lineBegin);
+        lineBegin = lineEnd + 1;
+        const std::size_t block = line.find(kBlock);
+        if (block == std::string_view::npos) continue;
+        std::size_t at = block + kBlock.size();
+        const std::string blockDim = bracketedDim(line, at);
+        if (blockDim.empty() || line.substr(at, kThread.size()) != kThread) continue;
+        at += kThread.size();
+        const std::string threadDim = bracketedDim(line, at);
+        if (threadDim.empty() || line.substr(at, kAssertion.size()) != kAssertion) continue;
+        at += kAssertion.size();
+        const std::size_t condEnd = line.rfind("` failed.");
+        if (condEnd == std::string_view::npos || condEnd < at) continue;
+        const std::string_view condition = line.substr(at, condEnd - at);
+        // "file:line: function" before ": block: " (the function may hold ':' itself).
+        const std::string_view head = line.substr(0, block);
+        std::size_t colon = std::string_view::npos;
+        for (std::size_t c = head.find(':'); c != std::string_view::npos;
+             c = head.find(':', c + 1)) {
+            std::size_t d = c + 1;
+            while (d < head.size() && head[d] >= '0' && head[d] <= '9')
+                ++d;
+            if (d > c + 1 && head.substr(d, 2) == ": ") {
+                colon = c;
+                break;
+            }
+        }
+        if (colon == std::string_view::npos) continue;
+        const std::size_t lineNumberEnd = head.find(": ", colon + 1);
+        const std::string_view location = head.substr(0, lineNumberEnd);
+        const std::string_view function = head.substr(lineNumberEnd + 2);
+        return "assertion `" + std::string(condition) + "` failed at " + std::string(location) +
+               " in " + std::string(function) + ", block " + blockDim + ", thread " + threadDim;
+    }
+    return {};
+}
 
 const char* faultName(Fault fault) noexcept
 {
@@ -705,6 +764,13 @@ RunOutcome RunnerClient::run(const Request& req)
             o.runnerLog = slot->stderrTail();
             slot.reset();
             o.fault = Fault::ContextLost;
+            // A device-side assert: the driver printed where (stdout or stderr); say it first.
+            if (o.report.message.find("CUDA_ERROR_ASSERT") != std::string::npos ||
+                o.report.message.find("device-side assert") != std::string::npos) {
+                std::string where = deviceAssertion(o.kernelOutput);
+                if (where.empty()) where = deviceAssertion(o.runnerLog);
+                if (!where.empty()) o.report.message = where + " (" + o.report.message + ")";
+            }
             o.what = o.report.message;
             o.next = "context lost; the runner was restarted (a fresh one serves the next run)";
             o.report.message += "; " + o.next;

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -38,6 +39,12 @@ enum class Fault {
     ProtocolError,     ///< the runner answered something unreadable
 };
 const char* faultName(Fault fault) noexcept;
+
+/// The first failed device assertion in what the CUDA driver printed (`file:line: function:
+/// block: [x,y,z], thread: [x,y,z] Assertion `cond` failed.`, on the runner's stdout or stderr),
+/// as "assertion `cond` failed at file:line in function, block (x,y,z), thread (x,y,z)"; empty
+/// when there is none.
+std::string deviceAssertion(std::string_view printed);
 
 /// What RunnerClient::run returns.
 struct RunOutcome {

@@ -83,6 +83,29 @@ private Q_SLOTS:
         QCOMPARE(next.report.status, RunReport::Status::Passed);
     }
 
+    /// Issue 24 part 1: a failing assert() in a kernel is a runtime error naming file:line,
+    /// block and thread, as the emulator's is; the next run works on a fresh runner.
+    void deviceAssertNamesWhere()
+    {
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(request(faultSession("assert",
+                                                             "#include <assert.h>\n"
+                                                             "__global__ void k(float* out) {\n"
+                                                             "  assert(threadIdx.x != 5);\n"
+                                                             "  out[threadIdx.x] = 1.0f; }",
+                                                             BackendKind::Cuda, {}, "64"),
+                                                10000));
+        print("device assert", o);
+        QCOMPARE(o.fault, Fault::ContextLost);
+        QCOMPARE(o.report.exitCode(), 3);
+        const std::string& m = o.report.message;
+        QVERIFY2(m.rfind("assertion `threadIdx.x != 5` failed at kernel.cu:3 in ", 0) == 0,
+                 m.c_str());
+        QVERIFY2(m.find(", block (0,0,0), thread (5,0,0)") != std::string::npos, m.c_str());
+        const RunOutcome next = client.run(helloRequest(BackendKind::Cuda));
+        QCOMPARE(next.report.status, RunReport::Status::Passed);
+    }
+
     void profileSaxpy_data()
     {
         QTest::addColumn<QString>("timing");
