@@ -1190,23 +1190,25 @@ __global__ void k(int* out)
         const std::string src = "#include <cassert>\n"
                                 "__global__ void k(const int* v)\n"
                                 "{\n"
-                                "    assert(v[threadIdx.x] >= 0);\n"
+                                "    assert(v[blockIdx.x * blockDim.x + threadIdx.x] >= 0);\n"
                                 "}\n";
         const CompileResult r = m_backend->compile(src, "assert.cu", {});
         QVERIFY2(r.ok, r.log.c_str());
         Harness h{*m_backend, m_backend->load(r), {}};
-        std::vector<int> v(64, 1);
-        v[37] = -1;
+        // The failing thread is in the last block: one worker runs several blocks in a row (loop
+        // mode), and the report named block (0,0,0) for every one of them (issue 24).
+        std::vector<int> v(3 * 64, 1);
+        v[2 * 64 + 37] = -1;
         auto& d = h.upload(v, "v");
         try {
-            h.launch("k", {1}, {64}, Args().ptr(d));
+            h.launch("k", {3}, {64}, Args().ptr(d));
             QFAIL("the launch should have failed");
         } catch (const Error& e) {
             const std::string msg = e.what();
-            QVERIFY2(msg.find("assertion 'v[threadIdx.x] >= 0' failed at assert.cu:4") !=
-                         std::string::npos,
+            QVERIFY2(msg.find("assertion 'v[blockIdx.x * blockDim.x + threadIdx.x] >= 0' failed "
+                              "at assert.cu:4") != std::string::npos,
                      e.what());
-            QVERIFY2(msg.find("thread (37,0,0)") != std::string::npos, e.what());
+            QVERIFY2(msg.find("block (2,0,0), thread (37,0,0)") != std::string::npos, e.what());
         }
     }
 

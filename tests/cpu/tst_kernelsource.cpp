@@ -76,6 +76,29 @@ private Q_SLOTS:
         QVERIFY(ks.rewritten.find("    o[0] = smem[0] + count;\n") != std::string::npos);
     }
 
+    // Issue 24: public kernels put the specifiers in any order (cuda-samples' threadFenceReduction
+    // writes `extern float __shared__ smem[]`, reductionMultiBlockCG `extern double __shared__`),
+    // and align with an expression; each is the same dynamic shared array.
+    void dynamicSharedInAnySpecifierOrder()
+    {
+        const std::string src = "template <class T> __global__ void k(T* o) {\n"
+                                "    extern float __shared__ a[];\n"
+                                "    extern double __shared__ b[];\n"
+                                "    extern __shared__ __align__(sizeof(T)) unsigned char c[];\n"
+                                "    extern const __shared__ int d[];\n"
+                                "    extern int e[];\n"
+                                "}\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(lines(ks.rewritten), lines(src));
+        for (const char* decl :
+             {"float (&a)[]", "double (&b)[]", "unsigned char (&c)[]", "const int (&d)[]"})
+            QVERIFY2(ks.rewritten.find(std::string("static thread_local ") + decl) !=
+                         std::string::npos,
+                     decl);
+        // A plain extern array is not shared memory and stays as written.
+        QVERIFY(ks.rewritten.find("    extern int e[];\n") != std::string::npos);
+    }
+
     // Issue 15: 50,000-character identifiers in shared declarations and includes overflowed
     // std::regex's stack.
     void longIdentifiersDoNotCrash()

@@ -48,7 +48,63 @@ struct DynamicShared {
     std::string name;
 };
 
-/// The `extern __shared__ … name[];` declarations of the blanked text, in order. Linear: each
+/// `text` without the words `__shared__` and `__align__(…)` (balanced parentheses): what is
+/// left of `extern <specifiers> T name` before the name is the element type, whatever order
+/// the specifiers come in (`extern __shared__ float s[]`, `extern float __shared__ s[]`,
+/// `extern __shared__ __align__(sizeof(T)) unsigned char s[]`). Empty when there is no
+/// `__shared__` among them.
+std::string dynamicSharedType(std::string_view text)
+{
+    std::string type;
+    bool shared = false;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (isIdentStart(text[i]) && (i == 0 || !isIdent(text[i - 1]))) {
+            std::size_t j = i;
+            while (j < text.size() && isIdent(text[j]))
+                ++j;
+            const std::string_view word = text.substr(i, j - i);
+            if (word == "__shared__") {
+                shared = true;
+                i = j;
+                continue;
+            }
+            if (word == "__align__") {
+                std::size_t k = skipSpace(text, j);
+                if (k < text.size() && text[k] == '(') {
+                    int depth = 0;
+                    for (; k < text.size(); ++k) {
+                        depth += text[k] == '(' ? 1 : text[k] == ')' ? -1 : 0;
+                        if (depth == 0) break;
+                    }
+                    i = k < text.size() ? k + 1 : k;
+                    continue;
+                }
+            }
+            type.append(word);
+            i = j;
+            continue;
+        }
+        type.push_back(text[i]);
+        ++i;
+    }
+    if (!shared) return {};
+    const auto first = type.find_first_not_of(" \t\r\n");
+    const auto last = type.find_last_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    // Runs of blanks (a removed specifier leaves two) become one space.
+    std::string out;
+    for (std::size_t k = first; k <= last; ++k) {
+        if (isBlank(type[k])) {
+            if (!out.empty() && out.back() != ' ') out.push_back(' ');
+        } else {
+            out.push_back(type[k]);
+        }
+    }
+    return out;
+}
+
+/// The `extern … __shared__ … name[];` declarations of the blanked text, in order. Linear: each
 /// candidate ends at the first of ";[]{}" after it, found once for all candidates before it.
 std::vector<DynamicShared> findDynamicShared(std::string_view s)
 {
@@ -58,24 +114,8 @@ std::vector<DynamicShared> findDynamicShared(std::string_view s)
     for (std::size_t at = s.find("extern"); at != std::string_view::npos;
          at = s.find("extern", at + 1)) {
         if (!wordAt(s, at, "extern")) continue;
-        std::size_t i = skipSpace(s, at + 6);
-        if (i == at + 6 || !wordAt(s, i, "__shared__")) continue;
-        const std::size_t afterShared = i + 10;
-        i = skipSpace(s, afterShared);
-        if (i == afterShared) continue;
-        if (wordAt(s, i, "__align__")) {
-            std::size_t j = skipSpace(s, i + 9);
-            if (j >= s.size() || s[j] != '(') continue;
-            j = skipSpace(s, j + 1);
-            const std::size_t arg = j;
-            while (j < s.size() && isIdent(s[j]))
-                ++j;
-            if (j == arg) continue;
-            j = skipSpace(s, j);
-            if (j >= s.size() || s[j] != ')') continue;
-            i = skipSpace(s, j + 1);
-        }
-        const std::size_t typeBegin = i;
+        const std::size_t typeBegin = skipSpace(s, at + 6);
+        if (typeBegin == at + 6) continue;
         // Candidates before the last stop share it, and whether "[ ] ;" follows it: never scan
         // the same text twice.
         if (typeBegin > lastStop || lastStop == std::string_view::npos) {
@@ -103,10 +143,12 @@ std::vector<DynamicShared> findDynamicShared(std::string_view s)
             lastSemi = std::string_view::npos; // the same text before '[' fails them all
             continue;
         }
+        std::string type = dynamicSharedType(s.substr(typeBegin, nameBegin - typeBegin));
+        if (type.empty()) continue; // an extern that is not __shared__
         DynamicShared d;
         d.begin = at;
         d.end = semi + 1;
-        d.type = std::string(s.substr(typeBegin, nameBegin - typeBegin));
+        d.type = std::move(type);
         d.name = std::string(s.substr(nameBegin, nameEnd - nameBegin));
         out.push_back(std::move(d));
         at = semi;

@@ -130,6 +130,8 @@ inline abi::ThreadState* current()
 {
     abi::ThreadState* st = WB_CUR.st;
     if (st) {
+        // In loop mode one state serves every block of the chunk: the block runs in WB_CUR.
+        st->blockIndex = WB_CUR.block;
         st->threadIndex = WB_CUR.thread;
         st->linear = WB_CUR.thread.x +
                      WB_CUR.blockSize.x * (WB_CUR.thread.y + WB_CUR.blockSize.y * WB_CUR.thread.z);
