@@ -4,12 +4,14 @@
 // field), a one-launch project becomes a pipeline, and a run shows each launch's time.
 #include "core/host/HostCompiler.h"
 #include "core/session/ProjectFile.h"
+#include "tests/session/PipelineProjects.h"
 #include "tests/support/SuiteMain.h"
 #include "tests/support/WindowTesting.h"
 #include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/ResultsPanel.h"
 #include "ui/RunController.h"
+#include "ui/ScalarTableModel.h"
 #include "ui/SessionDocument.h"
 #include "ui/profiling/SweepPanel.h"
 
@@ -137,6 +139,20 @@ private Q_SLOTS:
             session::ProjectFile::fromJson(session::ProjectFile::toJson(s), s.baseDir, "again");
         QVERIFY(again.launches == s.launches);
         w.document()->setModified(false);
+    }
+
+    /// Renaming a scalar in the Scalars panel renames it in the launches' bindings too.
+    void renamedScalarFollowsIntoLaunchBindings()
+    {
+        SessionDocument doc;
+        session::Session s = session::ProjectFile::fromJson(wb::test::kScanProject, "/base");
+        doc.setSession(s, {}, QString::fromStdString(s.kernelSource), {});
+        QCOMPARE(doc.session().launches[1].launch.bindings.at("count"), std::string("blocks"));
+        ScalarTableModel model(&doc);
+        QVERIFY(model.setData(model.index(2, ScalarTableModel::NameColumn),
+                              QStringLiteral("nblocks"), Qt::EditRole));
+        QCOMPARE(doc.session().scalars[2].name, std::string("nblocks"));
+        QCOMPARE(doc.session().launches[1].launch.bindings.at("count"), std::string("nblocks"));
     }
 };
 
