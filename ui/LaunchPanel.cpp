@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/LaunchPanel.h"
 
+#include "core/common/Error.h"
+#include "core/session/ProjectFile.h"
 #include "ui/ParamBindingModel.h"
 #include "ui/SessionDocument.h"
 #include "ui/SessionEval.h"
@@ -12,8 +14,13 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -64,6 +71,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
 
     // Kernel and bindings
     auto* kernelBox = new QGroupBox(tr("Kernel"), this);
+    m_kernelBox = kernelBox;
     auto* kl = new QVBoxLayout(kernelBox);
     auto* chooseRow = new QHBoxLayout;
     m_kernel = new QComboBox(kernelBox);
@@ -97,6 +105,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
 
     // Geometry
     auto* launchBox = new QGroupBox(tr("Launch"), this);
+    m_launchBox = launchBox;
     auto* form = new QFormLayout(launchBox);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     const QString exprTip = tr("An expression over scalars: N, ceil(N/256), N*N");
@@ -140,6 +149,40 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     m_occupancyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Occupancy"), m_occupancyLabel);
     layout->addWidget(launchBox);
+
+    // A pipeline's launches: the list, and its JSON to edit.
+    m_pipelineBox = new QGroupBox(tr("Pipeline"), this);
+    m_pipelineBox->setObjectName(QStringLiteral("pipelineBox"));
+    auto* pl = new QVBoxLayout(m_pipelineBox);
+    m_pipelineSummary = new QLabel(m_pipelineBox);
+    m_pipelineSummary->setObjectName(QStringLiteral("pipelineSummary"));
+    m_pipelineSummary->setWordWrap(true);
+    m_pipelineSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pl->addWidget(m_pipelineSummary);
+    m_pipelineEdit = new QPlainTextEdit(m_pipelineBox);
+    m_pipelineEdit->setObjectName(QStringLiteral("pipelineEditor"));
+    m_pipelineEdit->setToolTip(
+        tr("The project file's \"launches\": each launch's kernel, grid, block, sharedBytes, "
+           "bindings and repeat loops, e.g. {\"var\": \"k\", \"from\": 2, \"to\": \"n\", "
+           "\"times\": 2} (docs/sessions.md, Pipelines)"));
+    m_pipelineEdit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_pipelineEdit->setMinimumHeight(m_pipelineEdit->fontMetrics().height() * 8);
+    pl->addWidget(m_pipelineEdit, 1);
+    auto* pipelineRow = new QHBoxLayout;
+    m_pipelineError = new QLabel(m_pipelineBox);
+    m_pipelineError->setWordWrap(true);
+    m_pipelineError->setStyleSheet(QStringLiteral("color: #d0342c;"));
+    m_pipelineApply = new QPushButton(tr("Apply"), m_pipelineBox);
+    m_pipelineApply->setToolTip(tr("Check the launches as the project file would and use them"));
+    pipelineRow->addWidget(m_pipelineError, 1);
+    pipelineRow->addWidget(m_pipelineApply);
+    pl->addLayout(pipelineRow);
+    m_makePipeline = new QPushButton(tr("Make a Pipeline of Launches"), this);
+    m_makePipeline->setToolTip(
+        tr("Turn this launch into the first of a pipeline: several kernels launched in order, "
+           "each possibly repeated over loop variables"));
+    layout->addWidget(m_pipelineBox, 1);
+    layout->addWidget(m_makePipeline);
 
     // Backend and compile options
     auto* runBox = new QGroupBox(tr("Backend and compile"), this);
@@ -196,6 +239,7 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
             evaluateFields();
         if (part == SessionDocument::Part::Launch || part == SessionDocument::Part::CompileOptions)
             syncFromSession(part == SessionDocument::Part::Launch);
+        if (part == SessionDocument::Part::Launch) showPipeline();
         if (part == SessionDocument::Part::All) loadFromSession();
     });
     for (QLineEdit* f :
@@ -251,6 +295,23 @@ LaunchPanel::LaunchPanel(SessionDocument* document, QWidget* parent)
     connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) {
         if (!m_loading)
             m_doc->edit(SessionDocument::Part::Run, [&](session::Session& s) { s.iterations = v; });
+    });
+    connect(m_pipelineApply, &QPushButton::clicked, this, [this]() {
+        session::Session s = m_doc->session();
+        const QString error = applyLaunchesJson(s, m_pipelineEdit->toPlainText());
+        m_pipelineError->setText(error);
+        if (!error.isEmpty() || s.launches == m_doc->session().launches) return;
+        m_doc->edit(SessionDocument::Part::Launch,
+                    [&](session::Session& d) { d.launches = s.launches; });
+        showPipeline();
+    });
+    connect(m_makePipeline, &QPushButton::clicked, this, [this]() {
+        if (m_doc->session().isPipeline()) return;
+        m_doc->edit(SessionDocument::Part::Launch, [](session::Session& s) {
+            s.launches = {session::PipelineLaunch{s.launch, {}}};
+            s.launch = session::LaunchSpec{};
+        });
+        showPipeline();
     });
     connect(m_arch, &QComboBox::currentTextChanged, this, &LaunchPanel::writeOptions);
     connect(m_opt, &QComboBox::currentIndexChanged, this, &LaunchPanel::writeOptions);
@@ -323,6 +384,139 @@ void LaunchPanel::loadFromSession()
     m_loading = false;
     m_bindings->setKernel(currentKernel());
     evaluateFields();
+    showPipeline();
+}
+
+QString LaunchPanel::pipelineError() const
+{
+    return m_pipelineError->text();
+}
+
+void LaunchPanel::showPipeline()
+{
+    const session::Session& s = m_doc->session();
+    const bool pipeline = s.isPipeline();
+    m_kernelBox->setVisible(!pipeline);
+    m_launchBox->setVisible(!pipeline);
+    m_pipelineBox->setVisible(pipeline);
+    m_makePipeline->setVisible(!pipeline);
+    if (!pipeline) return;
+    m_pipelineSummary->setText(pipelineSummaryText(s));
+    // The editor keeps what is being typed; it follows the session when it is not.
+    if (!m_pipelineEdit->hasFocus()) {
+        const QString json = launchesJson(s);
+        if (m_pipelineEdit->toPlainText() != json) m_pipelineEdit->setPlainText(json);
+        m_pipelineError->clear();
+    }
+}
+
+QString LaunchPanel::launchesJson(const session::Session& s)
+{
+    // The project file's own writer, laid out for reading: one launch per line, kernel first,
+    // each loop of its repeat on a line of its own.
+    const QJsonArray launches =
+        QJsonDocument::fromJson(QByteArray::fromStdString(session::ProjectFile::toJson(s)))
+            .object()
+            .value(QLatin1String("launches"))
+            .toArray();
+    const auto compact = [](const QJsonValue& v) {
+        const QByteArray a = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        return QString::fromUtf8(a.mid(1, a.size() - 2));
+    };
+    const auto fields = [&](const QJsonObject& o, const QStringList& order) {
+        QStringList parts;
+        for (const QString& key : order)
+            if (o.contains(key)) parts << QStringLiteral("\"%1\": %2").arg(key, compact(o[key]));
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!order.contains(it.key()) && it.key() != QLatin1String("repeat"))
+                parts << QStringLiteral("\"%1\": %2").arg(it.key(), compact(it.value()));
+        return parts.join(QStringLiteral(", "));
+    };
+    QStringList entries;
+    for (const QJsonValue& v : launches) {
+        const QJsonObject o = v.toObject();
+        QString text =
+            QStringLiteral("  {") +
+            fields(o, {QStringLiteral("kernel"), QStringLiteral("grid"), QStringLiteral("block"),
+                       QStringLiteral("sharedBytes"), QStringLiteral("bindings")});
+        if (o.contains(QLatin1String("repeat"))) {
+            QStringList loops;
+            for (const QJsonValue& l : o.value(QLatin1String("repeat")).toArray())
+                loops << QStringLiteral("     {") +
+                             fields(l.toObject(), {QStringLiteral("var"), QStringLiteral("type"),
+                                                   QStringLiteral("from"), QStringLiteral("to"),
+                                                   QStringLiteral("step"), QStringLiteral("times"),
+                                                   QStringLiteral("divide")}) +
+                             QStringLiteral("}");
+            text += QStringLiteral(",\n   \"repeat\": [\n") + loops.join(QStringLiteral(",\n")) +
+                    QStringLiteral("]");
+        }
+        entries << text + QStringLiteral("}");
+    }
+    return QStringLiteral("[\n") + entries.join(QStringLiteral(",\n")) + QStringLiteral("\n]\n");
+}
+
+QString LaunchPanel::applyLaunchesJson(session::Session& s, const QString& json)
+{
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &err);
+    if (err.error != QJsonParseError::NoError)
+        return tr("launches: not valid JSON at offset %1: %2")
+            .arg(err.offset)
+            .arg(err.errorString());
+    if (!doc.isArray()) return tr("launches: expected an array of launches [ {...}, ... ]");
+    // The project file's own reader checks them, so that the window and a saved file agree.
+    session::Session pipeline = s;
+    if (!pipeline.isPipeline()) pipeline.launches = {session::PipelineLaunch{s.launch, {}}};
+    QJsonObject root =
+        QJsonDocument::fromJson(QByteArray::fromStdString(session::ProjectFile::toJson(pipeline)))
+            .object();
+    root[QLatin1String("launches")] = doc.array();
+    try {
+        const session::Session parsed = session::ProjectFile::fromJson(
+            QJsonDocument(root).toJson().toStdString(), s.baseDir, "launches");
+        s.launches = parsed.launches;
+        s.launch = session::LaunchSpec{};
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString LaunchPanel::pipelineSummaryText(const session::Session& s)
+{
+    const auto dims = [](const std::vector<std::string>& d) {
+        QStringList parts;
+        for (const std::string& e : d)
+            parts << QString::fromStdString(e);
+        return parts.join(QStringLiteral(" × "));
+    };
+    QStringList lines;
+    for (std::size_t i = 0; i < s.launches.size(); ++i) {
+        const session::PipelineLaunch& p = s.launches[i];
+        QString line =
+            tr("%1. <b>%2</b> grid %3 · block %4")
+                .arg(i + 1)
+                .arg(QString::fromStdString(p.launch.kernel).toHtmlEscaped(),
+                     dims(p.launch.grid).toHtmlEscaped(), dims(p.launch.block).toHtmlEscaped());
+        if (p.launch.sharedBytes != "0")
+            line += tr(" · shared %1 B")
+                        .arg(QString::fromStdString(p.launch.sharedBytes).toHtmlEscaped());
+        for (const session::LoopSpec& l : p.repeat) {
+            const QString by = QString::fromStdString(l.by).toHtmlEscaped();
+            line +=
+                tr(" · for %1 = %2 … %3 %4")
+                    .arg(QString::fromStdString(l.var).toHtmlEscaped(),
+                         QString::fromStdString(l.from).toHtmlEscaped(),
+                         QString::fromStdString(l.to).toHtmlEscaped(),
+                         l.step == session::LoopSpec::Step::Multiply ? QStringLiteral("×") + by
+                         : l.step == session::LoopSpec::Step::Divide ? QStringLiteral("÷") + by
+                                                                     : QStringLiteral("+") + by);
+        }
+        lines << line;
+    }
+    return tr("Launched in order, all of them for each run and each timed pass:") +
+           QStringLiteral("<br>") + lines.join(QStringLiteral("<br>"));
 }
 
 void LaunchPanel::syncFromSession(bool launch)
@@ -356,7 +550,7 @@ void LaunchPanel::syncFromSession(bool launch)
 
 void LaunchPanel::writeLaunch()
 {
-    if (m_loading) return;
+    if (m_loading || m_doc->session().isPipeline()) return; // a pipeline edits its launches
     const std::string kernel = m_kernel->currentText().trimmed().toStdString();
     const auto grid = axes(m_grid);
     const auto block = axes(m_block);

@@ -3,6 +3,7 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/CompileResult.h"
+#include "core/session/Session.h"
 #include "ui/Occupancy.h"
 
 #include <QWidget>
@@ -12,8 +13,11 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 class QTableView;
 
@@ -26,7 +30,9 @@ class SessionDocument;
 /// instantiation), what feeds each parameter (checked live), grid/block/shared memory as
 /// expressions, a "cover N elements" helper, backend and device, compile options, warm-up and
 /// iteration counts — and the theoretical occupancy, which follows the block size and shared
-/// memory as they are typed.
+/// memory as they are typed. A pipeline project (Session::launches) shows its launches instead
+/// of the kernel and geometry: a readable list, and their JSON (the project file's "launches")
+/// to edit and apply.
 class LaunchPanel : public QWidget {
     Q_OBJECT
 public:
@@ -54,6 +60,22 @@ public:
     QComboBox* kernelChooser() const noexcept { return m_kernel; }
     QComboBox* backendChooser() const noexcept { return m_backend; }
     QSpinBox* iterationsBox() const noexcept { return m_iterations; }
+    QGroupBox* pipelineBox() const noexcept { return m_pipelineBox; }
+    QLabel* pipelineSummary() const noexcept { return m_pipelineSummary; }
+    QPlainTextEdit* pipelineEditor() const noexcept { return m_pipelineEdit; }
+    QPushButton* pipelineApplyButton() const noexcept { return m_pipelineApply; }
+    QPushButton* makePipelineButton() const noexcept { return m_makePipeline; }
+    /// Why the last Apply of the pipeline's JSON was refused (naming the field); empty when
+    /// it was applied.
+    QString pipelineError() const;
+
+    /// The session's launches as the project file writes them ("launches" array, indented).
+    static QString launchesJson(const session::Session& s);
+    /// Parses `json` (a "launches" array) as the project file would and replaces `s`'s
+    /// launches; returns the error naming the field, or an empty string.
+    static QString applyLaunchesJson(session::Session& s, const QString& json);
+    /// One line per launch: kernel, geometry and loops ("for k = 2 … n ×2").
+    static QString pipelineSummaryText(const session::Session& s);
 
 Q_SIGNALS:
     /// Compile options changed: the live compile should run again.
@@ -69,6 +91,8 @@ private:
     void writeOptions();
     void evaluateFields();
     void updateOccupancy();
+    /// Shows the pipeline's list and editor, or the one launch's kernel and geometry.
+    void showPipeline();
     const KernelInfo* currentKernel() const;
 
     SessionDocument* m_doc;
@@ -98,6 +122,14 @@ private:
     QSpinBox* m_warmup = nullptr;
     QSpinBox* m_iterations = nullptr;
     QLabel* m_occupancyLabel = nullptr;
+    QGroupBox* m_kernelBox = nullptr;
+    QGroupBox* m_launchBox = nullptr;
+    QGroupBox* m_pipelineBox = nullptr;
+    QLabel* m_pipelineSummary = nullptr;
+    QPlainTextEdit* m_pipelineEdit = nullptr;
+    QPushButton* m_pipelineApply = nullptr;
+    QLabel* m_pipelineError = nullptr;
+    QPushButton* m_makePipeline = nullptr;
 };
 
 } // namespace wb::ui

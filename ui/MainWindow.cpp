@@ -864,10 +864,13 @@ void MainWindow::scheduleKernelCompile(bool now)
     CompileOptions options = s.compileOptions;
     // Line tables for the Inspect panel's source ↔ PTX/SASS links (-lineinfo changes no code).
     options.lineInfo = true;
-    for (const std::string& k :
-         {s.launch.kernel, s.reference.kind == session::ReferenceSpec::Kind::Kernel
-                               ? s.reference.launch.kernel
-                               : std::string()})
+    std::vector<std::string> launched{s.launch.kernel,
+                                      s.reference.kind == session::ReferenceSpec::Kind::Kernel
+                                          ? s.reference.launch.kernel
+                                          : std::string()};
+    for (const session::PipelineLaunch& p : s.launches)
+        launched.push_back(p.launch.kernel);
+    for (const std::string& k : launched)
         if (k.find('<') != std::string::npos &&
             std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
                 options.nameExpressions.end())

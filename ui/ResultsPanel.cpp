@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/ResultsPanel.h"
 
+#include "core/session/Pipeline.h"
+
 #include "core/profiling/Summary.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiffView.h"
@@ -16,9 +18,12 @@
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
+
+#include <map>
 
 namespace wb::ui {
 
@@ -66,6 +71,36 @@ QString statusColour(session::RunReport::Status s)
     default:
         return QStringLiteral("#b26b00");
     }
+}
+
+/// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
+/// launch is in the Launches tab).
+QString pipelineTimingHtml(const session::RunReport& r)
+{
+    const session::TimingStats& t = r.timing;
+    QString html =
+        ResultsPanel::tr("median <b>%1</b> per pass · min %2 · mean %3 · stdev %4 · %5 passes "
+                         "after %6 warm-up · a pass: %7 launches, its time the sum of theirs "
+                         "(each in the Launches tab)")
+            .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs), formatMs(t.stdevMs))
+            .arg(r.iterations)
+            .arg(r.warmup)
+            .arg(r.pipeline.size());
+    std::map<std::size_t, std::pair<std::size_t, double>> entries; // count, summed medians
+    std::map<std::size_t, std::string> kernels;
+    for (const session::PipelineLaunchTiming& l : r.pipeline) {
+        auto& e = entries[l.entry];
+        ++e.first;
+        e.second += l.timing.medianMs;
+        kernels[l.entry] = l.kernel;
+    }
+    for (const auto& [entry, e] : entries)
+        html += ResultsPanel::tr("<br>launches[%1] <b>%2</b> ×%3: medians sum %4")
+                    .arg(entry)
+                    .arg(QString::fromStdString(kernels[entry]).toHtmlEscaped())
+                    .arg(e.first)
+                    .arg(formatMs(e.second));
+    return html;
 }
 
 } // namespace
@@ -139,6 +174,17 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setMaximumBlockCount(20000);
     m_tabs->addTab(m_log, tr("Log"));
+    m_launches = new QTableWidget(0, 7, m_tabs);
+    m_launches->setObjectName(QStringLiteral("pipelineLaunches"));
+    m_launches->setHorizontalHeaderLabels({tr("#"), tr("Kernel"), tr("Loop"), tr("Grid"),
+                                           tr("Block"), tr("Shared (B)"), tr("Median")});
+    m_launches->verticalHeader()->hide();
+    m_launches->horizontalHeader()->setStretchLastSection(true);
+    m_launches->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_launches->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_launches->setWordWrap(false);
+    m_tabs->addTab(m_launches, tr("Launches"));
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), false);
     layout->addWidget(m_tabs, 1);
     m_veil = new QWidget(m_tabs);
     m_veil->setObjectName(QStringLiteral("staleResultsVeil"));
@@ -198,6 +244,11 @@ QString ResultsPanel::verdictText() const
     return m_verdict->text();
 }
 
+QString ResultsPanel::timingText() const
+{
+    return m_timing->text();
+}
+
 QString ResultsPanel::throughputText() const
 {
     return m_throughput->text();
@@ -232,6 +283,13 @@ void ResultsPanel::clearResults()
     m_charts->clear();
     m_charts->hide();
     m_diff->clear();
+    m_launches->setRowCount(0);
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), false);
+}
+
+bool ResultsPanel::launchesTabVisible() const
+{
+    return m_tabs->isTabVisible(static_cast<int>(Tab::Launches));
 }
 
 void ResultsPanel::setStale(const QString& why)
@@ -289,7 +347,12 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     if (r.status == session::RunReport::Status::Passed &&
         r.referenceKind == session::ReferenceSpec::Kind::None)
         verdict += tr(" (ran; not compared: no reference)");
-    if (timed)
+    if (timed && !r.pipeline.empty())
+        verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass (±%3, %4 passes)")
+                       .arg(r.pipeline.size())
+                       .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
+                       .arg(t.samplesMs.size());
+    else if (timed)
         verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
                        .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
                        .arg(t.samplesMs.size());
@@ -342,6 +405,28 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     else
         m_timing->setText(
             tr("Not timed: %1").arg(QString::fromStdString(r.message).toHtmlEscaped()));
+    if (timed && !r.pipeline.empty()) m_timing->setText(pipelineTimingHtml(r));
+    m_launches->setRowCount(static_cast<int>(r.pipeline.size()));
+    const auto dims = [](const Dim3& d) {
+        return QStringLiteral("%1×%2×%3").arg(d.x).arg(d.y).arg(d.z);
+    };
+    for (std::size_t i = 0; i < r.pipeline.size(); ++i) {
+        const session::PipelineLaunchTiming& l = r.pipeline[i];
+        const QStringList cells{QString::number(i + 1),
+                                QString::fromStdString(l.kernel),
+                                QString::fromStdString(session::loopValuesText(l.vars)),
+                                dims(l.config.grid),
+                                dims(l.config.block),
+                                QString::number(l.config.sharedBytes),
+                                formatMs(l.timing.medianMs)};
+        for (int c = 0; c < static_cast<int>(cells.size()); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == 0 || c >= 5) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_launches->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    m_launches->resizeColumnsToContents();
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), !r.pipeline.empty());
 
     QStringList lines;
     if (timed && r.bytesMoved > 0) {

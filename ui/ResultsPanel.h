@@ -11,6 +11,7 @@ class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
+class QTableWidget;
 
 namespace wb::ui {
 
@@ -22,11 +23,12 @@ class TimingCharts;
 /// The answer to "is it right and how fast": a one-line verdict with the median time always in
 /// view, then tabs — Summary (timing statistics, histogram, H2D/kernel/D2H bar, bandwidth and
 /// GFLOP/s against the device's peak), Diff, Inspect (PTX, SASS, resources), Problems
-/// (compiler messages; activating one jumps to the line) and the run log.
+/// (compiler messages; activating one jumps to the line), the run log, and for a pipeline
+/// project Launches (each launch of a pass: kernel, loop values, geometry, median).
 class ResultsPanel : public QWidget {
     Q_OBJECT
 public:
-    enum class Tab { Summary, Diff, Inspect, Problems, Log };
+    enum class Tab { Summary, Diff, Inspect, Problems, Log, Launches };
 
     explicit ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent = nullptr);
 
@@ -53,6 +55,11 @@ public:
     static constexpr int kVerdictMessageChars = 420;
     /// The Summary tab's throughput and timing lines (bandwidth, compile, the run's copies).
     QString throughputText() const;
+    /// The timing summary as shown (rich text; a pipeline's launches summed per entry).
+    QString timingText() const;
+    /// A pipeline's launches (the Launches tab, shown only after a pipeline's run).
+    QTableWidget* launchesTable() const noexcept { return m_launches; }
+    bool launchesTabVisible() const;
     DiffView* diffView() const noexcept { return m_diff; }
     InspectPanel* inspectPanel() const noexcept { return m_inspect; }
     TimingCharts* timingCharts() const noexcept { return m_charts; }
@@ -87,6 +94,7 @@ private:
     InspectPanel* m_inspect = nullptr;
     QTableView* m_problems = nullptr;
     QPlainTextEdit* m_log = nullptr;
+    QTableWidget* m_launches = nullptr;
 };
 
 } // namespace wb::ui

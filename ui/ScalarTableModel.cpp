@@ -134,6 +134,9 @@ bool ScalarTableModel::setData(const QModelIndex& index, const QVariant& value, 
             sc.name = text.toStdString();
             for (auto& [param, target] : s.launch.bindings)
                 if (target == old) target = sc.name;
+            for (session::PipelineLaunch& p : s.launches)
+                for (auto& [param, target] : p.launch.bindings)
+                    if (target == old) target = sc.name;
             break;
         }
         case TypeColumn:

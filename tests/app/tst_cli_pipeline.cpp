@@ -5,9 +5,12 @@
 #include "CliProcess.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -58,6 +61,38 @@ private Q_SLOTS:
         QVERIFY2(t.out.contains("          launches[1] bitonic_step x69  grid (64, 1, 1)"),
                  qPrintable(t.out));
         QVERIFY(t.out.contains("PASS"));
+    }
+
+    /// grade runs each submission's pipeline in grade mode: a kernel that skips the last step
+    /// of every merge fails, the example's own passes.
+    void gradeGradesPipelines()
+    {
+        QTemporaryDir dir;
+        const QString example = QStringLiteral(WB_SOURCE_DIR "/resources/examples/bitonic_sort/");
+        for (const char* f : {"bitonic_sort.wbproj", "bitonic_sort.cu", "reference.cpp"})
+            QVERIFY(QFile::copy(example + f, dir.filePath(f)));
+        QVERIFY(QDir(dir.path()).mkdir("subs"));
+        QVERIFY(QFile::copy(example + "bitonic_sort.cu", dir.filePath("subs/good.cu")));
+        QFile source(example + "bitonic_sort.cu");
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QByteArray skips = source.readAll();
+        const QByteArray swap = "    if (partner <= i) return;";
+        QVERIFY(skips.contains(swap));
+        skips.replace(swap, "    if (partner <= i || j == 1) return;");
+        writeFile(dir.filePath("subs/skips_last_step.cu"), skips);
+        const CliRun r =
+            runCli({"grade", dir.filePath("bitonic_sort.wbproj"), dir.filePath("subs"), "--backend",
+                    "cpu", "--iterations", "2", "--json", "--timeout", "240"});
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc["submissions"].toInt(), 2);
+        QCOMPARE(doc["passed"].toInt(), 1);
+        const QJsonArray rows = doc["results"].toArray();
+        QCOMPARE(rows[0]["file"].toString(), QString("good.cu"));
+        QCOMPARE(rows[0]["result"].toString(), QString("pass"));
+        QCOMPARE(rows[1]["file"].toString(), QString("skips_last_step.cu"));
+        QVERIFY2(rows[1]["result"].toString() != QString("pass"), qPrintable(r.out));
     }
 
     void oneLaunchModesRefuseIt_data()

@@ -383,6 +383,37 @@ private Q_SLOTS:
         QVERIFY(g.freshInputs);
     }
 
+    /// A `kernel` reference is one launch, as in a one-launch project: here a serial scan in
+    /// one thread (its grid and block default to 1) checks the three-kernel pipeline.
+    void kernelReferenceChecksAPipeline()
+    {
+        if (const QString why = cpuUnavailable(); !why.isEmpty()) QSKIP(qPrintable(why));
+        Session s = ProjectFile::fromJson(wb::test::kScanProject, "/base");
+        s.kernelSource += "__global__ void scan_serial(const int* in, int* out, int n)\n"
+                          "{\n    int acc = 0;\n"
+                          "    for (int i = 0; i < n; ++i) out[i] = acc += in[i];\n}\n";
+        s.reference = ReferenceSpec{};
+        s.reference.kind = ReferenceSpec::Kind::Kernel;
+        s.reference.launch.kernel = "scan_serial";
+        const RunReport r = SessionRunner::run(s, {});
+        QVERIFY2(r.status == RunReport::Status::Passed, (r.message + "\n" + r.toText()).c_str());
+        QVERIFY(r.outputs[0].compared);
+        QCOMPARE(r.referenceKind, ReferenceSpec::Kind::Kernel);
+        const Session again = ProjectFile::fromJson(ProjectFile::toJson(s), "/base");
+        QVERIFY(again == s);
+        QCOMPARE(again.reference.launch.grid, std::vector<std::string>{"1"});
+
+        // A kernel that gets the scan wrong fails against it.
+        Session wrong = s;
+        const std::string add = "out[i] += sums[blockIdx.x - 1]";
+        const auto at = wrong.kernelSource.find(add);
+        QVERIFY(at != std::string::npos);
+        wrong.kernelSource.replace(at, add.size(), "out[i] += sums[blockIdx.x]");
+        const RunReport f = SessionRunner::run(wrong, {});
+        QCOMPARE(f.status, RunReport::Status::Mismatch);
+        QVERIFY(f.outputs[0].stats.mismatches > 0);
+    }
+
     /// Trace mode and profiling record one launch: a pipeline is refused with a clear message.
     void traceAndProfileRefusePipelines()
     {

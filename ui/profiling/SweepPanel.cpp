@@ -191,6 +191,11 @@ bool SweepPanel::boundsCheck() const
 bool SweepPanel::start()
 {
     if (m_running) return false;
+    if (m_doc->session().isPipeline()) {
+        m_status->setText(tr("Cannot sweep: this project is a pipeline of several launches; "
+                             "sweep one of its kernels in a one-launch project"));
+        return false;
+    }
     SweepParameter parameter;
     parameter.kind = static_cast<SweepParameter::Kind>(m_kind->currentData().toInt());
     parameter.name = m_name->currentText().trimmed().toStdString();
