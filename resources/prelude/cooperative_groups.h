@@ -95,6 +95,43 @@ unsigned match(int op, unsigned mask, const T& value, const char* what, const ch
 
 struct GroupAccess;
 
+/// sync() of the tile of `size` (64–512) threads that holds this thread: a barrier of its threads.
+inline void multiWarpSync(unsigned size, const char* file, unsigned line)
+{
+    const unsigned first = blockRank() & ~(size - 1u);
+    const wbcpu::Parked me = wbcpu::park();
+    me.st->rt->blockSync(me.st, wbcpu::abi::SyncTile, static_cast<int>(first | (size << 16)), file,
+                         line);
+    wbcpu::unpark(me);
+}
+
+/// Collectives of tiles larger than a warp exchange values through per-block scratch memory
+/// (one slot of 16 bytes per thread; thread_local = per block, like __shared__): every thread
+/// writes its slot, the tile syncs, every thread reads the tile's slots, the tile syncs again.
+alignas(16) inline thread_local unsigned char multiWarpScratch[1024 * 16];
+template <typename T> T* scratchSlot(unsigned thread)
+{
+    static_assert(sizeof(T) <= 16 && std::is_trivially_copyable_v<T>,
+                  "collectives of tiles larger than 32 threads move values of at most 16 bytes");
+    return reinterpret_cast<T*>(multiWarpScratch + 16u * thread);
+}
+/// fold(first, count, read) over the values every thread of the tile gave, in rank order.
+template <typename T, typename Fold>
+auto multiWarpGather(unsigned size, const T& value, Fold fold, const char* file, unsigned line)
+{
+    const unsigned first = blockRank() & ~(size - 1u);
+    std::memcpy(static_cast<void*>(scratchSlot<T>(blockRank())), &value, sizeof(T));
+    multiWarpSync(size, file, line);
+    const auto read = [first](unsigned rank) {
+        T v;
+        std::memcpy(static_cast<void*>(&v), scratchSlot<T>(first + rank), sizeof(T));
+        return v;
+    };
+    const auto result = fold(blockRank() - first, read);
+    multiWarpSync(size, file, line);
+    return result;
+}
+
 } // namespace details
 
 /// Any group, by value (what tiled_partition(g, n) returns): its kind says what sync() is.
@@ -128,6 +165,8 @@ public:
                        details::blockThreads() +
                    details::blockRank();
         case Kind::Tile:
+            if (m_size > 32) return details::blockRank() & (m_size - 1u);
+            [[fallthrough]];
         case Kind::Coalesced:
             return static_cast<unsigned>(__builtin_popcount(m_mask & details::lanemaskLt()));
         }
@@ -143,6 +182,11 @@ public:
             gridSync(file, line);
             return;
         case Kind::Tile:
+            if (m_size > 32) {
+                details::multiWarpSync(m_size, file, line);
+                return;
+            }
+            [[fallthrough]];
         case Kind::Coalesced:
             wbcpu::warpOp(wbcpu::abi::WarpSync, m_mask, 0, 0, 32, "group sync()", file, line);
             return;
@@ -315,68 +359,117 @@ public:
 
 template <unsigned int Size, typename ParentT = void> class thread_block_tile;
 
-/// A tile of Size (a power of two up to 32) consecutive threads of the block, within one warp.
+/// A tile of Size consecutive threads of the block: up to 32 (a power of two), within one warp,
+/// its collectives warp operations over the tile's lanes; 64–512, several warps, with sync() a
+/// barrier of its threads and shfl/any/all (and cg::reduce, the scans) through per-block scratch.
 template <unsigned int Size> class thread_block_tile<Size, void> : public thread_group {
-    static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "the Warpbench CPU emulator supports tiles of 1, 2, 4, 8, 16 or 32 threads");
+    static_assert(Size > 0 && Size <= 512 && (Size & (Size - 1)) == 0,
+                  "a thread_block_tile has 1, 2, 4 ... 512 threads (a power of two)");
+    static constexpr bool kMultiWarp = Size > 32;
 
 public:
     static constexpr unsigned int numThreads = Size;
     static constexpr unsigned int num_threads() { return Size; }
     static constexpr unsigned int size() { return Size; }
-    static unsigned int thread_rank() { return details::laneId() & (Size - 1); }
+    static unsigned int thread_rank()
+    {
+        if constexpr (kMultiWarp)
+            return details::blockRank() & (Size - 1);
+        else
+            return details::laneId() & (Size - 1);
+    }
     void sync(WB_CG_WHERE) const
     {
-        wbcpu::warpOp(wbcpu::abi::WarpSync, m_mask, 0, 0, 32, "thread_block_tile::sync()", file,
-                      line);
+        if constexpr (kMultiWarp)
+            details::multiWarpSync(Size, file, line);
+        else
+            wbcpu::warpOp(wbcpu::abi::WarpSync, m_mask, 0, 0, 32, "thread_block_tile::sync()", file,
+                          line);
     }
     template <typename T> T shfl(T var, int srcRank, WB_CG_WHERE) const
     {
-        return details::shuffle(wbcpu::abi::ShflIdx, m_mask, var, srcRank, static_cast<int>(Size),
-                                "thread_block_tile::shfl()", file, line);
+        if constexpr (kMultiWarp) {
+            const unsigned src = static_cast<unsigned>(srcRank) & (Size - 1);
+            return details::multiWarpGather(
+                Size, var, [src](unsigned, auto read) { return read(src); }, file, line);
+        } else {
+            return details::shuffle(wbcpu::abi::ShflIdx, m_mask, var, srcRank,
+                                    static_cast<int>(Size), "thread_block_tile::shfl()", file,
+                                    line);
+        }
     }
     template <typename T> T shfl_down(T var, unsigned int delta, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no shfl_down (as in CUDA)");
         return details::shuffle(wbcpu::abi::ShflDown, m_mask, var, static_cast<int>(delta),
                                 static_cast<int>(Size), "thread_block_tile::shfl_down()", file,
                                 line);
     }
     template <typename T> T shfl_up(T var, unsigned int delta, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no shfl_up (as in CUDA)");
         return details::shuffle(wbcpu::abi::ShflUp, m_mask, var, static_cast<int>(delta),
                                 static_cast<int>(Size), "thread_block_tile::shfl_up()", file, line);
     }
     template <typename T> T shfl_xor(T var, unsigned int laneMask, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no shfl_xor (as in CUDA)");
         return details::shuffle(wbcpu::abi::ShflXor, m_mask, var, static_cast<int>(laneMask),
                                 static_cast<int>(Size), "thread_block_tile::shfl_xor()", file,
                                 line);
     }
     int any(int predicate, WB_CG_WHERE) const
     {
-        return static_cast<int>(details::vote(wbcpu::abi::Any, m_mask, predicate,
-                                              "thread_block_tile::any()", file, line));
+        if constexpr (kMultiWarp) {
+            return details::multiWarpGather(
+                Size, predicate != 0,
+                [](unsigned, auto read) {
+                    int r = 0;
+                    for (unsigned i = 0; i < Size; ++i)
+                        r |= read(i) ? 1 : 0;
+                    return r;
+                },
+                file, line);
+        } else {
+            return static_cast<int>(details::vote(wbcpu::abi::Any, m_mask, predicate,
+                                                  "thread_block_tile::any()", file, line));
+        }
     }
     int all(int predicate, WB_CG_WHERE) const
     {
-        return static_cast<int>(details::vote(wbcpu::abi::All, m_mask, predicate,
-                                              "thread_block_tile::all()", file, line));
+        if constexpr (kMultiWarp) {
+            return details::multiWarpGather(
+                Size, predicate != 0,
+                [](unsigned, auto read) {
+                    int r = 1;
+                    for (unsigned i = 0; i < Size; ++i)
+                        r &= read(i) ? 1 : 0;
+                    return r;
+                },
+                file, line);
+        } else {
+            return static_cast<int>(details::vote(wbcpu::abi::All, m_mask, predicate,
+                                                  "thread_block_tile::all()", file, line));
+        }
     }
     /// Bit i: the thread of rank i.
     unsigned int ballot(int predicate, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no ballot (as in CUDA)");
         return static_cast<unsigned>(details::vote(wbcpu::abi::Ballot, m_mask, predicate,
                                                    "thread_block_tile::ballot()", file, line)) >>
                base();
     }
     template <typename T> unsigned int match_any(T val, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no match_any (as in CUDA)");
         return details::match(wbcpu::abi::MatchAny, m_mask, val, "thread_block_tile::match_any()",
                               file, line) >>
                base();
     }
     template <typename T> unsigned int match_all(T val, int& pred, WB_CG_WHERE) const
     {
+        static_assert(!kMultiWarp, "tiles larger than 32 threads have no match_all (as in CUDA)");
         const unsigned m = details::match(wbcpu::abi::MatchAll, m_mask, val,
                                           "thread_block_tile::match_all()", file, line);
         pred = m != 0;
@@ -393,7 +486,10 @@ protected:
     static unsigned base() { return details::laneId() & ~(Size - 1u); }
     static unsigned tileMask()
     {
-        return Size == 32 ? 0xffffffffu : (((1u << Size) - 1u) << base());
+        if constexpr (Size >= 32)
+            return 0xffffffffu;
+        else
+            return ((1u << Size) - 1u) << base();
     }
 
 public:
@@ -418,6 +514,16 @@ public:
 };
 
 inline thread_block this_thread_block()
+{
+    return thread_block();
+}
+/// Scratch for tiles larger than a warp (CUDA keeps their barriers and exchange slots in it;
+/// the emulator has its own per-block scratch, so it only needs to exist).
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+    alignas(16) unsigned char reserved[16];
+};
+template <unsigned int MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>&)
 {
     return thread_block();
 }

@@ -634,6 +634,45 @@ const std::vector<Case>& cases()
                                              .arg(ref[k])));
              }
          }},
+        {"cg_multi_warp",
+         "cg_multi_warp.cu",
+         {},
+         [](Harness& h) {
+             const int blocks = 2, threads = 192, n = blocks * threads;
+             auto in = randomVector<int>(n, -100, 100, 28);
+             auto& din = h.upload(in, "in");
+             auto& dout = h.upload(std::vector<int>(8 * n, 0), "out");
+             h.launch("cg_multi_warp", {blocks}, {threads}, Args().ptr(din).ptr(dout));
+             const auto out = h.download<int>(dout, 8 * std::size_t(n));
+             for (int t = 0; t < n; ++t) {
+                 const int first = t / 64 * 64, r = t % 64;
+                 const auto v = [&](int k) { return in[std::size_t(first + k)]; };
+                 int sum = 0, incl = 0, excl = 0;
+                 bool any = false, all = true;
+                 for (int k = 0; k < 64; ++k) {
+                     sum += v(k);
+                     if (k <= r) incl += v(k);
+                     if (k < r) excl = k == 0 ? v(0) : std::max(excl, v(k));
+                     any = any || v(k) > 90;
+                     all = all && v(k) > -90;
+                 }
+                 const int ref[8] = {sum,
+                                     incl,
+                                     r == 0 ? 0 : excl,
+                                     v(37),
+                                     (any ? 2 : 0) + (all ? 1 : 0),
+                                     (t % threads) / 64 * 100 + 3 * 10 + r / 32,
+                                     in[std::size_t(t / threads * threads + ((t % threads) ^ 63))],
+                                     r + 64000};
+                 for (int k = 0; k < 8; ++k)
+                     QVERIFY2(out[8 * std::size_t(t) + std::size_t(k)] == ref[k],
+                              qPrintable(QStringLiteral("thread %1, result %2: %3 vs %4")
+                                             .arg(t)
+                                             .arg(k)
+                                             .arg(out[8 * std::size_t(t) + std::size_t(k)])
+                                             .arg(ref[k])));
+             }
+         }},
         {"cg_grid_sum",
          "cg_grid.cu",
          {},

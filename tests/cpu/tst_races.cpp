@@ -278,6 +278,23 @@ __global__ void tile_sum(int* out, int synced)
         }
     }
 
+    // A tile of 64 threads spans two warps: its sync() orders their shared-memory accesses
+    // (cg_multi_warp.cu reads, after t64.sync(), what the other warp of the tile wrote).
+    void multiWarpTileSyncIsABarrier()
+    {
+        Run r;
+        QVERIFY(
+            r.compile(readFile("tests/cpu/kernels/cg_multi_warp.cu"), "cg_multi_warp.cu", true));
+        std::vector<int> in(192);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<int>(i % 17) - 8;
+        r.buffer(in, "in");
+        r.buffer(std::vector<int>(8 * 192, 0), "out");
+        r.launch("cg_multi_warp", {1, 1, 1}, {192, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(1, 8 * 192)[6], in[63]);
+    }
+
     // grid.sync() in a cooperative launch orders global memory between blocks; without it,
     // block 0 reading every block's partial sum races with their writes.
     void gridSyncOrdersBlocks()

@@ -125,10 +125,17 @@ struct PooledStack {
     }
 };
 
-enum class State : unsigned char { Runnable, AtBarrier, AtWarp, Finished };
+enum class State : unsigned char { Runnable, AtBarrier, AtWarp, AtTile, Finished };
 
 struct WarpGroup {
     unsigned mask = 0;
+    unsigned arrived = 0;
+};
+
+/// A pending sync() of a tile of more than one warp: threads [first, first + count).
+struct TileGroup {
+    unsigned first = 0;
+    unsigned count = 0;
     unsigned arrived = 0;
 };
 
@@ -174,6 +181,7 @@ struct BlockRunner::Impl {
     std::uint64_t seed = 0; ///< schedule variation; 0: index order
     std::uint64_t rng = 0;  ///< splitmix64 state of the running block
     std::vector<std::vector<WarpGroup>> warps;
+    std::vector<TileGroup> tiles;
     LaunchState* launch = nullptr;
     wbcpu::abi::RunThreadFn entry = nullptr; ///< the running block's kernel and arguments
     void** args = nullptr;
@@ -345,8 +353,62 @@ struct BlockRunner::Impl {
         return true;
     }
 
+    /// sync() of a tile of 64–512 threads: a barrier of the threads [first, first + count).
+    int tileSync(FiberThread& t, unsigned first, unsigned count, const char* file, unsigned line)
+    {
+        const std::string at =
+            "thread_block_tile<" + std::to_string(count) + ">::sync() at " + where(file, line);
+        if (first + count > n || t.st.linear < first || t.st.linear >= first + count) {
+            fail(formatThreads({t.st.linear}, blockDim) + " calls " + at + " for threads " +
+                 std::to_string(first) + "–" + std::to_string(first + count - 1) +
+                 ", which the block does not have or which do not include it");
+            throw HostAbort{};
+        }
+        auto g = std::find_if(tiles.begin(), tiles.end(),
+                              [&](const TileGroup& x) { return x.first == first; });
+        if (g != tiles.end() && g->count != count) {
+            fail(formatThreads({t.st.linear}, blockDim) + " calls " + at +
+                 " while other threads of its tile wait at a sync() of a tile of " +
+                 std::to_string(g->count) + " threads");
+            throw HostAbort{};
+        }
+        if (g == tiles.end()) {
+            std::vector<unsigned> exited;
+            for (unsigned l = first; l < first + count; ++l)
+                if (threads[l].state == State::Finished) exited.push_back(l);
+            if (!exited.empty()) {
+                fail(formatThreads({t.st.linear}, blockDim) + " calls " + at + ", but " +
+                     formatThreads(exited, blockDim) +
+                     " of that tile already exited and will never arrive");
+                throw HostAbort{};
+            }
+            tiles.push_back(TileGroup{first, count, 0});
+            g = std::prev(tiles.end());
+        }
+        t.op = wbcpu::abi::SyncTile;
+        t.file = file;
+        t.line = line;
+        if (++g->arrived < count) {
+            t.state = State::AtTile;
+            if (debugRecording()) debugThreadWaits(t.st.linear, DebugAtBarrier, line);
+            yield(t);
+            return 0;
+        }
+        tiles.erase(g);
+        for (unsigned l = first; l < first + count; ++l)
+            if (threads[l].state == State::AtTile) {
+                threads[l].state = State::Runnable;
+                if (debugRecording()) debugThreadWaits(l, DebugRunning, 0);
+            }
+        if (launch->tileSynced) launch->tileSynced(first, count);
+        return 0;
+    }
+
     int blockSync(FiberThread& t, int op, int predicate, const char* file, unsigned line)
     {
+        if (op == wbcpu::abi::SyncTile)
+            return tileSync(t, static_cast<unsigned>(predicate) & 0xffffu,
+                            static_cast<unsigned>(predicate) >> 16, file, line);
         if (op == wbcpu::abi::SyncGrid) {
             if (!launch->cooperative) {
                 fail(formatThreads({t.st.linear}, blockDim) + " calls grid.sync() at " +
@@ -692,6 +754,23 @@ struct BlockRunner::Impl {
                        where(sample->file, sample->line) + " (mask " + hexMask(g.mask) + ") for " +
                        formatThreads(missing, blockDim) + ", which will never arrive";
             }
+        for (const TileGroup& g : tiles) {
+            std::vector<unsigned> waiting, missing;
+            const FiberThread* sample = nullptr;
+            for (unsigned l = g.first; l < g.first + g.count; ++l) {
+                if (threads[l].state == State::AtTile) {
+                    waiting.push_back(l);
+                    sample = &threads[l];
+                } else {
+                    missing.push_back(l);
+                }
+            }
+            if (!sample) continue;
+            if (!out.empty()) out += "; ";
+            out += formatThreads(waiting, blockDim) + " wait at thread_block_tile<" +
+                   std::to_string(g.count) + ">::sync() at " + where(sample->file, sample->line) +
+                   " for " + formatThreads(missing, blockDim) + ", which will never arrive";
+        }
         if (!exited.empty()) out += "; " + formatThreads(exited, blockDim) + " exited";
         return out;
     }
@@ -755,6 +834,7 @@ struct BlockRunner::Impl {
                       0x9e3779b9ull * (blockIndex.z + 1));
         if (debugRecording()) debugBlockStarted(blockIndex.x, blockIndex.y, blockIndex.z, n);
         warps.assign((n + 31u) / 32u, {});
+        tiles.clear();
         for (unsigned i = 0; i < n; ++i) {
             FiberThread& t = threads[i];
             t.st = base;

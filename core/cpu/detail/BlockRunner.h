@@ -28,6 +28,9 @@ struct LaunchState {
     /// Race-check mode: called by the last lane of a completed __syncwarp / tile.sync() with the
     /// block's linear index of lane 0 of the warp and the lanes that synchronised.
     std::function<void(unsigned warpBase, unsigned mask)> warpSynced;
+    /// Race-check mode: called by the last thread of a completed sync() of a tile of 64–512
+    /// threads, the block's threads [first, first + count).
+    std::function<void(unsigned first, unsigned count)> tileSynced;
     /// Called by a block about to wait at grid.sync() (true) and when it goes on (false): the
     /// sandbox runs a cooperative launch's blocks one at a time and hands over here.
     std::function<void(bool waiting)> gridWaiting;

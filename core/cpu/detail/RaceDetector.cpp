@@ -17,7 +17,7 @@ struct RaceDetector::Record {
     std::uint32_t block = 0;   ///< linear block index
     std::uint32_t phase = 0;   ///< barriers the thread had passed
     std::uint32_t pc = 0;      ///< code address, relative to the library
-    std::uint32_t warpGen = 0; ///< warp syncs its warp had completed
+    std::uint32_t syncGen = 0; ///< warp and tile syncs its block had completed
     std::uint32_t grid = 0;    ///< grid.sync()s the thread had passed
     std::uint16_t thread = 0;
     std::uint8_t mask = 0; ///< bytes of the word
@@ -27,7 +27,7 @@ struct RaceDetector::Record {
     bool sameThread(const Record& o) const { return block == o.block && thread == o.thread; }
     bool sameEpoch(const Record& o) const
     {
-        return phase == o.phase && warpGen == o.warpGen && grid == o.grid;
+        return phase == o.phase && syncGen == o.syncGen && grid == o.grid;
     }
 };
 
@@ -64,14 +64,15 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
     const std::size_t warps = (m_threads + 31u) / 32u;
     m_phase.assign(blocks * warps * 32u, 0);
     m_grid.assign(blocks * warps * 32u, 0);
-    m_warpGen.assign(blocks * warps, 0);
+    m_syncGen.assign(blocks, 0);
     m_joint.assign(blocks * warps * 32u * 32u, 0);
+    m_tile.assign(blocks * warps * 32u, TileSync{});
 }
 
 std::size_t RaceDetector::slot(std::uint32_t block, unsigned linear) const
 {
     if (!m_cooperative) return linear;
-    // Warp-aligned per block, so that slot / 32 indexes m_warpGen.
+    // Warp-aligned per block, so that a warp's threads share one row block of m_joint.
     return static_cast<std::size_t>(block) * ((m_threads + 31u) / 32u * 32u) + linear;
 }
 
@@ -111,9 +112,10 @@ void RaceDetector::startBlock()
 {
     std::fill(m_phase.begin(), m_phase.end(), 0u);
     std::fill(m_grid.begin(), m_grid.end(), 0u);
-    if (m_warpSynced) { // the warp-sync tables are only touched by kernels that sync warps
-        std::fill(m_warpGen.begin(), m_warpGen.end(), 0u);
+    if (m_warpSynced) { // the sync tables are only touched by kernels that sync warps or tiles
+        std::fill(m_syncGen.begin(), m_syncGen.end(), 0u);
         std::fill(m_joint.begin(), m_joint.end(), 0u);
+        std::fill(m_tile.begin(), m_tile.end(), TileSync{});
         m_warpSynced = false;
     }
 }
@@ -134,14 +136,28 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
 {
     if (!m_current) return;
     const std::size_t base = slot(blockOf(m_current), warpBase);
-    if (base / 32u >= m_warpGen.size()) return;
+    if ((base + 32u) * 32u > m_joint.size()) return;
     m_warpSynced = true;
-    const std::uint32_t generation = ++m_warpGen[base / 32u];
+    const std::uint32_t generation = ++m_syncGen[m_cooperative ? blockOf(m_current) : 0u];
     for (unsigned b = 0; b < 32; ++b) {
         if (!(mask & (1u << b))) continue;
         std::uint32_t* row = &m_joint[(base + b) * 32u];
         for (unsigned a = 0; a < 32; ++a)
             if (mask & (1u << a)) row[a] = generation;
+    }
+}
+
+void RaceDetector::tileSynced(unsigned first, unsigned count)
+{
+    if (!m_current) return;
+    const std::uint32_t block = blockOf(m_current);
+    m_warpSynced = true;
+    const std::uint32_t generation = ++m_syncGen[m_cooperative ? block : 0u];
+    for (unsigned t = first; t < first + count; ++t) {
+        const std::size_t i = slot(block, t);
+        if (i < m_tile.size())
+            m_tile[i] = TileSync{generation, static_cast<std::uint16_t>(first),
+                                 static_cast<std::uint16_t>(count)};
     }
 }
 
@@ -193,8 +209,12 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         if (r.block != now.block) return r.grid == now.grid; // a grid.sync() orders blocks
         if (r.phase != now.phase) return false;              // a barrier orders the same block
         // A warp sync both threads took part in, after the earlier access.
-        return r.thread / 32u != now.thread / 32u || !m_jointRow ||
-               m_jointRow[r.thread % 32u] <= r.warpGen;
+        // A warp or tile sync both threads took part in, after the earlier access.
+        if (r.thread / 32u == now.thread / 32u && m_jointRow &&
+            m_jointRow[r.thread % 32u] > r.syncGen)
+            return false;
+        return !m_tileNow || m_tileNow->generation <= r.syncGen || r.thread < m_tileNow->first ||
+               r.thread >= m_tileNow->first + m_tileNow->count;
     };
     const bool write = (now.flags & Record::kWrite) != 0;
     for (const Record& r : cell.writes)
@@ -253,10 +273,12 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, boo
         if (i < m_phase.size()) {
             now.phase = m_phase[i];
             now.grid = m_grid[i];
-            now.warpGen = m_warpGen[(i - thread % 32u) / 32u];
+            now.syncGen = m_syncGen[m_cooperative ? now.block : 0u];
             m_jointRow = &m_joint[i * 32u];
+            m_tileNow = &m_tile[i];
         } else {
             m_jointRow = nullptr;
+            m_tileNow = nullptr;
         }
         now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
         now.flags = static_cast<std::uint8_t>(Record::kValid | (write ? Record::kWrite : 0) |

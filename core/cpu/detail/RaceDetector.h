@@ -70,6 +70,9 @@ public:
     /// A __syncwarp / tile.sync() of the current thread's block completed: lanes `mask` of the
     /// warp whose lane 0 is thread `warpBase` of the block.
     void warpSynced(unsigned warpBase, unsigned mask);
+    /// A sync() of the tile of threads [first, first + count) of the current thread's block
+    /// (tiles of 64–512 threads) completed.
+    void tileSynced(unsigned first, unsigned count);
     /// The emulated thread that runs from now on (fiber mode). Set by the host whenever it
     /// hands control to a thread (its start, its return from a barrier or warp operation): in a
     /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
@@ -110,14 +113,23 @@ private:
     unsigned m_threads = 0;             ///< threads per block
     std::vector<std::uint32_t> m_phase; ///< barrier count of each thread (slot())
     std::vector<std::uint32_t> m_grid;  ///< grid.sync() count of each thread (slot())
-    /// Per warp (slot(block, warpBase) / 32): warp syncs completed so far.
-    std::vector<std::uint32_t> m_warpGen;
+    /// Per block (one in all unless cooperative): warp and tile syncs completed so far; every
+    /// access records it (Record::syncGen).
+    std::vector<std::uint32_t> m_syncGen;
     /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
     /// part in. An earlier access by lane a at generation g is ordered before this thread's
     /// access when m_joint[slot * 32 + a] > g.
     std::vector<std::uint32_t> m_joint;
+    /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
+    /// access by a thread of that tile at generation g < its generation is ordered.
+    struct TileSync {
+        std::uint32_t generation = 0;
+        std::uint16_t first = 0, count = 0;
+    };
+    std::vector<TileSync> m_tile;
     const std::uint32_t* m_jointRow = nullptr; ///< the current access's thread's row
-    bool m_warpSynced = false; ///< m_warpGen / m_joint were written since startBlock()
+    const TileSync* m_tileNow = nullptr;       ///< the current access's thread's last tile sync
+    bool m_warpSynced = false; ///< m_syncGen / m_joint / m_tile were written since startBlock()
     std::vector<Report> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
     std::uint64_t m_dropped = 0;

@@ -276,6 +276,9 @@ int main(int argc, char** argv)
         state.warpSynced = [d = detector.get()](unsigned warpBase, unsigned mask) {
             d->warpSynced(warpBase, mask);
         };
+        state.tileSynced = [d = detector.get()](unsigned first, unsigned count) {
+            d->tileSynced(first, count);
+        };
         for (std::size_t i = 0; i < buffers.size(); ++i)
             if (buffers[i].data)
                 detector->addRegion(buffers[i].data, buffers[i].size, static_cast<int>(i), false);

@@ -16,8 +16,16 @@ auto reduce(const Group& g, T&& val, Op&& op, WB_CG_WHERE) -> std::decay_t<declt
     static_assert(details::isWarpGroup<std::decay_t<Group>>,
                   "cooperative_groups::reduce takes a thread_block_tile or a coalesced_group");
     using R = std::decay_t<decltype(op(val, val))>;
+    using G = std::decay_t<Group>;
     R v = val;
-    if constexpr (details::IsTile<std::decay_t<Group>>::value) {
+    if constexpr (details::isMultiWarpTile<G>()) {
+        return details::multiWarpGather(
+            G::num_threads(), v,
+            [&op](unsigned, auto read) {
+                return details::foldRanks<R>(op, read, G::num_threads());
+            },
+            file, line);
+    } else if constexpr (details::IsTile<G>::value) {
         for (unsigned m = g.size() / 2; m > 0; m >>= 1)
             v = op(v, g.shfl_xor(v, m, file, line));
         return v;

@@ -35,6 +35,22 @@ template <unsigned int S, typename P> struct IsTile<thread_block_tile<S, P>> : s
 };
 template <typename G>
 inline constexpr bool isWarpGroup = IsTile<G>::value || std::is_same_v<G, coalesced_group>;
+/// A tile of more than one warp (its collectives go through scratch memory).
+template <typename G> constexpr bool isMultiWarpTile()
+{
+    if constexpr (IsTile<G>::value)
+        return G::num_threads() > 32;
+    else
+        return false;
+}
+/// op over the values of ranks [0, end) in rank order (end >= 1).
+template <typename R, typename Op, typename Read> R foldRanks(Op& op, Read& read, unsigned end)
+{
+    R acc = read(0);
+    for (unsigned i = 1; i < end; ++i)
+        acc = op(acc, read(i));
+    return acc;
+}
 } // namespace details
 
 } // namespace cooperative_groups

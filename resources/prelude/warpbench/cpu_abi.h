@@ -41,8 +41,9 @@ enum WarpOp : int {
 };
 
 /// __syncthreads flavours; SyncGrid: cooperative_groups::grid_group::sync() (a block barrier,
-/// then every block of a cooperative launch).
-enum BlockOp : int { SyncPlain = 0, SyncCount, SyncAnd, SyncOr, SyncGrid };
+/// then every block of a cooperative launch); SyncTile: the sync() of a tile of 64–512 threads
+/// (a barrier of block threads [first, first + count), predicate = first | count << 16).
+enum BlockOp : int { SyncPlain = 0, SyncCount, SyncAnd, SyncOr, SyncGrid, SyncTile };
 
 struct ThreadState;
 
