@@ -96,6 +96,15 @@ public:
             symbol, std::vector<unsigned char>(static_cast<const unsigned char*>(src),
                                                static_cast<const unsigned char*>(src) + bytes));
     }
+    std::size_t globalSize(BackendProgram& program, const std::string& symbol) override
+    {
+        return m_cpu.globalSize(program, symbol);
+    }
+    void readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                    std::size_t bytes) override
+    {
+        m_cpu.readGlobal(program, symbol, dst, bytes);
+    }
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override
     {
