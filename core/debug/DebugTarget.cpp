@@ -237,6 +237,15 @@ DebugTarget DebugTarget::read(const std::filesystem::path& workDir)
 DebugTarget DebugTarget::prepareHere(const session::Session& s,
                                      const std::filesystem::path& workDir)
 {
+    // The debugger runs the launch in the sandbox, which moves the buffers: a pointer inside a
+    // struct argument would point at the old place.
+    for (const session::ScalarSpec& sc : s.scalars)
+        for (const session::StructMember& m : sc.members)
+            if (m.isPointer())
+                throw Error(Error::Kind::InvalidArgument,
+                            "cannot prepare the launch for debugging: scalar '" + sc.name +
+                                "' is a struct with a pointer member ('" + m.name +
+                                "'), which the debugger's sandbox cannot relocate");
     CaptureBackend backend(workDir);
     session::SessionRunner::Options opt;
     opt.reuseBackend = &backend;

@@ -9,6 +9,7 @@
 #include "core/common/Error.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/session/ModuleGlobals.h"
+#include "core/session/Npy.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/SessionRunner.h"
 #include "tests/support/SuiteMain.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 using namespace wb;
@@ -425,6 +427,47 @@ private Q_SLOTS:
         QCOMPARE(w[0].line, 2);
         s.globals = {buffer("taps", {"9"})};
         QVERIFY(ModuleGlobals::unsetConstantWarnings(src, "k.cu", s).empty());
+    }
+
+    /// A global from a .npy file (beside the project) and a scalar __constant__ from "value".
+    void globalsFromNpyAndValue()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        HostArray taps(ElementType::F32, {9});
+        for (std::size_t t = 0; t < 9; ++t)
+            taps.set(t, static_cast<double>(t + 1));
+        Npy::write(std::filesystem::path(dir.path().toStdString()) / "taps.npy", taps);
+
+        Session s = convolution(true, kConvolutionFixedReference);
+        s.baseDir = dir.path().toStdString();
+        s.globals[0].init = Initialiser{};
+        s.globals[0].init.kind = Initialiser::Kind::Npy;
+        s.globals[0].init.path = "taps.npy";
+        const RunReport r = run(s);
+        QVERIFY2(r.status == RunReport::Status::Passed, r.message.c_str());
+
+        // `__constant__ float c_gain;` set from a value, read back unchanged as an inout.
+        Session g = convolution(true, kConvolutionFixedReference);
+        g.kernelSource = std::string(kConvolution) + "__constant__ float c_gain;\n"
+                                                     "__global__ void gain(float* out, int n)\n"
+                                                     "{\n"
+                                                     "    const int i = threadIdx.x;\n"
+                                                     "    if (i < n) out[i] = c_gain * i;\n"
+                                                     "}\n";
+        g.scalars[0].value = "64";
+        g.launch.kernel = "gain";
+        g.launch.grid = {"1"};
+        g.launch.block = {"64"};
+        BufferSpec gain = buffer("c_gain", {"1"}, BufferRole::InOut);
+        gain.init.kind = Initialiser::Kind::Constant;
+        gain.init.value = "n / 32";
+        g.globals.push_back(gain);
+        g.reference = ReferenceSpec{};
+        const RunReport gr = run(g);
+        QVERIFY2(gr.status == RunReport::Status::Passed, gr.message.c_str());
+        QCOMPARE(gr.results.at("out").at(10), 20.0);
+        QCOMPARE(gr.results.at("c_gain").at(0), 2.0);
     }
 
     /// The C++ reference receives a global by name, like a buffer.
