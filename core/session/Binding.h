@@ -20,7 +20,7 @@ struct BoundArg {
     /// A buffer bound at an element offset ("d_in + RADIUS"): the offset's expression, empty
     /// for none. The runner evaluates it into offsetElements and checks it against the buffer.
     std::string offset;
-    std::uint64_t offsetElements = 0;
+    std::optional<std::uint64_t> offsetElements; ///< set once evaluated and checked
     /// The C++ reference's parameter takes a module global (Session::globals[index]).
     bool isGlobal = false;
 };

@@ -272,9 +272,14 @@ std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, DeviceSet
         KernelArgValue a;
         if (b.isBuffer) {
             a.data = &d.addresses[b.index];
-            if (b.offsetElements) {
+            if (!b.offset.empty()) {
+                // An offset nobody evaluated would silently pass the buffer's start.
+                if (!b.offsetElements)
+                    throw Error(Error::Kind::Internal, "binding of '" + b.param +
+                                                           "': its offset \"" + b.offset +
+                                                           "\" was not evaluated");
                 d.pointers.push_back(d.addresses[b.index] +
-                                     b.offsetElements * d.elementSizes[b.index]);
+                                     *b.offsetElements * d.elementSizes[b.index]);
                 a.data = &d.pointers.back();
             }
             a.size = sizeof(std::uint64_t);
