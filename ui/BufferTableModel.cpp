@@ -90,6 +90,8 @@ QString BufferTableModel::validate(int row, int column, const QString& text) con
                 return tr("another buffer is already called %1").arg(text);
         if (m_doc->session().findScalar(text.toStdString()))
             return tr("a scalar is already called %1").arg(text);
+        if (m_doc->session().findGlobal(text.toStdString()))
+            return tr("a module global is already called %1").arg(text);
         return {};
     }
     case TypeColumn:
@@ -249,7 +251,9 @@ int BufferTableModel::addBuffer()
     std::string name;
     for (int k = static_cast<int>(buffers.size());; ++k) {
         name = "buf" + std::to_string(k);
-        if (!m_doc->session().findBuffer(name) && !m_doc->session().findScalar(name)) break;
+        if (!m_doc->session().findBuffer(name) && !m_doc->session().findScalar(name) &&
+            !m_doc->session().findGlobal(name))
+            break;
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);

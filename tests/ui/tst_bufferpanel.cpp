@@ -158,6 +158,13 @@ private Q_SLOTS:
         QVERIFY2(memoryText().contains(QStringLiteral("1 module global(s): c_filter")) ||
                      memoryText().contains(QStringLiteral("1 module global: c_filter")),
                  qPrintable(memoryText()));
+        // Globals share the names of buffers and scalars.
+        BufferTableModel buffers(&doc);
+        QVERIFY(buffers.validate(0, BufferTableModel::NameColumn, QStringLiteral("c_filter"))
+                    .contains(QStringLiteral("module global")));
+        ScalarTableModel scalars(&doc);
+        QVERIFY(scalars.validate(0, ScalarTableModel::NameColumn, QStringLiteral("c_filter"))
+                    .contains(QStringLiteral("module global")));
     }
 
     void bindingsAreTypeChecked()
