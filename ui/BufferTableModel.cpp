@@ -273,7 +273,10 @@ int BufferTableModel::duplicateBuffer(int row)
     session::BufferSpec copy = m_doc->session().buffers[static_cast<std::size_t>(row)];
     std::string base = copy.name + "_copy";
     copy.name = base;
-    for (int k = 2; m_doc->session().findBuffer(copy.name); ++k)
+    const session::Session& current = m_doc->session();
+    for (int k = 2; current.findBuffer(copy.name) || current.findScalar(copy.name) ||
+                    current.findGlobal(copy.name);
+         ++k)
         copy.name = base + std::to_string(k);
     const int at = row + 1;
     beginInsertRows({}, at, at);
