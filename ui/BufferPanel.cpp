@@ -186,6 +186,15 @@ void BufferPanel::updateMemory()
             .arg(
                 locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat));
     if (unknown) text += tr(" (+%n unknown)", nullptr, unknown);
+    // Module globals (__constant__/__device__ variables the project sets or reads back) live in
+    // the kernel's module, not in a buffer: named here, their results shown with the outputs.
+    if (const auto& globals = m_doc->session().globals; !globals.empty()) {
+        QStringList names;
+        for (const session::BufferSpec& g : globals)
+            names << QString::fromStdString(g.name);
+        text += tr(" · %n module global(s): %1", nullptr, static_cast<int>(globals.size()))
+                    .arg(names.join(QStringLiteral(", ")));
+    }
     // What Warpbench holds on the GPU right now, from the CUDA layer's handle registry.
     const auto held = cuda::HandleRegistry::instance().usage(cuda::HandleKind::DeviceBuffer);
     if (held.count > 0)

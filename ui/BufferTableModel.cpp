@@ -90,6 +90,8 @@ QString BufferTableModel::validate(int row, int column, const QString& text) con
                 return tr("another buffer is already called %1").arg(text);
         if (m_doc->session().findScalar(text.toStdString()))
             return tr("a scalar is already called %1").arg(text);
+        if (m_doc->session().findGlobal(text.toStdString()))
+            return tr("a module global is already called %1").arg(text);
         return {};
     }
     case TypeColumn:
@@ -249,7 +251,9 @@ int BufferTableModel::addBuffer()
     std::string name;
     for (int k = static_cast<int>(buffers.size());; ++k) {
         name = "buf" + std::to_string(k);
-        if (!m_doc->session().findBuffer(name) && !m_doc->session().findScalar(name)) break;
+        if (!m_doc->session().findBuffer(name) && !m_doc->session().findScalar(name) &&
+            !m_doc->session().findGlobal(name))
+            break;
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);
@@ -269,7 +273,10 @@ int BufferTableModel::duplicateBuffer(int row)
     session::BufferSpec copy = m_doc->session().buffers[static_cast<std::size_t>(row)];
     std::string base = copy.name + "_copy";
     copy.name = base;
-    for (int k = 2; m_doc->session().findBuffer(copy.name); ++k)
+    const session::Session& current = m_doc->session();
+    for (int k = 2; current.findBuffer(copy.name) || current.findScalar(copy.name) ||
+                    current.findGlobal(copy.name);
+         ++k)
         copy.name = base + std::to_string(k);
     const int at = row + 1;
     beginInsertRows({}, at, at);

@@ -50,6 +50,8 @@ QString ScalarTableModel::validate(int row, int column, const QString& text) con
                 return tr("another scalar is already called %1").arg(text);
         if (m_doc->session().findBuffer(text.toStdString()))
             return tr("a buffer is already called %1").arg(text);
+        if (m_doc->session().findGlobal(text.toStdString()))
+            return tr("a module global is already called %1").arg(text);
         return {};
     }
     case TypeColumn:
@@ -199,7 +201,9 @@ int ScalarTableModel::addScalar()
         name.clear();
         name.push_back('N');
         if (k > 0) name.append(std::to_string(k));
-        if (!m_doc->session().findScalar(name) && !m_doc->session().findBuffer(name)) break;
+        if (!m_doc->session().findScalar(name) && !m_doc->session().findBuffer(name) &&
+            !m_doc->session().findGlobal(name))
+            break;
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);

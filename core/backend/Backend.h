@@ -92,9 +92,18 @@ public:
     virtual std::unique_ptr<BackendBuffer> allocate(std::size_t bytes, std::string_view label) = 0;
     virtual void upload(BackendBuffer& dst, const void* src, std::size_t bytes) = 0;
     virtual void download(const BackendBuffer& src, void* dst, std::size_t bytes) = 0;
-    /// Sets a __constant__ variable of a loaded program.
+    /// Sets a module-scope variable (__constant__ or __device__) of a loaded program.
     virtual void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
                              std::size_t bytes) = 0;
+    /// The size in bytes of the module-scope variable `symbol` (__constant__ or __device__).
+    /// Throws Error(InvalidArgument) when the program has none of that name. 0 when the size
+    /// cannot be known before a launch (the CPU emulator's bounds-checked builds run in a
+    /// sandbox process, which checks it there).
+    virtual std::size_t globalSize(BackendProgram& program, const std::string& symbol) = 0;
+    /// Copies the module-scope variable `symbol` into `dst` (`bytes` must be its size): its
+    /// value after the launches so far.
+    virtual void readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                            std::size_t bytes) = 0;
 
     /// Launches one kernel, waits for it, and returns its duration in milliseconds (events on
     /// CUDA, wall clock on the CPU). Arguments are checked against the kernel's parameters

@@ -660,9 +660,14 @@ void CpuBackend::setConstant(BackendProgram& program, const std::string& symbol,
     auto& p = static_cast<CpuProgram&>(program);
     if (p.boundsChecked()) {
         // The sandbox applies it before each launch; the size is checked there.
-        p.constants.emplace_back(
-            symbol, std::vector<unsigned char>(static_cast<const unsigned char*>(src),
-                                               static_cast<const unsigned char*>(src) + bytes));
+        std::vector<unsigned char> value(static_cast<const unsigned char*>(src),
+                                         static_cast<const unsigned char*>(src) + bytes);
+        for (auto& [name, old] : p.constants)
+            if (name == symbol) {
+                old = std::move(value);
+                return;
+            }
+        p.constants.emplace_back(symbol, std::move(value));
         return;
     }
     const abi::ModuleDesc& m = p.module();
@@ -677,6 +682,53 @@ void CpuBackend::setConstant(BackendProgram& program, const std::string& symbol,
     }
     throw Error(Error::Kind::InvalidArgument,
                 "no __constant__ variable '" + symbol + "' in '" + p.compiled().sourceName + "'");
+}
+
+std::size_t CpuBackend::globalSize(BackendProgram& program, const std::string& symbol)
+{
+    auto& p = static_cast<CpuProgram&>(program);
+    if (p.boundsChecked()) return 0; // the library loads only in the sandbox, which checks it
+    const abi::ModuleDesc& m = p.module();
+    for (unsigned i = 0; i < m.constantCount; ++i)
+        if (symbol == m.constants[i].name) return m.constants[i].size;
+    throw Error(Error::Kind::InvalidArgument, "there is no __device__ or __constant__ variable '" +
+                                                  symbol + "' in '" + p.compiled().sourceName +
+                                                  "'");
+}
+
+void CpuBackend::readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                            std::size_t bytes)
+{
+    auto& p = static_cast<CpuProgram&>(program);
+    if (p.boundsChecked()) {
+        // The value the last sandboxed launch left (or the one set before it).
+        for (const auto& [name, value] : p.constants)
+            if (name == symbol) {
+                if (value.size() != bytes)
+                    throw Error(Error::Kind::InvalidArgument,
+                                "reading variable '" + symbol + "': " + std::to_string(bytes) +
+                                    " bytes asked, " + std::to_string(value.size()) + " set");
+                std::memcpy(dst, value.data(), bytes);
+                return;
+            }
+        throw Error(Error::Kind::InvalidArgument,
+                    "reading variable '" + symbol +
+                        "' of a bounds-checked build: only a variable set before the launch can "
+                        "be read back");
+    }
+    const abi::ModuleDesc& m = p.module();
+    for (unsigned i = 0; i < m.constantCount; ++i) {
+        if (symbol != m.constants[i].name) continue;
+        if (bytes != m.constants[i].size)
+            throw Error(Error::Kind::InvalidArgument,
+                        "reading variable '" + symbol + "': " + std::to_string(bytes) +
+                            " bytes asked, it has " + std::to_string(m.constants[i].size));
+        std::memcpy(dst, m.constants[i].address, bytes);
+        return;
+    }
+    throw Error(Error::Kind::InvalidArgument, "there is no __device__ or __constant__ variable '" +
+                                                  symbol + "' in '" + p.compiled().sourceName +
+                                                  "'");
 }
 
 namespace {
@@ -748,9 +800,9 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     m_impl->races.clear();
 
     if (p.boundsChecked()) {
-        detail::SandboxLaunch request{p.compiled(),  *info, config,          args,
-                                      p.constants,   {},    p.raceChecked(), m_impl->schedule,
-                                      &m_impl->races};
+        detail::SandboxLaunch request{
+            p.compiled(), *info,           config,           args,           p.constants,
+            {},           p.raceChecked(), m_impl->schedule, &m_impl->races, &p.constants};
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)

@@ -53,6 +53,9 @@ public:
     void download(const BackendBuffer& src, void* dst, std::size_t bytes) override;
     void setConstant(BackendProgram& program, const std::string& symbol, const void* src,
                      std::size_t bytes) override;
+    std::size_t globalSize(BackendProgram& program, const std::string& symbol) override;
+    void readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                    std::size_t bytes) override;
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override;
 

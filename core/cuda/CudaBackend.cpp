@@ -158,6 +158,17 @@ void CudaBackend::setConstant(BackendProgram& program, const std::string& symbol
     cudaProgram(program).module().setGlobal(symbol, src, bytes);
 }
 
+std::size_t CudaBackend::globalSize(BackendProgram& program, const std::string& symbol)
+{
+    return cudaProgram(program).module().global(symbol).bytes;
+}
+
+void CudaBackend::readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                             std::size_t bytes)
+{
+    cudaProgram(program).module().getGlobal(symbol, dst, bytes);
+}
+
 double CudaBackend::launch(BackendProgram& program, const std::string& kernel,
                            const LaunchConfig& config, std::span<const KernelArgValue> args)
 {

@@ -158,4 +158,15 @@ void Module::setGlobal(const std::string& name, const void* src, std::size_t byt
     CU_CHECK(api.cuMemcpyHtoD(g.ptr, src, bytes), "setting variable '" + name + "'");
 }
 
+void Module::getGlobal(const std::string& name, void* dst, std::size_t bytes) const
+{
+    const Global g = global(name);
+    if (bytes != g.bytes)
+        throw Error(Error::Kind::InvalidArgument,
+                    "reading variable '" + name + "': " + std::to_string(bytes) +
+                        " bytes asked, it has " + std::to_string(g.bytes));
+    const detail::DriverApi& api = detail::driverUnchecked();
+    CU_CHECK(api.cuMemcpyDtoH(dst, g.ptr, bytes), "reading variable '" + name + "'");
+}
+
 } // namespace wb::cuda

@@ -50,6 +50,8 @@ public:
     Global global(const std::string& name) const;
     /// Copies `bytes` from `src` into the variable `name` (checks the size).
     void setGlobal(const std::string& name, const void* src, std::size_t bytes) const;
+    /// Copies the variable `name` into `dst` (checks the size).
+    void getGlobal(const std::string& name, void* dst, std::size_t bytes) const;
 
 private:
     explicit Module(detail::ModuleRef state)

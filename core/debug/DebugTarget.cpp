@@ -97,6 +97,15 @@ public:
             symbol, std::vector<unsigned char>(static_cast<const unsigned char*>(src),
                                                static_cast<const unsigned char*>(src) + bytes));
     }
+    std::size_t globalSize(BackendProgram& program, const std::string& symbol) override
+    {
+        return m_cpu.globalSize(program, symbol);
+    }
+    void readGlobal(BackendProgram& program, const std::string& symbol, void* dst,
+                    std::size_t bytes) override
+    {
+        m_cpu.readGlobal(program, symbol, dst, bytes);
+    }
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override
     {
@@ -229,6 +238,15 @@ DebugTarget DebugTarget::read(const std::filesystem::path& workDir)
 DebugTarget DebugTarget::prepareHere(const session::Session& s,
                                      const std::filesystem::path& workDir)
 {
+    // The debugger runs the launch in the sandbox, which moves the buffers: a pointer inside a
+    // struct argument would point at the old place.
+    for (const session::ScalarSpec& sc : s.scalars)
+        for (const session::StructMember& m : sc.members)
+            if (m.isPointer())
+                throw Error(Error::Kind::InvalidArgument,
+                            "cannot prepare the launch for debugging: scalar '" + sc.name +
+                                "' is a struct with a pointer member ('" + m.name +
+                                "'), which the debugger's sandbox cannot relocate");
     CaptureBackend backend(workDir);
     session::SessionRunner::Options opt;
     opt.reuseBackend = &backend;

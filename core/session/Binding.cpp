@@ -4,13 +4,42 @@
 #include "core/common/Error.h"
 #include "core/session/StructScalar.h"
 
+#include <cctype>
 #include <set>
 
 namespace wb::session {
 
+namespace {
+std::string trimmed(const std::string& s)
+{
+    const std::size_t b = s.find_first_not_of(" \t\n");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
+}
+bool isIdentifier(const std::string& s)
+{
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (const char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+}
+} // namespace
+
+std::optional<Binding::Target> Binding::parseTarget(const std::string& text)
+{
+    const std::size_t plus = text.find('+');
+    Target t;
+    t.name = trimmed(text.substr(0, plus));
+    if (!isIdentifier(t.name)) return std::nullopt;
+    if (plus == std::string::npos) return t;
+    t.offset = trimmed(text.substr(plus + 1));
+    if (t.offset.empty()) return std::nullopt;
+    return t;
+}
+
 std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, const Session& session,
                                     const std::map<std::string, std::string>& bindings,
-                                    const std::string& what)
+                                    const std::string& what, bool allowGlobals)
 {
     auto fail = [&what](const std::string& msg) {
         throw Error(Error::Kind::InvalidArgument, what + ": " + msg);
@@ -25,9 +54,14 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
     std::vector<BoundArg> out;
     for (const KernelParam& p : params) {
         const auto it = bindings.find(p.name);
-        const std::string target = it != bindings.end() ? it->second : p.name;
+        const auto parsed = Binding::parseTarget(it != bindings.end() ? it->second : p.name);
+        if (!parsed)
+            fail("parameter '" + p.name + "': binding \"" + it->second +
+                 "\" is neither a buffer or scalar name nor `buffer + offset`");
+        const std::string target = parsed->name;
         BoundArg arg;
         arg.param = p.name;
+        arg.offset = parsed->offset;
         const std::string typeText =
             p.type.empty() ? (p.isPointer ? p.pointee + "*" : "?") : p.type;
         if (const BufferSpec* b = session.findBuffer(target)) {
@@ -44,6 +78,22 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
                      "' is " + elementTypeName(b->type));
             arg.isBuffer = true;
             arg.index = static_cast<std::size_t>(b - session.buffers.data());
+        } else if (const BufferSpec* g = session.findGlobal(target)) {
+            if (!allowGlobals)
+                fail("parameter '" + p.name + "' is bound to '" + target +
+                     "', a module global (__constant__/__device__ variable): the kernel reads "
+                     "it by name, not as an argument");
+            if (!p.isPointer)
+                fail("parameter '" + p.name + "' is " + typeText + " but '" + target +
+                     "' is a global of type " + elementTypeName(g->type) +
+                     ": the reference takes it through a pointer");
+            const auto pt = elementTypeOfCType(p.pointee);
+            if (pt && *pt != g->type)
+                fail("parameter '" + p.name + "' is " + typeText + " but global '" + target +
+                     "' is " + elementTypeName(g->type));
+            arg.isBuffer = true;
+            arg.isGlobal = true;
+            arg.index = static_cast<std::size_t>(g - session.globals.data());
         } else if (const ScalarSpec* s = session.findScalar(target)) {
             const std::string scalarType =
                 s->isStruct() ? StructScalar::typeText(s->members) : elementTypeName(s->type);
@@ -68,6 +118,9 @@ std::vector<BoundArg> Binding::bind(const std::vector<KernelParam>& params, cons
                      std::to_string(p.alignment) + " bytes but scalar '" + target + "' is " +
                      scalarType + " (aligned to " +
                      std::to_string(StructScalar::layout(s->members).alignment) + ")");
+            if (!arg.offset.empty())
+                fail("parameter '" + p.name + "': '" + target + " + " + arg.offset +
+                     "' offsets a scalar; only a buffer can be bound at an offset");
             arg.isBuffer = false;
             arg.index = static_cast<std::size_t>(s - session.scalars.data());
         } else {

@@ -371,6 +371,7 @@ Expression::ScalarBytes Expression::defineScalar(const ScalarSpec& spec, const s
         ScalarBytes bytes(layout.size, 0);
         for (std::size_t i = 0; i < spec.members.size(); ++i) {
             const StructMember& m = spec.members[i];
+            if (m.isPointer()) continue; // the buffer's address, filled in at launch
             valueOf(spec.name + "." + m.name, m.type, m.value,
                     field.substr(0, field.rfind(".value")) + ".members[" + std::to_string(i) +
                         "].value",

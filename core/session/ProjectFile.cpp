@@ -388,6 +388,116 @@ QJsonObject launchJson(const LaunchSpec& l)
     return o;
 }
 
+/// One buffer or module global (`global`): everything but the final unknown-key check.
+BufferSpec readBuffer(Reader& r, const std::string& f, std::set<std::string>& names,
+                      const Tolerance& tolerance, bool global)
+{
+    BufferSpec b;
+    b.name = r.string("name", "", true);
+    checkName(b.name, f + ".name");
+    if (!names.insert(b.name).second) invalid(f + ".name", "duplicate name \"" + b.name + "\"");
+    b.type = elementType(r, "type", ElementType::F32, true);
+    // A global is often one value: its shape defaults to [1] and "value" sets it.
+    b.shape = global && !r.has("shape")
+                  ? std::vector<std::string>{"1"}
+                  : dims(r, "shape", true, "positive integers or expressions");
+    const std::string role = r.string("role", "in");
+    if (role == "in")
+        b.role = BufferRole::In;
+    else if (role == "out")
+        b.role = BufferRole::Out;
+    else if (role == "inout")
+        b.role = BufferRole::InOut;
+    else
+        invalid(f + ".role", "expected \"in\", \"out\" or \"inout\", found \"" + role + "\"");
+    if (global && r.has("value")) {
+        if (r.has("init")) invalid(f, "give at most one of \"value\" or \"init\"");
+        b.init.kind = Initialiser::Kind::Constant;
+        b.init.value = r.expression("value", "", true);
+    }
+    if (auto in = r.object("init")) {
+        Initialiser& init = b.init;
+        const std::string kind = in->string("kind", "", true);
+        const auto k = parseInitialiserKind(kind);
+        if (!k)
+            invalid(in->field("kind"), "unknown initialiser \"" + kind +
+                                           "\" (expected zeros, constant, iota, linspace, "
+                                           "uniform, normal, npy, bin or image)");
+        init.kind = *k;
+        using K = Initialiser::Kind;
+        const bool isFile = init.kind == K::Npy || init.kind == K::Bin || init.kind == K::Image;
+        init.value = in->expression("value", init.value, init.kind == K::Constant);
+        init.start = in->expression("start", init.start);
+        init.step = in->expression("step", init.step);
+        init.stop = in->expression("stop", init.stop, init.kind == K::Linspace);
+        init.low = in->expression("low", init.low);
+        init.high = in->expression("high", init.high);
+        init.mean = in->expression("mean", init.mean);
+        init.stddev = in->expression("stddev", init.stddev);
+        init.seed = static_cast<std::uint64_t>(in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
+        init.path = in->string("path", "", isFile);
+        if (isFile && init.path.empty()) invalid(in->field("path"), "must not be empty");
+        init.channels = in->string("channels", "grey");
+        if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
+            invalid(in->field("channels"), "expected \"grey\", \"rgb\" or \"rgba\"");
+        in->finish();
+    }
+    if (auto t = r.object("tolerance")) b.tolerance = readTolerance(*t, tolerance);
+    b.exports = r.strings("exports");
+    for (std::size_t e = 0; e < b.exports.size(); ++e)
+        if (const std::string why = exportNameProblem(b.exports[e]); !why.empty())
+            invalid(f + ".exports[" + std::to_string(e) + "]", why);
+    if (global && r.has("poison"))
+        invalid(f + ".poison", "a global is never poisoned (an \"out\" global starts as the "
+                               "kernel source initialises it)");
+    if (r.has("poison")) {
+        b.poison = r.boolean("poison", true);
+        if (*b.poison && b.role != BufferRole::Out)
+            invalid(f + ".poison", "only \"out\" buffers can be poisoned (an \"" +
+                                       std::string(bufferRoleName(b.role)) +
+                                       "\" buffer's initial data is input)");
+    }
+    return b;
+}
+
+/// A buffer or module global as the project file writes it.
+QJsonObject bufferJson(const BufferSpec& b)
+{
+    const Initialiser defaults;
+    QJsonObject bo{{"name", qs(b.name)},
+                   {"type", elementTypeName(b.type)},
+                   {"shape", dimsJson(b.shape)},
+                   {"role", bufferRoleName(b.role)}};
+    const Initialiser& in = b.init;
+    QJsonObject io{{"kind", initialiserKindName(in.kind)}};
+    auto put = [&io](const char* key, const std::string& v, const std::string& def) {
+        if (v != def) io[key] = exprJson(v);
+    };
+    // Fields a kind requires are always written, defaults or not.
+    if (in.kind == Initialiser::Kind::Constant)
+        io["value"] = exprJson(in.value);
+    else
+        put("value", in.value, defaults.value);
+    put("start", in.start, defaults.start);
+    put("step", in.step, defaults.step);
+    if (in.kind == Initialiser::Kind::Linspace)
+        io["stop"] = exprJson(in.stop);
+    else
+        put("stop", in.stop, defaults.stop);
+    put("low", in.low, defaults.low);
+    put("high", in.high, defaults.high);
+    put("mean", in.mean, defaults.mean);
+    put("stddev", in.stddev, defaults.stddev);
+    if (in.seed) io["seed"] = static_cast<double>(in.seed);
+    if (!in.path.empty()) io["path"] = qs(in.path);
+    if (in.channels != defaults.channels) io["channels"] = qs(in.channels);
+    if (!(in == defaults) || in.kind != Initialiser::Kind::Zeros) bo["init"] = io;
+    if (b.tolerance) bo["tolerance"] = toleranceJson(*b.tolerance);
+    if (!b.exports.empty()) bo["exports"] = stringsJson(b.exports);
+    if (b.poison) bo["poison"] = *b.poison;
+    return bo;
+}
+
 } // namespace
 
 Session ProjectFile::load(const std::filesystem::path& path)
@@ -478,7 +588,13 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
                 if (!memberNames.insert(member.name).second)
                     invalid(fm + ".name", "duplicate member \"" + member.name + "\"");
                 member.type = elementType(mr, "type", ElementType::I32, true);
-                member.value = mr.expression("value", "", true);
+                // {"name": "elements", "type": "f32", "buffer": "A"}: a pointer into buffer A.
+                member.buffer = mr.string("buffer", "");
+                if (mr.has("buffer") && member.buffer.empty())
+                    invalid(mr.field("buffer"), "must not be empty");
+                if (member.isPointer() && mr.has("value"))
+                    invalid(fm, "give one of \"value\" or \"buffer\"");
+                if (!member.isPointer()) member.value = mr.expression("value", "", true);
                 mr.finish();
                 sc.members.push_back(std::move(member));
             }
@@ -496,63 +612,21 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         if (!buffers[i].isObject())
             invalid(f, std::string("expected an object, found ") + typeName(buffers[i]));
         Reader r(buffers[i].toObject(), f);
-        BufferSpec b;
-        b.name = r.string("name", "", true);
-        checkName(b.name, f + ".name");
-        if (!names.insert(b.name).second) invalid(f + ".name", "duplicate name \"" + b.name + "\"");
-        b.type = elementType(r, "type", ElementType::F32, true);
-        b.shape = dims(r, "shape", true, "positive integers or expressions");
-        const std::string role = r.string("role", "in");
-        if (role == "in")
-            b.role = BufferRole::In;
-        else if (role == "out")
-            b.role = BufferRole::Out;
-        else if (role == "inout")
-            b.role = BufferRole::InOut;
-        else
-            invalid(f + ".role", "expected \"in\", \"out\" or \"inout\", found \"" + role + "\"");
-        if (auto in = r.object("init")) {
-            Initialiser& init = b.init;
-            const std::string kind = in->string("kind", "", true);
-            const auto k = parseInitialiserKind(kind);
-            if (!k)
-                invalid(in->field("kind"), "unknown initialiser \"" + kind +
-                                               "\" (expected zeros, constant, iota, linspace, "
-                                               "uniform, normal, npy, bin or image)");
-            init.kind = *k;
-            using K = Initialiser::Kind;
-            const bool isFile = init.kind == K::Npy || init.kind == K::Bin || init.kind == K::Image;
-            init.value = in->expression("value", init.value, init.kind == K::Constant);
-            init.start = in->expression("start", init.start);
-            init.step = in->expression("step", init.step);
-            init.stop = in->expression("stop", init.stop, init.kind == K::Linspace);
-            init.low = in->expression("low", init.low);
-            init.high = in->expression("high", init.high);
-            init.mean = in->expression("mean", init.mean);
-            init.stddev = in->expression("stddev", init.stddev);
-            init.seed =
-                static_cast<std::uint64_t>(in->integer("seed", 0, 0, (std::int64_t{1} << 53)));
-            init.path = in->string("path", "", isFile);
-            if (isFile && init.path.empty()) invalid(in->field("path"), "must not be empty");
-            init.channels = in->string("channels", "grey");
-            if (init.channels != "grey" && init.channels != "rgb" && init.channels != "rgba")
-                invalid(in->field("channels"), "expected \"grey\", \"rgb\" or \"rgba\"");
-            in->finish();
-        }
-        if (auto t = r.object("tolerance")) b.tolerance = readTolerance(*t, s.tolerance);
-        b.exports = r.strings("exports");
-        for (std::size_t e = 0; e < b.exports.size(); ++e)
-            if (const std::string why = exportNameProblem(b.exports[e]); !why.empty())
-                invalid(f + ".exports[" + std::to_string(e) + "]", why);
-        if (r.has("poison")) {
-            b.poison = r.boolean("poison", true);
-            if (*b.poison && b.role != BufferRole::Out)
-                invalid(f + ".poison", "only \"out\" buffers can be poisoned (an \"" +
-                                           std::string(bufferRoleName(b.role)) +
-                                           "\" buffer's initial data is input)");
-        }
+        BufferSpec b = readBuffer(r, f, names, s.tolerance, false);
         r.finish();
         s.buffers.push_back(std::move(b));
+    }
+
+    // {"name": "c_Kernel", "type": "f32", "shape": [17], "role": "in", "init": {...}}
+    const QJsonArray globals = root.array("globals");
+    for (qsizetype i = 0; i < globals.size(); ++i) {
+        const std::string f = "globals[" + std::to_string(i) + "]";
+        if (!globals[i].isObject())
+            invalid(f, std::string("expected an object, found ") + typeName(globals[i]));
+        Reader r(globals[i].toObject(), f);
+        BufferSpec g = readBuffer(r, f, names, s.tolerance, true);
+        r.finish();
+        s.globals.push_back(std::move(g));
     }
 
     if (root.has("launches")) {
@@ -598,6 +672,14 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             s.buffers[static_cast<std::size_t>(i)].tolerance = readTolerance(r, s.tolerance);
         }
     }
+    for (qsizetype i = 0; i < globals.size(); ++i) {
+        const QJsonObject go = globals[i].toObject();
+        if (go.contains("tolerance")) {
+            Reader r(go.value("tolerance").toObject(),
+                     "globals[" + std::to_string(i) + "].tolerance");
+            s.globals[static_cast<std::size_t>(i)].tolerance = readTolerance(r, s.tolerance);
+        }
+    }
 
     if (auto r = root.object("reference")) {
         ReferenceSpec& ref = s.reference;
@@ -631,6 +713,7 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
             ref.files = r->stringMap("files");
             for (const auto& [buf, file] : ref.files) {
                 const BufferSpec* b = s.findBuffer(buf);
+                if (!b) b = s.findGlobal(buf);
                 if (!b) invalid(r->field("files") + "." + buf, "no buffer named \"" + buf + "\"");
                 if (!b->isOutput())
                     invalid(r->field("files") + "." + buf, "buffer \"" + buf + "\" is an input");
@@ -684,10 +767,14 @@ std::string ProjectFile::toJson(const Session& s)
     for (const ScalarSpec& sc : s.scalars) {
         if (sc.isStruct()) {
             QJsonArray members;
-            for (const StructMember& m : sc.members)
-                members.append(QJsonObject{{"name", qs(m.name)},
-                                           {"type", elementTypeName(m.type)},
-                                           {"value", exprJson(m.value)}});
+            for (const StructMember& m : sc.members) {
+                QJsonObject mo{{"name", qs(m.name)}, {"type", elementTypeName(m.type)}};
+                if (m.isPointer())
+                    mo["buffer"] = qs(m.buffer);
+                else
+                    mo["value"] = exprJson(m.value);
+                members.append(mo);
+            }
             scalars.append(
                 QJsonObject{{"name", qs(sc.name)}, {"type", "struct"}, {"members", members}});
             continue;
@@ -699,42 +786,15 @@ std::string ProjectFile::toJson(const Session& s)
     if (!scalars.isEmpty()) root["scalars"] = scalars;
 
     QJsonArray buffers;
-    const Initialiser defaults;
     for (const BufferSpec& b : s.buffers) {
-        QJsonObject bo{{"name", qs(b.name)},
-                       {"type", elementTypeName(b.type)},
-                       {"shape", dimsJson(b.shape)},
-                       {"role", bufferRoleName(b.role)}};
-        const Initialiser& in = b.init;
-        QJsonObject io{{"kind", initialiserKindName(in.kind)}};
-        auto put = [&io](const char* key, const std::string& v, const std::string& def) {
-            if (v != def) io[key] = exprJson(v);
-        };
-        // Fields a kind requires are always written, defaults or not.
-        if (in.kind == Initialiser::Kind::Constant)
-            io["value"] = exprJson(in.value);
-        else
-            put("value", in.value, defaults.value);
-        put("start", in.start, defaults.start);
-        put("step", in.step, defaults.step);
-        if (in.kind == Initialiser::Kind::Linspace)
-            io["stop"] = exprJson(in.stop);
-        else
-            put("stop", in.stop, defaults.stop);
-        put("low", in.low, defaults.low);
-        put("high", in.high, defaults.high);
-        put("mean", in.mean, defaults.mean);
-        put("stddev", in.stddev, defaults.stddev);
-        if (in.seed) io["seed"] = static_cast<double>(in.seed);
-        if (!in.path.empty()) io["path"] = qs(in.path);
-        if (in.channels != defaults.channels) io["channels"] = qs(in.channels);
-        if (!(in == defaults) || in.kind != Initialiser::Kind::Zeros) bo["init"] = io;
-        if (b.tolerance) bo["tolerance"] = toleranceJson(*b.tolerance);
-        if (!b.exports.empty()) bo["exports"] = stringsJson(b.exports);
-        if (b.poison) bo["poison"] = *b.poison;
+        QJsonObject bo = bufferJson(b);
         buffers.append(bo);
     }
     if (!buffers.isEmpty()) root["buffers"] = buffers;
+    QJsonArray globals;
+    for (const BufferSpec& g : s.globals)
+        globals.append(bufferJson(g));
+    if (!globals.isEmpty()) root["globals"] = globals;
 
     QJsonObject launch = s.isPipeline() ? QJsonObject{} : launchJson(s.launch);
     if (s.isPipeline()) {

@@ -97,6 +97,13 @@ const BufferSpec* Session::findBuffer(const std::string& n) const noexcept
     return nullptr;
 }
 
+const BufferSpec* Session::findGlobal(const std::string& n) const noexcept
+{
+    for (const BufferSpec& g : globals)
+        if (g.name == n) return &g;
+    return nullptr;
+}
+
 const ScalarSpec* Session::findScalar(const std::string& n) const noexcept
 {
     for (const ScalarSpec& s : scalars)

@@ -78,9 +78,27 @@ std::string exportNameProblem(const std::string& name);
 
 /// One member of a struct scalar.
 struct StructMember {
+    StructMember() = default;
+    /// `StructMember{"a", ElementType::F32, "2"}` as before pointer members (no aggregate
+    /// warnings); a pointer member gives its buffer last.
+    StructMember(std::string n, ElementType t, std::string v, std::string b = {})
+        : name(std::move(n))
+        , type(t)
+        , value(std::move(v))
+        , buffer(std::move(b))
+    {
+    }
+
     std::string name;
-    ElementType type = ElementType::I32;
-    std::string value = "0"; ///< expression over earlier scalars
+    ElementType type = ElementType::I32; ///< a pointer member's: the pointee's (the buffer's)
+    std::string value = "0";             ///< expression over earlier scalars; unused for pointers
+    /// Non-empty: the member is a device pointer (8 bytes, like `float* elements;` of the CUDA
+    /// Programming Guide's `struct Matrix`) to this buffer, written like a binding: "A" or
+    /// "A + offset" (an element offset, an expression). Filled in at launch with the buffer's
+    /// address on the device (its host copy for the C++ reference).
+    std::string buffer;
+
+    bool isPointer() const noexcept { return !buffer.empty(); }
 
     friend bool operator==(const StructMember&, const StructMember&) = default;
 };
@@ -114,6 +132,8 @@ struct LaunchSpec {
     std::vector<std::string> block{"1"};
     std::string sharedBytes = "0";
     /// parameter name → buffer or scalar name; parameters not listed bind to the same name.
+    /// A pointer parameter may take a buffer at an element offset, as course code passes
+    /// `d_in + RADIUS`: "d_in + RADIUS" (the offset an expression, checked against the buffer).
     std::map<std::string, std::string> bindings;
     /// Every block resident at once (cuLaunchCooperativeKernel): needed by
     /// cooperative_groups::this_grid().sync(); "cooperative": true in the project file.
@@ -174,6 +194,12 @@ struct Session {
     CompileOptions compileOptions;
     std::vector<ScalarSpec> scalars;
     std::vector<BufferSpec> buffers;
+    /// Module globals (`__constant__` and `__device__` variables of the kernel source), each
+    /// described like a buffer: `name` is the variable's, its shape times its type's size must
+    /// be the variable's size. Set from `init` before the launch (role in/inout), read back
+    /// after it and compared like an output buffer (role out/inout). Never a kernel argument;
+    /// the C++ reference takes one by name like a buffer. "globals" in the project file.
+    std::vector<BufferSpec> globals;
     LaunchSpec launch; ///< a one-launch project's launch; unused (kernel empty) in a pipeline
     /// A multi-launch pipeline ("launches" in the project file): run in order, all of them for
     /// each result, warm-up and timed pass. Empty: the one-launch project `launch` describes.
@@ -212,16 +238,18 @@ struct Session {
     std::string kernelSourceName() const;
     const BufferSpec* findBuffer(const std::string& name) const noexcept;
     const ScalarSpec* findScalar(const std::string& name) const noexcept;
+    const BufferSpec* findGlobal(const std::string& name) const noexcept;
 
     friend bool operator==(const Session& a, const Session& b)
     {
         return a.name == b.name && a.description == b.description &&
                a.kernelSource == b.kernelSource && a.kernelFile == b.kernelFile &&
                a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
-               a.buffers == b.buffers && a.launch == b.launch && a.warmup == b.warmup &&
-               a.flops == b.flops && a.iterations == b.iterations && a.backend == b.backend &&
-               a.device == b.device && a.reference == b.reference && a.tolerance == b.tolerance &&
-               a.poisonOutputs == b.poisonOutputs && a.launches == b.launches;
+               a.buffers == b.buffers && a.globals == b.globals && a.launch == b.launch &&
+               a.warmup == b.warmup && a.flops == b.flops && a.iterations == b.iterations &&
+               a.backend == b.backend && a.device == b.device && a.reference == b.reference &&
+               a.tolerance == b.tolerance && a.poisonOutputs == b.poisonOutputs &&
+               a.launches == b.launches;
     }
 };
 

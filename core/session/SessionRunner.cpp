@@ -9,15 +9,18 @@
 #include "core/session/Expression.h"
 #include "core/session/ImageCodec.h"
 #include "core/session/Initialisers.h"
+#include "core/session/ModuleGlobals.h"
 #include "core/session/Npy.h"
 #include "core/session/Pipeline.h"
 #include "core/session/Poison.h"
 #include "core/session/ProjectTrust.h"
+#include "core/session/StructScalar.h"
 #include "core/session/detail/FileUtil.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <random>
 
@@ -39,11 +42,52 @@ struct ScalarValue {
     const void* data() const noexcept { return words.data(); }
 };
 
+/// A pointer member of a struct scalar: where its 8 bytes lie and what they point at.
+struct PointerPatch {
+    std::size_t at = 0;     ///< byte offset in the struct
+    std::size_t buffer = 0; ///< index into Session::buffers
+    std::uint64_t offsetElements = 0;
+};
+
 struct Resolved {
     Expression expr;
     std::vector<ScalarValue> scalars;
     std::vector<std::vector<std::size_t>> shapes;
+    std::vector<std::vector<std::size_t>> globalShapes;
+    std::vector<std::vector<PointerPatch>> patches; ///< per scalar; empty for most
 };
+
+std::size_t countOf(const std::vector<std::size_t>& shape)
+{
+    std::size_t n = 1;
+    for (const std::size_t d : shape)
+        n *= d;
+    return n;
+}
+
+/// The element offset of `buffer + offset` (a binding or a pointer member), checked to lie
+/// inside the buffer. `field` names the binding in errors.
+std::uint64_t elementOffset(const std::string& offset, std::size_t buffer, const Session& s,
+                            const Resolved& r, const std::string& field)
+{
+    const std::uint64_t off = r.expr.evaluateCount(offset, field, 0);
+    const std::size_t count = countOf(r.shapes[buffer]);
+    if (off >= count)
+        throw Error(Error::Kind::InvalidArgument,
+                    field + ": offset \"" + offset + "\" = " + std::to_string(off) +
+                        " is past the end of buffer '" + s.buffers[buffer].name + "' (" +
+                        std::to_string(count) + " elements)");
+    return off;
+}
+
+/// Evaluates the offsets of `buffer + offset` bindings; `field` is "launch.bindings".
+void resolveOffsets(std::vector<BoundArg>& bound, const Session& s, const Resolved& r,
+                    const std::string& field)
+{
+    for (BoundArg& b : bound)
+        if (b.isBuffer && !b.isGlobal && !b.offset.empty())
+            b.offsetElements = elementOffset(b.offset, b.index, s, r, field + "." + b.param);
+}
 
 /// The limits CUDA puts on every launch (compute capability 5.0 and later); the CPU emulator
 /// keeps the same ones, so that a session valid on one backend is valid on the other.
@@ -115,7 +159,63 @@ Resolved resolve(const Session& s)
                 r.expr.evaluateCount(b.shape[d], f + "[" + std::to_string(d) + "]", 1)));
         r.shapes.push_back(shape);
     }
+    for (std::size_t i = 0; i < s.globals.size(); ++i) {
+        const BufferSpec& g = s.globals[i];
+        const std::string f = "globals[" + std::to_string(i) + "].shape";
+        if (g.shape.empty() || g.shape.size() > 3)
+            throw Error(Error::Kind::InvalidArgument, f + ": expected 1–3 positive integers");
+        std::vector<std::size_t> shape;
+        for (std::size_t d = 0; d < g.shape.size(); ++d)
+            shape.push_back(static_cast<std::size_t>(
+                r.expr.evaluateCount(g.shape[d], f + "[" + std::to_string(d) + "]", 1)));
+        r.globalShapes.push_back(shape);
+    }
+    // Pointer members of struct scalars: a buffer (at an offset), of the member's type.
+    r.patches.resize(s.scalars.size());
+    for (std::size_t i = 0; i < s.scalars.size(); ++i) {
+        const ScalarSpec& sc = s.scalars[i];
+        if (!sc.isStruct()) continue;
+        const StructScalar::Layout layout = StructScalar::layout(sc.members);
+        for (std::size_t m = 0; m < sc.members.size(); ++m) {
+            const StructMember& member = sc.members[m];
+            if (!member.isPointer()) continue;
+            const std::string f =
+                "scalars[" + std::to_string(i) + "].members[" + std::to_string(m) + "].buffer";
+            const auto target = Binding::parseTarget(member.buffer);
+            const BufferSpec* b = target ? s.findBuffer(target->name) : nullptr;
+            if (!b)
+                throw Error(Error::Kind::InvalidArgument,
+                            f + ": \"" + member.buffer +
+                                "\" names no buffer (expected \"name\" "
+                                "or \"name + offset\")");
+            if (b->type != member.type)
+                throw Error(Error::Kind::InvalidArgument, f + ": member '" + member.name + "' is " +
+                                                              elementTypeName(member.type) +
+                                                              "* but buffer '" + b->name + "' is " +
+                                                              elementTypeName(b->type));
+            PointerPatch p;
+            p.at = layout.offsets[m];
+            p.buffer = static_cast<std::size_t>(b - s.buffers.data());
+            if (!target->offset.empty())
+                p.offsetElements = elementOffset(target->offset, p.buffer, s, r, f);
+            r.patches[i].push_back(p);
+        }
+    }
     return r;
+}
+
+/// A struct scalar's bytes with its pointer members pointing into `base` (device addresses or
+/// host copies, per buffer) at their element offsets.
+ScalarValue patched(const ScalarValue& value, const std::vector<PointerPatch>& patches,
+                    const std::function<std::uint64_t(std::size_t)>& base,
+                    const std::function<std::size_t(std::size_t)>& elementBytes)
+{
+    ScalarValue v = value;
+    for (const PointerPatch& p : patches) {
+        const std::uint64_t address = base(p.buffer) + p.offsetElements * elementBytes(p.buffer);
+        std::memcpy(reinterpret_cast<unsigned char*>(v.data()) + p.at, &address, sizeof address);
+    }
+    return v;
 }
 
 std::vector<KernelParam> paramsOf(const std::vector<CppParam>& cpp)
@@ -136,6 +236,11 @@ std::vector<KernelParam> paramsOf(const std::vector<CppParam>& cpp)
 struct DeviceSet {
     std::vector<std::unique_ptr<BackendBuffer>> buffers;
     std::vector<std::uint64_t> addresses;
+    std::vector<std::size_t> elementSizes;
+    /// What argsOf's arguments point at when it is not a buffer's address or a scalar as
+    /// resolved: a buffer + offset, a struct with pointer members (deques: stable addresses).
+    std::deque<std::uint64_t> pointers;
+    std::deque<ScalarValue> structs;
 };
 
 /// Allocates and fills the device buffers; when `ms` is set, the copies are timed
@@ -148,6 +253,7 @@ DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray
         d.buffers.push_back(
             backend.allocate(std::max<std::size_t>(init[i].bytes(), 1), s.buffers[i].name));
         d.addresses.push_back(d.buffers.back()->address());
+        d.elementSizes.push_back(elementSize(s.buffers[i].type));
     }
     const auto copies = [&] {
         for (std::size_t i = 0; i < s.buffers.size(); ++i)
@@ -160,7 +266,7 @@ DeviceSet upload(Backend& backend, const Session& s, const std::vector<HostArray
     return d;
 }
 
-std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const DeviceSet& d,
+std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, DeviceSet& d,
                                    const Resolved& r)
 {
     std::vector<KernelArgValue> args;
@@ -168,8 +274,25 @@ std::vector<KernelArgValue> argsOf(const std::vector<BoundArg>& bound, const Dev
         KernelArgValue a;
         if (b.isBuffer) {
             a.data = &d.addresses[b.index];
+            if (!b.offset.empty()) {
+                // An offset nobody evaluated would silently pass the buffer's start.
+                if (!b.offsetElements)
+                    throw Error(Error::Kind::Internal, "binding of '" + b.param +
+                                                           "': its offset \"" + b.offset +
+                                                           "\" was not evaluated");
+                d.pointers.push_back(d.addresses[b.index] +
+                                     *b.offsetElements * d.elementSizes[b.index]);
+                a.data = &d.pointers.back();
+            }
             a.size = sizeof(std::uint64_t);
             a.isPointer = true;
+        } else if (b.index < r.scalars.size() && !r.patches[b.index].empty()) {
+            d.structs.push_back(patched(
+                r.scalars[b.index], r.patches[b.index],
+                [&d](std::size_t i) { return d.addresses[i]; },
+                [&d](std::size_t i) { return d.elementSizes[i]; }));
+            a.data = d.structs.back().data();
+            a.size = r.scalars[b.index].size;
         } else if (b.index < r.scalars.size()) { // else a pipeline's loop variable (Planned)
             a.data = r.scalars[b.index].data();
             a.size = r.scalars[b.index].size;
@@ -189,7 +312,7 @@ struct Planned {
     std::vector<ScalarValue> loopValues;
 };
 
-std::vector<KernelArgValue> argsOf(const Planned& p, const DeviceSet& d, const Resolved& r)
+std::vector<KernelArgValue> argsOf(const Planned& p, DeviceSet& d, const Resolved& r)
 {
     std::vector<KernelArgValue> args = argsOf(p.bound, d, r);
     for (std::size_t i = 0; i < p.bound.size(); ++i) {
@@ -256,7 +379,9 @@ std::filesystem::path outputPath(const std::filesystem::path& dir, const std::st
 
 void writeOutputFiles(const RunReport& rep, const Session& s, const std::filesystem::path& dir)
 {
-    for (const BufferSpec& b : s.buffers) {
+    std::vector<BufferSpec> all = s.buffers;
+    all.insert(all.end(), s.globals.begin(), s.globals.end());
+    for (const BufferSpec& b : all) {
         const auto it = rep.results.find(b.name);
         if (it == rep.results.end()) continue;
         Npy::write(outputPath(dir, b.name + ".npy", "buffer '" + b.name + "'"), it->second);
@@ -289,7 +414,9 @@ LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>
     c.label = std::move(label);
     c.launch = launchNo;
     std::vector<std::string> why;
-    for (const BufferSpec& b : s.buffers) {
+    std::vector<BufferSpec> outputs = s.buffers;
+    outputs.insert(outputs.end(), s.globals.begin(), s.globals.end()); // never poisoned
+    for (const BufferSpec& b : outputs) {
         if (!b.isOutput()) continue;
         const auto res = results.find(b.name);
         if (res == results.end()) continue;
@@ -299,7 +426,8 @@ LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>
             if (e != expected->end()) exp = &e->second;
         }
         std::uint64_t mism = 0, unwritten = 0, nan = 0;
-        if (s.poisons(b)) unwritten = Poison::check(res->second, exp, &launch).unwritten;
+        if (s.poisons(b) && s.findBuffer(b.name))
+            unwritten = Poison::check(res->second, exp, &launch).unwritten;
         if (exp) {
             mism = computeDiff(res->second, *exp, b.tolerance.value_or(s.tolerance)).mismatches;
             if (isFloatingPoint(b.type))
@@ -550,6 +678,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     if (!compiled.ok)
         throw Stop{RunReport::Status::CompileError, "the kernel source did not compile"};
     rep.compiled = true;
+    // A __constant__ table the kernel reads but the project never sets holds zeros: say so.
+    for (Diagnostic& w : ModuleGlobals::unsetConstantWarnings(source, s.kernelSourceName(), s))
+        rep.diagnostics.push_back(std::move(w));
     // The kernels, each bound before anything runs (step 3): one launch, or a pipeline's.
     std::vector<Planned> plans;
     std::vector<BoundArg> refBound;
@@ -568,6 +699,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                 f + ".kernel: " + kernelNotFound(compiled, l.kernel));
                 entries.emplace_back(k, Binding::bind(k->params, sessionForLaunch(s, i), l.bindings,
                                                       f + ": kernel " + k->name));
+                resolveOffsets(entries.back().second, s, r, f + ".bindings");
             }
             for (const PipelineStep& st : steps) {
                 Planned p{entries[st.entry].first, st.config, entries[st.entry].second, {}};
@@ -593,9 +725,11 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         rep.kernel = *plans.back().kernel;
 
         // 3. Bindings, before anything runs.
-        if (!s.isPipeline())
+        if (!s.isPipeline()) {
             plans[0].bound = Binding::bind(plans[0].kernel->params, s, s.launch.bindings,
                                            "kernel " + plans[0].kernel->name);
+            resolveOffsets(plans[0].bound, s, r, "launch.bindings");
+        }
         if (s.reference.kind == ReferenceSpec::Kind::Kernel) {
             refKernel = compiled.findKernel(s.reference.launch.kernel);
             if (!refKernel)
@@ -604,6 +738,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                                 kernelNotFound(compiled, s.reference.launch.kernel));
             refBound = Binding::bind(refKernel->params, s, s.reference.launch.bindings,
                                      "reference kernel " + refKernel->name);
+            resolveOffsets(refBound, s, r, "reference.bindings");
         } else if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
             refSource = s.reference.file.empty()
                             ? s.reference.source
@@ -614,11 +749,29 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                           : std::filesystem::path(s.reference.file).filename().string();
             refBound = Binding::bind(
                 paramsOf(CppReference::parseParameters(refSource, s.reference.function)), s, {},
-                "reference " + s.reference.function + "()");
+                "reference " + s.reference.function + "()", true);
         }
     } catch (const Error& e) {
         throw Stop{RunReport::Status::Invalid, e.what()};
     }
+
+    // Bounds- and race-checked CPU launches run in a sandbox that copies the buffers to other
+    // addresses: it relocates pointer arguments, not pointers inside a struct.
+    const auto sandboxed = [&] {
+        for (const std::string& f : options.extraFlags)
+            if (f == cpu::CpuBackend::kBoundsCheckFlag || f == cpu::CpuBackend::kRaceCheckFlag)
+                return cpuBackend != nullptr;
+        return false;
+    };
+    for (const Planned& p : plans)
+        for (const BoundArg& b : p.bound)
+            if (!b.isBuffer && b.index < r.patches.size() && !r.patches[b.index].empty() &&
+                sandboxed())
+                throw Stop{RunReport::Status::Invalid,
+                           "scalar '" + s.scalars[b.index].name +
+                               "': a struct with a pointer member cannot be passed to a bounds- or "
+                               "race-checked launch on the CPU emulator (its sandbox moves the "
+                               "buffers); run it without the check"};
 
     // 4. The C++ reference compiles before the GPU work so that its errors come first.
     if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
@@ -644,6 +797,18 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     }
     for (std::size_t i = 0; i < s.buffers.size(); ++i)
         rep.bytesMoved += init[i].bytes() * (s.buffers[i].role == BufferRole::InOut ? 2u : 1u);
+    // Module globals: `out` ones start as the source initialises them (read after the load).
+    std::vector<HostArray> ginit;
+    for (std::size_t i = 0; i < s.globals.size(); ++i) {
+        const std::string f = "globals[" + std::to_string(i) + "].init";
+        try {
+            ginit.push_back(Initialisers::make(s.globals[i], r.globalShapes[i], r.expr, s, f));
+        } catch (const Error& e) {
+            throw Stop{e.kind() == Error::Kind::InvalidArgument ? RunReport::Status::Invalid
+                                                                : RunReport::Status::RuntimeError,
+                       e.what()};
+        }
+    }
 
     // Grade mode: the seed that picks the checked timed launch and the fresh inputs.
     std::mt19937_64 rng;
@@ -679,6 +844,36 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::shared_ptr<void> loadHold = opt.beforeLoad ? opt.beforeLoad(*backend) : nullptr;
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
+    for (std::size_t i = 0; i < s.globals.size(); ++i) {
+        const BufferSpec& g = s.globals[i];
+        const std::string f = "globals[" + std::to_string(i) + "]";
+        std::size_t have = 0;
+        try {
+            have = backend->globalSize(*program, g.name);
+        } catch (const Error& e) {
+            throw Stop{RunReport::Status::Invalid, f + ".name: " + e.what()};
+        }
+        if (have && have != ginit[i].bytes())
+            throw Stop{RunReport::Status::Invalid,
+                       f + ".shape: variable '" + g.name + "' has " + std::to_string(have) +
+                           " bytes in the module but the project gives " + ginit[i].shapeText() +
+                           " x " + elementTypeName(g.type) + " = " +
+                           std::to_string(ginit[i].bytes()) + " bytes"};
+        if (have && g.role == BufferRole::Out)
+            backend->readGlobal(*program, g.name, ginit[i].data(), ginit[i].bytes());
+    }
+    const auto setGlobals = [&] {
+        for (std::size_t i = 0; i < s.globals.size(); ++i)
+            backend->setConstant(*program, s.globals[i].name, ginit[i].data(), ginit[i].bytes());
+    };
+    const auto readGlobals = [&](std::map<std::string, HostArray>& out) {
+        for (std::size_t i = 0; i < s.globals.size(); ++i) {
+            if (!s.globals[i].isOutput()) continue;
+            HostArray a(ginit[i].type(), ginit[i].shape());
+            backend->readGlobal(*program, s.globals[i].name, a.data(), a.bytes());
+            out.insert_or_assign(s.globals[i].name, std::move(a));
+        }
+    };
     std::string lastLaunched;
     const auto launch = [&](const std::string& name, const LaunchConfig& config,
                             std::span<const KernelArgValue> args) {
@@ -694,6 +889,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         // This launch's copies are the run's transfer figures (the window shows them).
         double h2dMs = -1, d2hMs = -1;
         DeviceSet d = upload(*backend, s, first, &h2dMs);
+        setGlobals();
         rep.h2dMs = h2dMs;
         for (const HostArray& a : first)
             rep.h2dBytes += a.bytes();
@@ -732,12 +928,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             pass(nullptr);
         }
         rep.results = download(*backend, s, d, init, &d2hMs);
+        readGlobals(rep.results);
         rep.d2hMs = d2hMs;
         for (const auto& [name, a] : rep.results)
             rep.d2hBytes += a.bytes();
         const auto restoreFrom = [&](const std::vector<HostArray>& data) {
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 backend->upload(*d.buffers[i], data[i].data(), data[i].bytes());
+            setGlobals();
         };
         // Grade mode: every launch starts like the result launch did (inputs restored, outputs
         // poisoned), outside the timed region; a timed launch picked at random is checked.
@@ -757,7 +955,10 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                 backend->prepareColdLaunch();
             }
             samples.push_back(pass(s.isPipeline() ? &launchSamples : nullptr));
-            if (i == checkedTimed) timedResults = download(*backend, s, d, init);
+            if (i == checkedTimed) {
+                timedResults = download(*backend, s, d, init);
+                readGlobals(timedResults);
+            }
         }
         rep.conditionsAfter = backend->conditions();
         rep.coldSamples = grading && backend->kind() == BackendKind::Cuda;
@@ -781,6 +982,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             restoreFrom(after);
             pass(nullptr);
             afterResults = download(*backend, s, d, init);
+            readGlobals(afterResults);
             checkedTimedLaunch = 1 + rep.warmup + checkedTimed;
         }
         if (opt.profile) {
@@ -807,26 +1009,44 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             break;
         case ReferenceSpec::Kind::Cpp: {
             std::vector<HostArray> data = inputs;
+            std::vector<HostArray> globals = ginit;
             std::vector<ScalarValue> scalars = r.scalars;
+            // Pointer members of structs point into the reference's copies of the buffers.
+            for (std::size_t i = 0; i < scalars.size(); ++i)
+                if (!r.patches[i].empty())
+                    scalars[i] = patched(
+                        scalars[i], r.patches[i],
+                        [&data](std::size_t b) {
+                            return static_cast<std::uint64_t>(
+                                reinterpret_cast<std::uintptr_t>(data[b].data()));
+                        },
+                        [&data](std::size_t b) { return elementSize(data[b].type()); });
             std::vector<void*> args;
             for (const BoundArg& b : refBound)
-                args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
-                                          : scalars[b.index].data());
+                args.push_back(b.isGlobal   ? static_cast<void*>(globals[b.index].data())
+                               : b.isBuffer ? static_cast<void*>(data[b.index].data())
+                                            : scalars[b.index].data());
             cppRef->call(args);
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 if (s.buffers[i].isOutput())
                     expected.emplace(s.buffers[i].name, std::move(data[i]));
+            for (std::size_t i = 0; i < s.globals.size(); ++i)
+                if (s.globals[i].isOutput())
+                    expected.emplace(s.globals[i].name, std::move(globals[i]));
             break;
         }
         case ReferenceSpec::Kind::Kernel: {
             DeviceSet d = upload(*backend, s, inputs);
+            setGlobals();
             launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
             expected = download(*backend, s, d, inputs);
+            readGlobals(expected);
             break;
         }
         case ReferenceSpec::Kind::Files:
             for (const auto& [buffer, file] : s.reference.files) {
                 const BufferSpec* b = s.findBuffer(buffer);
+                if (!b) b = s.findGlobal(buffer);
                 expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
             }
             break;
@@ -837,7 +1057,13 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     // 8. Diff.
     bool allPass = true;
-    for (const BufferSpec& b : s.buffers) {
+    std::vector<const BufferSpec*> outputs;
+    for (const BufferSpec& b : s.buffers)
+        outputs.push_back(&b);
+    for (const BufferSpec& g : s.globals)
+        outputs.push_back(&g);
+    for (const BufferSpec* out : outputs) {
+        const BufferSpec& b = *out;
         if (!b.isOutput()) continue;
         OutputResult o;
         o.buffer = b.name;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <set>
 
 namespace wb::session {
@@ -27,7 +28,7 @@ StructScalar::Layout StructScalar::layout(const std::vector<StructMember>& membe
 {
     Layout l;
     for (const StructMember& m : members) {
-        const std::size_t size = elementSize(m.type);
+        const std::size_t size = m.isPointer() ? sizeof(std::uint64_t) : elementSize(m.type);
         l.size = (l.size + size - 1) / size * size;
         l.offsets.push_back(l.size);
         l.size += size;
@@ -41,8 +42,8 @@ std::string StructScalar::typeText(const std::vector<StructMember>& members)
 {
     std::string t = "struct {";
     for (std::size_t i = 0; i < members.size(); ++i)
-        t +=
-            (i ? ", " : "") + std::string(elementTypeName(members[i].type)) + " " + members[i].name;
+        t += (i ? ", " : "") + std::string(elementTypeName(members[i].type)) +
+             (members[i].isPointer() ? "* " : " ") + members[i].name;
     return t + "}";
 }
 
@@ -50,8 +51,9 @@ std::string StructScalar::valueText(const std::vector<StructMember>& members)
 {
     std::string t = "{";
     for (std::size_t i = 0; i < members.size(); ++i)
-        t += (i ? "; " : "") + std::string(elementTypeName(members[i].type)) + " " +
-             members[i].name + " = " + members[i].value;
+        t += (i ? "; " : "") + std::string(elementTypeName(members[i].type)) +
+             (members[i].isPointer() ? "* " : " ") + members[i].name + " = " +
+             (members[i].isPointer() ? members[i].buffer : members[i].value);
     return t + "}";
 }
 
@@ -90,16 +92,21 @@ std::optional<std::vector<StructMember>> StructScalar::parse(const std::string& 
         if (eq == std::string::npos) return fail("member \"" + p + "\" has no '= value'");
         const std::string decl = trimmed(p.substr(0, eq));
         StructMember m;
-        m.value = trimmed(p.substr(eq + 1));
-        const std::size_t sp = decl.find_first_of(" \t");
+        std::string value = trimmed(p.substr(eq + 1));
+        // "f32* elements = A": a pointer member, its value the buffer it points into.
+        const std::size_t star = decl.find('*');
+        const std::size_t sp = star != std::string::npos ? star : decl.find_first_of(" \t");
         if (sp == std::string::npos) return fail("member \"" + decl + "\" needs a type and a name");
-        const std::string type = decl.substr(0, sp);
-        m.name = trimmed(decl.substr(sp));
+        const std::string type = trimmed(decl.substr(0, sp));
+        m.name = trimmed(decl.substr(star != std::string::npos ? sp + 1 : sp));
+        // A pointer's value is the buffer it points into; its `value` keeps the default.
+        (star != std::string::npos ? m.buffer : m.value) = std::move(value);
         const auto t = parseElementType(type);
         if (!t) return fail("unknown element type \"" + type + "\" of member " + m.name);
         m.type = *t;
         if (!isIdentifier(m.name)) return fail("\"" + m.name + "\" is not an identifier");
-        if (m.value.empty()) return fail("member " + m.name + " has no value");
+        if (m.value.empty() || (star != std::string::npos && m.buffer.empty()))
+            return fail("member " + m.name + " has no value");
         if (!names.insert(m.name).second) return fail("duplicate member " + m.name);
         out.push_back(std::move(m));
     }

@@ -13,9 +13,10 @@ namespace wb::session {
 /// A struct passed by value (`struct Params {float a; float b; int n;}`): where each member
 /// lies, and the text the scalar panel shows and edits (`{f32 a = 2; f32 b = 0.5; i32 n = n}`).
 /// The layout is C's: each member at the next multiple of its size (every element type is
-/// aligned to its size), the struct's size rounded up to its largest member. The backends
-/// report the parameter's size (CUDA: cuFuncGetParamInfo; CPU emulator: the compiled kernel's
-/// signature), which Binding checks against it.
+/// aligned to its size; a pointer member is 8 bytes), the struct's size rounded up to its
+/// largest member. A pointer member reads `f32* elements = A` (the buffer, maybe `A + offset`). The
+/// backends report the parameter's size (CUDA: cuFuncGetParamInfo; CPU emulator: the compiled
+/// kernel's signature), which Binding checks against it.
 class StructScalar {
 public:
     struct Layout {

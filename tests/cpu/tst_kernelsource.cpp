@@ -57,6 +57,25 @@ private Q_SLOTS:
         QCOMPARE(ks.constants, (std::vector<std::string>{"table", "n::scale"}));
     }
 
+    /// Namespace-scope __device__ variables are module globals too; functions, templates,
+    /// extern declarations and locals are not.
+    void detectsDeviceVariables()
+    {
+        const std::string src = "__device__ unsigned int g_count = 0;\n"
+                                "__device__ float g_hist[64];\n"
+                                "__device__ __constant__ int both[2];\n"
+                                "extern __device__ int elsewhere;\n"
+                                "__device__ float twice(float x) { return 2 * x; }\n"
+                                "__device__ __forceinline__ int one() { return 1; }\n"
+                                "template <typename T> __device__ T zero;\n"
+                                "namespace ns { __device__ int inner; }\n"
+                                "struct S { __device__ int f(); };\n"
+                                "__global__ void k() { __shared__ int s; }\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(ks.constants,
+                 (std::vector<std::string>{"g_count", "g_hist", "both", "ns::inner"}));
+    }
+
     void rewritesKeepLineNumbers()
     {
         const std::string src = "#include <cassert>\n"

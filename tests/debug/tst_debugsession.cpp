@@ -281,6 +281,36 @@ private Q_SLOTS:
                  st.message.c_str());
     }
 
+    /// A struct holding a device pointer cannot be debugged (the sandbox moves the buffers):
+    /// refused with the scalar and member named, before anything is compiled.
+    void structWithPointerMemberIsRefused()
+    {
+        session::Session s;
+        s.kernelSource = "struct V { int n; float* p; };\n"
+                         "__global__ void k(V v) { v.p[threadIdx.x] = 1.0f; }\n";
+        session::BufferSpec a;
+        a.name = std::string("a");
+        a.shape = {"32"};
+        a.role = session::BufferRole::Out;
+        s.buffers = {a};
+        s.scalars = {session::ScalarSpec{
+            "v",
+            session::ElementType::I32,
+            "0",
+            {{"n", session::ElementType::I32, "32"}, {"p", session::ElementType::F32, "0", "a"}}}};
+        s.launch.kernel = std::string("k");
+        s.launch.block = {"32"};
+        QTemporaryDir work;
+        try {
+            DebugTarget::prepareHere(s, work.path().toStdString());
+            QFAIL("prepared");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("scalar 'v' is a struct with a pointer member "
+                                                "('p')") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void endingTheSessionLeavesNoProcess()
     {
         QTemporaryDir work;

@@ -259,6 +259,48 @@ private Q_SLOTS:
         QCOMPARE(bad.report.h2dMs, -1.0);
     }
 
+    /// Module globals travel with the session to the runner (a __constant__ set there) and
+    /// come back with the results (a __device__ variable read back and compared), and the
+    /// unset-__constant__ warning with the diagnostics.
+    void moduleGlobalsCrossTheProcess()
+    {
+        session::Session s = faultSession(
+            "globals",
+            "__constant__ float c_scale[2];\n"
+            "__constant__ float c_unset[4];\n"
+            "__device__ int g_sum = 5;\n"
+            "__global__ void k(float* out)\n"
+            "{\n"
+            "    out[threadIdx.x] = c_scale[0] * threadIdx.x + c_scale[1] + c_unset[0];\n"
+            "    atomicAdd(&g_sum, 1);\n"
+            "}\n",
+            BackendKind::Cpu);
+        session::BufferSpec scale;
+        scale.name = "c_scale";
+        scale.shape = {"2"};
+        scale.init.kind = session::Initialiser::Kind::Iota;
+        scale.init.start = "3";
+        session::BufferSpec sum;
+        sum.name = "g_sum";
+        sum.type = session::ElementType::I32;
+        sum.shape = {"1"};
+        sum.role = session::BufferRole::Out;
+        s.globals = {scale, sum};
+        RunnerClient client(localConfig());
+        const RunOutcome o = client.run(request(s));
+        QCOMPARE(o.fault, Fault::None);
+        QVERIFY2(o.report.compiled, o.report.message.c_str());
+        const session::HostArray& out = o.report.results.at("out");
+        QCOMPARE(out.count(), std::size_t{64});
+        QCOMPARE(out.at(10), 3.0 * 10 + 4.0);
+        QCOMPARE(o.report.results.at("g_sum").at(0), 5.0 + 32.0); // one block of 32
+        bool warned = false;
+        for (const Diagnostic& d : o.report.diagnostics)
+            warned = warned || (d.severity == Severity::Warning && d.line == 2 &&
+                                d.message.find("'c_unset'") != std::string::npos);
+        QVERIFY(warned);
+    }
+
     /// Request::cancel already set: the run does not start (a sweep cancelled between points).
     void cancelFlagBeforeTheRun()
     {

@@ -68,6 +68,37 @@ private Q_SLOTS:
         QCOMPARE(b[1].index, 0u);
         QVERIFY(!b[2].isBuffer);
     }
+    /// `buffer + offset` keeps the offset's expression for the runner; scalars and globals
+    /// cannot be offset, and only a reference may take a global.
+    void offsetsAndGlobals()
+    {
+        const auto b = Binding::bind({ptr("dest", "float"), ptr("x", "const float")}, session(),
+                                     {{"x", "a+ 2*n"}}, "kernel k");
+        QCOMPARE(b[1].index, 0u);
+        QCOMPARE(b[1].offset, std::string("2*n"));
+        QVERIFY(b[0].offset.empty());
+        QVERIFY(!Binding::parseTarget("a +"));
+        QVERIFY(!Binding::parseTarget("2 + a"));
+        QCOMPARE(Binding::parseTarget(" a ")->name, std::string("a"));
+        QVERIFY(errorOf({ptr("dest", "float"), val("n", "int", 4)}, {{"n", "n + 1"}})
+                    .contains("only a buffer can be bound at an offset"));
+        QVERIFY(errorOf({ptr("dest", "float")}, {{"dest", "+"}}).contains("neither a buffer"));
+
+        Session s = session();
+        BufferSpec g;
+        g.name = "c_taps";
+        s.globals = {g};
+        try {
+            Binding::bind({ptr("taps", "const float")}, s, {{"taps", "c_taps"}}, "kernel k");
+            QFAIL("a kernel parameter took a global");
+        } catch (const wb::Error& e) {
+            QVERIFY2(std::string(e.what()).find("module global") != std::string::npos, e.what());
+        }
+        const auto r = Binding::bind({ptr("c_taps", "const float")}, s, {}, "reference", true);
+        QVERIFY(r[0].isGlobal);
+        QCOMPARE(r[0].index, 0u);
+    }
+
     void mismatchesAreReported()
     {
         QVERIFY(errorOf({ptr("a", "double")})

@@ -82,6 +82,28 @@ private Q_SLOTS:
         QVERIFY(!StructScalar::parse("f32 a = 1", &why));
         QVERIFY(!StructScalar::parse("{}", &why));
     }
+    /// A pointer member (`float* elements` of the Programming Guide's Matrix) is 8 bytes,
+    /// aligned to 8, and reads `f32* elements = a` in the panel's text.
+    void pointerMembers()
+    {
+        const std::vector<StructMember> m = {{"width", ElementType::I32, "n", {}},
+                                             {"height", ElementType::I32, "n", {}},
+                                             {"stride", ElementType::I32, "n", {}},
+                                             {"elements", ElementType::F32, "0", "a + 4"}};
+        const StructScalar::Layout l = StructScalar::layout(m);
+        QCOMPARE(l.offsets, (std::vector<std::size_t>{0, 4, 8, 16}));
+        QCOMPARE(l.size, 24u);
+        QCOMPARE(l.alignment, 8u);
+        QCOMPARE(StructScalar::typeText(m),
+                 std::string("struct {i32 width, i32 height, i32 stride, f32* elements}"));
+        const std::string t = StructScalar::valueText(m);
+        QCOMPARE(t, std::string("{i32 width = n; i32 height = n; i32 stride = n; "
+                                "f32* elements = a + 4}"));
+        QCOMPARE(StructScalar::parse(t), std::optional(m));
+        QCOMPARE(StructScalar::parse("{f64 *p = b}")->at(0).buffer, std::string("b"));
+        std::string why;
+        QVERIFY(!StructScalar::parse("{f32* p = }", &why));
+    }
     void bindingChecksTheKernelsSize()
     {
         Session s;

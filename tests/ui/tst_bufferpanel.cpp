@@ -9,6 +9,7 @@
 #include "ui/SessionDocument.h"
 #include "ui/ValidatingDelegate.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QStyleOptionViewItem>
@@ -137,6 +138,35 @@ private Q_SLOTS:
         QCOMPARE(activated.first().first().toString(), QStringLiteral("out"));
     }
 
+    /// The panel names the project's module globals beside the buffers' memory.
+    void moduleGlobalsAreShown()
+    {
+        SessionDocument doc;
+        BufferPanel panel(&doc);
+        const auto memoryText = [&panel] {
+            for (const QLabel* l : panel.findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral("buffer"))) return l->text();
+            return QString();
+        };
+        QVERIFY(!memoryText().contains(QStringLiteral("global")));
+        doc.edit(SessionDocument::Part::Buffers, [](session::Session& s) {
+            session::BufferSpec g;
+            g.name = "c_filter";
+            g.shape = {"9"};
+            s.globals = {g};
+        });
+        QVERIFY2(memoryText().contains(QStringLiteral("1 module global(s): c_filter")) ||
+                     memoryText().contains(QStringLiteral("1 module global: c_filter")),
+                 qPrintable(memoryText()));
+        // Globals share the names of buffers and scalars.
+        BufferTableModel buffers(&doc);
+        QVERIFY(buffers.validate(0, BufferTableModel::NameColumn, QStringLiteral("c_filter"))
+                    .contains(QStringLiteral("module global")));
+        ScalarTableModel scalars(&doc);
+        QVERIFY(scalars.validate(0, ScalarTableModel::NameColumn, QStringLiteral("c_filter"))
+                    .contains(QStringLiteral("module global")));
+    }
+
     void bindingsAreTypeChecked()
     {
         SessionDocument doc;
@@ -172,6 +202,16 @@ private Q_SLOTS:
             model.setData(model.index(3, ParamBindingModel::BoundColumn), QStringLiteral("in")));
         QVERIFY(model.check(3).contains(QStringLiteral("buffer")));
         QVERIFY(model.setData(model.index(3, ParamBindingModel::BoundColumn), QStringLiteral("n")));
+        // A buffer at an element offset (`in + 1`); a scalar cannot be offset.
+        QVERIFY(model.setData(model.index(1, ParamBindingModel::BoundColumn),
+                              QStringLiteral("in + 1")));
+        QVERIFY2(model.check(1).isEmpty(), qPrintable(model.check(1)));
+        QVERIFY(
+            model.setData(model.index(3, ParamBindingModel::BoundColumn), QStringLiteral("n + 1")));
+        QVERIFY(model.check(3).contains(QStringLiteral("only a buffer")));
+        QVERIFY(model.setData(model.index(3, ParamBindingModel::BoundColumn), QStringLiteral("n")));
+        QVERIFY(
+            model.setData(model.index(1, ParamBindingModel::BoundColumn), QStringLiteral("in")));
         doc.edit(SessionDocument::Part::Buffers,
                  [](session::Session& s) { s.buffers[0].type = session::ElementType::F64; });
         QVERIFY(model.check(1).contains(

@@ -538,6 +538,29 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
             }
             continue;
         }
+        if (tok == "__device__" && std::all_of(scopes.begin(), scopes.end(), [](const Scope& s) {
+                return s.isNamespace || s.externC;
+            })) {
+            // A __device__ variable at namespace scope is a module global (set and read back
+            // like a __constant__): the declarator name is the identifier before the first
+            // [ = ; { , — a '(' first makes it a function. Not a template, an extern
+            // declaration, or a __constant__/__shared__ one (registered, or not a global).
+            bool skip = false;
+            for (std::size_t k = statementStart; k < i; ++k)
+                skip = skip || t[k].text == "template" || t[k].text == "extern";
+            for (std::size_t k = i + 1; k < t.size() && !skip; ++k) {
+                const std::string& x = t[k].text;
+                if (x == "(" || x == "__constant__" || x == "__shared__" || x == "__managed__" ||
+                    x == "template" || x == "<" || x == "extern")
+                    break;
+                if (x == "[" || x == "=" || x == ";" || x == "{" || x == ",") {
+                    if (k > i + 1 && isIdentStart(t[k - 1].text[0]))
+                        ks.constants.push_back(qualify(t[k - 1].text));
+                    break;
+                }
+            }
+            continue;
+        }
         if (tok != "__global__") continue;
 
         ScannedKernel kernel;

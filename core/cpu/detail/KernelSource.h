@@ -29,9 +29,11 @@ struct ScannedKernel {
 struct KernelSource {
     std::string rewritten;              ///< same number of lines as the input
     std::vector<ScannedKernel> kernels; ///< each name once, in source order
-    std::vector<std::string> constants; ///< qualified names of __constant__ variables
-    bool needsFibers = false;           ///< barriers or warp operations appear
-    std::vector<Diagnostic> refusals;   ///< constructs the emulator cannot run
+    /// Qualified names of the module globals: __constant__ variables and namespace-scope
+    /// __device__ variables (set and read back through Backend::setConstant/readGlobal).
+    std::vector<std::string> constants;
+    bool needsFibers = false;         ///< barriers or warp operations appear
+    std::vector<Diagnostic> refusals; ///< constructs the emulator cannot run
 
     /// Scans `source` (named `sourceName` in diagnostics).
     static KernelSource scan(const std::string& source, const std::string& sourceName);

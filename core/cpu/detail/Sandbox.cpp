@@ -357,8 +357,12 @@ std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::fil
         if (!out) throw Error(Error::Kind::Io, "cannot write " + file.string());
         req << "buffer " << b << " " << launch.buffers[b].size << " " << file.string() << "\n";
     }
-    for (const auto& [name, bytes] : launch.constants)
+    for (std::size_t c = 0; c < launch.constants.size(); ++c) {
+        const auto& [name, bytes] = launch.constants[c];
         req << "const " << name << " " << hex(bytes.data(), bytes.size()) << "\n";
+        // Where the sandbox leaves the variable after the launch (read back when asked for).
+        req << "constout " << c << " " << (work / ("global" + std::to_string(c))).string() << "\n";
+    }
     if (launch.schedule) req << "schedule " << launch.schedule << "\n";
     if (launch.config.cooperative) req << "cooperative 1\n";
     std::vector<SharedVariable> sharedVars;
@@ -429,6 +433,18 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
             in.read(reinterpret_cast<char*>(launch.buffers[b].data),
                     static_cast<std::streamsize>(launch.buffers[b].size));
+        }
+        if (launch.constantsAfter) {
+            *launch.constantsAfter = launch.constants;
+            for (std::size_t c = 0; c < launch.constantsAfter->size(); ++c) {
+                std::vector<unsigned char>& bytes = (*launch.constantsAfter)[c].second;
+                std::ifstream in(work / ("global" + std::to_string(c)), std::ios::binary);
+                in.read(reinterpret_cast<char*>(bytes.data()),
+                        static_cast<std::streamsize>(bytes.size()));
+                if (in.gcount() != static_cast<std::streamsize>(bytes.size()))
+                    throw Error(Error::Kind::Runtime, "the sandbox did not return variable '" +
+                                                          (*launch.constantsAfter)[c].first + "'");
+            }
         }
         if (launch.raceCheck && launch.races) {
             std::vector<std::string> names;

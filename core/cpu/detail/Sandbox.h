@@ -33,6 +33,10 @@ struct SandboxLaunch {
     bool raceCheck = false;                    ///< the library is race-check instrumented
     std::uint64_t schedule = 0;                ///< schedule variation seed (0: fixed order)
     std::vector<RaceFinding>* races = nullptr; ///< race-check mode: the races found go here
+    /// When set, receives each of `constants` (same order) as the launch left it: a
+    /// __device__ variable the kernel wrote keeps its value for the next launch and for
+    /// Backend::readGlobal, as on the GPU.
+    std::vector<std::pair<std::string, std::vector<unsigned char>>>* constantsAfter = nullptr;
 };
 
 /// Runs the launch in the helper process warpbench-cpu-sandbox with libasan preloaded: the

@@ -158,6 +158,7 @@ int main(int argc, char** argv)
     std::vector<std::pair<unsigned, std::pair<unsigned, std::size_t>>> pointerArgs;
     std::vector<std::pair<unsigned, std::vector<unsigned char>>> rawArgs;
     std::vector<std::pair<std::string, std::vector<unsigned char>>> constants;
+    std::vector<std::pair<unsigned, std::string>> constantFiles; ///< written back after the run
     bool races = false;
     bool cooperative = false;
     std::uint64_t schedule = 0;
@@ -196,6 +197,12 @@ int main(int argc, char** argv)
             std::string name, h;
             ls >> name >> h;
             constants.push_back({name, unhex(h)});
+        } else if (what == "constout") {
+            unsigned c = 0;
+            std::string file;
+            ls >> c;
+            std::getline(ls >> std::ws, file);
+            constantFiles.push_back({c, file});
         } else if (what == "races")
             ls >> races;
         else if (what == "schedule")
@@ -368,6 +375,16 @@ int main(int argc, char** argv)
         std::ofstream f(b.file, std::ios::binary | std::ios::trunc);
         f.write(reinterpret_cast<const char*>(b.data), static_cast<std::streamsize>(b.size));
         std::free(b.data);
+    }
+    // Module globals as the kernel left them (a __device__ counter), for the host to read.
+    for (const auto& [c, file] : constantFiles) {
+        if (c >= constants.size()) continue;
+        for (unsigned i = 0; i < g_module->constantCount; ++i)
+            if (constants[c].first == g_module->constants[i].name) {
+                std::ofstream f(file, std::ios::binary | std::ios::trunc);
+                f.write(static_cast<const char*>(g_module->constants[i].address),
+                        static_cast<std::streamsize>(constants[c].second.size()));
+            }
     }
     std::printf("WB-SANDBOX ok %.6f\n", ms);
     return 0;
