@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
@@ -150,6 +151,17 @@ void appendRequestFlags(QStringList& args, const HostCompileRequest& request)
         args << QStringLiteral("-I") + toQ(dir);
     for (const auto& [name, value] : request.defines)
         args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
+}
+
+/// The compiler's environment: ours without the variables that add include folders behind the
+/// request's back (a CPATH with the CUDA toolkit made <cuda_runtime.h> in a kernel the
+/// toolkit's host header instead of the emulator's).
+QProcessEnvironment compilerEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"})
+        env.remove(QString::fromLatin1(name));
+    return env;
 }
 
 std::string hashHex(const QByteArray& bytes)
@@ -416,6 +428,10 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     for (const QString& a : args)
         addKey(a.toStdString());
     addKey(request.source);
+    for (const auto& [name, content] : request.files) {
+        addKey(name);
+        addKey(content);
+    }
     const std::string key = hashHex(keyMaterial);
 
     std::string command = shellQuote(m_executable);
@@ -461,9 +477,22 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         return result;
     }
 
+    for (const auto& [name, content] : request.files) {
+        const std::filesystem::path file(name);
+        if (name.empty() || file.filename() != file || name == ".." || name == "." ||
+            file == fileName || !writeFile(workDir / file, content)) {
+            result.diagnostics.push_back(
+                toolDiagnostic("cannot write " + name + " into the build folder"));
+            result.log = result.diagnostics.back().message;
+            result.compileMs = elapsed();
+            return result;
+        }
+    }
+
     QProcess process;
     process.setWorkingDirectory(work.path());
     process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setProcessEnvironment(compilerEnvironment());
     process.start(toQ(m_executable), args);
     if (!process.waitForStarted(kProbeTimeoutMs)) {
         result.diagnostics.push_back(toolDiagnostic("cannot start " + m_executable + ": " +
@@ -570,6 +599,7 @@ std::string HostCompiler::precompileHeader(const std::string& headerPath,
          << QStringLiteral("-o") << toQ(stagedGch.string());
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setProcessEnvironment(compilerEnvironment());
     process.start(toQ(m_executable), args);
     if (!process.waitForStarted(kProbeTimeoutMs) || !process.waitForFinished(kCompileTimeoutMs) ||
         process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
