@@ -171,6 +171,26 @@ private Q_SLOTS:
                  d->context.back().c_str());
     }
 
+    /// Part 7: <cuda.h> and <cuda_runtime.h> in a kernel are the emulator's stand-ins, even when
+    /// CPATH names the toolkit (which put its host headers before the prelude).
+    void cudaHeadersAreTheEmulators()
+    {
+        const QByteArray saved = qgetenv("CPATH");
+        qputenv("CPATH", "/usr/local/cuda/include");
+        const std::string src = "#include <cuda.h>\n#include <cuda_runtime.h>\n"
+                                "#if defined(CU_LAUNCH_PARAM_END) || defined(__CUDA_RUNTIME_H__)\n"
+                                "#error the toolkit's host header\n"
+                                "#endif\n"
+                                "__global__ void k(CUdeviceptr* p) { p[0] = CUDA_VERSION; }\n";
+        const CompileResult r = emulator(src, "cudah.cu", {});
+        if (saved.isNull())
+            qunsetenv("CPATH");
+        else
+            qputenv("CPATH", saved);
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY(r.findKernel("k"));
+    }
+
     /// Part 4: a kernel in an included .cuh, a helper from includeDirs (angle include) and a
     /// C++ reference including a project header: discovered, compiled and checked on the
     /// emulator; discovered under NVRTC.
