@@ -2,8 +2,11 @@
 #include "ui/MainWindow.h"
 
 #include "core/common/Error.h"
+#include "core/common/IncludeScan.h"
 #include "core/common/MemoryFinding.h"
 #include "core/common/Paths.h"
+#include "core/common/Text.h"
+#include "core/common/UserFile.h"
 #include "core/cuda/Compiler.h"
 #include "core/host/HostCompiler.h"
 #include "core/session/CppReference.h"
@@ -62,6 +65,8 @@
 #include <QToolBar>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <filesystem>
 
 namespace wb::ui {
 
@@ -307,6 +312,8 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     connect(m_liveKernel, &LiveCompiler::compiled, this,
             [this](std::shared_ptr<const CompileResult> r) {
                 m_kernelEditor->setDiagnostics(r->diagnostics);
+                for (const auto& [file, editor] : m_headerEditors)
+                    editor->setDiagnostics(r->diagnostics);
                 m_diagnostics->setDiagnostics(QStringLiteral("kernel"), r->diagnostics);
                 m_launch->setCompileResult(r);
                 m_results->inspectPanel()->setCompileResult(r);
@@ -344,6 +351,9 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
         const Diagnostic& d = m_diagnostics->diagnostic(row);
         const bool reference = m_diagnostics->source(row) == u"reference";
         KernelEditor* editor = reference ? m_referenceEditor : m_kernelEditor;
+        // A message in an included header opens that header in a tab of its own.
+        if (!reference && !d.file.empty() && d.file != m_kernelEditor->sourceName().toStdString())
+            if (KernelEditor* header = headerEditor(d.file)) editor = header;
         m_editorTabs->setCurrentWidget(editor);
         if (d.line > 0) editor->goToLine(d.line, std::max(1, d.column));
     });
@@ -828,6 +838,10 @@ void MainWindow::loadEditorsFromDocument()
     m_referenceEditor->setText(m_doc->referenceText());
     m_kernelEditor->clearDiagnostics();
     m_referenceEditor->clearDiagnostics();
+    // Header tabs belong to the previous project's kernel.
+    for (const auto& [file, editor] : m_headerEditors)
+        editor->deleteLater();
+    m_headerEditors.clear();
     const session::Session runnable = m_doc->runnableSession();
     m_kernelEditor->setSourceName(QString::fromStdString(runnable.kernelSourceName()));
     const session::Session& s = m_doc->session();
@@ -864,6 +878,8 @@ void MainWindow::scheduleKernelCompile(bool now)
     CompileOptions options = s.compileOptions;
     // Line tables for the Inspect panel's source ↔ PTX/SASS links (-lineinfo changes no code).
     options.lineInfo = true;
+    options.projectDir = s.baseDir.string();
+    if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
     std::vector<std::string> launched{s.launch.kernel,
                                       s.reference.kind == session::ReferenceSpec::Kind::Kernel
                                           ? s.reference.launch.kernel
@@ -890,6 +906,29 @@ void MainWindow::scheduleKernelCompile(bool now)
         m_liveKernel->schedule(std::move(job));
 }
 
+KernelEditor* MainWindow::headerEditor(const std::string& file)
+{
+    if (const auto it = m_headerEditors.find(file); it != m_headerEditors.end()) return it->second;
+    std::filesystem::path path(file);
+    if (path.is_relative()) path = m_doc->session().baseDir / path;
+    std::string text;
+    try {
+        text = UserFile::read(path, UserFile::kMaxTextBytes, "the header");
+    } catch (const Error& e) {
+        m_results->appendLog(QString::fromStdString(e.what()));
+        return nullptr;
+    }
+    auto* editor = new KernelEditor(KernelEditor::Language::Cuda, m_editorTabs);
+    editor->setSourceName(QString::fromStdString(file));
+    editor->setText(QString::fromStdString(text));
+    editor->setReadOnly(true); // edited where it lives; the next compile reads it again
+    m_editorTabs->addTab(editor, QString::fromStdString(std::string(fileNameOf(file))));
+    m_editorTabs->setTabToolTip(m_editorTabs->indexOf(editor), QString::fromStdString(file));
+    m_headerEditors.emplace(file, editor);
+    if (const auto last = m_liveKernel->lastResult()) editor->setDiagnostics(last->diagnostics);
+    return editor;
+}
+
 void MainWindow::scheduleReferenceCompile(bool now)
 {
     const session::Session s = m_doc->runnableSession();
@@ -912,11 +951,14 @@ void MainWindow::scheduleReferenceCompile(bool now)
             m_liveReference->schedule(std::move(job));
         return;
     }
-    LiveCompiler::Job job = [source, function, flags](const CancelToken&) {
+    IncludePaths includes;
+    includes.projectDir = s.baseDir;
+    if (!s.reference.file.empty()) includes.sourceDir = s.resolve(s.reference.file).parent_path();
+    LiveCompiler::Job job = [source, function, flags, includes](const CancelToken&) {
         try {
             session::CppReference reference;
             return referenceBuildToResult(
-                reference.compile(source, "reference.cpp", function, flags));
+                reference.compile(source, "reference.cpp", function, flags, includes));
         } catch (const std::exception& e) {
             CompileResult r;
             r.sourceName = "reference.cpp";

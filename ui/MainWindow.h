@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+#include <map>
 #include <memory>
 
 class QAction;
@@ -168,6 +169,10 @@ private:
     /// some are outside the allowed set and not yet trusted.
     bool confirmFlags();
     void scheduleKernelCompile(bool now);
+    /// The read-only tab of a user header the kernel includes (`file` as diagnostics name it:
+    /// relative to the project folder, or absolute), opened on first use; nullptr when it
+    /// cannot be read (said in the log).
+    KernelEditor* headerEditor(const std::string& file);
     void scheduleReferenceCompile(bool now);
     void loadEditorsFromDocument();
     /// The reference tab's title and whether it can be typed into.
@@ -212,6 +217,7 @@ private:
     QTabWidget* m_editorTabs = nullptr;
     KernelEditor* m_kernelEditor = nullptr;
     KernelEditor* m_referenceEditor = nullptr;
+    std::map<std::string, KernelEditor*> m_headerEditors; ///< tabs of included headers
     FindReplaceBar* m_findBar = nullptr;
     LaunchPanel* m_launch = nullptr;
     BufferPanel* m_buffers = nullptr;

@@ -763,6 +763,11 @@ int cmdListKernels(const QCommandLineParser& p, const QStringList& args)
         return RuntimeError;
     }
     CompileOptions options;
+    // The kernel's folder stands for the project folder: #include resolves there.
+    {
+        std::error_code ec;
+        options.projectDir = std::filesystem::absolute(path, ec).parent_path().string();
+    }
     for (const QString& e : p.values(QStringLiteral("instantiate")))
         options.nameExpressions.push_back(e.toStdString());
     const CompileResult r = backend->compile(source, path.filename().string(), options);

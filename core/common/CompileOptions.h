@@ -20,11 +20,18 @@ struct CompileOptions {
     std::vector<std::pair<std::string, std::string>>
         defines; ///< -DNAME or -DNAME=value (value may be empty)
     std::vector<std::string>
-        includeDirs;     ///< extra -I; the toolkit's own include dirs are always added
+        includeDirs;     ///< searched for headers, relative to projectDir (see scanIncludes)
     int maxRegCount = 0; ///< -maxrregcount; 0 = no limit
     std::vector<std::string> extraFlags; ///< passed verbatim
     /// Template kernels to instantiate, as the user writes them: "scale<float, 128>".
     std::vector<std::string> nameExpressions;
+    /// Where `#include` looks (docs/compiler.md, "Includes"); not saved in project files, the
+    /// session runner and the window fill them in. The project folder: quoted includes fall back
+    /// to it, relative includeDirs are resolved against it; empty = the main source's folder,
+    /// else the working directory.
+    std::string projectDir;
+    /// The main source's folder (quoted includes look there first); empty = projectDir.
+    std::string sourceDir;
 
     friend bool operator==(const CompileOptions&, const CompileOptions&) = default;
 };

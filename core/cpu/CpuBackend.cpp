@@ -2,6 +2,7 @@
 #include "core/cpu/CpuBackend.h"
 
 #include "core/common/Error.h"
+#include "core/common/IncludeScan.h"
 #include "core/common/LibraryCache.h"
 #include "core/common/Paths.h"
 #include "core/cpu/detail/BlockRunner.h"
@@ -14,11 +15,13 @@
 #include <QCryptographicHash>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -200,7 +203,7 @@ std::string buildTranslationUnit(const detail::KernelSource& ks, const std::stri
     tu << "    static const wbcpu::abi::KernelDesc kernels[] = {\n";
     std::size_t count = 0;
     for (const detail::ScannedKernel& k : ks.kernels) {
-        if (k.isTemplate) continue;
+        if (k.isTemplate || !k.refusals.empty()) continue;
         tu << "        wbcpu::describe<(&" << k.name << ")>(&" << k.name << ", " << quoteCpp(k.name)
            << ", 0, " << fibers << "),\n";
         ++count;
@@ -223,6 +226,59 @@ std::string buildTranslationUnit(const detail::KernelSource& ks, const std::stri
           "&wbcpu::currentThread};\n";
     tu << "    return &module;\n}\n";
     return tu.str();
+}
+
+/// The name under which the build folder holds the vetted copy of user header `i`.
+std::string headerCopyName(std::size_t i, const UserHeader& h)
+{
+    std::string base = h.path.filename().string();
+    for (char& c : base)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+            c = '_';
+    return "wb-include-" + std::to_string(i) + "-" + base;
+}
+
+/// The main source and its headers, scanned as one program: conditional compilation sees the
+/// -D macros and the headers' #defines; kernels declared in one file and defined in another take
+/// the definition's parameter names. `rewritten` is the main file's; headerTexts the headers'.
+detail::KernelSource scanSources(const IncludeScan& includes, const std::string& sourceName,
+                                 const CompileOptions& options, bool trace)
+{
+    using detail::KernelSource;
+    std::map<std::string, std::string> macros;
+    for (const UserHeader& h : includes.headers)
+        for (auto& [name, value] : KernelSource::definedMacros(h.text))
+            macros.emplace(name, value);
+    for (const auto& [name, value] : options.defines)
+        macros[name] = value.empty() ? "1" : value;
+    const auto scanOne = [&](const std::string& text, const std::string& name) {
+        return KernelSource::scan(trace ? KernelSource::withTracedPointers(text, macros) : text,
+                                  name, macros);
+    };
+    KernelSource all = scanOne(includes.rewritten, sourceName);
+    for (const UserHeader& h : includes.headers) {
+        KernelSource one = scanOne(h.rewritten, h.displayName);
+        all.headerTexts.push_back(std::move(one.rewritten));
+        all.needsFibers = all.needsFibers || one.needsFibers;
+        all.refusals.insert(all.refusals.end(), one.refusals.begin(), one.refusals.end());
+        for (std::string& c : one.constants)
+            if (std::find(all.constants.begin(), all.constants.end(), c) == all.constants.end())
+                all.constants.push_back(std::move(c));
+        for (detail::ScannedKernel& k : one.kernels) {
+            const auto same = std::find_if(all.kernels.begin(), all.kernels.end(),
+                                           [&](const auto& x) { return x.name == k.name; });
+            if (same == all.kernels.end()) {
+                all.kernels.push_back(std::move(k));
+                continue;
+            }
+            if (k.defined && !same->defined) {
+                same->paramNames = k.paramNames;
+                same->defined = true;
+            }
+            same->refusals.insert(same->refusals.end(), k.refusals.begin(), k.refusals.end());
+        }
+    }
+    return all;
 }
 
 std::string joinTypes(const KernelInfo& k)
@@ -384,15 +440,29 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         result.log = result.diagnostics.back().message;
         return finish();
     }
-    const detail::KernelSource ks = detail::KernelSource::scan(
-        trace ? detail::KernelSource::withTracedPointers(source) : source, result.sourceName);
-    if (!ks.refusals.empty()) {
-        result.diagnostics = ks.refusals;
-        for (const Diagnostic& d : ks.refusals)
+    const auto failWith = [&](const std::vector<Diagnostic>& errors) {
+        result.diagnostics = errors;
+        for (const Diagnostic& d : errors)
             result.log += d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
                           ": error: " + d.message + "\n";
         return finish();
-    }
+    };
+    // Every user header is resolved, checked against the include rule and read here; the host
+    // compiler gets vetted copies in its build folder and no user folder on its include path.
+    const IncludeScan includes =
+        scanIncludes(source, result.sourceName,
+                     includePathsOf(options, result.sourceName, {dataDir() / "prelude"}),
+                     [](std::size_t i, const UserHeader& h) { return headerCopyName(i, h); });
+    if (!includes.errors.empty()) return failWith(includes.errors);
+    const detail::KernelSource ks = scanSources(includes, result.sourceName, options, trace);
+    if (!ks.refusals.empty()) return failWith(ks.refusals);
+    for (const detail::ScannedKernel& k : ks.kernels)
+        for (const Diagnostic& r : k.refusals) {
+            Diagnostic d = r;
+            d.severity = Severity::Warning;
+            d.message = CpuBackend::refusedKernelMessage(k.name) + r.message;
+            result.diagnostics.push_back(std::move(d));
+        }
 
     bool bounds = false;
     HostCompileRequest req;
@@ -414,8 +484,11 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         else if (f.rfind(kHostFlagPrefix, 0) == 0)
             req.flags.push_back(f.substr(std::strlen(kHostFlagPrefix)));
     }
-    req.includeDirs = options.includeDirs;
     req.defines = options.defines;
+    for (std::size_t i = 0; i < includes.headers.size(); ++i)
+        req.files.emplace_back(headerCopyName(i, includes.headers[i]),
+                               "#line 1 " + quoteCpp(includes.headers[i].displayName) + "\n" +
+                                   ks.headerTexts[i]);
     req.defines.emplace_back("WB_PRELUDE_DIGEST", preludeDigest());
 
     // The prelude's standard headers are most of a small kernel's compile time: precompile
@@ -438,7 +511,8 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     // A full or unwritable cache is no compile error of the user's code: an I/O error.
     if (!built.environmentError.empty()) throw Error(Error::Kind::Io, built.environmentError);
     result.log = built.log;
-    result.diagnostics = built.diagnostics;
+    result.diagnostics.insert(result.diagnostics.end(), built.diagnostics.begin(),
+                              built.diagnostics.end());
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
     if (!built.ok) return finish();
 
@@ -489,7 +563,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
             instantiated =
                 instantiated || e.substr(0, e.find('<')).find(s.name) != std::string::npos;
         if (!instantiated)
-            result.diagnostics.push_back({result.sourceName,
+            result.diagnostics.push_back({s.file.empty() ? result.sourceName : s.file,
                                           s.line,
                                           0,
                                           Severity::Warning,

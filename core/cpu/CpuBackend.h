@@ -98,6 +98,13 @@ public:
     static constexpr const char* kBoundsCheckFlag = "--cpu-bounds-check";
     /// The flag in CompileOptions::extraFlags that selects race-check mode.
     static constexpr const char* kRaceCheckFlag = "--cpu-race-check";
+    /// "kernel 'name' cannot run on the CPU emulator: ", the beginning of the warning that a
+    /// compile gives for each kernel refused alone (textures, inline PTX ... in its body), at
+    /// the construct's line; the other kernels of the file compile and run.
+    static std::string refusedKernelMessage(const std::string& kernel)
+    {
+        return "kernel '" + kernel + "' cannot run on the CPU emulator: ";
+    }
     /// Host compiler flags may be passed as extraFlags entries "--host-flag=<flag>"; every
     /// other extraFlags entry is an NVRTC flag and is ignored here.
     static constexpr const char* kHostFlagPrefix = "--host-flag=";

@@ -2,6 +2,7 @@
 #include "core/cuda/Compiler.h"
 
 #include "core/common/Error.h"
+#include "core/common/IncludeScan.h"
 #include "core/common/Paths.h"
 #include "core/common/UserFile.h"
 #include "core/cuda/CompileCache.h"
@@ -19,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 
 namespace wb::cuda {
 
@@ -27,6 +29,13 @@ namespace {
 /// Used when neither the options nor the caller name an architecture (no GPU): the oldest
 /// architecture NVRTC 13 supports, so the CUBIN and ptxas report exist without a device.
 constexpr const char* kFallbackArch = "sm_75";
+
+/// Warpbench's C/C++ standard headers for NVRTC (resources/nvrtc).
+const std::filesystem::path& standardHeaderDir()
+{
+    static const std::filesystem::path dir = dataDir() / "nvrtc";
+    return dir;
+}
 
 double msSince(std::chrono::steady_clock::time_point start)
 {
@@ -40,13 +49,15 @@ bool envFlag(const char* name)
     return v && *v && std::string_view(v) != "0";
 }
 
-/// NVRTC's option strings for `options` (one flag per string).
+/// NVRTC's option strings for `options` (one flag per string). The user's includeDirs are not
+/// among them: their headers reach NVRTC by name and content (scanIncludes), so that NVRTC reads
+/// no user file itself. Warpbench's standard headers come before the toolkit, whose <cuda.h>
+/// (the driver API) NVRTC cannot take.
 std::vector<std::string> buildFlags(const CompileOptions& options, const std::string& arch,
                                     const std::vector<std::string>& toolkitIncludes)
 {
     std::vector<std::string> flags;
-    flags.reserve(12 + options.defines.size() + options.includeDirs.size() +
-                  toolkitIncludes.size() + options.extraFlags.size());
+    flags.reserve(13 + options.defines.size() + toolkitIncludes.size() + options.extraFlags.size());
     flags.push_back("-arch=" + arch);
     if (!options.std.empty()) flags.push_back("-std=" + options.std);
     // -G makes ptxas reject any -O above 0 ("Optimized debugging not supported").
@@ -59,8 +70,7 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
         flags.push_back("-maxrregcount=" + std::to_string(options.maxRegCount));
     for (const auto& [name, value] : options.defines)
         flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
-    for (const std::string& dir : options.includeDirs)
-        flags.push_back("-I" + dir);
+    flags.push_back("-I" + standardHeaderDir().string());
     for (const std::string& dir : toolkitIncludes)
         flags.push_back("-I" + dir);
     flags.emplace_back("--ptxas-options=-v");
@@ -69,67 +79,165 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
     return flags;
 }
 
-/// Paths and contents of the user headers that `source` includes (recursively): quoted
-/// includes are looked up, like NVRTC does, next to the including file (for the source: the
-/// folder of `sourceName`, the working directory when it has none) and then in the option
-/// include dirs; angle includes in the option include dirs only (toolkit headers are covered by
-/// the NVRTC version in the key). Editing such a header, or creating one, changes the key.
-std::string userHeaders(std::string_view source, const std::string& sourceName,
-                        const std::vector<std::string>& includeDirs)
+/// The user headers of a scan as cache key material: display name and content of each.
+std::string headerKey(const IncludeScan& scan)
 {
-    namespace fs = std::filesystem;
     std::string out;
-    std::set<std::string> seen;
-    struct Pending {
-        std::string text;
-        fs::path dir;
-    };
-    std::vector<Pending> pending;
-    pending.push_back({std::string(source), fs::path(sourceName).parent_path()});
-    while (!pending.empty() && seen.size() < 256) {
-        const Pending current = std::move(pending.back());
-        pending.pop_back();
-        const std::string& text = current.text;
-        std::size_t pos = 0;
-        while ((pos = text.find('#', pos)) != std::string::npos) {
-            std::size_t i = pos + 1;
-            pos = i;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-                ++i;
-            if (text.compare(i, 7, "include") != 0) continue;
-            i += 7;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-                ++i;
-            if (i >= text.size() || (text[i] != '"' && text[i] != '<')) continue;
-            const bool quoted = text[i] == '"';
-            const std::size_t end = text.find(quoted ? '"' : '>', i + 1);
-            if (end == std::string::npos) continue;
-            const std::string name = text.substr(i + 1, end - i - 1);
-            std::vector<fs::path> candidates;
-            if (quoted) candidates.push_back(current.dir / name);
-            for (const std::string& dir : includeDirs)
-                candidates.push_back(fs::path(dir) / name);
-            for (const fs::path& candidate : candidates) {
-                std::error_code ec;
-                if (!fs::is_regular_file(candidate, ec)) continue;
-                const std::string key = candidate.lexically_normal().string();
-                if (!seen.insert(key).second) break;
-                std::string content;
-                try {
-                    content = UserFile::read(candidate, UserFile::kMaxTextBytes, "a header");
-                } catch (const Error&) {
-                    // Replaced since the check (a FIFO, a vanished file): NVRTC reports it.
-                }
-                out += key;
-                out += '\0';
-                out += content;
-                out += '\0';
-                pending.push_back({std::move(content), candidate.parent_path()});
-                break;
-            }
-        }
+    for (const UserHeader& h : scan.headers) {
+        out += h.path.string();
+        out += '\0';
+        out += h.rewritten;
+        out += '\0';
     }
     return out;
+}
+
+/// A digest of Warpbench's NVRTC headers, computed once: editing one changes every key.
+const std::string& standardHeaderDigest()
+{
+    static const std::string digest = [] {
+        namespace fs = std::filesystem;
+        std::vector<fs::path> files;
+        std::error_code ec;
+        for (const auto& e : fs::recursive_directory_iterator(standardHeaderDir(), ec))
+            if (e.is_regular_file()) files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        std::string all;
+        for (const fs::path& f : files) {
+            all += f.lexically_relative(standardHeaderDir()).string();
+            all += '\0';
+            try {
+                all += UserFile::read(f, UserFile::kMaxTextBytes, "a Warpbench header");
+            } catch (const Error&) {
+            }
+            all += '\0';
+        }
+        return std::to_string(std::hash<std::string>{}(all));
+    }();
+    return digest;
+}
+
+/// Host functions that kernel files call in their host code, by the header that declares them:
+/// Warpbench's NVRTC stand-in of that header declares none of them.
+struct HostName {
+    std::string_view name;
+    std::string_view headers; ///< the stand-ins that would have declared it, space-separated
+};
+constexpr HostName kHostNames[] = {
+    {"cout", "iostream"},
+    {"cerr", "iostream"},
+    {"cin", "iostream"},
+    {"endl", "iostream ostream"},
+    {"ifstream", "fstream"},
+    {"ofstream", "fstream"},
+    {"fstream", "fstream"},
+    {"stringstream", "sstream"},
+    {"ostringstream", "sstream"},
+    {"setw", "iomanip"},
+    {"setprecision", "iomanip"},
+    {"string", "string"},
+    {"to_string", "string"},
+    {"vector", "vector"},
+    {"sort", "algorithm"},
+    {"fill", "algorithm"},
+    {"FILE", "stdio.h cstdio"},
+    {"fopen", "stdio.h cstdio"},
+    {"fclose", "stdio.h cstdio"},
+    {"fprintf", "stdio.h cstdio"},
+    {"fscanf", "stdio.h cstdio"},
+    {"fread", "stdio.h cstdio"},
+    {"fwrite", "stdio.h cstdio"},
+    {"fgets", "stdio.h cstdio"},
+    {"fputs", "stdio.h cstdio"},
+    {"puts", "stdio.h cstdio"},
+    {"putchar", "stdio.h cstdio"},
+    {"getchar", "stdio.h cstdio"},
+    {"scanf", "stdio.h cstdio"},
+    {"sprintf", "stdio.h cstdio"},
+    {"snprintf", "stdio.h cstdio"},
+    {"perror", "stdio.h cstdio"},
+    {"stdout", "stdio.h cstdio"},
+    {"stderr", "stdio.h cstdio"},
+    {"rand", "stdlib.h cstdlib"},
+    {"srand", "stdlib.h cstdlib"},
+    {"exit", "stdlib.h cstdlib"},
+    {"abort", "stdlib.h cstdlib"},
+    {"atoi", "stdlib.h cstdlib"},
+    {"atof", "stdlib.h cstdlib"},
+    {"atol", "stdlib.h cstdlib"},
+    {"strtol", "stdlib.h cstdlib"},
+    {"strtod", "stdlib.h cstdlib"},
+    {"getenv", "stdlib.h cstdlib"},
+    {"system", "stdlib.h cstdlib"},
+    {"calloc", "stdlib.h cstdlib"},
+    {"realloc", "stdlib.h cstdlib"},
+    {"qsort", "stdlib.h cstdlib"},
+    {"RAND_MAX", "stdlib.h cstdlib"},
+    {"EXIT_SUCCESS", "stdlib.h cstdlib"},
+    {"EXIT_FAILURE", "stdlib.h cstdlib"},
+    {"strlen", "string.h cstring"},
+    {"strcpy", "string.h cstring"},
+    {"strncpy", "string.h cstring"},
+    {"strcmp", "string.h cstring"},
+    {"strncmp", "string.h cstring"},
+    {"strcat", "string.h cstring"},
+    {"strdup", "string.h cstring"},
+    {"time", "time.h ctime"},
+    {"time_t", "time.h ctime"},
+    {"clock_gettime", "time.h ctime"},
+    {"difftime", "time.h ctime"},
+    {"localtime", "time.h ctime"},
+    {"CLOCKS_PER_SEC", "time.h ctime"},
+    {"gettimeofday", "sys/time.h"},
+    {"timeval", "sys/time.h"},
+    {"sleep", "unistd.h"},
+    {"usleep", "unistd.h"},
+};
+
+/// `identifier "rand" is undefined` / `namespace "std" has no member "cout"` → "rand".
+std::string_view undefinedName(std::string_view message)
+{
+    for (const std::string_view prefix : {std::string_view("identifier \""),
+                                          std::string_view("namespace \"std\" has no member \"")}) {
+        if (message.substr(0, prefix.size()) != prefix) continue;
+        const std::string_view rest = message.substr(prefix.size());
+        const std::size_t quote = rest.find('"');
+        if (quote == std::string_view::npos) return {};
+        return rest.substr(0, quote);
+    }
+    return {};
+}
+
+/// A note on each "undefined" error whose name is a host function that a stand-in header the
+/// source includes would declare on the host: the stand-in declares it not, on purpose.
+void noteHostFunctions(std::vector<Diagnostic>& diagnostics,
+                       const std::vector<std::string>& systemIncludes)
+{
+    for (Diagnostic& d : diagnostics) {
+        if (d.severity != Severity::Error) continue;
+        const std::string_view name = undefinedName(d.message);
+        if (name.empty()) continue;
+        for (const HostName& h : kHostNames) {
+            if (h.name != name) continue;
+            std::string_view headers = h.headers;
+            while (!headers.empty()) {
+                const std::size_t space = headers.find(' ');
+                const std::string_view header = headers.substr(0, space);
+                headers = space == std::string_view::npos ? std::string_view()
+                                                          : headers.substr(space + 1);
+                if (std::find(systemIncludes.begin(), systemIncludes.end(), header) ==
+                    systemIncludes.end())
+                    continue;
+                d.context.push_back("note: '" + std::string(name) + "' is host code: <" +
+                                    std::string(header) +
+                                    "> under NVRTC is Warpbench's device-side stand-in, which "
+                                    "declares no host functions (call it from host code, not "
+                                    "from a kernel)");
+                headers = {};
+            }
+            break;
+        }
+    }
 }
 
 CompileResult unavailableResult(const std::string& sourceName, const std::string& reason)
@@ -159,7 +267,7 @@ struct Compiler::Impl {
     std::mutex inFlightMutex;
     std::map<CompileCache::Key, std::shared_future<Shared>> inFlight;
 
-    CompileResult compileUncached(const std::string& source, const std::string& sourceName,
+    CompileResult compileUncached(const IncludeScan& scan, const std::string& sourceName,
                                   const std::vector<std::string>& flags,
                                   const CompileOptions& options, const std::string& arch) const;
 };
@@ -219,12 +327,32 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
                                                     : std::string(kFallbackArch);
     const std::vector<std::string> flags = buildFlags(options, arch, m_impl->toolkitIncludes);
 
+    // Every user header is resolved and read here, checked against the include rule, and handed
+    // to NVRTC by its canonical path and content (diagnostics name it as the project does).
+    std::vector<std::filesystem::path> systemDirs{standardHeaderDir()};
+    for (const std::string& dir : m_impl->toolkitIncludes)
+        systemDirs.emplace_back(dir);
+    const IncludeScan scan =
+        scanIncludes(source, sourceName, includePathsOf(options, sourceName, systemDirs),
+                     [](std::size_t, const UserHeader& h) { return h.path.string(); });
+    if (!scan.errors.empty()) {
+        CompileResult r;
+        r.sourceName = sourceName;
+        r.target = arch;
+        r.compilerVersion = m_impl->version;
+        r.diagnostics = scan.errors;
+        for (const Diagnostic& d : scan.errors)
+            r.log += d.file + "(" + std::to_string(d.line) + "): error: " + d.message + "\n";
+        r.compileMs = msSince(start);
+        return r;
+    }
+
     const bool useCache = m_impl->cacheEnabled.load(std::memory_order_relaxed);
     CompileCache::Key key{};
     if (useCache) {
-        const std::string headers = userHeaders(source, sourceName, options.includeDirs);
-        key = CompileCache::makeKey(
-            {source, sourceName, &flags, &options.nameExpressions, m_impl->version, headers});
+        const std::string headers = headerKey(scan) + standardHeaderDigest();
+        key = CompileCache::makeKey({scan.rewritten, sourceName, &flags, &options.nameExpressions,
+                                     m_impl->version, headers});
         if (auto hit = m_impl->cache.findInMemory(key)) {
             CompileResult r = *hit;
             r.cache = CompileResult::Cache::MemoryHit;
@@ -240,7 +368,7 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     }
 
     if (!useCache) {
-        CompileResult r = m_impl->compileUncached(source, sourceName, flags, options, arch);
+        CompileResult r = m_impl->compileUncached(scan, sourceName, flags, options, arch);
         r.cache = CompileResult::Cache::Disabled;
         r.compileMs = msSince(start);
         return r;
@@ -275,7 +403,7 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
 
     CompileResult r;
     try {
-        r = m_impl->compileUncached(source, sourceName, flags, options, arch);
+        r = m_impl->compileUncached(scan, sourceName, flags, options, arch);
     } catch (...) {
         promise.set_exception(std::current_exception());
         unregister();
@@ -296,7 +424,7 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     return r;
 }
 
-CompileResult Compiler::Impl::compileUncached(const std::string& source,
+CompileResult Compiler::Impl::compileUncached(const IncludeScan& scan,
                                               const std::string& sourceName,
                                               const std::vector<std::string>& flags,
                                               const CompileOptions& options,
@@ -308,8 +436,18 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
     r.compilerVersion = version;
 
     nvrtcProgram program = nullptr;
+    std::vector<std::string> headerNames;
+    std::vector<const char*> names;
+    std::vector<const char*> contents;
+    for (const UserHeader& h : scan.headers) {
+        headerNames.push_back(h.path.string());
+        contents.push_back(h.rewritten.c_str());
+    }
+    for (const std::string& n : headerNames)
+        names.push_back(n.c_str());
     nvrtcResult rc =
-        api.createProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr, nullptr);
+        api.createProgram(&program, scan.rewritten.c_str(), sourceName.c_str(),
+                          static_cast<int>(names.size()), contents.data(), names.data());
     if (rc != NVRTC_SUCCESS) {
         CompileResult failed =
             unavailableResult(sourceName, "nvrtcCreateProgram failed: " + api.errorString(rc));
@@ -341,6 +479,10 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
         r.log.resize(logSize - 1); // drop the terminating NUL
     }
     r.diagnostics = detail::parseNvrtcLog(r.log);
+    for (Diagnostic& d : r.diagnostics)
+        for (const UserHeader& h : scan.headers)
+            if (d.file == h.path.string()) d.file = h.displayName;
+    noteHostFunctions(r.diagnostics, scan.systemIncludes);
     for (const std::string& e : rejectedExpressions)
         r.diagnostics.push_back(
             {"nvrtc", 0, 0, Severity::Error, {}, "name expression \"" + e + "\" was rejected", {}});
@@ -378,7 +520,14 @@ CompileResult Compiler::Impl::compileUncached(const std::string& source,
         if (api.getLoweredName(program, e.c_str(), &name) == NVRTC_SUCCESS && name)
             lowered.emplace_back(e, name);
     }
-    r.kernels = detail::discoverKernels(r.ptx, source, lowered, detail::parsePtxasReport(r.log));
+    // Kernels may be defined in the user's headers: their declarations name the parameters too.
+    std::string declarations = scan.rewritten;
+    for (const UserHeader& h : scan.headers) {
+        declarations += '\n';
+        declarations += h.text;
+    }
+    r.kernels =
+        detail::discoverKernels(r.ptx, declarations, lowered, detail::parsePtxasReport(r.log));
     r.ok = !hasErrors(r.diagnostics);
     return r;
 }

@@ -155,6 +155,17 @@ void appendRequestFlags(QStringList& args, const HostCompileRequest& request)
         args << (QStringLiteral("-D") + toQ(name) + (value.empty() ? QString() : "=" + toQ(value)));
 }
 
+/// The compiler's environment: ours without the variables that add include folders behind the
+/// request's back (a CPATH with the CUDA toolkit made <cuda_runtime.h> in a kernel the
+/// toolkit's host header instead of the emulator's).
+QProcessEnvironment compilerEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"})
+        env.remove(QString::fromLatin1(name));
+    return env;
+}
+
 std::string hashHex(const QByteArray& bytes)
 {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex().toStdString();
@@ -271,11 +282,9 @@ ToolRun runCompiler(const std::string& exe, const QStringList& args, const QStri
     QProcess process;
     if (!workDir.isEmpty()) process.setWorkingDirectory(workDir);
     process.setProcessChannelMode(QProcess::MergedChannels);
-    if (!tmpDir.isEmpty()) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("TMPDIR"), tmpDir);
-        process.setProcessEnvironment(env);
-    }
+    QProcessEnvironment env = compilerEnvironment();
+    if (!tmpDir.isEmpty()) env.insert(QStringLiteral("TMPDIR"), tmpDir);
+    process.setProcessEnvironment(env);
     process.start(toQ(exe), args);
     if (!process.waitForStarted(kProbeTimeoutMs)) {
         r.startError = process.errorString().toStdString();
@@ -541,6 +550,10 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     for (const QString& a : args)
         addKey(a.toStdString());
     addKey(request.source);
+    for (const auto& [name, content] : request.files) {
+        addKey(name);
+        addKey(content);
+    }
     const std::string key = hashHex(keyMaterial);
 
     std::string command = shellQuote(m_executable);
@@ -587,6 +600,18 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         return environmentFailure(e == ENOSPC ? cacheFullMessage(dir)
                                               : "cannot write " + (workDir / fileName).string() +
                                                     " in the cache: " + std::strerror(e));
+
+    for (const auto& [name, content] : request.files) {
+        const std::filesystem::path file(name);
+        if (name.empty() || file.filename() != file || name == ".." || name == "." ||
+            file == fileName)
+            return environmentFailure("cannot write " + name + " into the build folder");
+        if (const int e = writeFile(workDir / file, content); e != 0)
+            return environmentFailure(e == ENOSPC ? cacheFullMessage(dir)
+                                                  : "cannot write " + name +
+                                                        " into the build folder: " +
+                                                        std::strerror(e));
+    }
 
     const ToolRun run =
         runCompiler(m_executable, args, work.path(), work.path(), request.timeoutMs);

@@ -22,6 +22,10 @@ struct HostCompileRequest {
     /// Past this the compiler and everything it started (cc1plus, as, ld) are killed and the
     /// result says so.
     int timeoutMs = 300'000;
+    /// Files written beside the source in the build folder (file name → content), such as the
+    /// vetted copies of the user's headers that the source includes by these names (see
+    /// scanIncludes); part of the cache key. A name is a plain file name.
+    std::vector<std::pair<std::string, std::string>> files;
 };
 
 struct HostCompileResult {
@@ -41,7 +45,9 @@ struct HostCompileResult {
 
 /// The host C++ compiler (g++ or clang++) found at run time. Shared by the C++ CPU reference
 /// of sessions and by the CPU emulation backend. Builds are cached on disk by a hash of the
-/// source, flags and compiler version, written atomically.
+/// source, the request's files, flags and compiler version, written atomically. The compiler
+/// runs without CPATH, C_INCLUDE_PATH and CPLUS_INCLUDE_PATH: only the request says where
+/// headers come from.
 class HostCompiler {
 public:
     /// $WARPBENCH_CXX, then $CXX, then g++, then clang++ on PATH. nullopt when none works;

@@ -8,6 +8,7 @@
 #include "core/common/Error.h"
 #include "core/host/HostCompiler.h"
 
+#include <cctype>
 #include <string_view>
 #include <vector>
 
@@ -196,17 +197,44 @@ extern "C" const char* warpbench_reference_entry(void** args)
 
 CppReference::Build CppReference::compile(const std::string& source, const std::string& sourceName,
                                           const std::string& function,
-                                          const std::vector<std::string>& flags)
+                                          const std::vector<std::string>& flags,
+                                          const IncludePaths& includes)
 {
     m_params = parseParameters(source, function);
     const std::optional<HostCompiler> compiler = HostCompiler::find();
     if (!compiler)
         throw Error(Error::Kind::Unavailable, "the C++ reference needs a host compiler: " +
                                                   HostCompiler::unavailableReason());
+    const auto copyName = [](std::size_t i, const UserHeader& h) {
+        std::string base = h.path.filename().string();
+        for (char& c : base)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+                c = '_';
+        return "wb-include-" + std::to_string(i) + "-" + base;
+    };
+    const IncludeScan scanned = scanIncludes(source, sourceName, includes, copyName);
+    if (!scanned.errors.empty()) {
+        Build refused;
+        refused.diagnostics = scanned.errors;
+        for (const Diagnostic& d : scanned.errors)
+            refused.log += d.file + ":" + std::to_string(d.line) + ": error: " + d.message + "\n";
+        refused.compilerVersion = compiler->version();
+        return refused;
+    }
     HostCompileRequest req;
-    req.source = wrapperSource(source, sourceName, function, m_params.size());
+    req.source = wrapperSource(scanned.rewritten, sourceName, function, m_params.size());
     req.sourceName = "warpbench-reference-entry.cpp";
     req.flags = flags;
+    for (std::size_t i = 0; i < scanned.headers.size(); ++i) {
+        std::string name = scanned.headers[i].displayName;
+        std::string quoted = "\"";
+        for (const char c : name) {
+            if (c == '"' || c == '\\') quoted += '\\';
+            quoted += c;
+        }
+        req.files.emplace_back(copyName(i, scanned.headers[i]),
+                               "#line 1 " + quoted + "\"\n" + scanned.headers[i].rewritten);
+    }
     const HostCompileResult r = compiler->compileSharedLibrary(req);
     // A full or unwritable cache is no compile error of the reference's code.
     if (!r.environmentError.empty()) throw Error(Error::Kind::Io, r.environmentError);

@@ -3,6 +3,7 @@
 
 #include "core/common/Diagnostic.h"
 #include "core/common/DynamicLibrary.h"
+#include "core/common/IncludeScan.h"
 
 #include <memory>
 #include <string>
@@ -42,9 +43,12 @@ public:
                                      const std::string& function, std::size_t arity);
 
     /// Compiles. Throws Error(Kind::Unavailable) when no host compiler is installed; a compile
-    /// error is returned in Build (ok = false), never thrown.
+    /// error is returned in Build (ok = false), never thrown. Quoted includes of the user's
+    /// headers resolve as in `includes` (scanIncludes: next to the source, then the project
+    /// folder; nothing outside it) and reach the compiler as vetted copies.
     Build compile(const std::string& source, const std::string& sourceName,
-                  const std::string& function, const std::vector<std::string>& flags);
+                  const std::string& function, const std::vector<std::string>& flags,
+                  const IncludePaths& includes = {});
     const std::vector<CppParam>& parameters() const noexcept { return m_params; }
 
     /// Calls the function; a C++ exception thrown by it becomes Error(Kind::Runtime).

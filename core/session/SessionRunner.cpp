@@ -2,6 +2,7 @@
 #include "core/session/SessionRunner.h"
 
 #include "core/common/Error.h"
+#include "core/common/IncludeScan.h"
 #include "core/common/UserFile.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/session/Binding.h"
@@ -349,6 +350,11 @@ std::map<std::string, HostArray> download(Backend& backend, const Session& s, co
 
 std::string kernelNotFound(const CompileResult& c, const std::string& name)
 {
+    // Refused alone by the CPU emulator: say why, where.
+    const std::string refused = cpu::CpuBackend::refusedKernelMessage(name);
+    for (const Diagnostic& d : c.diagnostics)
+        if (d.message.rfind(refused, 0) == 0)
+            return d.message + " (" + d.file + ":" + std::to_string(d.line) + ")";
     std::string list;
     for (const KernelInfo& k : c.kernels)
         list += (list.empty() ? "" : ", ") + k.name;
@@ -655,6 +661,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                    "trace mode needs the CPU emulator (use --backend cpu)"};
 
     CompileOptions options = s.compileOptions;
+    // #include resolves next to the kernel file, then in the project folder and its includeDirs.
+    options.projectDir = s.baseDir.string();
+    if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
     auto addNameExpression = [&options](const std::string& k) {
         if (k.find('<') != std::string::npos &&
             std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
@@ -776,8 +785,12 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // 4. The C++ reference compiles before the GPU work so that its errors come first.
     if (s.reference.kind == ReferenceSpec::Kind::Cpp) {
         cppRef = std::make_unique<CppReference>();
+        IncludePaths includes;
+        includes.projectDir = s.baseDir;
+        if (!s.reference.file.empty())
+            includes.sourceDir = s.resolve(s.reference.file).parent_path();
         const CppReference::Build b =
-            cppRef->compile(refSource, refName, s.reference.function, s.reference.flags);
+            cppRef->compile(refSource, refName, s.reference.function, s.reference.flags, includes);
         rep.referenceCompiler = b.compilerVersion;
         rep.referenceDiagnostics = b.diagnostics;
         if (!b.ok) throw Stop{RunReport::Status::CompileError, "the C++ reference did not compile"};

@@ -1338,19 +1338,25 @@ __global__ void k(int* out)
         QTest::addColumn<QString>("source");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("needle");
+        // Inside a kernel a construct refuses that kernel alone: the file compiles, the kernel
+        // is missing with a warning at the construct, and the file's other kernels run.
+        QTest::addColumn<bool>("alone");
         QTest::newRow("asm") << "__global__ void k(int* p)\n{\n  int lane;\n  asm(\"mov.u32 %0, "
                                 "%%laneid;\" : \"=r\"(lane));\n  p[0] = lane;\n}\n"
-                             << 4 << "inline PTX assembly";
+                                "__global__ void other(int* p) { p[0] = 1; }\n"
+                             << 4 << "inline PTX assembly" << true;
         QTest::newRow("cluster sync")
             << "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ "
                "void k() { cg::this_cluster().sync(); }\n"
-            << 3 << "clusters";
+               "__global__ void other(int* p) { p[0] = 1; }\n"
+            << 3 << "clusters" << true;
         QTest::newRow("texture") << "__global__ void k(cudaTextureObject_t t, float* o)\n{ o[0] = "
                                     "tex1Dfetch<float>(t, 0); }\n"
-                                 << 1 << "textures";
+                                    "__global__ void other(int* p) { p[0] = 1; }\n"
+                                 << 1 << "textures" << true;
         QTest::newRow("dynamic parallelism")
             << "__global__ void child() {}\n__global__ void k() { child<<<1, 1>>>(); }\n"
-            << 2 << "dynamic parallelism";
+            << 2 << "dynamic parallelism" << true;
     }
 
     void refusedConstructs()
@@ -1359,13 +1365,23 @@ __global__ void k(int* out)
         QFETCH(QString, source);
         QFETCH(int, line);
         QFETCH(QString, needle);
+        QFETCH(bool, alone);
         const CompileResult r = m_backend->compile(source.toStdString(), "refused.cu", {});
-        QVERIFY(!r.ok);
         QVERIFY(!r.diagnostics.empty());
         QCOMPARE(r.diagnostics.front().line, line);
-        QCOMPARE(r.diagnostics.front().severity, Severity::Error);
         QVERIFY2(r.diagnostics.front().message.find(needle.toStdString()) != std::string::npos,
                  r.diagnostics.front().message.c_str());
+        if (!alone) {
+            QVERIFY(!r.ok);
+            QCOMPARE(r.diagnostics.front().severity, Severity::Error);
+            return;
+        }
+        QVERIFY2(r.ok, r.log.c_str());
+        QCOMPARE(r.diagnostics.front().severity, Severity::Warning);
+        QVERIFY(r.diagnostics.front().message.rfind("kernel 'k' cannot run on the CPU emulator",
+                                                    0) == 0);
+        QVERIFY(!r.findKernel("k"));
+        QVERIFY(!r.kernels.empty()); // other / child
     }
 
     void kernelDiscovery()

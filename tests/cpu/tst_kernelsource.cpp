@@ -163,10 +163,97 @@ private Q_SLOTS:
                                 "    asm volatile(\"\" ::: \"memory\");\n"
                                 "}\n";
         const KernelSource ks = KernelSource::scan(src, "s.cu");
-        QCOMPARE(ks.refusals.size(), std::size_t{1});
-        QCOMPARE(ks.refusals[0].line, 4);
-        QCOMPARE(ks.refusals[0].column, 5);
-        QCOMPARE(QString::fromStdString(ks.refusals[0].file), QStringLiteral("s.cu"));
+        // Inside a kernel: that kernel is refused, not the file, and its text goes.
+        QVERIFY(ks.refusals.empty());
+        QCOMPARE(ks.kernels.size(), std::size_t{1});
+        const auto& refusals = ks.kernels[0].refusals;
+        QCOMPARE(refusals.size(), std::size_t{1});
+        QCOMPARE(refusals[0].line, 4);
+        QCOMPARE(refusals[0].column, 5);
+        QCOMPARE(QString::fromStdString(refusals[0].file), QStringLiteral("s.cu"));
+        QCOMPARE(lines(ks.rewritten), lines(src));
+        QVERIFY(ks.rewritten.find("asm") == std::string::npos);
+    }
+    // Issue 24 part 7: a forward declaration with other parameter names comes first; binding
+    // uses the names of the definition, whose body uses them.
+    void definitionNamesTheParameters()
+    {
+        const std::string src =
+            "__global__ void Fan1(float *m, float *a, int Size, int t);\n"
+            "__global__ void Fan1(float *m_cuda, float *a_cuda, int Size, int t)\n"
+            "{ m_cuda[t] = a_cuda[Size]; }\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QCOMPARE(ks.kernels.size(), std::size_t{1});
+        QCOMPARE(ks.kernels[0].paramNames,
+                 (std::vector<std::string>{"m_cuda", "a_cuda", "Size", "t"}));
+        QVERIFY(ks.kernels[0].defined);
+        // Trace mode rewrites both, so that they stay one function.
+        const std::string traced = KernelSource::withTracedPointers(src);
+        QCOMPARE(lines(traced), lines(src));
+        QVERIFY(traced.find("float *m,") == std::string::npos);
+        QVERIFY(traced.find("float *m_cuda") == std::string::npos);
+        QCOMPARE(std::count(traced.begin(), traced.end(), '<'), 4); // traced_ptr<float> x4
+    }
+
+    // Issue 24 part 7: texture<> in a group that is not compiled refuses nothing; elsewhere it
+    // refuses the kernels that use it, not the file.
+    void texturesAfterConditionalCompilation_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("#ifdef undefined") << "" << false;
+        QTest::newRow("#define before") << "#define USE_TEXTURE\n" << true;
+        QTest::newRow("#define 0 and #if") << "#define USE_TEXTURE 0\n" << true; // #ifdef: defined
+    }
+    void texturesAfterConditionalCompilation()
+    {
+        QFETCH(QString, prefix);
+        QFETCH(bool, refused);
+        const std::string src =
+            prefix.toStdString() +
+            "#ifdef USE_TEXTURE\n"
+            "texture<float, 1, cudaReadModeElementType> texData;\n"
+            "__global__ void viaTexture(float* out) { out[0] = tex1Dfetch(texData, "
+            "0); }\n"
+            "#else\n"
+            "__global__ void viaTexture(float* out) { out[0] = 1.0f; }\n"
+            "#endif\n"
+            "__global__ void plain(float* out) { out[1] = 2.0f; }\n";
+        const KernelSource ks = KernelSource::scan(src, "s.cu");
+        QVERIFY(ks.refusals.empty());
+        QCOMPARE(ks.kernels.size(), std::size_t{2});
+        QCOMPARE(ks.kernels[0].name, std::string("viaTexture"));
+        QCOMPARE(ks.kernels[0].refusals.empty(), !refused);
+        QVERIFY(ks.kernels[1].refusals.empty());
+        QCOMPARE(lines(ks.rewritten), lines(src));
+        if (refused) {
+            QCOMPARE(ks.kernels[0].refusals[0].line, 4); // tex1Dfetch, after the #define
+
+            QVERIFY(ks.kernels[0].refusals[0].message.find("textures") != std::string::npos);
+            // The reference and the refused kernel's definition are gone from the compiled text.
+            QVERIFY(ks.rewritten.find("texData") == std::string::npos);
+        }
+    }
+
+    void conditionsFollowDefinesAndMacros()
+    {
+        const std::string src = "#if defined(FAST) && VARIANT >= 2\n"
+                                "__global__ void fast(int* p) { asm(\"\"); }\n"
+                                "#elif __GNUC__ > 3\n" // unknown to the scan: kept
+                                "__global__ void gnu(int* p) {}\n"
+                                "#else\n"
+                                "__global__ void slow(int* p) {}\n"
+                                "#endif\n"
+                                "#if 0\n__global__ void never() { asm(\"\"); }\n#endif\n";
+        const KernelSource without = KernelSource::scan(src, "s.cu");
+        QVERIFY(without.refusals.empty());
+        QCOMPARE(without.kernels.size(), std::size_t{2}); // gnu, slow
+        QCOMPARE(without.kernels[0].name, std::string("gnu"));
+        const KernelSource with =
+            KernelSource::scan(src, "s.cu", {{"FAST", "1"}, {"VARIANT", "3"}});
+        QCOMPARE(with.kernels.size(), std::size_t{1});
+        QCOMPARE(with.kernels[0].name, std::string("fast"));
+        QCOMPARE(with.kernels[0].refusals.size(), std::size_t{1});
     }
 };
 

@@ -5,6 +5,8 @@
 #include "tests/support/SuiteMain.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using wb::CompileOptions;
@@ -359,6 +361,42 @@ private Q_SLOTS:
         const KernelInfo& k = kernel(r, "later");
         QCOMPARE(k.params.at(0).name, std::string("values"));
         QCOMPARE(k.params.at(1).name, std::string("count"));
+    }
+
+    /// Issue 24 part 7: a forward declaration naming the parameters otherwise (Rodinia's
+    /// gaussian: `Fan1(float *m, ...)` then `Fan1(float *m_cuda, ...)`): the definition's names.
+    void forwardDeclarationWithOtherNames()
+    {
+        const std::string src =
+            "__global__ void Fan1(float *m, float *a, int Size, int t);\n"
+            "__global__ void Fan1(float *m_cuda, float *a_cuda, int Size, int t)\n"
+            "{ m_cuda[t] = a_cuda[Size]; }\n";
+        const CompileResult r = compile(src);
+        QVERIFY2(r.ok, r.log.c_str());
+        const KernelInfo& k = kernel(r, "Fan1");
+        QCOMPARE(k.params.at(0).name, std::string("m_cuda"));
+        QCOMPARE(k.params.at(1).name, std::string("a_cuda"));
+        QCOMPARE(k.params.at(2).name, std::string("Size"));
+    }
+
+    /// Issue 24 part 4: a kernel defined in an included header is discovered with its
+    /// parameter names.
+    void kernelInAnIncludedHeader()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile header(dir.filePath("scalarProd_kernel.cuh"));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        header.write("#pragma once\n__global__ void scalarProdGPU(float *d_C, const float *d_A, "
+                     "int vectorN)\n{ d_C[threadIdx.x] = d_A[threadIdx.x] * vectorN; }\n");
+        header.close();
+        CompileOptions o;
+        o.projectDir = dir.path().toStdString();
+        const CompileResult r = compile("#include \"scalarProd_kernel.cuh\"\n", o);
+        QVERIFY2(r.ok, r.log.c_str());
+        const KernelInfo& k = kernel(r, "scalarProdGPU");
+        QCOMPARE(k.params.at(0).name, std::string("d_C"));
+        QCOMPARE(k.params.at(2).name, std::string("vectorN"));
     }
 
     void macroExternCKernelFallsBackToPtx()

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -38,6 +39,15 @@ std::size_t skipSpace(std::string_view s, std::size_t at)
     while (at < s.size() && isBlank(s[at]))
         ++at;
     return at;
+}
+
+std::string_view trimmedView(std::string_view s)
+{
+    while (!s.empty() && isBlank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isBlank(s.back()))
+        s.remove_suffix(1);
+    return s;
 }
 
 /// An `extern __shared__ [__align__(N)] T name[];` declaration found by findDynamicShared.
@@ -334,6 +344,298 @@ std::size_t matching(const std::vector<Token>& t, std::size_t open)
     return t.size();
 }
 
+/// A small evaluator of `#if` conditions: integers, macros with integer values, defined(X),
+/// ! && || == != < > <= >= and parentheses. nullopt when the condition holds anything else or
+/// names a macro whose value is not known.
+class Condition {
+public:
+    Condition(std::string_view text, const std::map<std::string, std::string>& macros,
+              const std::set<std::string, std::less<>>& undefined)
+        : m_text(text)
+        , m_macros(macros)
+        , m_undefined(undefined)
+    {
+    }
+    std::optional<long long> value()
+    {
+        std::optional<long long> v = orExpr();
+        skip();
+        if (m_at != m_text.size()) return std::nullopt;
+        return v;
+    }
+
+private:
+    void skip()
+    {
+        while (m_at < m_text.size() && isBlank(m_text[m_at]))
+            ++m_at;
+    }
+    bool take(std::string_view op)
+    {
+        skip();
+        if (m_text.substr(m_at, op.size()) != op) return false;
+        // "<" must not take the first half of "<=", "!" of "!=", "&" of "&&" ...
+        if (op.size() == 1 && m_at + 1 < m_text.size() &&
+            ((op != "(" && op != ")" && m_text[m_at + 1] == '=') ||
+             (op == "<" && m_text[m_at + 1] == '<') || (op == ">" && m_text[m_at + 1] == '>')))
+            return false;
+        m_at += op.size();
+        return true;
+    }
+    static std::optional<long long> both(std::optional<long long> a, std::optional<long long> b,
+                                         long long (*f)(long long, long long))
+    {
+        if (!a || !b) return std::nullopt;
+        return f(*a, *b);
+    }
+    std::optional<long long> orExpr()
+    {
+        std::optional<long long> v = andExpr();
+        while (take("||")) {
+            const std::optional<long long> r = andExpr();
+            // Known true on either side decides it.
+            if ((v && *v) || (r && *r))
+                v = 1;
+            else
+                v = both(v, r, [](long long, long long) { return 0LL; });
+        }
+        return v;
+    }
+    std::optional<long long> andExpr()
+    {
+        std::optional<long long> v = compare();
+        while (take("&&")) {
+            const std::optional<long long> r = compare();
+            if ((v && !*v) || (r && !*r))
+                v = 0;
+            else
+                v = both(v, r, [](long long, long long) { return 1LL; });
+        }
+        return v;
+    }
+    std::optional<long long> compare()
+    {
+        std::optional<long long> v = unary();
+        for (;;) {
+            if (take("=="))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a == b); });
+            else if (take("!="))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a != b); });
+            else if (take("<="))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a <= b); });
+            else if (take(">="))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a >= b); });
+            else if (take("<"))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a < b); });
+            else if (take(">"))
+                v = both(v, unary(), [](long long a, long long b) { return (long long)(a > b); });
+            else
+                return v;
+        }
+    }
+    std::optional<long long> unary()
+    {
+        if (take("!")) {
+            const std::optional<long long> v = unary();
+            if (!v) return std::nullopt;
+            return *v ? 0 : 1;
+        }
+        if (take("(")) {
+            const std::optional<long long> v = orExpr();
+            if (!take(")")) m_bad = true;
+            return m_bad ? std::nullopt : v;
+        }
+        skip();
+        if (m_at < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_at]))) {
+            long long v = 0;
+            bool digits = true;
+            while (m_at < m_text.size() && isIdent(m_text[m_at])) {
+                const char c = m_text[m_at++];
+                if (digits && c >= '0' && c <= '9' && v < (1LL << 55))
+                    v = v * 10 + (c - '0');
+                else if (c == 'u' || c == 'U' || c == 'l' || c == 'L')
+                    digits = false;
+                else
+                    m_bad = true; // hex, octal with letters ...: not evaluated
+            }
+            return m_bad ? std::nullopt : std::optional<long long>(v);
+        }
+        if (m_at < m_text.size() && isIdentStart(m_text[m_at])) {
+            const std::size_t b = m_at;
+            while (m_at < m_text.size() && isIdent(m_text[m_at]))
+                ++m_at;
+            const std::string name(m_text.substr(b, m_at - b));
+            if (name == "defined") {
+                const bool paren = take("(");
+                skip();
+                const std::size_t nb = m_at;
+                while (m_at < m_text.size() && isIdent(m_text[m_at]))
+                    ++m_at;
+                const std::string_view macro = m_text.substr(nb, m_at - nb);
+                if (paren && !take(")")) m_bad = true;
+                if (m_bad || macro.empty()) return std::nullopt;
+                return isDefined(macro);
+            }
+            const std::optional<long long> d = isDefined(name);
+            if (!d) return std::nullopt;
+            if (!*d) return 0; // an undefined name is 0 in #if
+            const std::string& value = m_macros.at(name);
+            if (value.empty()) return std::nullopt;
+            Condition inner(value, m_macros, m_undefined);
+            return ++m_depth < 16 ? inner.value() : std::nullopt;
+        }
+        m_bad = true;
+        return std::nullopt;
+    }
+    /// 1, 0, or nullopt for a reserved name nobody defined here (the compiler may).
+    std::optional<long long> isDefined(std::string_view name) const
+    {
+        if (m_macros.count(std::string(name))) return 1;
+        if (m_undefined.count(name)) return 0;
+        if (name.size() > 1 && name[0] == '_' && (name[1] == '_' || std::isupper(name[1])))
+            return std::nullopt;
+        return 0;
+    }
+
+    std::string_view m_text;
+    const std::map<std::string, std::string>& m_macros;
+    const std::set<std::string, std::less<>>& m_undefined;
+    std::size_t m_at = 0;
+    bool m_bad = false;
+    int m_depth = 0;
+};
+
+/// Which lines of the (comment-blanked) text survive conditional compilation, as far as
+/// Condition can tell: unknown conditions keep every branch. `macros` is updated with the file's
+/// own #define and #undef on the way.
+std::vector<char> activeLines(const std::string& clean, std::map<std::string, std::string> macros)
+{
+    std::set<std::string, std::less<>> undefined;
+    struct Group {
+        bool parentActive = true;
+        bool active = true;
+        bool taken = false;   // a known-true branch came
+        bool unknown = false; // some branch was unknown: the rest stay active
+    };
+    std::vector<Group> groups;
+    std::vector<char> active;
+    const auto currentlyActive = [&] { return groups.empty() || groups.back().active; };
+    std::size_t lineBegin = 0;
+    while (lineBegin <= clean.size()) {
+        std::size_t lineEnd = clean.find('\n', lineBegin);
+        if (lineEnd == std::string::npos) lineEnd = clean.size();
+        std::string line = clean.substr(lineBegin, lineEnd - lineBegin);
+        std::size_t lines = 1;
+        while (!line.empty() && line.back() == '\\' && lineEnd < clean.size()) {
+            line.pop_back();
+            const std::size_t next = clean.find('\n', lineEnd + 1);
+            const std::size_t stop = next == std::string::npos ? clean.size() : next;
+            line += clean.substr(lineEnd + 1, stop - lineEnd - 1);
+            lineEnd = stop;
+            ++lines;
+        }
+        std::string_view l = line;
+        std::size_t i = skipSpace(l, 0);
+        const bool wasActive = currentlyActive();
+        if (i < l.size() && l[i] == '#') {
+            i = skipSpace(l, i + 1);
+            std::size_t k = i;
+            while (k < l.size() && isIdent(l[k]))
+                ++k;
+            const std::string_view kw = l.substr(i, k - i);
+            std::string_view rest = l.substr(k);
+            const auto evaluate = [&](std::string_view expr) {
+                return Condition(expr, macros, undefined).value();
+            };
+            const auto nameIn = [](std::string_view r) {
+                std::size_t a = skipSpace(r, 0), b = a;
+                while (b < r.size() && isIdent(r[b]))
+                    ++b;
+                return std::string(r.substr(a, b - a));
+            };
+            if (kw == "if" || kw == "ifdef" || kw == "ifndef") {
+                Group g;
+                g.parentActive = currentlyActive();
+                std::optional<long long> v;
+                if (kw == "if") {
+                    v = evaluate(rest);
+                } else {
+                    const std::string n = nameIn(rest);
+                    v = Condition(n, macros, undefined).value();
+                    if (v) v = macros.count(n) ? 1 : 0; // defined, whatever its value
+                    if (v && kw == "ifndef") v = *v ? 0 : 1;
+                }
+                g.unknown = !v;
+                g.active = g.parentActive && (!v || *v != 0);
+                g.taken = v && *v != 0;
+                groups.push_back(g);
+            } else if (kw == "elif" || kw == "elifdef" || kw == "elifndef") {
+                if (!groups.empty()) {
+                    Group& g = groups.back();
+                    std::optional<long long> v;
+                    if (kw == "elif") {
+                        v = evaluate(rest);
+                    } else {
+                        const std::string n = nameIn(rest);
+                        v = Condition(n, macros, undefined).value();
+                        if (v) v = macros.count(n) ? 1 : 0;
+                        if (v && kw == "elifndef") v = *v ? 0 : 1;
+                    }
+                    if (g.taken && !g.unknown) {
+                        g.active = false;
+                    } else {
+                        g.active = g.parentActive && (!v || *v != 0);
+                        g.taken = g.taken || (v && *v != 0);
+                        g.unknown = g.unknown || !v;
+                    }
+                }
+            } else if (kw == "else") {
+                if (!groups.empty()) {
+                    Group& g = groups.back();
+                    g.active = g.parentActive && (g.unknown || !g.taken);
+                }
+            } else if (kw == "endif") {
+                if (!groups.empty()) groups.pop_back();
+            } else if (kw == "define" && wasActive) {
+                const std::string n = nameIn(rest);
+                const std::size_t after = rest.find(n) + n.size();
+                if (!n.empty() && (after >= rest.size() || rest[after] != '(')) {
+                    std::string value(trimmedView(rest.substr(after)));
+                    macros[n] = value;
+                } else if (!n.empty()) {
+                    macros[n] = std::string(); // function-like: defined, value unknown
+                }
+                undefined.erase(n);
+            } else if (kw == "undef" && wasActive) {
+                const std::string n = nameIn(rest);
+                macros.erase(n);
+                undefined.insert(n);
+            }
+        }
+        // A directive line itself declares nothing (the tokenizer skips it).
+        for (std::size_t n = 0; n < lines; ++n)
+            active.push_back(wasActive && currentlyActive() ? 1 : 0);
+        if (lineEnd >= clean.size()) break;
+        lineBegin = lineEnd + 1;
+    }
+    return active;
+}
+
+/// `clean` with the text of inactive lines blanked (newlines kept).
+std::string withoutInactive(const std::string& clean, const std::vector<char>& active)
+{
+    std::string out = clean;
+    std::size_t line = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (out[i] == '\n') {
+            ++line;
+            continue;
+        }
+        if (line < active.size() && !active[line]) out[i] = ' ';
+    }
+    return out;
+}
+
 } // namespace
 
 std::string blankCommentsAndLiterals(const std::string& s)
@@ -375,15 +677,53 @@ std::string blankCommentsAndLiterals(const std::string& s)
     return out;
 }
 
-KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName)
+std::map<std::string, std::string> KernelSource::definedMacros(const std::string& source)
+{
+    std::map<std::string, std::string> out;
+    const std::string clean = blankCommentsAndLiterals(source);
+    std::size_t lineBegin = 0;
+    while (lineBegin < clean.size()) {
+        std::size_t lineEnd = clean.find('\n', lineBegin);
+        if (lineEnd == std::string::npos) lineEnd = clean.size();
+        const std::string_view line =
+            std::string_view(clean).substr(lineBegin, lineEnd - lineBegin);
+        std::size_t i = skipSpace(line, 0);
+        if (i < line.size() && line[i] == '#') {
+            i = skipSpace(line, i + 1);
+            if (wordAt(line, i, "define")) {
+                i = skipSpace(line, i + 6);
+                std::size_t e = i;
+                while (e < line.size() && isIdent(line[e]))
+                    ++e;
+                if (e > i)
+                    out[std::string(line.substr(i, e - i))] =
+                        e < line.size() && line[e] == '('
+                            ? std::string()
+                            : std::string(trimmedView(line.substr(e)));
+            }
+        }
+        lineBegin = lineEnd + 1;
+    }
+    return out;
+}
+
+KernelSource KernelSource::scan(const std::string& source, const std::string& sourceName,
+                                const std::map<std::string, std::string>& macros)
 {
     KernelSource ks;
-    const std::string clean = blankCommentsAndLiterals(source);
+    std::map<std::string, std::string> known = macros;
+    // The prelude's own (resources/prelude/warpbench/cuda_prelude.h).
+    known.emplace("__CUDACC__", "1");
+    known.emplace("__CUDA_ARCH__", "900");
+    const std::string blanked = blankCommentsAndLiterals(source);
+    const std::vector<char> active = activeLines(blanked, known);
+    const std::string clean = withoutInactive(blanked, active);
 
-    // Line-preserving rewrites on the original text, located through the blanked one.
-    std::string rewritten = source;
+    // Line-preserving rewrites on the original text, located through the blanked one; applied
+    // after the scan below, which may blank whole ranges (refused kernels, texture references).
+    std::vector<std::pair<std::size_t, std::pair<std::size_t, std::string>>> edits;
+    std::vector<std::pair<std::size_t, std::size_t>> blanks;
     {
-        std::vector<std::pair<std::size_t, std::pair<std::size_t, std::string>>> edits;
         for (const DynamicShared& d : findDynamicShared(clean)) {
             std::string type = d.type;
             while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back())))
@@ -418,12 +758,7 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
                 lineBegin = lineEnd + 1;
             }
         }
-        std::sort(edits.begin(), edits.end(),
-                  [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (const auto& [pos, e] : edits)
-            rewritten.replace(pos, e.first, e.second);
     }
-    ks.rewritten = std::move(rewritten);
 
     // Includes of unsupported headers.
     {
@@ -434,7 +769,10 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
             if (lineEnd == std::string::npos) lineEnd = clean.size();
             const std::string_view line =
                 std::string_view(source).substr(lineBegin, lineEnd - lineBegin);
-            if (const auto inc = includeTarget(line); inc && isRefusedHeader(inc->name)) {
+            const bool lineActive =
+                static_cast<std::size_t>(lineNo - 1) >= active.size() || active[lineNo - 1];
+            if (const auto inc = includeTarget(line);
+                lineActive && inc && isRefusedHeader(inc->name)) {
                 Diagnostic d;
                 d.file = sourceName;
                 d.line = lineNo;
@@ -460,6 +798,15 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
     std::vector<Scope> scopes;
     std::set<std::string, std::less<>> seenKernels;
     std::size_t statementStart = 0; // index of the first token of the current declaration
+    // The __global__ declaration or definition being read: tokens up to `last` belong to it.
+    struct Current {
+        std::string name;
+        std::size_t last = 0;
+        bool set = false;
+    } current;
+    const auto inKernel = [&](std::size_t i) { return current.set && i <= current.last; };
+    std::map<std::string, std::vector<Diagnostic>> kernelRefusals;
+    std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> kernelRanges;
 
     const auto qualify = [&](const std::string& name) {
         std::string q;
@@ -500,14 +847,18 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         }
         if (tok == "<<<") {
             const Position p = positionOf(source, t[i].pos);
-            ks.refusals.push_back({sourceName,
-                                   p.line,
-                                   p.column,
-                                   Severity::Error,
-                                   {},
-                                   "launching kernels from device code (dynamic parallelism, "
-                                   "'<<<') is not supported by the CPU emulator",
-                                   {}});
+            Diagnostic d{sourceName,
+                         p.line,
+                         p.column,
+                         Severity::Error,
+                         {},
+                         "launching kernels from device code (dynamic parallelism, '<<<') is not "
+                         "supported by the CPU emulator",
+                         {}};
+            if (inKernel(i))
+                kernelRefusals[current.name].push_back(std::move(d));
+            else
+                ks.refusals.push_back(std::move(d));
             continue;
         }
         if (!isIdentStart(tok[0])) continue;
@@ -515,15 +866,35 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
         if (syncNames().count(tok) || tok == "cooperative_groups") ks.needsFibers = true;
         if (const char* why = refusalFor(tok)) {
             const Position p = positionOf(source, t[i].pos);
-            ks.refusals.push_back({sourceName,
-                                   p.line,
-                                   p.column,
-                                   Severity::Error,
-                                   {},
-                                   std::string(why) + " ('" + tok +
-                                       "'): run this kernel on the "
-                                       "CUDA backend",
-                                   {}});
+            Diagnostic d{sourceName,
+                         p.line,
+                         p.column,
+                         Severity::Error,
+                         {},
+                         std::string(why) + " ('" + tok + "'): run this kernel on the CUDA backend",
+                         {}};
+            const bool atNamespaceScope =
+                std::all_of(scopes.begin(), scopes.end(),
+                            [](const Scope& x) { return x.isNamespace || x.externC; });
+            if (inKernel(i)) {
+                kernelRefusals[current.name].push_back(std::move(d));
+            } else if ((tok == "texture" || tok == "surface") && atNamespaceScope &&
+                       i + 1 < t.size() && t[i + 1].text == "<") {
+                // A texture reference at namespace scope: it goes, and only the kernels that
+                // use it are refused.
+                std::size_t end = i;
+                while (end < t.size() && t[end].text != ";")
+                    ++end;
+                if (end < t.size()) {
+                    blanks.emplace_back(t[i].pos, t[end].pos + 1);
+                    i = end;
+                    statementStart = end + 1;
+                } else {
+                    ks.refusals.push_back(std::move(d));
+                }
+            } else {
+                ks.refusals.push_back(std::move(d));
+            }
             continue;
         }
         if (tok == "__constant__") {
@@ -669,17 +1040,72 @@ KernelSource KernelSource::scan(const std::string& source, const std::string& so
             }
             kernel.paramNames.push_back(pname.empty() ? "param" + std::to_string(p) : pname);
         }
-        if (seenKernels.insert(kernel.name).second) ks.kernels.push_back(std::move(kernel));
+        // The declaration ends at its body's '}' or at its ';'.
+        std::size_t last = close;
+        if (close + 1 < t.size() && t[close + 1].text == "{") {
+            kernel.defined = true;
+            last = matching(t, close + 1);
+        } else {
+            while (last < t.size() && t[last].text != ";")
+                ++last;
+        }
+        if (last >= t.size()) last = t.size() - 1;
+        current = {kernel.name, last, true};
+        kernelRanges[kernel.name].emplace_back(t[std::min(statementStart, i)].pos, t[last].pos + 1);
+        kernel.file = sourceName;
+        ks.traceEdits.insert(ks.traceEdits.end(), kernel.tracedParams.begin(),
+                             kernel.tracedParams.end());
+        if (seenKernels.insert(kernel.name).second) {
+            ks.kernels.push_back(std::move(kernel));
+        } else if (kernel.defined) {
+            // A forward declaration came first: the definition's parameter names are the ones
+            // its body uses (and the ones a project binds).
+            for (ScannedKernel& k : ks.kernels)
+                if (k.name == kernel.name && !k.defined) {
+                    k.paramNames = kernel.paramNames;
+                    k.defined = true;
+                }
+        }
     }
+
+    // Refused kernels: every declaration and definition goes from the compiled text.
+    for (auto& [name, refusals] : kernelRefusals) {
+        for (const auto& range : kernelRanges[name])
+            blanks.push_back(range);
+        for (ScannedKernel& k : ks.kernels)
+            if (k.name == name) k.refusals = std::move(refusals);
+    }
+    std::string rewritten = source;
+    const auto insideBlank = [&](std::size_t pos) {
+        return std::any_of(blanks.begin(), blanks.end(),
+                           [pos](const auto& b) { return pos >= b.first && pos < b.second; });
+    };
+    for (const auto& [begin, end] : blanks)
+        edits.push_back({begin, {end - begin, std::string()}});
+    std::sort(edits.begin(), edits.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [pos, e] : edits) {
+        const bool isBlank =
+            e.second.empty() && std::find(blanks.begin(), blanks.end(),
+                                          std::make_pair(pos, pos + e.first)) != blanks.end();
+        if (isBlank) {
+            for (std::size_t k = pos; k < pos + e.first && k < rewritten.size(); ++k)
+                if (rewritten[k] != '\n') rewritten[k] = ' ';
+        } else if (!insideBlank(pos)) {
+            rewritten.replace(pos, e.first, e.second);
+        }
+    }
+    ks.rewritten = std::move(rewritten);
     return ks;
 }
 
-std::string KernelSource::withTracedPointers(const std::string& source)
+std::string KernelSource::withTracedPointers(const std::string& source,
+                                             const std::map<std::string, std::string>& macros)
 {
-    const KernelSource ks = scan(source, "kernel.cu");
-    std::vector<ScannedKernel::TypeEdit> edits;
-    for (const ScannedKernel& k : ks.kernels)
-        edits.insert(edits.end(), k.tracedParams.begin(), k.tracedParams.end());
+    const KernelSource ks = scan(source, "kernel.cu", macros);
+    // Every declaration and definition alike: a forward declaration left as `float*` would
+    // declare a second overload beside the traced definition.
+    std::vector<ScannedKernel::TypeEdit> edits = ks.traceEdits;
     std::sort(edits.begin(), edits.end(),
               [](const auto& a, const auto& b) { return a.begin > b.begin; });
     std::string out = source;

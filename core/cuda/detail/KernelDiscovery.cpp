@@ -397,6 +397,10 @@ std::vector<SourceKernel> scanSourceKernels(std::string_view source)
         if (close == std::string_view::npos) continue;
         SourceKernel k;
         k.name = lastIdent;
+        std::size_t after = close + 1;
+        while (after < s.size() && std::isspace(static_cast<unsigned char>(s[after])))
+            ++after;
+        k.isDefinition = after < s.size() && s[after] == '{';
         const std::string_view list = trim(s.substr(i + 1, close - i - 1));
         if (list != "void") {
             for (const std::string_view decl : splitTopLevel(list)) {
@@ -491,7 +495,8 @@ discoverKernels(std::string_view ptx, std::string_view source,
         const std::string base = baseName(qualified);
         // Several declarations may fit (a prototype without parameter names before the
         // definition; same-named kernels in other namespaces or overloads): prefer the one
-        // whose spelled types equal the demangled ones, then the one naming most parameters.
+        // whose spelled types equal the demangled ones, then the one naming most parameters,
+        // then the definition.
         const SourceKernel* decl = nullptr;
         std::size_t bestScore = 0;
         for (const SourceKernel& sk : spelled) {
@@ -506,7 +511,10 @@ discoverKernels(std::string_view ptx, std::string_view source,
                     comparableType(sk.paramTypes[i]) == comparableType(demangledParams[i]))
                     score += 1000;
             }
-            if (!decl || score > bestScore) {
+            // Equal otherwise, the definition wins: its names are the ones its body uses
+            // (a forward declaration may name them differently, as course code does).
+            if (!decl || score > bestScore ||
+                (score == bestScore && sk.isDefinition && !decl->isDefinition)) {
                 decl = &sk;
                 bestScore = score;
             }

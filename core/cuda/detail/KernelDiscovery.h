@@ -17,6 +17,7 @@ struct SourceKernel {
     std::string name;                    ///< unqualified, without template arguments
     std::vector<std::string> paramNames; ///< "" where a parameter has no name
     std::vector<std::string> paramTypes; ///< as spelled, whitespace normalised
+    bool isDefinition = false;           ///< a body follows (not a forward declaration)
 };
 
 /// Scans source text (comments and literals ignored) for `__global__` declarations.

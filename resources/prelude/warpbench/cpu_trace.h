@@ -113,11 +113,15 @@ public:
     T* get() const noexcept { return m_p; }
     explicit operator bool() const noexcept { return m_p != nullptr; }
 
-    traced_ref<T> operator*() const noexcept { return traced_ref<T>(m_p); }
+    /// A struct element is the struct itself: `p[i].weight = w` must compile, and a member
+    /// store cannot be intercepted (the host reports the changed bytes as untraced).
+    using element_ref =
+        std::conditional_t<std::is_class_v<T> || std::is_union_v<T>, T&, traced_ref<T>>;
+    element_ref operator*() const noexcept { return element(m_p); }
     template <typename I, typename = std::enable_if_t<std::is_integral_v<I> || std::is_enum_v<I>>>
-    traced_ref<T> operator[](I i) const noexcept
+    element_ref operator[](I i) const noexcept
     {
-        return traced_ref<T>(m_p + i);
+        return element(m_p + i);
     }
     T* operator->() const noexcept { return m_p; }
 
@@ -161,6 +165,13 @@ public:
     traced_ptr operator--(int) noexcept { return traced_ptr(m_p--); }
 
 private:
+    static element_ref element(T* p) noexcept
+    {
+        if constexpr (std::is_class_v<T> || std::is_union_v<T>)
+            return *p;
+        else
+            return traced_ref<T>(p);
+    }
     T* m_p = nullptr;
 };
 
