@@ -191,6 +191,25 @@ private Q_SLOTS:
         QVERIFY(r.findKernel("k"));
     }
 
+    /// The runtime's other headers that sample kernel files include for their host code
+    /// (matrixMul includes <cuda_profiler_api.h>) are the emulator's too: the toolkit's copies,
+    /// which /usr/local/include may link, redefine the prelude's vector types. Under NVRTC they
+    /// compile as they are.
+    void runtimeHeadersOfSampleFilesCompile()
+    {
+        const std::string src = "#include <assert.h>\n#include <stdio.h>\n"
+                                "#include <cuda_profiler_api.h>\n#include <cuda_runtime.h>\n"
+                                "#include <builtin_types.h>\n#include <vector_functions.h>\n"
+                                "#include <driver_types.h>\n#include <sm_20_atomic_functions.h>\n"
+                                "__global__ void k(float2* p) { p[0] = make_float2(1.f, 2.f); }\n";
+        const CompileResult cpu = emulator(src, "runtime.cu", {});
+        QVERIFY2(cpu.ok, cpu.log.c_str());
+        QVERIFY(cpu.findKernel("k"));
+        const CompileResult gpu = nvrtc(src, "runtime.cu", {});
+        QVERIFY2(gpu.ok, gpu.log.c_str());
+        QVERIFY(gpu.findKernel("k"));
+    }
+
     /// Part 4: a kernel in an included .cuh, a helper from includeDirs (angle include) and a
     /// C++ reference including a project header: discovered, compiled and checked on the
     /// emulator; discovered under NVRTC.
