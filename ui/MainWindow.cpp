@@ -878,8 +878,7 @@ void MainWindow::scheduleKernelCompile(bool now)
     CompileOptions options = s.compileOptions;
     // Line tables for the Inspect panel's source ↔ PTX/SASS links (-lineinfo changes no code).
     options.lineInfo = true;
-    options.projectDir = s.baseDir.string();
-    if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
+    options.projectDir = s.baseDir.string(); // sourceDir: set by runnableSession()
     std::vector<std::string> launched{s.launch.kernel,
                                       s.reference.kind == session::ReferenceSpec::Kind::Kernel
                                           ? s.reference.launch.kernel
@@ -953,7 +952,9 @@ void MainWindow::scheduleReferenceCompile(bool now)
     }
     IncludePaths includes;
     includes.projectDir = s.baseDir;
-    if (!s.reference.file.empty()) includes.sourceDir = s.resolve(s.reference.file).parent_path();
+    const session::Session& saved = m_doc->session(); // the runnable copy holds the text only
+    if (!saved.reference.file.empty())
+        includes.sourceDir = saved.resolve(saved.reference.file).parent_path();
     LiveCompiler::Job job = [source, function, flags, includes](const CancelToken&) {
         try {
             session::CppReference reference;

@@ -129,6 +129,9 @@ void SessionDocument::setModified(bool modified)
 session::Session SessionDocument::runnableSession() const
 {
     session::Session s = m_session;
+    // The text replaces the file; #include still looks next to the file.
+    if (!s.kernelFile.empty())
+        s.compileOptions.sourceDir = s.resolve(s.kernelFile).parent_path().string();
     s.kernelFile.clear();
     s.kernelSource = m_kernelText.toStdString();
     if (s.reference.kind == session::ReferenceSpec::Kind::Cpp) {

@@ -30,7 +30,8 @@ struct CompileOptions {
     /// to it, relative includeDirs are resolved against it; empty = the main source's folder,
     /// else the working directory.
     std::string projectDir;
-    /// The main source's folder (quoted includes look there first); empty = projectDir.
+    /// The main source's folder (quoted includes look there first); empty = projectDir. The
+    /// window sends its kernel as text with this set to the kernel file's folder.
     std::string sourceDir;
 
     friend bool operator==(const CompileOptions&, const CompileOptions&) = default;

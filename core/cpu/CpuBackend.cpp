@@ -239,16 +239,18 @@ std::string headerCopyName(std::size_t i, const UserHeader& h)
 }
 
 /// The main source and its headers, scanned as one program: conditional compilation sees the
-/// -D macros and the headers' #defines; kernels declared in one file and defined in another take
-/// the definition's parameter names. `rewritten` is the main file's; headerTexts the headers'.
+/// -D macros (and the headers' #defines as possibly defined); kernels declared in one file and
+/// defined in another take the definition's parameter names. `rewritten` is the main file's;
+/// headerTexts the headers'.
 detail::KernelSource scanSources(const IncludeScan& includes, const std::string& sourceName,
                                  const CompileOptions& options, bool trace)
 {
     using detail::KernelSource;
+    // A header's #define may or may not precede a given #if (include guards!): unknown.
     std::map<std::string, std::string> macros;
     for (const UserHeader& h : includes.headers)
-        for (auto& [name, value] : KernelSource::definedMacros(h.text))
-            macros.emplace(name, value);
+        for (const auto& [name, value] : KernelSource::definedMacros(h.text))
+            macros.emplace(name, KernelSource::kUnknownMacro);
     for (const auto& [name, value] : options.defines)
         macros[name] = value.empty() ? "1" : value;
     const auto scanOne = [&](const std::string& text, const std::string& name) {

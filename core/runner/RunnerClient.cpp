@@ -454,6 +454,8 @@ RunOutcome RunnerClient::run(const Request& req)
     if (oneShot) s.compileOptions.lineInfo = true; // file:line in the sanitizer's report
     QJsonObject run{{"session", QString::fromStdString(session::ProjectFile::toJson(s))},
                     {"baseDir", QString::fromStdString(absoluteDir(s.baseDir))},
+                    // Not part of a project file: where an inline kernel text's file lives.
+                    {"sourceDir", QString::fromStdString(s.compileOptions.sourceDir)},
                     {"name", QString::fromStdString(s.name)},
                     {"flagsTrusted", s.flagsTrusted},
                     {"boundsCheck", req.boundsCheck},

@@ -289,6 +289,8 @@ private:
                                                    req["name"].toString().toStdString());
                 // Not part of the project file: the client's user decided (ProjectTrust).
                 s.flagsTrusted = req["flagsTrusted"].toBool();
+                // Nor is the folder of a kernel sent as text (the window's): #include looks there.
+                s.compileOptions.sourceDir = req["sourceDir"].toString().toStdString();
                 // Hotspots map samples to source lines: the CUBIN needs line information.
                 if (profiler && profiler->options().hotspots) s.compileOptions.lineInfo = true;
             } catch (const Error& e) {

@@ -662,6 +662,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     CompileOptions options = s.compileOptions;
     // #include resolves next to the kernel file, then in the project folder and its includeDirs.
+    // (A kernel given as text, as the window sends it, may name its file's folder in sourceDir.)
     options.projectDir = s.baseDir.string();
     if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
     auto addNameExpression = [&options](const std::string& k) {

@@ -235,6 +235,21 @@ private Q_SLOTS:
         }
     }
 
+    /// A macro another header defines may or may not be defined here: an include guard must
+    /// not hide the header's own kernels.
+    void macrosOfOtherFilesAreUnknown()
+    {
+        const std::string header = "#ifndef SCALARPROD_CUH\n#define SCALARPROD_CUH\n"
+                                   "__global__ void k(float* p) {}\n#endif\n";
+        const KernelSource ks =
+            KernelSource::scan(header, "s.cuh", {{"SCALARPROD_CUH", KernelSource::kUnknownMacro}});
+        QCOMPARE(ks.kernels.size(), std::size_t{1});
+        const KernelSource viaDefined = KernelSource::scan(
+            "#if defined(USE_X)\n__global__ void a() {}\n#else\n__global__ void b() {}\n#endif\n",
+            "s.cu", {{"USE_X", KernelSource::kUnknownMacro}});
+        QCOMPARE(viaDefined.kernels.size(), std::size_t{2});
+    }
+
     void conditionsFollowDefinesAndMacros()
     {
         const std::string src = "#if defined(FAST) && VARIANT >= 2\n"

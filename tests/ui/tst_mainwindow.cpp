@@ -467,6 +467,51 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// Issue 24 part 4: an error in an included header is listed in Problems at the header's
+    /// line; activating it opens the header in a read-only tab of its own, at that line.
+    void headerErrorsOpenTheHeader()
+    {
+        if (!m_hasNvrtc) QSKIP("NVRTC is not available: no live diagnostics");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString project = dir.filePath(QStringLiteral("multifile"));
+        QVERIFY(QDir().mkpath(project + QStringLiteral("/src")));
+        QVERIFY(QDir().mkpath(project + QStringLiteral("/include")));
+        const QString data =
+            QStringLiteral(WB_SOURCE_DIR "/tests/session/data/realkernels/multifile/");
+        for (const char* f : {"multifile.wbproj", "reference.cpp", "reference_common.h",
+                              "src/scalarProd.cu", "include/vec_helpers.h"})
+            QVERIFY(QFile::copy(data + QLatin1String(f), project + u'/' + QLatin1String(f)));
+        QFile header(project + QStringLiteral("/src/scalarProd_kernel.cuh"));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        header.write("#pragma once\n\n__global__ void scalarProdGPU(float* d_C)\n"
+                     "{ d_C[0] = undefined_in_header; }\n");
+        header.close();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(project + QStringLiteral("/multifile.wbproj")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.kernelCompiler()->lastResult() && !w.kernelCompiler()->lastResult()->ok, 30000);
+        const int tabs = w.editorTabs()->count();
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Problems);
+        QTableView* problems = w.resultsPanel()->problemsView();
+        QTRY_VERIFY(problems->model()->rowCount() >= 1);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                          problems->visualRect(problems->model()->index(0, 2)).center());
+        QCOMPARE(w.editorTabs()->count(), tabs + 1);
+        auto* opened = qobject_cast<KernelEditor*>(w.editorTabs()->currentWidget());
+        QVERIFY(opened && opened != w.kernelEditor());
+        QCOMPARE(opened->sourceName(), QStringLiteral("src/scalarProd_kernel.cuh"));
+        QVERIFY(opened->isReadOnly());
+        QVERIFY(opened->hasErrorMarker(4));
+        int l = 0, i = 0;
+        opened->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, 4);
+        w.document()->setModified(false);
+    }
+
     void referenceErrorsShowInTheirTab()
     {
         if (!m_hasHostCompiler)

@@ -490,7 +490,9 @@ private:
     /// 1, 0, or nullopt for a reserved name nobody defined here (the compiler may).
     std::optional<long long> isDefined(std::string_view name) const
     {
-        if (m_macros.count(std::string(name))) return 1;
+        if (const auto it = m_macros.find(std::string(name)); it != m_macros.end())
+            return it->second == KernelSource::kUnknownMacro ? std::nullopt
+                                                             : std::optional<long long>(1);
         if (m_undefined.count(name)) return 0;
         if (name.size() > 1 && name[0] == '_' && (name[1] == '_' || std::isupper(name[1])))
             return std::nullopt;

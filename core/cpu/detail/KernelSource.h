@@ -54,6 +54,10 @@ struct KernelSource {
     /// counts as active) declares no kernel and refuses nothing.
     static KernelSource scan(const std::string& source, const std::string& sourceName,
                              const std::map<std::string, std::string>& macros = {});
+    /// A value in scan()'s `macros` for a macro that may or may not be defined where the file is
+    /// read (one another header defines: an include guard, say): conditions on it keep every
+    /// branch.
+    static constexpr const char* kUnknownMacro = "\x01unknown";
     /// The object-like macros `source` #defines (name → value), for scan()'s `macros`.
     static std::map<std::string, std::string> definedMacros(const std::string& source);
     /// `source` with the mutable pointer parameters of every __global__ function turned into

@@ -1,4 +1,5 @@
-#pragma once
+#ifndef SCALARPROD_KERNEL_CUH
+#define SCALARPROD_KERNEL_CUH
 #include <vec_helpers.h>
 
 // One vector per block-stride step; each thread sums a strided part, thread 0 adds them up.
@@ -21,3 +22,5 @@ __global__ void scalarProdGPU(float* d_C, float* d_A, float* d_B, int vectorN, i
         __syncthreads();
     }
 }
+
+#endif // SCALARPROD_KERNEL_CUH
