@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/host/HostCompiler.h"
 
+#include "core/common/DeferredInit.h"
+
 #include "core/common/Checksum.h"
 #include "core/common/Paths.h"
 
@@ -416,6 +418,7 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
     for (const QString& a : args)
         addKey(a.toStdString());
     addKey(request.source);
+    addKey("deferred-init 1"); // libraries are patched after linking (DeferredInit)
     const std::string key = hashHex(keyMaterial);
 
     std::string command = shellQuote(m_executable);
@@ -493,6 +496,16 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
                                    ? "the host compiler failed with exit code " +
                                          std::to_string(process.exitCode())
                                    : "the host compiler crashed"));
+        result.compileMs = elapsed();
+        return result;
+    }
+
+    // No code of the library runs while it loads: its constructors wait for the sandbox.
+    if (const std::string why = DeferredInit::defer((workDir / "out.so").string()); !why.empty()) {
+        result.diagnostics.push_back(toolDiagnostic(
+            "the compiled library is refused: " + why +
+            " (Warpbench loads user code only where it cannot run before the sandbox is up)"));
+        result.log += result.diagnostics.back().message + "\n";
         result.compileMs = elapsed();
         return result;
     }

@@ -571,6 +571,15 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     std::map<std::string, HostArray> timedResults, afterResults;
     int checkedTimedLaunch = 0;
 
+    // Expected results from files are read now: once the kernel library is loaded the
+    // process may be sealed (core/common/Sandbox.h) and open no more files.
+    std::map<std::string, HostArray> filesExpected;
+    if (s.reference.kind == ReferenceSpec::Kind::Files)
+        for (const auto& [buffer, file] : s.reference.files) {
+            const BufferSpec* b = s.findBuffer(buffer);
+            filesExpected.emplace(buffer, Npy::read(s.resolve(file), b->type));
+        }
+
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::shared_ptr<void> loadHold = opt.beforeLoad ? opt.beforeLoad(*backend) : nullptr;
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
@@ -678,10 +687,13 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             std::vector<HostArray> data = inputs;
             std::vector<ScalarValue> scalars = r.scalars;
             std::vector<void*> args;
-            for (const BoundArg& b : refBound)
+            std::vector<std::size_t> bytes;
+            for (const BoundArg& b : refBound) {
                 args.push_back(b.isBuffer ? static_cast<void*>(data[b.index].data())
                                           : scalars[b.index].data());
-            cppRef->call(args);
+                bytes.push_back(b.isBuffer ? data[b.index].bytes() : 0);
+            }
+            cppRef->call(args, bytes);
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 if (s.buffers[i].isOutput())
                     expected.emplace(s.buffers[i].name, std::move(data[i]));
@@ -694,10 +706,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             break;
         }
         case ReferenceSpec::Kind::Files:
-            for (const auto& [buffer, file] : s.reference.files) {
-                const BufferSpec* b = s.findBuffer(buffer);
-                expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
-            }
+            expected = filesExpected;
             break;
         }
         return expected;
