@@ -315,6 +315,9 @@ bool loadProject(const QCommandLineParser& p, const QString& path, session::Sess
 runner::RunnerClient::Config runnerConfig(const QCommandLineParser& p)
 {
     runner::RunnerClient::Config config;
+    // A submission graded by `grade`: the runner stays in this process's group, which the
+    // grader kills whole when the row ends.
+    config.ownProcessGroup = qEnvironmentVariableIsEmpty("WARPBENCH_GRADE_CHILD");
     if (p.isSet(QStringLiteral("runner"))) {
         for (const QString& a :
              p.value(QStringLiteral("runner")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
@@ -1081,6 +1084,14 @@ int runCli(const QStringList& arguments)
                  QStringLiteral("grade: submissions graded at once, each in its own runner "
                                 "(default: one per GPU; one per CPU core on the emulator)."),
                  QStringLiteral("N")});
+    p.addOption({QStringLiteral("shard"),
+                 QStringLiteral("grade: grade only the K-th of N slices of the submissions (every "
+                                "N-th file in name order, starting at the K-th); the slices' --out "
+                                "folders join with grade --merge."),
+                 QStringLiteral("K/N")});
+    p.addOption({QStringLiteral("merge"),
+                 QStringLiteral("grade --merge DIR...: join the grades.json of several shards' "
+                                "--out folders into one table (text, --json, --csv, --out).")});
     p.addOption({QStringLiteral("memory-limit"),
                  QStringLiteral("grade: address-space limit per submission in MiB (CPU emulator; "
                                 "not applied on CUDA)."),

@@ -10,12 +10,15 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QSaveFile>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <algorithm>
@@ -23,10 +26,13 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <thread>
 
+#include <csignal>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace wb::cli {
 
@@ -160,6 +166,38 @@ void readReport(const QJsonObject& rep, GradeRow& row)
 
 } // namespace
 
+/// The table: --csv FILE, --out DIR (grades.csv, grades.json), and text or --json on stdout.
+static int writeTables(const QCommandLineParser& p, const QString& project,
+                       const std::vector<GradeRow>& rows, const QString& shard)
+{
+    const auto save = [&](const QString& path, const QByteArray& bytes) {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+            err(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+            return false;
+        }
+        return true;
+    };
+    const QString outDir = p.value(QStringLiteral("out"));
+    if (!outDir.isEmpty() && !QDir().mkpath(outDir)) {
+        err(QStringLiteral("cannot create %1").arg(outDir));
+        return InvalidInput;
+    }
+    const QByteArray json = GradeCommand::toJson(project, rows, shard);
+    if (p.isSet(QStringLiteral("csv")) &&
+        !save(p.value(QStringLiteral("csv")), GradeCommand::toCsv(rows).toUtf8()))
+        return RuntimeError;
+    if (!outDir.isEmpty() && (!save(QDir(outDir).filePath(QStringLiteral("grades.csv")),
+                                    GradeCommand::toCsv(rows).toUtf8()) ||
+                              !save(QDir(outDir).filePath(QStringLiteral("grades.json")), json)))
+        return RuntimeError;
+    if (p.isSet(QStringLiteral("json")))
+        std::cout << json.toStdString() << std::flush;
+    else
+        std::cout << GradeCommand::toText(rows).toStdString() << std::flush;
+    return Pass;
+}
+
 GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
                                 const QString& submission, const QStringList& extraArgs,
                                 double timeoutS, qint64 memoryLimitBytes)
@@ -171,16 +209,22 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
     if (dev >= 0 && dev + 1 < extraArgs.size()) row.device = extraArgs[dev + 1].toInt();
     QProcess p;
     p.setProgram(cli);
-    if (memoryLimitBytes > 0) {
-        // In the child before exec: inherited by its runner and the runner's compilers.
-        const auto limit = static_cast<rlim_t>(memoryLimitBytes);
-        p.setChildProcessModifier([limit] {
+    // The child leads a process group of its own that its runner, the runner's children and
+    // the compilers join (WARPBENCH_GRADE_CHILD): killed whole when the row ends, so no process
+    // of a submission outlives its row. The memory limit, set before exec, is inherited by all.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("WARPBENCH_GRADE_CHILD"), QStringLiteral("1"));
+    p.setProcessEnvironment(env);
+    const auto limit = static_cast<rlim_t>(memoryLimitBytes);
+    p.setChildProcessModifier([limit] {
+        ::setpgid(0, 0);
+        if (limit > 0) {
             const struct rlimit r {
                 limit, limit
             };
             ::setrlimit(RLIMIT_AS, &r);
-        });
-    }
+        }
+    });
     // The child's runner enforces the same limit on the kernel; this process's wait below also
     // covers the compile, so it is the outer bound.
     p.setArguments(QStringList{QStringLiteral("run"), project, QStringLiteral("--kernel"),
@@ -198,9 +242,19 @@ GradeRow GradeCommand::gradeOne(const QString& cli, const QString& project,
         row.message = QStringLiteral("could not start %1: %2").arg(cli, p.errorString());
         return row;
     }
+    const auto group = static_cast<pid_t>(p.processId());
+    struct KillGroup {
+        pid_t group;
+        ~KillGroup()
+        {
+            if (group > 0) ::kill(-group, SIGKILL);
+        }
+    } killGroup{group};
     const bool finished = p.waitForFinished(static_cast<int>(std::lround(timeoutS * 1000.0)));
     if (!finished) {
-        // The run, its runner and the runner's compilers: all of it, at once.
+        // The run, its runner and the runner's compilers: all of it, at once (the whole
+        // process group, then anything that left it).
+        ::kill(-group, SIGKILL);
         killProcessTree(static_cast<pid_t>(p.processId()));
         p.waitForFinished();
         row.wallS = static_cast<double>(timer.elapsed()) / 1000.0;
@@ -263,7 +317,8 @@ QString GradeCommand::toCsv(const std::vector<GradeRow>& rows)
     return s;
 }
 
-QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeRow>& rows)
+QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeRow>& rows,
+                                const QString& shard)
 {
     QJsonArray a;
     int passed = 0, impossible = 0;
@@ -288,12 +343,124 @@ QByteArray GradeCommand::toJson(const QString& project, const std::vector<GradeR
         o["bundle"] = r.bundle.isEmpty() ? QJsonValue() : QJsonValue(r.bundle);
         a.append(o);
     }
-    return QJsonDocument(QJsonObject{{"project", project},
-                                     {"submissions", static_cast<int>(rows.size())},
-                                     {"passed", passed},
-                                     {"impossible", impossible},
-                                     {"results", a}})
-        .toJson(QJsonDocument::Indented);
+    QJsonObject doc{{"project", project},
+                    {"submissions", static_cast<int>(rows.size())},
+                    {"passed", passed},
+                    {"impossible", impossible},
+                    {"results", a}};
+    if (!shard.isEmpty()) doc["shard"] = shard;
+    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
+}
+
+GradeRow GradeCommand::rowFromJson(const QJsonObject& o)
+{
+    GradeRow r;
+    r.file = o.value(QLatin1String("file")).toString();
+    r.result = o.value(QLatin1String("result")).toString();
+    r.wallS = o.value(QLatin1String("wallS")).toDouble();
+    r.message = o.value(QLatin1String("message")).toString();
+    r.maxAbs = jsonNumber(o.value(QLatin1String("maxAbsError")));
+    const auto optional = [&](const char* key, double none) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isDouble() ? v.toDouble() : none;
+    };
+    r.unwritten = static_cast<qint64>(optional("unwritten", -1));
+    r.kernelMs = optional("kernelMs", -1);
+    r.bandwidthGBs = optional("bandwidthGBs", -1);
+    r.speedOfLight = o.value(QLatin1String("speedOfLight")).toString();
+    r.peakGBs = optional("peakGBs", 0);
+    r.device = static_cast<int>(optional("device", -1));
+    r.seed = o.value(QLatin1String("seed")).toString();
+    r.bundle = o.value(QLatin1String("bundle")).toString();
+    return r;
+}
+
+bool GradeCommand::parseShard(const QString& text, int& k, int& n, QString& why)
+{
+    const QStringList parts = text.split(QLatin1Char('/'));
+    bool okK = false, okN = false;
+    if (parts.size() == 2) {
+        k = parts[0].toInt(&okK);
+        n = parts[1].toInt(&okN);
+    }
+    if (!okK || !okN || n < 1 || k < 1 || k > n) {
+        why = QStringLiteral("--shard: expected K/N with 1 <= K <= N, got \"%1\"").arg(text);
+        return false;
+    }
+    return true;
+}
+
+int GradeCommand::merge(const QCommandLineParser& p, const QStringList& args)
+{
+    if (args.size() < 2) {
+        err(QStringLiteral("--merge: expected the shards' --out folders"));
+        return InvalidInput;
+    }
+    QString project;
+    int total = 0;
+    std::map<int, QString> shards; // K -> folder
+    std::map<QString, GradeRow> rows;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString path = QDir(args[i]).filePath(QStringLiteral("grades.json"));
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err(QStringLiteral("--merge: cannot read %1").arg(path));
+            return InvalidInput;
+        }
+        QJsonParseError pe;
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll(), &pe).object();
+        if (pe.error != QJsonParseError::NoError ||
+            !doc.value(QLatin1String("results")).isArray()) {
+            err(QStringLiteral("--merge: %1 is not a grades.json of warpbench-cli grade")
+                    .arg(path));
+            return InvalidInput;
+        }
+        const QString proj = doc.value(QLatin1String("project")).toString();
+        if (project.isEmpty()) project = proj;
+        if (proj != project) {
+            err(QStringLiteral("--merge: %1 graded %2, not %3").arg(path, proj, project));
+            return InvalidInput;
+        }
+        const QString shard = doc.value(QLatin1String("shard")).toString();
+        int k = 1, n = 1;
+        QString why;
+        if (!shard.isEmpty() && !parseShard(shard, k, n, why)) {
+            err(QStringLiteral("%1: %2").arg(path, why));
+            return InvalidInput;
+        }
+        if (total == 0) total = n;
+        if (n != total) {
+            err(QStringLiteral("--merge: %1 is shard %2, the others are slices of %3")
+                    .arg(path, shard)
+                    .arg(total));
+            return InvalidInput;
+        }
+        if (!shards.emplace(k, args[i]).second) {
+            err(QStringLiteral("--merge: shard %1/%2 is given twice (%3 and %4)")
+                    .arg(k)
+                    .arg(n)
+                    .arg(shards[k], args[i]));
+            return InvalidInput;
+        }
+        for (const QJsonValue& v : doc.value(QLatin1String("results")).toArray()) {
+            GradeRow r = rowFromJson(v.toObject());
+            if (!rows.emplace(r.file, r).second) {
+                err(QStringLiteral("--merge: %1 is graded in more than one shard").arg(r.file));
+                return InvalidInput;
+            }
+        }
+    }
+    if (static_cast<int>(shards.size()) != total) {
+        QStringList missing;
+        for (int k = 1; k <= total; ++k)
+            if (!shards.count(k)) missing << QStringLiteral("%1/%2").arg(k).arg(total);
+        err(QStringLiteral("--merge: shards missing: %1").arg(missing.join(QStringLiteral(", "))));
+        return InvalidInput;
+    }
+    std::vector<GradeRow> table;
+    for (auto& [file, r] : rows)
+        table.push_back(std::move(r));
+    return writeTables(p, project, table, {});
 }
 
 QString GradeCommand::toText(const std::vector<GradeRow>& rows)
@@ -421,6 +588,7 @@ QString GradeCommand::writeBundle(const QString& dir, const QString& project,
 
 int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
 {
+    if (p.isSet(QStringLiteral("merge"))) return merge(p, args);
     if (args.size() != 3) {
         err(QStringLiteral("expected PROJECT and SUBMISSIONS_DIR (see --help)"));
         return InvalidInput;
@@ -458,10 +626,26 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
             return InvalidInput;
         }
     }
-    const QStringList files = dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name);
-    if (files.isEmpty()) {
+    const QStringList all = dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name);
+    if (all.isEmpty()) {
         err(QStringLiteral("no .cu files in %1").arg(dir.path()));
         return InvalidInput;
+    }
+    // --shard K/N: every N-th file in name order from the K-th (deterministic on any machine
+    // that sees the same folder; a slice may be empty).
+    QString shard;
+    QStringList files = all;
+    if (p.isSet(QStringLiteral("shard"))) {
+        int k = 0, n = 0;
+        QString why;
+        if (!parseShard(p.value(QStringLiteral("shard")), k, n, why)) {
+            err(why);
+            return InvalidInput;
+        }
+        shard = QStringLiteral("%1/%2").arg(k).arg(n);
+        files.clear();
+        for (qsizetype i = k - 1; i < all.size(); i += n)
+            files << all[i];
     }
     // A bad project fails every submission the same way: say so once, before grading.
     const bool trust = p.isSet(QStringLiteral("trust-project"));
@@ -523,7 +707,7 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
             return InvalidInput;
         }
     }
-    jobs = std::min(jobs, static_cast<int>(files.size()));
+    jobs = std::max(1, std::min(jobs, static_cast<int>(files.size())));
     qint64 memoryLimit = 0;
     if (p.isSet(QStringLiteral("memory-limit"))) {
         bool conv = false;
@@ -546,6 +730,24 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
         return InvalidInput;
     }
 
+    // Each submission is graded from a private copy (a folder only this user can read), so
+    // that no submission can change another before it is graded.
+    QTemporaryDir privateDir;
+    if (!privateDir.isValid()) {
+        err(QStringLiteral("cannot create a private folder for the submissions: %1")
+                .arg(privateDir.errorString()));
+        return RuntimeError;
+    }
+    const QDir copies(privateDir.path());
+    for (const QString& f : files) {
+        const QString to = copies.filePath(f);
+        if (!QFile::copy(dir.absoluteFilePath(f), to) ||
+            !QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner)) {
+            err(QStringLiteral("cannot copy %1 into %2")
+                    .arg(dir.absoluteFilePath(f), copies.path()));
+            return RuntimeError;
+        }
+    }
     std::vector<GradeRow> rows(static_cast<std::size_t>(files.size()));
     std::atomic<int> next{0};
     std::mutex printMutex;
@@ -561,7 +763,7 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
                 std::cerr << "grading " << files[i].toStdString() << " ..." << std::endl;
             }
             rows[static_cast<std::size_t>(i)] =
-                gradeOne(cli, project, dir.absoluteFilePath(files[i]), args, timeoutS, memoryLimit);
+                gradeOne(cli, project, copies.filePath(files[i]), args, timeoutS, memoryLimit);
         }
     };
     {
@@ -581,7 +783,7 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
             if (rows[i].device >= 0)
                 args << QStringLiteral("--device") << QString::number(rows[i].device);
             rows[i].bundle =
-                writeBundle(failed, project, dir.absoluteFilePath(files[static_cast<qsizetype>(i)]),
+                writeBundle(failed, project, copies.filePath(files[static_cast<qsizetype>(i)]),
                             rows[i], args, why);
             if (rows[i].bundle.isEmpty()) {
                 err(why);
@@ -589,26 +791,7 @@ int GradeCommand::run(const QCommandLineParser& p, const QStringList& args)
             }
         }
     }
-    const auto save = [&](const QString& path, const QByteArray& bytes) {
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-            err(QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-            return false;
-        }
-        return true;
-    };
-    if (p.isSet(QStringLiteral("csv")) &&
-        !save(p.value(QStringLiteral("csv")), toCsv(rows).toUtf8()))
-        return RuntimeError;
-    if (!outDir.isEmpty() &&
-        (!save(QDir(outDir).filePath(QStringLiteral("grades.csv")), toCsv(rows).toUtf8()) ||
-         !save(QDir(outDir).filePath(QStringLiteral("grades.json")), toJson(project, rows))))
-        return RuntimeError;
-    if (p.isSet(QStringLiteral("json")))
-        std::cout << toJson(project, rows).toStdString() << std::flush;
-    else
-        std::cout << toText(rows).toStdString() << std::flush;
-    return Pass;
+    return writeTables(p, project, rows, shard);
 }
 
 } // namespace wb::cli

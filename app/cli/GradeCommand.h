@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -49,7 +50,15 @@ public:
                              const QStringList& extraArgs, double timeoutS,
                              qint64 memoryLimitBytes = 0);
     static QString toCsv(const std::vector<GradeRow>& rows);
-    static QByteArray toJson(const QString& project, const std::vector<GradeRow>& rows);
+    /// `shard` ("K/N", empty for a whole grading) goes into the document for --merge.
+    static QByteArray toJson(const QString& project, const std::vector<GradeRow>& rows,
+                             const QString& shard = {});
+    /// A row of a toJson() document (the report and nothing else is lost).
+    static GradeRow rowFromJson(const QJsonObject& o);
+    /// "K/N" with 1 <= K <= N: K and N; false (and `why`) otherwise.
+    static bool parseShard(const QString& text, int& k, int& n, QString& why);
+    /// `grade --merge DIR...`: the shards' DIR/grades.json as one table.
+    static int merge(const QCommandLineParser& parser, const QStringList& dirs);
     static QString toText(const std::vector<GradeRow>& rows);
     /// Writes DIR/<submission stem>/ with the project file and the files it reads, the
     /// submission, the child's report.json and a README.txt with the command that reproduces

@@ -2,6 +2,7 @@
 // warpbench-runner: runs sessions for a RunnerClient over the framed protocol on stdin/stdout.
 // Kernels may print: the protocol moves to private descriptors and what they print on stdout
 // travels in the report.
+#include "core/common/Sandbox.h"
 #include "core/runner/RunnerService.h"
 #include "core/session/imageio/QtImageCodec.h"
 
@@ -40,6 +41,8 @@ int main(int argc, char** argv)
     ::dup2(2, 1);
     // What kernels print goes back in each report (RunnerService captures fd 1).
     opt.captureStdout = true;
+    // Kernels and C++ references are strangers' native code: they run sealed (Sandbox.h).
+    wb::sandbox::setPolicy(wb::sandbox::Policy::Confine);
     QCoreApplication app(argc, argv);
     wb::session::installQtImageCodec(); // sessions may initialise buffers from images
     return wb::runner::RunnerService::serve(opt);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/DynamicLibrary.h"
 
+#include "core/common/DeferredInit.h"
+
 #include <dlfcn.h>
 #include <link.h>
 
+#include <mutex>
 #include <utility>
 
 namespace wb {
@@ -31,6 +34,7 @@ DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept
     : m_handle(std::exchange(other.m_handle, nullptr))
     , m_name(std::move(other.m_name))
     , m_error(std::move(other.m_error))
+    , m_initialised(other.m_initialised)
 {
 }
 
@@ -41,6 +45,7 @@ DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept
         m_handle = std::exchange(other.m_handle, nullptr);
         m_name = std::move(other.m_name);
         m_error = std::move(other.m_error);
+        m_initialised = other.m_initialised;
     }
     return *this;
 }
@@ -56,6 +61,15 @@ std::string DynamicLibrary::path() const
     link_map* map = nullptr;
     if (dlinfo(m_handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
     return map->l_name;
+}
+
+void DynamicLibrary::runDeferredInit() const
+{
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    if (m_initialised || !m_handle) return;
+    m_initialised = true;
+    DeferredInit::run(m_handle);
 }
 
 void* DynamicLibrary::symbol(const char* name) const noexcept

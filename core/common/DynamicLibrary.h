@@ -35,6 +35,12 @@ public:
 
     /// dlsym; nullptr when missing.
     void* symbol(const char* name) const noexcept;
+    /// Runs the library's constructors that DeferredInit moved aside, once per load (and
+    /// again after markUninitialised()). Call it where the library's own code may run.
+    void runDeferredInit() const;
+    /// The library's data was reset to its state after loading (LibraryCache).
+    void markUninitialised() const noexcept { m_initialised = false; }
+
     template <typename Fn> Fn function(const char* name) const noexcept
     {
         return reinterpret_cast<Fn>(symbol(name));
@@ -44,6 +50,7 @@ private:
     void* m_handle = nullptr;
     std::string m_name;
     std::string m_error;
+    mutable bool m_initialised = false;
 };
 
 } // namespace wb

@@ -143,6 +143,7 @@ std::shared_ptr<const DynamicLibrary> LibraryCache::acquire(const std::string& p
         c.unused.remove(path);
         for (const Segment& s : it->second.segments)
             std::memcpy(s.address, s.pristine.data(), s.pristine.size());
+        it->second.library->markUninitialised(); // its constructors run again
         ++c.restores;
     }
     Entry& e = it->second;

@@ -5,6 +5,7 @@
 #include "core/common/IncludeScan.h"
 #include "core/common/LibraryCache.h"
 #include "core/common/Paths.h"
+#include "core/common/Sandbox.h"
 #include "core/cpu/detail/BlockRunner.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
@@ -38,6 +39,8 @@ using detail::LaunchState;
 namespace {
 
 constexpr const char* kTarget = "host-x86_64";
+/// Describing a library runs its constructors (sealed): they get this long.
+constexpr int kDescribeTimeoutMs = 30'000;
 
 /// A digest of every file of the prelude, computed once per process. It goes into each kernel
 /// library's compile request so that a changed prelude (or emulator ABI) never reuses a library
@@ -119,15 +122,28 @@ private:
 
 class CpuProgram final : public BackendProgram {
 public:
-    CpuProgram(CompileResult compiled, std::shared_ptr<const DynamicLibrary> library,
-               const abi::ModuleDesc* module)
+    CpuProgram(CompileResult compiled, std::shared_ptr<const DynamicLibrary> library)
         : m_compiled(std::move(compiled))
         , m_library(std::move(library))
-        , m_module(module)
     {
     }
     const CompileResult& compiled() const noexcept override { return m_compiled; }
-    const abi::ModuleDesc& module() const noexcept { return *m_module; }
+    /// The library's module description, from its own code (constructors, the generated
+    /// wb_cpu_module) — the first code of the library to run in this process: with the
+    /// sandbox on, the process is sealed first. Throws Error(Runtime).
+    const abi::ModuleDesc& module() const
+    {
+        if (m_module) return *m_module;
+        sandbox::confine("kernel", "kernels of " + m_compiled.sourceName);
+        m_library->runDeferredInit();
+        const auto fn = m_library->function<wb_cpu_module_fn>("wb_cpu_module");
+        const abi::ModuleDesc* module = fn ? fn() : nullptr;
+        if (!module || module->abiVersion != abi::kVersion)
+            throw Error(Error::Kind::Runtime, "the kernel library " + m_compiled.libraryPath +
+                                                  " was built for another emulator version");
+        m_module = module;
+        return *m_module;
+    }
     bool boundsChecked() const noexcept
     {
         return m_compiled.target == kBoundsTarget || m_compiled.target == kRaceTarget;
@@ -139,30 +155,147 @@ public:
 private:
     CompileResult m_compiled;
     std::shared_ptr<const DynamicLibrary> m_library;
-    const abi::ModuleDesc* m_module = nullptr;
+    mutable const abi::ModuleDesc* m_module = nullptr;
 };
 
 /// Opens a kernel library (kept loaded by LibraryCache: a warm runner loads the same library
-/// every run) and finds its module description.
-const abi::ModuleDesc* openModule(const std::string& path,
-                                  std::shared_ptr<const DynamicLibrary>& library, std::string& why)
+/// every run). No code of it runs here (DeferredInit): CpuProgram::module() runs it.
+std::shared_ptr<const DynamicLibrary> openLibrary(const std::string& path, std::string& why)
 {
-    library = LibraryCache::acquire(path, why);
+    std::shared_ptr<const DynamicLibrary> library = LibraryCache::acquire(path, why);
     if (!library) {
         why = "cannot load the kernel library: " + why;
         return nullptr;
     }
-    auto fn = library->function<wb_cpu_module_fn>("wb_cpu_module");
-    if (!fn) {
+    if (!library->symbol("wb_cpu_module")) {
         why = "the kernel library " + path + " has no wb_cpu_module entry";
         return nullptr;
     }
-    const abi::ModuleDesc* module = fn();
-    if (!module || module->abiVersion != abi::kVersion) {
-        why = "the kernel library " + path + " was built for another emulator version";
-        return nullptr;
+    return library;
+}
+
+/// One kernel as its library describes it (a copy that crossed from the sealed child).
+struct DescribedKernel {
+    std::string name, symbol;
+    bool isTemplate = false;
+    std::vector<abi::ParamDesc> params;
+    std::vector<std::string> strings; ///< the params' type and pointee texts
+};
+
+std::string field(std::string_view s)
+{
+    return std::to_string(s.size()) + ":" + std::string(s);
+}
+
+/// Reads what describeKernels' child wrote: length-prefixed fields, checked.
+class DescriptionReader {
+public:
+    explicit DescriptionReader(std::string_view text)
+        : m_text(text)
+    {
     }
-    return module;
+    bool atEnd() const { return m_at >= m_text.size(); }
+    char tag()
+    {
+        if (atEnd()) throw Error(Error::Kind::Internal, "kernel description ends early");
+        return m_text[m_at++];
+    }
+    std::string text()
+    {
+        std::size_t n = 0, digits = 0;
+        while (m_at < m_text.size() && m_text[m_at] >= '0' && m_text[m_at] <= '9' && digits < 9) {
+            n = n * 10 + static_cast<std::size_t>(m_text[m_at++] - '0');
+            ++digits;
+        }
+        if (!digits || m_at >= m_text.size() || m_text[m_at] != ':' || m_text.size() - m_at - 1 < n)
+            throw Error(Error::Kind::Internal, "kernel description is malformed");
+        ++m_at;
+        std::string s(m_text.substr(m_at, n));
+        m_at += n;
+        return s;
+    }
+    unsigned number()
+    {
+        const std::string t = text();
+        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos)
+            throw Error(Error::Kind::Internal, "kernel description has a bad number");
+        return static_cast<unsigned>(std::stoul(t));
+    }
+
+private:
+    std::string_view m_text;
+    std::size_t m_at = 0;
+};
+
+/// The kernels of a freshly built library, described by its own code (wb_cpu_module) in a
+/// sealed child process: describing never runs user code in this process (the CLI's
+/// list-kernels, the window's kernel list, a runner before its sandbox is up).
+std::vector<DescribedKernel> describeKernels(const std::string& path, const std::string& sourceName,
+                                             std::string& why)
+{
+    const std::shared_ptr<const DynamicLibrary> library = openLibrary(path, why);
+    if (!library) return {};
+    const auto fn = library->function<wb_cpu_module_fn>("wb_cpu_module");
+    std::string text;
+    try {
+        text = sandbox::runIsolated(
+            "kernel", "describing the kernels of " + sourceName,
+            [&](std::string& out) {
+                library->runDeferredInit();
+                const abi::ModuleDesc* m = fn();
+                if (!m || m->abiVersion != abi::kVersion) {
+                    out = "V";
+                    return;
+                }
+                for (unsigned i = 0; i < m->kernelCount; ++i) {
+                    const abi::KernelDesc& k = m->kernels[i];
+                    out += "K" + field(k.name) + field(k.symbol) + field(k.isTemplate ? "1" : "0") +
+                           field(std::to_string(k.paramCount));
+                    for (unsigned p = 0; p < k.paramCount; ++p) {
+                        const abi::ParamDesc& d = k.params[p];
+                        out += field(d.type ? d.type : "") + field(d.pointee ? d.pointee : "") +
+                               field(std::to_string(d.size)) + field(std::to_string(d.align)) +
+                               field(d.isPointer ? "1" : "0") + field(d.isConst ? "1" : "0");
+                    }
+                }
+            },
+            kDescribeTimeoutMs);
+    } catch (const Error& e) {
+        why = e.what();
+        return {};
+    }
+    if (text == "V") {
+        why = "the kernel library " + path + " was built for another emulator version";
+        return {};
+    }
+    std::vector<DescribedKernel> kernels;
+    try {
+        DescriptionReader r(text);
+        while (!r.atEnd()) {
+            if (r.tag() != 'K') throw Error(Error::Kind::Internal, "kernel description");
+            DescribedKernel k;
+            k.name = r.text();
+            k.symbol = r.text();
+            k.isTemplate = r.text() == "1";
+            const unsigned count = r.number();
+            for (unsigned p = 0; p < count; ++p) {
+                k.strings.push_back(r.text());
+                k.strings.push_back(r.text());
+                abi::ParamDesc d{};
+                d.size = r.number();
+                d.align = std::max(1u, r.number());
+                d.isPointer = r.text() == "1";
+                d.isConst = r.text() == "1";
+                k.params.push_back(d);
+            }
+            kernels.push_back(std::move(k));
+        }
+    } catch (const Error& e) {
+        why = std::string("the kernel library's description is unreadable: ") + e.what();
+        return {};
+    }
+    why.clear();
+    return kernels;
 }
 
 std::string stdFlag(const std::string& requested)
@@ -518,19 +651,19 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
     if (!built.ok) return finish();
 
-    std::shared_ptr<const DynamicLibrary> library;
     std::string why;
-    const abi::ModuleDesc* module = openModule(built.libraryPath, library, why);
-    if (!module) {
+    const std::vector<DescribedKernel> described =
+        describeKernels(built.libraryPath, result.sourceName, why);
+    if (!why.empty()) {
         result.diagnostics.push_back({{}, 0, 0, Severity::Fatal, {}, why, {}});
+        result.log += why + "\n";
         return finish();
     }
-    for (unsigned i = 0; i < module->kernelCount; ++i) {
-        const abi::KernelDesc& kd = module->kernels[i];
+    for (const DescribedKernel& kd : described) {
         KernelInfo k;
         k.name = kd.name;
         k.loweredName = kd.symbol;
-        k.isTemplateInstance = kd.isTemplate != 0;
+        k.isTemplateInstance = kd.isTemplate;
         const detail::ScannedKernel* scanned = nullptr;
         std::string base = k.name.substr(0, k.name.find('<'));
         while (!base.empty() && base.back() == ' ')
@@ -539,19 +672,19 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
             if (s.name == base) scanned = &s;
         k.externC = scanned && scanned->externC;
         std::size_t offset = 0;
-        for (unsigned p = 0; p < kd.paramCount; ++p) {
+        for (std::size_t p = 0; p < kd.params.size(); ++p) {
             const abi::ParamDesc& pd = kd.params[p];
             KernelParam param;
             param.name = scanned && p < scanned->paramNames.size() ? scanned->paramNames[p]
                                                                    : "param" + std::to_string(p);
-            param.type = pd.type;
+            param.type = kd.strings[2 * p];
             param.size = pd.size;
             param.alignment = pd.align;
             offset = (offset + pd.align - 1) / pd.align * pd.align;
             param.offset = offset;
             offset += pd.size;
             param.isPointer = pd.isPointer != 0;
-            param.pointee = pd.pointee;
+            param.pointee = kd.strings[2 * p + 1];
             param.isConst = pd.isConst != 0;
             k.params.push_back(param);
         }
@@ -639,13 +772,12 @@ std::unique_ptr<BackendProgram> CpuBackend::load(const CompileResult& compiled)
                                                       "' was compiled for " + compiled.target +
                                                       ", not for the CPU emulator");
     std::shared_ptr<const DynamicLibrary> library;
-    const abi::ModuleDesc* module = nullptr;
     if (compiled.target == kTarget) {
         std::string why;
-        module = openModule(compiled.libraryPath, library, why);
-        if (!module) throw Error(Error::Kind::Runtime, why);
+        library = openLibrary(compiled.libraryPath, why);
+        if (!library) throw Error(Error::Kind::Runtime, why);
     }
-    return std::make_unique<CpuProgram>(compiled, std::move(library), module);
+    return std::make_unique<CpuProgram>(compiled, std::move(library));
 }
 
 void CpuBackend::beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers)
@@ -888,6 +1020,7 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
     }
 
     const abi::ModuleDesc& module = p.module();
+    sandbox::setActivity("kernel", "kernel '" + info->name + "'");
     const abi::KernelDesc* kd = nullptr;
     for (unsigned i = 0; i < module.kernelCount; ++i)
         if (info->name == module.kernels[i].name) kd = &module.kernels[i];

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/host/HostCompiler.h"
 
+#include "core/common/DeferredInit.h"
+
 #include "core/common/Checksum.h"
 #include "core/common/Paths.h"
 #include "core/common/ProcessTree.h"
@@ -554,6 +556,7 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
         addKey(name);
         addKey(content);
     }
+    addKey("deferred-init 1"); // libraries are patched after linking (DeferredInit)
     const std::string key = hashHex(keyMaterial);
 
     std::string command = shellQuote(m_executable);
@@ -607,10 +610,10 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
             file == fileName)
             return environmentFailure("cannot write " + name + " into the build folder");
         if (const int e = writeFile(workDir / file, content); e != 0)
-            return environmentFailure(e == ENOSPC ? cacheFullMessage(dir)
-                                                  : "cannot write " + name +
-                                                        " into the build folder: " +
-                                                        std::strerror(e));
+            return environmentFailure(e == ENOSPC
+                                          ? cacheFullMessage(dir)
+                                          : "cannot write " + name +
+                                                " into the build folder: " + std::strerror(e));
     }
 
     const ToolRun run =
@@ -645,6 +648,16 @@ HostCompileResult HostCompiler::compileSharedLibrary(const HostCompileRequest& r
                      : std::string("the host compiler crashed")) +
                 (why.empty() ? std::string() : ": " + why)));
         }
+        result.compileMs = elapsed();
+        return result;
+    }
+
+    // No code of the library runs while it loads: its constructors wait for the sandbox.
+    if (const std::string why = DeferredInit::defer((workDir / "out.so").string()); !why.empty()) {
+        result.diagnostics.push_back(toolDiagnostic(
+            "the compiled library is refused: " + why +
+            " (Warpbench loads user code only where it cannot run before the sandbox is up)"));
+        result.log += result.diagnostics.back().message + "\n";
         result.compileMs = elapsed();
         return result;
     }

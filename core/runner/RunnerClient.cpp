@@ -306,7 +306,7 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
     }
     std::unique_ptr<RunnerProcess> p;
     try {
-        p = std::make_unique<RunnerProcess>(argv);
+        p = std::make_unique<RunnerProcess>(argv, m_config.ownProcessGroup);
     } catch (const Error& e) {
         setFault(o, Fault::RunnerUnavailable, e.what(),
                  "check the runner command, or run in-process (--in-process)");

@@ -104,6 +104,10 @@ public:
         std::string sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
         int cancelGraceMs = 1000;
         int startTimeoutMs = 30000;
+        /// Runners start in a process group of their own (the terminal's Ctrl-C is the
+        /// client's to handle). False: in the client's group, so that whoever started the
+        /// client (`warpbench-cli grade`) stops the runner with it by killing that group.
+        bool ownProcessGroup = true;
     };
 
     struct Request {

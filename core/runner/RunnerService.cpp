@@ -2,9 +2,11 @@
 #include "core/runner/RunnerService.h"
 
 #include "core/common/Error.h"
+#include "core/common/Sandbox.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
+#include "core/host/HostCompiler.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/profiling/SessionProfiler.h"
 #include "core/runner/ReportCodec.h"
@@ -16,11 +18,16 @@
 #include <QJsonArray>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <malloc.h>
 #include <map>
 #include <memory>
@@ -28,7 +35,9 @@
 #include <optional>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -199,11 +208,17 @@ public:
         Frame f;
         while (Protocol::readFrame(m_opt.inFd, f)) {
             switch (f.type) {
-            case Type::Run:
+            case Type::Run: {
+                const QJsonObject req = f.json();
+                if (runsOnTheEmulator(req)) {
+                    runSealed(req);
+                    break;
+                }
                 // After a sticky GPU error nothing in this process can use the GPU again; leave
                 // without running destructors against the lost context.
-                if (!run(f.json())) ::_exit(0);
+                if (!run(req)) ::_exit(0);
                 break;
+            }
             case Type::Stats:
                 send(Type::Stats, stats());
                 break;
@@ -253,12 +268,179 @@ private:
         }
     }
 
+    /// Whether the run's kernels are native code in this process (the CPU emulator).
+    static bool runsOnTheEmulator(const QJsonObject& req)
+    {
+        try {
+            auto kind = parseBackendKind(req["backend"].toString().toStdString());
+            if (!kind)
+                kind = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
+                                                      req["baseDir"].toString().toStdString(),
+                                                      req["name"].toString().toStdString())
+                           .backend;
+            if (*kind == BackendKind::Auto) kind = describeBackend(BackendKind::Auto, 0).kind;
+            return *kind == BackendKind::Cpu;
+        } catch (const Error&) {
+            return true; // sealed either way; the child's run() reports the error
+        }
+    }
+
+    /// An emulator run happens in a child of this process that seals itself (Sandbox.h)
+    /// before any code of the kernel library runs, and ends with the run: kernels are native
+    /// code, and a sealed process cannot compile the next run. This process stays warm and
+    /// clean; it relays the child's frames, adds what the kernels printed, and answers for a
+    /// child that attempted a forbidden call ("kernel attempted …") or exited on its own. A
+    /// child that crashed takes this process down with the same signal, as an in-process
+    /// crash did, so that the client reports it the same way.
+    void runSealed(const QJsonObject& req)
+    {
+        if (m_output) {
+            const detail::OutputCapture::Text before = m_output->take();
+            if (!before.text.empty()) {
+                [[maybe_unused]] const auto n = ::write(2, before.text.data(), before.text.size());
+            }
+        }
+        // Created here so that the client reaches it through this process's descriptors.
+        if (!m_inline && !m_arena.valid()) m_arena = SharedMemory::create(64 * 1024);
+        (void)HostCompiler::find(); // remembered in this process for every child
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0) {
+            sendRunError("the runner cannot create a pipe for its sandboxed child");
+            return;
+        }
+        const sandbox::ViolationRecord record;
+        std::fflush(stdout);
+        std::fflush(stderr);
+        const pid_t parent = ::getpid();
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            ::close(fds[0]);
+            ::close(fds[1]);
+            sendRunError("the runner cannot fork its sandboxed child");
+            return;
+        }
+        if (pid == 0) {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(0);
+            ::close(fds[0]);
+            // The child speaks only to this process: the client's descriptors are closed.
+            ::close(m_opt.inFd);
+            ::close(m_opt.outFd);
+            m_opt.outFd = fds[1];
+            m_child = true;
+            record.arm();
+            sandbox::setPolicy(sandbox::Policy::Confine);
+            sandbox::setDisposable(true);
+            run(req);
+            std::fflush(stdout);
+            std::cout.flush();
+            ::_exit(0);
+        }
+        ::close(fds[1]);
+        m_watchdog.arm(true);
+        struct Disarm {
+            HangupWatchdog& w;
+            ~Disarm() { w.arm(false); }
+        } disarm{m_watchdog};
+        std::optional<QJsonObject> answer;
+        std::string kernel;
+        bool garbled = false;
+        Frame f;
+        for (;;) {
+            try {
+                if (!Protocol::readFrame(fds[0], f)) break;
+            } catch (const Error&) {
+                garbled = true;
+                break;
+            }
+            if (f.type == Type::Report) {
+                try {
+                    answer = f.json();
+                } catch (const Error&) {
+                    garbled = true;
+                }
+                continue;
+            }
+            if (f.type == Type::Progress) {
+                try {
+                    kernel = f.json()["kernel"].toString().toStdString();
+                } catch (const Error&) {
+                }
+            }
+            if (f.type != Type::Progress && f.type != Type::Blob) {
+                garbled = true;
+                break;
+            }
+            Protocol::writeAll(m_opt.outFd,
+                               Protocol::encode(f.type, f.payload.data(), f.payload.size(),
+                                                m_opt.protocolVersion));
+        }
+        if (garbled) ::kill(pid, SIGKILL);
+        ::close(fds[0]);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        const detail::OutputCapture::Text printed =
+            m_output ? m_output->take() : detail::OutputCapture::Text{};
+        if (record.happened() || !answer || garbled || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0) {
+            if (WIFSIGNALED(status) && !garbled && !record.happened()) {
+                // Crashed: this process goes the same way (the client says which signal).
+                if (!printed.text.empty()) {
+                    [[maybe_unused]] const auto n =
+                        ::write(2, printed.text.data(), printed.text.size());
+                }
+                const int sig = WTERMSIG(status);
+                ::signal(sig, SIG_DFL);
+                ::kill(::getpid(), sig);
+                ::_exit(128 + sig);
+            }
+            session::RunReport rep;
+            rep.status = session::RunReport::Status::RuntimeError;
+            const std::string where = kernel.empty() ? std::string() : "kernel '" + kernel + "'";
+            if (record.happened())
+                rep.message =
+                    sandbox::violationMessage(record.who(), record.call(), record.detail());
+            else if (garbled)
+                rep.message = "the run's process sent a garbled report" +
+                              (where.empty() ? std::string() : " while running " + where) +
+                              "; a kernel may have written to the runner's descriptors";
+            else
+                rep.message = "the run's process ended without a report (exit status " +
+                              std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
+                              (where.empty() ? std::string() : " while running " + where) +
+                              ": a kernel may not end the process (exit)";
+            answer = QJsonObject{{"report", ReportCodec::toJson(rep)},
+                                 {"findings", QJsonArray{}},
+                                 {"exiting", false},
+                                 {"buffers", QJsonArray{}}};
+        }
+        if (m_output) {
+            (*answer)["stdout"] =
+                QString::fromUtf8(printed.text.data(), static_cast<qsizetype>(printed.text.size()));
+            (*answer)["stdoutMoreLines"] = static_cast<double>(printed.moreLines);
+        }
+        (*answer)["exiting"] = false;
+        send(Type::Report, *answer);
+    }
+
+    void sendRunError(const std::string& message)
+    {
+        session::RunReport rep;
+        rep.status = session::RunReport::Status::RuntimeError;
+        rep.message = message;
+        send(Type::Report, QJsonObject{{"report", ReportCodec::toJson(rep)},
+                                       {"findings", QJsonArray{}},
+                                       {"exiting", false},
+                                       {"buffers", QJsonArray{}}});
+    }
+
     /// Returns false when the runner must exit after this answer (context lost).
     bool run(const QJsonObject& req)
     {
         session::RunReport rep;
         Backend* backend = nullptr;
-        if (m_output) {
+        if (m_output && !m_child) {
             // Printed between runs (a driver's warning, say): the runner's log, as before.
             const detail::OutputCapture::Text before = m_output->take();
             if (!before.text.empty()) {
@@ -277,11 +459,16 @@ private:
             }
         }
         {
-            m_watchdog.arm(true);
+            // A sealed child has no watchdog thread: its parent watches.
+            if (!m_child) m_watchdog.arm(true);
             struct Disarm {
                 HangupWatchdog& w;
-                ~Disarm() { w.arm(false); }
-            } disarm{m_watchdog};
+                bool armed;
+                ~Disarm()
+                {
+                    if (armed) w.arm(false);
+                }
+            } disarm{m_watchdog, !m_child};
             session::Session s;
             try {
                 s = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
@@ -361,7 +548,7 @@ private:
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         if (!races.isEmpty()) answer["races"] = races;
-        if (m_output) {
+        if (m_output && !m_child) {
             const detail::OutputCapture::Text printed = m_output->take();
             answer["stdout"] =
                 QString::fromUtf8(printed.text.data(), static_cast<qsizetype>(printed.text.size()));
@@ -466,6 +653,7 @@ private:
     SharedMemory m_arena;
     std::map<std::pair<int, int>, std::unique_ptr<Backend>> m_backends;
     std::optional<detail::OutputCapture> m_output;
+    bool m_child = false; ///< this is a sealed run's child (runSealed)
 };
 
 } // namespace

@@ -2,13 +2,17 @@
 #include "core/session/CppReference.h"
 
 #include "core/common/LibraryCache.h"
+#include "core/common/Sandbox.h"
 
 #include "core/common/Text.h"
 
 #include "core/common/Error.h"
 #include "core/host/HostCompiler.h"
 
+#include <sys/mman.h>
+
 #include <cctype>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -201,6 +205,7 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
                                           const IncludePaths& includes)
 {
     m_params = parseParameters(source, function);
+    m_function = function;
     const std::optional<HostCompiler> compiler = HostCompiler::find();
     if (!compiler)
         throw Error(Error::Kind::Unavailable, "the C++ reference needs a host compiler: " +
@@ -256,14 +261,54 @@ CppReference::Build CppReference::compile(const std::string& source, const std::
     return b;
 }
 
-void CppReference::call(const std::vector<void*>& args) const
+void CppReference::call(const std::vector<void*>& args, const std::vector<std::size_t>& bytes) const
 {
     if (!m_entry) throw Error(Error::Kind::Internal, "C++ reference called before it compiled");
-    if (args.size() != m_params.size())
+    if (args.size() != m_params.size() || bytes.size() != args.size())
         throw Error(Error::Kind::Internal, "C++ reference: wrong argument count");
+    const std::string detail = "function " + m_function + "()";
     std::vector<void*> copy = args;
-    if (const char* err = m_entry(copy.data()))
-        throw Error(Error::Kind::Runtime, std::string("the C++ reference threw: ") + err);
+    if (sandbox::policy() == sandbox::Policy::Off || sandbox::sealed()) {
+        sandbox::setActivity("C++ reference", detail);
+        m_library->runDeferredInit();
+        if (const char* err = m_entry(copy.data()))
+            throw Error(Error::Kind::Runtime, std::string("the C++ reference threw: ") + err);
+        return;
+    }
+    // A sealed child: the buffers go to memory shared with it and come back after the call.
+    std::size_t total = 0;
+    for (const std::size_t b : bytes)
+        total += (b + 63) / 64 * 64;
+    unsigned char* shared = nullptr;
+    if (total > 0) {
+        void* p = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            throw Error(Error::Kind::OutOfMemory,
+                        "cannot map " + std::to_string(total) + " bytes for the C++ reference");
+        shared = static_cast<unsigned char*>(p);
+    }
+    struct Unmap {
+        void* p;
+        std::size_t n;
+        ~Unmap()
+        {
+            if (p) ::munmap(p, n);
+        }
+    } unmap{shared, total};
+    std::size_t offset = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (!bytes[i]) continue;
+        std::memcpy(shared + offset, args[i], bytes[i]);
+        copy[i] = shared + offset;
+        offset += (bytes[i] + 63) / 64 * 64;
+    }
+    const std::string thrown = sandbox::runIsolated("C++ reference", detail, [&](std::string& out) {
+        m_library->runDeferredInit();
+        if (const char* err = m_entry(copy.data())) out = err;
+    });
+    if (!thrown.empty()) throw Error(Error::Kind::Runtime, "the C++ reference threw: " + thrown);
+    for (std::size_t i = 0; i < args.size(); ++i)
+        if (bytes[i]) std::memcpy(args[i], copy[i], bytes[i]);
 }
 
 } // namespace wb::session

@@ -52,10 +52,16 @@ public:
     const std::vector<CppParam>& parameters() const noexcept { return m_params; }
 
     /// Calls the function; a C++ exception thrown by it becomes Error(Kind::Runtime).
-    void call(const std::vector<void*>& args) const;
+    /// `bytes[i]` is the size of the buffer that pointer argument i points to (0 for a
+    /// scalar). Under sandbox::Policy::Confine the call runs in a sealed child process (the
+    /// buffers travel through shared memory), so that the reference — a stranger's native
+    /// code — cannot reach the machine; a forbidden call, a crash or an exit() in it is an
+    /// Error(Kind::Runtime) saying so ("C++ reference attempted openat …").
+    void call(const std::vector<void*>& args, const std::vector<std::size_t>& bytes) const;
 
 private:
     std::vector<CppParam> m_params;
+    std::string m_function;
     std::shared_ptr<const DynamicLibrary> m_library;
     using Entry = const char* (*)(void**);
     Entry m_entry = nullptr;

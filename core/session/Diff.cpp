@@ -274,6 +274,10 @@ void diffRange(const typename Traits<E>::T* a, const typename Traits<E>::T* b, s
     }
 }
 
+/// Asked once, when the library loads: the question reads a file under /sys, which a sealed
+/// process (core/common/Sandbox.h) may not open.
+const unsigned kHardwareThreads = std::max(1u, std::thread::hardware_concurrency());
+
 template <ElementType E>
 std::vector<Partial> runThreads(const HostArray& actual, const HostArray& expected,
                                 const Tolerance& tol, const DiffOptions& opt)
@@ -282,8 +286,7 @@ std::vector<Partial> runThreads(const HostArray& actual, const HostArray& expect
     const T* a = actual.as<T>();
     const T* b = expected.as<T>();
     const std::size_t n = actual.count();
-    unsigned threads =
-        opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = opt.threads ? opt.threads : kHardwareThreads;
     // Small arrays are not worth a thread start.
     const std::size_t minPerThread = 1u << 16;
     threads = static_cast<unsigned>(std::clamp<std::size_t>(n / minPerThread, 1, threads));

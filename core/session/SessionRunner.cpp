@@ -855,6 +855,16 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     std::map<std::string, HostArray> timedResults, afterResults;
     int checkedTimedLaunch = 0;
 
+    // Expected results from files are read now: once the kernel library is loaded the
+    // process may be sealed (core/common/Sandbox.h) and open no more files.
+    std::map<std::string, HostArray> filesExpected;
+    if (s.reference.kind == ReferenceSpec::Kind::Files)
+        for (const auto& [buffer, file] : s.reference.files) {
+            const BufferSpec* b = s.findBuffer(buffer);
+            if (!b) b = s.findGlobal(buffer);
+            filesExpected.emplace(buffer, Npy::read(s.resolve(file), b->type));
+        }
+
     // 6. The result launch on pristine inputs, then warm-up and timing.
     const std::shared_ptr<void> loadHold = opt.beforeLoad ? opt.beforeLoad(*backend) : nullptr;
     const std::unique_ptr<BackendProgram> program = backend->load(compiled);
@@ -1036,11 +1046,20 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
                         },
                         [&data](std::size_t b) { return elementSize(data[b].type()); });
             std::vector<void*> args;
-            for (const BoundArg& b : refBound)
-                args.push_back(b.isGlobal   ? static_cast<void*>(globals[b.index].data())
-                               : b.isBuffer ? static_cast<void*>(data[b.index].data())
-                                            : scalars[b.index].data());
-            cppRef->call(args);
+            std::vector<std::size_t> bytes;
+            for (const BoundArg& b : refBound) {
+                if (b.isGlobal) {
+                    args.push_back(static_cast<void*>(globals[b.index].data()));
+                    bytes.push_back(globals[b.index].bytes());
+                } else if (b.isBuffer) {
+                    args.push_back(static_cast<void*>(data[b.index].data()));
+                    bytes.push_back(data[b.index].bytes());
+                } else {
+                    args.push_back(static_cast<void*>(scalars[b.index].data()));
+                    bytes.push_back(0);
+                }
+            }
+            cppRef->call(args, bytes);
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 if (s.buffers[i].isOutput())
                     expected.emplace(s.buffers[i].name, std::move(data[i]));
@@ -1058,11 +1077,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             break;
         }
         case ReferenceSpec::Kind::Files:
-            for (const auto& [buffer, file] : s.reference.files) {
-                const BufferSpec* b = s.findBuffer(buffer);
-                if (!b) b = s.findGlobal(buffer);
-                expected.emplace(buffer, Npy::read(s.resolve(file), b->type));
-            }
+            expected = filesExpected;
             break;
         }
         return expected;

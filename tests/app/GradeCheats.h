@@ -5,6 +5,7 @@
 
 #include "CliProcess.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -13,8 +14,31 @@
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace cheats {
+
+/// Processes on this machine (other than this one) whose environment holds `tag`.
+inline QStringList processesTagged(const QByteArray& tag)
+{
+    QStringList found;
+    const QString self = QString::number(QCoreApplication::applicationPid());
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        if (pid == self || pid.toInt() <= 0) continue;
+        QFile env(QStringLiteral("/proc/%1/environ").arg(pid));
+        if (env.open(QIODevice::ReadOnly) && env.readAll().contains(tag)) {
+            QFile cmd(QStringLiteral("/proc/%1/cmdline").arg(pid));
+            cmd.open(QIODevice::ReadOnly);
+            found << pid + QLatin1Char(' ') + QString::fromUtf8(cmd.readAll().replace('\0', ' '));
+        }
+    }
+    return found;
+}
 
 inline QString data(const QString& rel)
 {
@@ -161,6 +185,122 @@ inline void gradeTooFast(const QString& backend, double peakGBs)
     QVERIFY(rows["too_fast.cu"]["bandwidthGBs"].toDouble() >
             rows["too_fast.cu"]["peakGBs"].toDouble());
     if (peakGBs > 0) QCOMPARE(rows["too_fast.cu"]["peakGBs"].toDouble(), peakGBs);
+}
+
+} // namespace cheats
+
+namespace cheats {
+
+/// The submissions of cheats/escapes try to reach the machine from a kernel: system(), a file
+/// read into the output, a TCP connection, the grader's SECRET_TOKEN, the parent's command
+/// line and the other submissions, kill(getppid()), fork() copies, a detached process that
+/// rewrites grades.csv later, a constructor. Graded together with an honest one; afterwards
+/// the table, the submissions, the marker folder, the listening socket and the process list
+/// are checked. On the CPU emulator each is stopped by the sandbox ("kernel attempted <call>");
+/// on CUDA NVRTC refuses the host calls: no row passes but the honest one.
+inline void gradeEscapes(const QString& backend)
+{
+    QTemporaryDir work;
+    QVERIFY(work.isValid());
+    const QDir root(work.path());
+    QVERIFY(root.mkpath(QStringLiteral("subs")) && root.mkpath(QStringLiteral("marks")) &&
+            root.mkpath(QStringLiteral("out")));
+    // A socket that the connect cheat aims at.
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    QVERIFY(listener >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+            ::listen(listener, 4) == 0 &&
+            ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    const QString port = QString::number(ntohs(addr.sin_port));
+    const QDir from(data(QStringLiteral("escapes/subs")));
+    QMap<QString, QByteArray> submitted;
+    for (const QString& f : from.entryList({QStringLiteral("*.cu")}, QDir::Files)) {
+        QFile in(from.filePath(f));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        text.replace("@MARKDIR@", root.filePath(QStringLiteral("marks")).toUtf8());
+        text.replace("@SUBSDIR@", root.filePath(QStringLiteral("subs")).toUtf8());
+        text.replace("@OUTDIR@", root.filePath(QStringLiteral("out")).toUtf8());
+        text.replace("@PORT@", port.toUtf8());
+        QFile out(root.filePath(QStringLiteral("subs/") + f));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        submitted.insert(f, text);
+    }
+    QVERIFY(QFile::copy(data(QStringLiteral("escapes/escapes.wbproj")),
+                        root.filePath(QStringLiteral("escapes.wbproj"))));
+    QVERIFY(QFile::copy(data(QStringLiteral("escapes/honest.cu")),
+                        root.filePath(QStringLiteral("honest.cu"))));
+
+    const QByteArray tag = "wb-escape-" + QByteArray::number(QCoreApplication::applicationPid());
+    qputenv("SECRET_TOKEN", "hunter2");
+    qputenv("WB_ESCAPE_TAG", tag);
+    const CliRun r = runCli({"grade", root.filePath(QStringLiteral("escapes.wbproj")),
+                             root.filePath(QStringLiteral("subs")), "--json", "--backend", backend,
+                             "--out", root.filePath(QStringLiteral("out")), "--timeout", "120"});
+    // The same checks for `run`: the leaked line does not reach the output.
+    const CliRun fopenRun =
+        runCli({"run", root.filePath(QStringLiteral("escapes.wbproj")), "--kernel",
+                root.filePath(QStringLiteral("subs/fopen.cu")), "--json", "--backend", backend});
+    const CliRun listed =
+        runCli({"list-kernels", root.filePath(QStringLiteral("subs/constructor.cu")), "--backend",
+                backend});
+    qunsetenv("SECRET_TOKEN");
+    qunsetenv("WB_ESCAPE_TAG");
+    QVERIFY2(r.exitCode == 0,
+             qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+    const auto rows = rowsOf(r);
+    QCOMPARE(rows.size(), submitted.size());
+    WB_EXPECT_ROW(rows["honest.cu"], "pass", "");
+    // The secret never reached the kernel: it computed the right answer.
+    WB_EXPECT_ROW(rows["getenv.cu"], "pass", "");
+    const std::pair<const char*, const char*> stopped[] = {
+        {"system.cu", "clone"},   {"fopen.cu", "openat"},      {"connect.cu", "socket"},
+        {"cmdline.cu", "openat"}, {"killparent.cu", "kill"},   {"forks.cu", "clone"},
+        {"detached.cu", "clone"}, {"constructor.cu", "openat"}};
+    for (const auto& [file, call] : stopped) {
+        const QJsonObject row = rows[QLatin1String(file)];
+        QVERIFY2(!row["passed"].toBool(), file);
+        if (backend == QLatin1String("cpu"))
+            QVERIFY2(row["message"].toString().contains(QStringLiteral("kernel attempted ") +
+                                                        QLatin1String(call)),
+                     qPrintable(QLatin1String(file) + ": " + row["message"].toString()));
+    }
+    QVERIFY2(fopenRun.exitCode != 0, qPrintable(fopenRun.out));
+    QVERIFY2(!fopenRun.out.contains(QStringLiteral("root:")), qPrintable(fopenRun.out));
+    // Listing the kernels runs the constructor only in a sealed child (CPU), or not at all.
+    if (backend == QLatin1String("cpu"))
+        QVERIFY2(listed.exitCode != 0 &&
+                     (listed.out + listed.err).contains(QStringLiteral("kernel attempted openat")),
+                 qPrintable(listed.out + listed.err));
+
+    // The machine afterwards: a detached process would rewrite grades.csv within 3 s.
+    QThread::sleep(4);
+    QFile csv(root.filePath(QStringLiteral("out/grades.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QString table = QString::fromUtf8(csv.readAll());
+    QVERIFY2(table.contains(QStringLiteral("\ndetached.cu,")) &&
+                 !table.contains(QStringLiteral("\ndetached.cu,pass,")),
+             qPrintable(table));
+    QVERIFY2(root.entryList({QStringLiteral("*")}, QDir::Files | QDir::NoDotAndDotDot).size() == 2,
+             qPrintable(root.entryList().join(' ')));
+    const QStringList marks =
+        QDir(root.filePath(QStringLiteral("marks"))).entryList(QDir::Files | QDir::NoDotAndDotDot);
+    QVERIFY2(marks.isEmpty(), qPrintable(marks.join(' ')));
+    for (auto it = submitted.cbegin(); it != submitted.cend(); ++it) {
+        QFile f(root.filePath(QStringLiteral("subs/") + it.key()));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(f.readAll() == it.value(), qPrintable(it.key() + " was changed"));
+    }
+    const int accepted = ::accept(listener, nullptr, nullptr);
+    ::close(listener);
+    QVERIFY2(accepted < 0, "a kernel connected to the test's socket");
+    const QStringList left = processesTagged(tag);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join('\n')));
 }
 
 } // namespace cheats

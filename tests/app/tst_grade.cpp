@@ -149,6 +149,62 @@ private Q_SLOTS:
                  qPrintable(r.out));
     }
 
+    /// --shard K/N slices the folder by name; --merge joins the slices' --out folders into the
+    /// table a whole grading gives, and refuses a missing, repeated or foreign slice.
+    void gradesInShardsAndMerges()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        writeFile(dir.filePath("lab1.wbproj"), kProject);
+        writeFile(dir.filePath("solution.cu"), kPass);
+        QDir().mkpath(dir.filePath("subs"));
+        for (const char* name : {"a.cu", "b.cu", "c.cu", "d.cu"})
+            writeFile(dir.filePath(QStringLiteral("subs/") + name), kPass);
+        writeFile(dir.filePath("subs/e.cu"), kFail);
+        QStringList outs;
+        for (int k = 1; k <= 3; ++k) {
+            const QString out = dir.filePath(QStringLiteral("shard-%1").arg(k));
+            const CliRun r = runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"),
+                                     "--json", "--shard", QStringLiteral("%1/3").arg(k), "--out",
+                                     out, "--timeout", "240"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+            const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(doc["shard"].toString(), QStringLiteral("%1/3").arg(k));
+            QStringList files;
+            for (const QJsonValue& v : doc["results"].toArray())
+                files << v.toObject()["file"].toString();
+            // Every third file in name order, from the k-th.
+            const QStringList expected[] = {{"a.cu", "d.cu"}, {"b.cu", "e.cu"}, {"c.cu"}};
+            QCOMPARE(files, expected[k - 1]);
+            outs << out;
+        }
+        const CliRun merged = runCli(QStringList{"grade", "--merge"} + outs +
+                                     QStringList{"--json", "--out", dir.filePath("all")});
+        QVERIFY2(merged.exitCode == 0, qPrintable(merged.out + merged.err));
+        const QJsonObject doc = QJsonDocument::fromJson(merged.out.toUtf8()).object();
+        QCOMPARE(doc["submissions"].toInt(), 5);
+        QCOMPARE(doc["passed"].toInt(), 4);
+        QVERIFY(!doc.contains("shard"));
+        const QJsonArray rows = doc["results"].toArray();
+        QCOMPARE(rows[4].toObject()["file"].toString(), QStringLiteral("e.cu"));
+        QCOMPARE(rows[4].toObject()["result"].toString(), QStringLiteral("fail"));
+        QVERIFY(QFile::exists(dir.filePath("all/grades.csv")));
+        QVERIFY(!rows[4].toObject()["bundle"].toString().isEmpty());
+
+        const CliRun missing = runCli({"grade", "--merge", outs[0], outs[2]});
+        QCOMPARE(missing.exitCode, 4);
+        QVERIFY2(missing.err.contains("shards missing: 2/3"), qPrintable(missing.err));
+        const CliRun twice = runCli({"grade", "--merge", outs[0], outs[1], outs[2], outs[0]});
+        QCOMPARE(twice.exitCode, 4);
+        QVERIFY2(twice.err.contains("given twice"), qPrintable(twice.err));
+        QCOMPARE(runCli({"grade", "--merge", dir.filePath("subs")}).exitCode, 4);
+        QCOMPARE(
+            runCli({"grade", dir.filePath("lab1.wbproj"), dir.filePath("subs"), "--shard", "4/3"})
+                .exitCode,
+            4);
+    }
+
     void invalidArguments()
     {
         QTemporaryDir dir;

@@ -38,6 +38,8 @@ private Q_SLOTS:
 
     void cheatersFailForTheirOwnReason() { cheats::gradeVectorCheats("cpu"); }
 
+    void escapesAreStopped() { cheats::gradeEscapes("cpu"); }
+
     void replayIsCaughtByFreshInputs() { cheats::replayNeedsFreshInputs("cpu"); }
 
     void tooFastToBeTrue()

@@ -15,6 +15,10 @@ private Q_SLOTS:
 
     void cheatersFailForTheirOwnReason() { cheats::gradeVectorCheats("cuda"); }
 
+    /// The escapes on CUDA: NVRTC refuses the host calls, the C++ reference runs in a sealed
+    /// child of the CUDA runner; nothing reaches the machine.
+    void escapesAreStopped() { cheats::gradeEscapes("cuda"); }
+
     void replayIsCaughtByFreshInputs() { cheats::replayNeedsFreshInputs("cuda"); }
 
     /// The peak comes from the driver (memory clock x bus width): no --peak-bandwidth.

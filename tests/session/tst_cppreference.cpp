@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/common/Error.h"
+#include "core/common/Sandbox.h"
 #include "core/host/HostCompiler.h"
 #include "core/session/CppReference.h"
 #include "tests/support/SuiteMain.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 
 using namespace wb::session;
@@ -103,7 +107,7 @@ private Q_SLOTS:
         float dest[3] = {}, a[3] = {1, 2, 3};
         int n = 3;
         double s = 2.5;
-        ref.call({dest, a, &n, &s});
+        ref.call({dest, a, &n, &s}, {sizeof dest, sizeof a, 0, 0});
         QCOMPARE(dest[2], 7.5f);
     }
     void compileErrorsAtTheUsersLine()
@@ -130,11 +134,63 @@ private Q_SLOTS:
         QVERIFY2(b.ok, b.log.c_str());
         int x = 1;
         try {
-            ref.call({&x});
+            ref.call({&x}, {sizeof x});
             QFAIL("no error");
         } catch (const wb::Error& e) {
             QVERIFY(QString(e.what()).contains("boom"));
         }
+    }
+
+    /// Confined (as in a runner): the reference runs in a sealed child. Its results come back;
+    /// opening a file, starting a program or signalling the parent ends it with "C++ reference
+    /// attempted <call>", and its constructors never run in this process.
+    void confinedReferenceRunsSealed()
+    {
+        if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
+        struct Restore {
+            ~Restore() { wb::sandbox::setPolicy(wb::sandbox::Policy::Off); }
+        } restore;
+        wb::sandbox::setPolicy(wb::sandbox::Policy::Confine);
+        const QString marker = QDir::temp().filePath(
+            QStringLiteral("wb-ref-ctor-%1").arg(QCoreApplication::applicationPid()));
+        QFile::remove(marker);
+        CppReference ref;
+        const std::string src =
+            "#include <cstdio>\n#include <cstdlib>\n#include <csignal>\n#include <unistd.h>\n"
+            "static int scale = 1;\n"
+            "__attribute__((constructor)) static void init() { scale = 3; }\n"
+            "void reference(int* out, int mode)\n{\n"
+            "    if (mode == 1) { std::FILE* f = std::fopen(\"/etc/passwd\", \"r\"); out[0] = f != "
+            "nullptr; }\n"
+            "    if (mode == 2) out[0] = std::system(\"touch " +
+            marker.toStdString() +
+            "\");\n"
+            "    if (mode == 3) kill(getppid(), SIGKILL);\n"
+            "    if (mode == 4) out[0] = std::getenv(\"PATH\") != nullptr;\n"
+            "    out[1] = scale;\n}\n";
+        const auto b = ref.compile(src, "r.cpp", "reference", {});
+        QVERIFY2(b.ok, b.log.c_str());
+        int out[2] = {0, 0};
+        int mode = 0;
+        ref.call({out, &mode}, {sizeof out, 0});
+        QCOMPARE(out[1], 3); // the constructor ran, in the child
+        mode = 4;
+        ref.call({out, &mode}, {sizeof out, 0});
+        QCOMPARE(out[0], 0); // no environment in the sandbox
+        const std::pair<int, const char*> attempts[] = {{1, "openat"}, {2, "clone"}, {3, "kill"}};
+        for (const auto& [m, call] : attempts) {
+            mode = m;
+            try {
+                ref.call({out, &mode}, {sizeof out, 0});
+                QFAIL(qPrintable(QStringLiteral("mode %1 was not stopped").arg(m)));
+            } catch (const wb::Error& e) {
+                const QString msg = QString::fromUtf8(e.what());
+                QVERIFY2(msg.startsWith(QStringLiteral("C++ reference attempted ") + call),
+                         e.what());
+                QVERIFY2(msg.contains(QStringLiteral("function reference()")), e.what());
+            }
+        }
+        QVERIFY(!QFile::exists(marker));
     }
 };
 

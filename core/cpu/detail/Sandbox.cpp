@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/common/ProcessTree.h"
+#include "core/common/Sandbox.h"
 #include "core/cpu/detail/RaceReport.h"
 #include "core/host/HostCompiler.h"
 
@@ -461,6 +462,12 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
                                                   std::string(okValue));
         }
     }
+    if (const std::size_t a = output.find("WB-SANDBOX attempted ");
+        a != std::string::npos && process.exitStatus() == QProcess::NormalExit &&
+        process.exitCode() == sandbox::kViolationExitCode)
+        throw Error(Error::Kind::Runtime,
+                    sandbox::violationMessage("kernel", restOfLine(output, a + 21),
+                                              "kernel '" + launch.kernel.name + "'"));
     if (output.find("AddressSanitizer") != std::string::npos ||
         output.find("runtime error:") != std::string::npos) {
         MemoryFinding f =

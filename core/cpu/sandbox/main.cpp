@@ -6,14 +6,17 @@
 // Race-check mode ("races 1"): the library is ThreadSanitizer-instrumented and the accesses go
 // to the RaceDetector (TsanHooks.cpp), which watches the buffers and the block's shared memory.
 #include "core/common/DynamicLibrary.h"
+#include "core/common/Sandbox.h"
 #include "core/cpu/detail/BlockRunner.h"
 #include "core/cpu/detail/DebugRecord.h"
 #include "core/cpu/detail/RaceDetector.h"
 #include "core/debug/DebugTarget.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -153,6 +156,7 @@ int main(int argc, char** argv)
         std::size_t size = 0;
         std::string file;
         unsigned char* data = nullptr;
+        int fd = -1;
     };
     std::vector<Buffer> buffers;
     std::vector<std::pair<unsigned, std::pair<unsigned, std::size_t>>> pointerArgs;
@@ -215,10 +219,29 @@ int main(int argc, char** argv)
             sharedVars.push_back(v);
         }
     }
+    // Loading runs no code of the library (DeferredInit); its code runs sealed, below.
     wb::DynamicLibrary lib = wb::DynamicLibrary::open({library});
     if (!lib) return fail("cannot load " + library + ": " + lib.error());
     auto moduleFn = lib.function<wb_cpu_module_fn>("wb_cpu_module");
     if (!moduleFn) return fail(library + " has no wb_cpu_module");
+    // Everything this process reads or writes is opened now: the buffers come in from their
+    // files and go back to them after the launch, through descriptors opened before sealing.
+    for (Buffer& b : buffers) {
+        if (b.file.empty()) continue;
+        b.data = static_cast<unsigned char*>(std::malloc(b.size ? b.size : 1));
+        std::ifstream f(b.file, std::ios::binary);
+        f.read(reinterpret_cast<char*>(b.data), static_cast<std::streamsize>(b.size));
+        b.fd = ::open(b.file.c_str(), O_WRONLY | O_CLOEXEC);
+        if (b.fd < 0) return fail("cannot open " + b.file + " for the results");
+    }
+    try {
+        wb::sandbox::setActivity("kernel", "kernel '" + kernel + "'");
+        // Bounds-checked (AddressSanitizer preloaded): its reports read debug information.
+        wb::sandbox::seal(/*allowReadingFiles=*/!races && !debug);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    lib.runDeferredInit();
     g_module = moduleFn();
     const abi::KernelDesc* kd = nullptr;
     for (unsigned i = 0; i < g_module->kernelCount; ++i)
@@ -234,12 +257,6 @@ int main(int argc, char** argv)
                 set = true;
             }
         if (!set) return fail("no __constant__ variable '" + name + "'");
-    }
-    for (Buffer& b : buffers) {
-        if (b.file.empty()) continue;
-        b.data = static_cast<unsigned char*>(std::malloc(b.size ? b.size : 1));
-        std::ifstream f(b.file, std::ios::binary);
-        f.read(reinterpret_cast<char*>(b.data), static_cast<std::streamsize>(b.size));
     }
     std::vector<std::vector<unsigned char>> storage(kd->paramCount);
     for (auto& [i, bytes] : rawArgs)
@@ -372,8 +389,15 @@ int main(int argc, char** argv)
     if (state.failed) return fail(state.error);
     for (Buffer& b : buffers) {
         if (!b.data) continue;
-        std::ofstream f(b.file, std::ios::binary | std::ios::trunc);
-        f.write(reinterpret_cast<const char*>(b.data), static_cast<std::streamsize>(b.size));
+        const unsigned char* p = b.data;
+        std::size_t left = b.size;
+        while (left > 0) {
+            const ssize_t n = ::write(b.fd, p, left);
+            if (n <= 0) return fail("cannot write the results to " + b.file);
+            p += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        ::close(b.fd);
         std::free(b.data);
     }
     // Module globals as the kernel left them (a __device__ counter), for the host to read.

@@ -12,6 +12,7 @@
 #include <optional>
 #include <poll.h>
 #include <spawn.h>
+#include <string_view>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -21,7 +22,35 @@ extern char** environ;
 
 namespace wb::runner::detail {
 
-RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
+namespace {
+
+/// The variables a runner may see: what finds programs, libraries, caches and the locale,
+/// Warpbench's own settings, CUDA's and the sanitizers'; ssh's agent for remote runners.
+/// Anything else the client happens to hold (a token, a password) stays with the client.
+bool passedToRunner(std::string_view entry)
+{
+    const std::string_view name = entry.substr(0, entry.find('='));
+    for (const std::string_view exact :
+         {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TERM",
+          "LD_LIBRARY_PATH", "CXX", "CC", "DISPLAY"})
+        if (name == exact) return true;
+    for (const std::string_view prefix : {"LC_", "XDG_", "QT_", "CUDA_", "NV", "WARPBENCH_", "WB_",
+                                          "SSH_", "ASAN_", "UBSAN_", "TSAN_"})
+        if (name.substr(0, prefix.size()) == prefix) return true;
+    return false;
+}
+
+} // namespace
+
+std::vector<std::string> RunnerProcess::environment()
+{
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e)
+        if (passedToRunner(*e)) env.emplace_back(*e);
+    return env;
+}
+
+RunnerProcess::RunnerProcess(const std::vector<std::string>& argv, bool ownProcessGroup)
 {
     if (argv.empty()) throw Error(Error::Kind::Unavailable, "no runner command");
     int sv[2];
@@ -43,8 +72,9 @@ RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
     posix_spawnattr_init(&attr);
     // A fresh process group: signals for the client's terminal (Ctrl-C) are the client's to
     // handle; it then stops the runner itself.
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attr,
+                             static_cast<short>((ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0) |
+                                                POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
     posix_spawnattr_setpgroup(&attr, 0);
     sigset_t none, all;
     sigemptyset(&none);
@@ -55,7 +85,12 @@ RunnerProcess::RunnerProcess(const std::vector<std::string>& argv)
     for (const std::string& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    const int rc = ::posix_spawnp(&m_pid, args[0], &fa, &attr, args.data(), environ);
+    const std::vector<std::string> envStrings = environment();
+    std::vector<char*> env;
+    for (const std::string& e : envStrings)
+        env.push_back(const_cast<char*>(e.c_str()));
+    env.push_back(nullptr);
+    const int rc = ::posix_spawnp(&m_pid, args[0], &fa, &attr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     ::close(sv[1]);

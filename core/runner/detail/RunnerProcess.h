@@ -22,10 +22,16 @@ public:
     enum class Wait { Frame, Died, Timeout, Cancelled, Invalid };
 
     /// Throws wb::Error(Unavailable) with the reason when the program cannot be started.
-    explicit RunnerProcess(const std::vector<std::string>& argv);
+    /// `ownProcessGroup`: the runner leads a new process group (else it joins this one).
+    explicit RunnerProcess(const std::vector<std::string>& argv, bool ownProcessGroup = true);
     ~RunnerProcess();
     RunnerProcess(const RunnerProcess&) = delete;
     RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+    /// The environment a runner starts with: this process's, less everything but what finds
+    /// programs, libraries, caches and the locale, and Warpbench's, CUDA's, the sanitizers'
+    /// and ssh's own variables — secrets of the client never reach kernels.
+    static std::vector<std::string> environment();
 
     /// False when the runner is gone (the socket is closed).
     bool send(const std::vector<char>& bytes);
