@@ -64,7 +64,7 @@ private Q_SLOTS:
     }
     void thereAreElevenExamplesAndFourBugs()
     {
-        QCOMPARE(projects(false).size(), 11);
+        QCOMPARE(projects(false).size(), 12);
         QCOMPARE(projects(true).size(), 4);
     }
 

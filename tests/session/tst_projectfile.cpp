@@ -156,7 +156,7 @@ private Q_SLOTS:
             QVERIFY2(a == b, path.c_str());
             ++n;
         }
-        QCOMPARE(n, 15); // 11 examples + 4 deliberately buggy variants (bugs/)
+        QCOMPARE(n, 16); // 12 examples + 4 deliberately buggy variants (bugs/)
     }
     void poisonSettingsRoundTrip()
     {
