@@ -428,6 +428,7 @@ std::string joinTypes(const KernelInfo& k)
 
 struct CpuBackend::Impl {
     int threads = 1;
+    DeviceDescription description;
     std::unique_ptr<detail::ThreadPool> pool;
     std::vector<std::unique_ptr<BlockRunner>> runners;
     std::optional<HostCompiler> compiler;
@@ -452,6 +453,8 @@ struct CpuBackend::Impl {
             runners.push_back(std::make_unique<BlockRunner>());
             runners.back()->setSchedule(schedule);
         }
+        // Read from /proc now: a sealed process (core/common/Sandbox.h) opens no files.
+        description = CpuBackend::describe(threads);
     }
 
     const HostCompiler* hostCompiler()
@@ -504,7 +507,7 @@ std::uint64_t CpuBackend::schedule() const noexcept
 
 DeviceDescription CpuBackend::device() const
 {
-    return describe(m_impl->threads);
+    return m_impl->description;
 }
 
 DeviceDescription CpuBackend::describe(int threads)

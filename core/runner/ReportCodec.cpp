@@ -320,6 +320,8 @@ QJsonObject gradeJson(const RunReport& r)
     return QJsonObject{{"graded", r.graded},
                        {"coldSamples", r.coldSamples},
                        {"freshInputs", r.freshInputs},
+                       {"freshTimedInputs", r.freshTimedInputs},
+                       {"pinnedInputs", qs(r.pinnedInputs)},
                        {"seed", u64(r.checkSeed)},
                        {"checks", checks},
                        {"before", conditions(r.conditionsBefore)},
@@ -342,6 +344,8 @@ void gradeFromJson(const QJsonObject& g, RunReport& r)
     r.graded = g["graded"].toBool();
     r.coldSamples = g["coldSamples"].toBool();
     r.freshInputs = g["freshInputs"].toBool();
+    r.freshTimedInputs = g["freshTimedInputs"].toBool();
+    r.pinnedInputs = ss(g["pinnedInputs"]);
     r.checkSeed = u64(g["seed"]);
     for (const QJsonValue& x : g["checks"].toArray()) {
         const QJsonObject c = x.toObject();

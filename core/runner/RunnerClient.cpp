@@ -810,6 +810,26 @@ RunOutcome RunnerClient::run(const Request& req)
         }
         for (MemoryFinding& f2 : SanitizerReport::parse(o.sanitizerLog).findings)
             o.findings.push_back(std::move(f2));
+        // A memcheck error or a racecheck hazard fails the run (exit 3), as the emulator's
+        // races and bounds findings do; the first one, with its place, is the message.
+        if (!o.findings.empty() && o.fault == Fault::None &&
+            (o.report.status == RunReport::Status::Passed ||
+             o.report.status == RunReport::Status::Mismatch)) {
+            const MemoryFinding& f = o.findings.front();
+            std::string where;
+            if (!f.file.empty()) where += " at " + f.file + ":" + std::to_string(f.line);
+            if (f.located)
+                where += " by block (" + std::to_string(f.block.x) + "," +
+                         std::to_string(f.block.y) + "," + std::to_string(f.block.z) +
+                         "), thread (" + std::to_string(f.thread.x) + "," +
+                         std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
+            o.report.status = RunReport::Status::RuntimeError;
+            o.report.message = "compute-sanitizer found " + std::to_string(o.findings.size()) +
+                               (o.findings.size() == 1 ? " problem" : " problems") +
+                               "; the first: " + memoryFindingKindName(f.kind) + where +
+                               (f.kernel.empty() ? "" : " in kernel '" + f.kernel + "'") +
+                               (f.message.empty() ? "" : ": " + f.message);
+        }
     }
 
     if (!req.options.outputDir.empty() && (o.report.status == RunReport::Status::Passed ||

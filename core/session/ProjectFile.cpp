@@ -651,6 +651,10 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         s.warmup = static_cast<int>(l->integer("warmup", 1, 0, 1000000));
         s.iterations = static_cast<int>(l->integer("iterations", 10, 1, 1000000));
         s.flops = l->expression("flops", "");
+        s.pinInputs = l->string("pinInputs", "");
+        if (l->has("pinInputs") && s.pinInputs.find_first_not_of(" \t\n") == std::string::npos)
+            invalid(l->field("pinInputs"),
+                    "state why grade mode may not give the timed launches fresh inputs");
         const std::string backend = l->string("backend", "auto");
         const auto bk = parseBackendKind(backend);
         if (!bk)
@@ -828,6 +832,7 @@ std::string ProjectFile::toJson(const Session& s)
     launch["warmup"] = s.warmup;
     launch["iterations"] = s.iterations;
     if (!s.flops.empty()) launch["flops"] = exprJson(s.flops);
+    if (!s.pinInputs.empty()) launch["pinInputs"] = QString::fromStdString(s.pinInputs);
     launch["backend"] = backendName(s.backend);
     launch["device"] = s.device;
     root["launch"] = launch;

@@ -333,6 +333,11 @@ std::string RunReport::toText() const
         o += "Checks    every launch started from restored inputs and poisoned outputs" +
              std::string(coldSamples ? ", L2 reset and flushed before each timed launch" : "") +
              " (seed " + std::to_string(checkSeed) + ")\n";
+        if (freshTimedInputs)
+            o += "Inputs    fresh for every timed launch (new seeds), each checked against the "
+                 "reference for its inputs\n";
+        else if (!pinnedInputs.empty())
+            o += "Inputs    pinned by the project: " + pinnedInputs + "\n";
         for (const LaunchCheck& c : checks)
             o += "          " + c.label + ": " + (c.passed ? "PASS" : "FAIL: " + c.message) + "\n";
     }
@@ -526,6 +531,8 @@ std::string RunReport::toJson() const
                                   {"message", QString::fromStdString(c.message)}});
         root["grade"] = QJsonObject{{"coldSamples", coldSamples},
                                     {"freshInputs", freshInputs},
+                                    {"freshTimedInputs", freshTimedInputs},
+                                    {"pinnedInputs", QString::fromStdString(pinnedInputs)},
                                     {"seed", QString::number(checkSeed)},
                                     {"checks", cs}};
     }

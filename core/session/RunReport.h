@@ -105,9 +105,13 @@ struct RunReport {
     /// Clocks and temperature just before the first and just after the last timed launch.
     DeviceConditions conditionsBefore, conditionsAfter;
     // Grade mode (SessionRunner::Options::grade)
-    bool graded = false;         ///< launches restored and poisoned, later launches checked
-    bool coldSamples = false;    ///< L2 reset and flushed before every timed launch
-    bool freshInputs = false;    ///< the launch after timing had inputs from new seeds
+    bool graded = false;      ///< launches restored and poisoned, later launches checked
+    bool coldSamples = false; ///< L2 reset and flushed before every timed launch
+    bool freshInputs = false; ///< the launch after timing had inputs from new seeds
+    /// Every timed launch had inputs of its own from new seeds (grade mode's default where the
+    /// initialisers are random), each checked against the reference for its inputs.
+    bool freshTimedInputs = false;
+    std::string pinnedInputs; ///< the project's reason for pinning the inputs (Session::pinInputs)
     std::uint64_t checkSeed = 0; ///< picks the checked timed launch and the fresh seeds
     std::vector<LaunchCheck> checks;
     /// The result launch's own host↔device copies, timed where they ran (events on CUDA, wall

@@ -210,6 +210,10 @@ struct Session {
     /// the launch object, an expression such as "2*n*n*n"); empty: not stated. The
     /// speed-of-light check compares FLOPs / median time with the device's FP32 peak.
     std::string flops;
+    /// Grade mode gives every timed launch fresh inputs (uniform/normal initialisers, new
+    /// seeds); a project may pin them — every launch on the same inputs — only by stating why
+    /// ("pinInputs" in the launch object), which the report shows. Empty: not pinned.
+    std::string pinInputs;
     BackendKind backend = BackendKind::Auto;
     int device = 0;
     ReferenceSpec reference;
@@ -246,10 +250,10 @@ struct Session {
                a.kernelSource == b.kernelSource && a.kernelFile == b.kernelFile &&
                a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
                a.buffers == b.buffers && a.globals == b.globals && a.launch == b.launch &&
-               a.warmup == b.warmup && a.flops == b.flops && a.iterations == b.iterations &&
-               a.backend == b.backend && a.device == b.device && a.reference == b.reference &&
-               a.tolerance == b.tolerance && a.poisonOutputs == b.poisonOutputs &&
-               a.launches == b.launches;
+               a.warmup == b.warmup && a.flops == b.flops && a.pinInputs == b.pinInputs &&
+               a.iterations == b.iterations && a.backend == b.backend && a.device == b.device &&
+               a.reference == b.reference && a.tolerance == b.tolerance &&
+               a.poisonOutputs == b.poisonOutputs && a.launches == b.launches;
     }
 };
 

@@ -28,6 +28,11 @@
 namespace wb::session {
 
 namespace {
+/// Elements of each output compared per timed launch that is not checked whole (grade mode).
+constexpr std::size_t kSampledElements = 1024;
+} // namespace
+
+namespace {
 
 /// Thrown inside run() to leave with a status; everything else is mapped from wb::Error.
 struct Stop {
@@ -458,6 +463,47 @@ LaunchCheck checkLaunch(const Session& s, const std::map<std::string, HostArray>
     return c;
 }
 
+/// Checks `samples` elements of each output, picked by `rng`, against `expected`: mismatches
+/// and elements still holding the poison. For the timed launches that are not checked whole.
+LaunchCheck checkSampled(const Session& s, const std::map<std::string, HostArray>& results,
+                         const std::map<std::string, HostArray>& expected, std::mt19937_64& rng,
+                         std::size_t samples)
+{
+    LaunchCheck c;
+    std::vector<std::string> why;
+    for (const BufferSpec& b : s.buffers) {
+        if (!b.isOutput()) continue;
+        const auto res = results.find(b.name);
+        const auto exp = expected.find(b.name);
+        if (res == results.end() || exp == expected.end()) continue;
+        const std::size_t n = std::min(res->second.count(), exp->second.count());
+        if (n == 0) continue;
+        const std::size_t k = std::min(n, samples);
+        HostArray r(b.type, {k}), e(b.type, {k});
+        const std::size_t size = elementSize(b.type);
+        std::uint64_t unwritten = 0;
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::size_t i = k == n ? j : static_cast<std::size_t>(rng() % n);
+            std::memcpy(r.data() + j * size, res->second.data() + i * size, size);
+            std::memcpy(e.data() + j * size, exp->second.data() + i * size, size);
+            if (s.poisons(b) && Poison::holds(res->second, i)) ++unwritten;
+        }
+        const std::uint64_t mism = computeDiff(r, e, b.tolerance.value_or(s.tolerance)).mismatches;
+        c.mismatches += mism;
+        c.unwritten += unwritten;
+        if (unwritten)
+            why.push_back(b.name + ": " + withThousands(unwritten) + " of " + withThousands(k) +
+                          " sampled never written");
+        else if (mism)
+            why.push_back(b.name + ": " + withThousands(mism) + " of " + withThousands(k) +
+                          " sampled mismatch");
+    }
+    c.passed = c.mismatches == 0 && c.unwritten == 0;
+    for (std::size_t i = 0; i < why.size(); ++i)
+        c.message += (i ? "; " : "") + why[i];
+    return c;
+}
+
 } // namespace
 
 namespace {
@@ -853,6 +899,10 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         }
     }
     std::map<std::string, HostArray> timedResults, afterResults;
+    // Grade mode with fresh inputs for every timed launch: the whole check of the chosen one,
+    // and the first failure among the sampled others (and how many more failed).
+    LaunchCheck timedCheck, sampledCheck;
+    int sampledLaunches = 0, sampledFailures = 0;
     int checkedTimedLaunch = 0;
 
     // Expected results from files are read now: once the kernel library is loaded the
@@ -904,6 +954,62 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         if (opt.onLaunch && name != lastLaunched) opt.onLaunch(name);
         lastLaunched = name;
         return backend->launch(*program, name, config, args);
+    };
+    const auto expectedFor = [&](const std::vector<HostArray>& inputs) {
+        std::map<std::string, HostArray> expected;
+        switch (s.reference.kind) {
+        case ReferenceSpec::Kind::None:
+            break;
+        case ReferenceSpec::Kind::Cpp: {
+            std::vector<HostArray> data = inputs;
+            std::vector<HostArray> globals = ginit;
+            std::vector<ScalarValue> scalars = r.scalars;
+            // Pointer members of structs point into the reference's copies of the buffers.
+            for (std::size_t i = 0; i < scalars.size(); ++i)
+                if (!r.patches[i].empty())
+                    scalars[i] = patched(
+                        scalars[i], r.patches[i],
+                        [&data](std::size_t b) {
+                            return static_cast<std::uint64_t>(
+                                reinterpret_cast<std::uintptr_t>(data[b].data()));
+                        },
+                        [&data](std::size_t b) { return elementSize(data[b].type()); });
+            std::vector<void*> args;
+            std::vector<std::size_t> bytes;
+            for (const BoundArg& b : refBound) {
+                if (b.isGlobal) {
+                    args.push_back(static_cast<void*>(globals[b.index].data()));
+                    bytes.push_back(globals[b.index].bytes());
+                } else if (b.isBuffer) {
+                    args.push_back(static_cast<void*>(data[b.index].data()));
+                    bytes.push_back(data[b.index].bytes());
+                } else {
+                    args.push_back(static_cast<void*>(scalars[b.index].data()));
+                    bytes.push_back(0);
+                }
+            }
+            cppRef->call(args, bytes);
+            for (std::size_t i = 0; i < s.buffers.size(); ++i)
+                if (s.buffers[i].isOutput())
+                    expected.emplace(s.buffers[i].name, std::move(data[i]));
+            for (std::size_t i = 0; i < s.globals.size(); ++i)
+                if (s.globals[i].isOutput())
+                    expected.emplace(s.globals[i].name, std::move(globals[i]));
+            break;
+        }
+        case ReferenceSpec::Kind::Kernel: {
+            DeviceSet d = upload(*backend, s, inputs);
+            setGlobals();
+            launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
+            expected = download(*backend, s, d, inputs);
+            readGlobals(expected);
+            break;
+        }
+        case ReferenceSpec::Kind::Files:
+            expected = filesExpected;
+            break;
+        }
+        return expected;
     };
     {
         // `out` buffers start poisoned so that elements the kernel never writes can be found.
@@ -970,16 +1076,67 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             if (grading) restoreFrom(first);
             pass(nullptr);
         }
+        // Grade mode: every timed launch gets inputs of its own from new seeds wherever the
+        // initialisers are random (generated and uploaded outside the timed region), so that a
+        // kernel that caches results keyed by its inputs never finds them again; each timed
+        // launch is checked against the reference for its inputs — sampled, and whole for the
+        // one chosen at random. A project may pin the inputs only by stating why.
+        std::vector<std::size_t> randomInputs;
+        for (std::size_t i = 0; i < s.buffers.size(); ++i)
+            if (s.buffers[i].role != BufferRole::Out &&
+                (s.buffers[i].init.kind == Initialiser::Kind::Uniform ||
+                 s.buffers[i].init.kind == Initialiser::Kind::Normal))
+                randomInputs.push_back(i);
+        const bool freshTimed = grading && !randomInputs.empty() && s.pinInputs.empty() &&
+                                s.reference.kind != ReferenceSpec::Kind::Files &&
+                                s.reference.kind != ReferenceSpec::Kind::None;
+        rep.freshTimedInputs = freshTimed;
+        if (grading) rep.pinnedInputs = s.pinInputs;
+        std::mt19937_64 timedRng(rep.checkSeed ^ 0x9e3779b97f4a7c15ULL);
         rep.conditionsBefore = backend->conditions();
         std::vector<double> samples;
         std::vector<std::vector<double>> launchSamples(plans.size());
         for (int i = 0; i < rep.iterations; ++i) {
-            if (grading) {
+            std::vector<HostArray> inputs;
+            if (freshTimed) {
+                inputs = init;
+                for (const std::size_t b : randomInputs) {
+                    BufferSpec spec = s.buffers[b];
+                    spec.init.seed = timedRng() & ((std::uint64_t{1} << 53) - 1);
+                    inputs[b] = Initialisers::make(spec, r.shapes[b], r.expr, s,
+                                                   "buffers[" + std::to_string(b) + "].init");
+                }
+                std::vector<HostArray> poisoned = inputs;
+                for (std::size_t b = 0; b < s.buffers.size(); ++b)
+                    if (s.poisons(s.buffers[b])) Poison::fill(poisoned[b]);
+                restoreFrom(poisoned);
+                backend->prepareColdLaunch();
+            } else if (grading) {
                 restoreFrom(first);
                 backend->prepareColdLaunch();
             }
             samples.push_back(pass(s.isPipeline() ? &launchSamples : nullptr));
-            if (i == checkedTimed) {
+            if (freshTimed) {
+                auto results = download(*backend, s, d, inputs);
+                readGlobals(results);
+                const auto expected = expectedFor(inputs);
+                const std::string label = "timed launch " + std::to_string(i + 1) + " of " +
+                                          std::to_string(rep.iterations) + " (fresh inputs)";
+                if (i == checkedTimed) {
+                    timedCheck =
+                        checkLaunch(s, results, &expected, rep.launch, label, 1 + rep.warmup + i);
+                } else {
+                    LaunchCheck c = checkSampled(s, results, expected, timedRng, kSampledElements);
+                    ++sampledLaunches;
+                    if (!c.passed && sampledCheck.passed) {
+                        sampledCheck = c;
+                        sampledCheck.message = label + ": " + c.message;
+                        sampledCheck.launch = 1 + rep.warmup + i;
+                    } else if (!c.passed) {
+                        ++sampledFailures;
+                    }
+                }
+            } else if (i == checkedTimed) {
                 timedResults = download(*backend, s, d, init);
                 readGlobals(timedResults);
             }
@@ -1026,62 +1183,6 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
 
     // 7. Reference.
     rep.referenceKind = s.reference.kind;
-    const auto expectedFor = [&](const std::vector<HostArray>& inputs) {
-        std::map<std::string, HostArray> expected;
-        switch (s.reference.kind) {
-        case ReferenceSpec::Kind::None:
-            break;
-        case ReferenceSpec::Kind::Cpp: {
-            std::vector<HostArray> data = inputs;
-            std::vector<HostArray> globals = ginit;
-            std::vector<ScalarValue> scalars = r.scalars;
-            // Pointer members of structs point into the reference's copies of the buffers.
-            for (std::size_t i = 0; i < scalars.size(); ++i)
-                if (!r.patches[i].empty())
-                    scalars[i] = patched(
-                        scalars[i], r.patches[i],
-                        [&data](std::size_t b) {
-                            return static_cast<std::uint64_t>(
-                                reinterpret_cast<std::uintptr_t>(data[b].data()));
-                        },
-                        [&data](std::size_t b) { return elementSize(data[b].type()); });
-            std::vector<void*> args;
-            std::vector<std::size_t> bytes;
-            for (const BoundArg& b : refBound) {
-                if (b.isGlobal) {
-                    args.push_back(static_cast<void*>(globals[b.index].data()));
-                    bytes.push_back(globals[b.index].bytes());
-                } else if (b.isBuffer) {
-                    args.push_back(static_cast<void*>(data[b.index].data()));
-                    bytes.push_back(data[b.index].bytes());
-                } else {
-                    args.push_back(static_cast<void*>(scalars[b.index].data()));
-                    bytes.push_back(0);
-                }
-            }
-            cppRef->call(args, bytes);
-            for (std::size_t i = 0; i < s.buffers.size(); ++i)
-                if (s.buffers[i].isOutput())
-                    expected.emplace(s.buffers[i].name, std::move(data[i]));
-            for (std::size_t i = 0; i < s.globals.size(); ++i)
-                if (s.globals[i].isOutput())
-                    expected.emplace(s.globals[i].name, std::move(globals[i]));
-            break;
-        }
-        case ReferenceSpec::Kind::Kernel: {
-            DeviceSet d = upload(*backend, s, inputs);
-            setGlobals();
-            launch(refKernel->name, refLaunch, argsOf(refBound, d, r));
-            expected = download(*backend, s, d, inputs);
-            readGlobals(expected);
-            break;
-        }
-        case ReferenceSpec::Kind::Files:
-            expected = filesExpected;
-            break;
-        }
-        return expected;
-    };
     rep.expected = expectedFor(init);
 
     // 8. Diff.
@@ -1119,11 +1220,24 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     if (rep.graded) {
         const auto* expected = rep.expected.empty() ? nullptr : &rep.expected;
         rep.checks.push_back(checkLaunch(s, rep.results, expected, rep.launch, "result launch", 0));
-        rep.checks.push_back(checkLaunch(s, timedResults, expected, rep.launch,
-                                         "timed launch " +
-                                             std::to_string(checkedTimedLaunch - rep.warmup) +
-                                             " of " + std::to_string(rep.iterations),
-                                         checkedTimedLaunch));
+        if (rep.freshTimedInputs) {
+            rep.checks.push_back(timedCheck);
+            if (sampledLaunches > 0) {
+                sampledCheck.label = "the other " + std::to_string(sampledLaunches) +
+                                     " timed launches (fresh inputs, " +
+                                     std::to_string(kSampledElements) +
+                                     " sampled elements of each output)";
+                if (sampledFailures > 0)
+                    sampledCheck.message += "; " + std::to_string(sampledFailures) + " more failed";
+                rep.checks.push_back(sampledCheck);
+            }
+        } else {
+            rep.checks.push_back(checkLaunch(s, timedResults, expected, rep.launch,
+                                             "timed launch " +
+                                                 std::to_string(checkedTimedLaunch - rep.warmup) +
+                                                 " of " + std::to_string(rep.iterations),
+                                             checkedTimedLaunch));
+        }
         std::string label = "launch after timing";
         std::map<std::string, HostArray> freshExpected;
         if (fresh) {

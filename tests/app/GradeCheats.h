@@ -304,3 +304,71 @@ inline void gradeEscapes(const QString& backend)
 }
 
 } // namespace cheats
+
+namespace cheats {
+
+/// The result cache of cheats/matmul/subs/caches_by_hash.cu: keyed by a hash of sampled inputs,
+/// it replays its last answer when a launch's inputs repeat. Grade mode gives every timed launch
+/// fresh inputs, so it computes every time (and is timed like the honest kernel); a project
+/// that pins its inputs (with a reason, shown in the report) lets it replay. On the CPU emulator
+/// the timing ratios are checked too (`ratios`): the replay is several times faster.
+inline void replayCacheFindsNothing(const QString& backend, bool ratios)
+{
+    QTemporaryDir work;
+    QVERIFY(work.isValid());
+    const QDir root(work.path());
+    QVERIFY(QFile::copy(data(QStringLiteral("matmul/honest.cu")), root.filePath("honest.cu")));
+    QFile in(data(QStringLiteral("matmul/matmul.wbproj")));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray project = in.readAll();
+    writeFile(root.filePath("fresh.wbproj"), project);
+    QByteArray pinned = project;
+    pinned.replace("\"iterations\": 5,",
+                   "\"iterations\": 5, \"pinInputs\": \"the timings must be comparable with "
+                   "last year's\",");
+    QVERIFY(pinned != project);
+    writeFile(root.filePath("pinned.wbproj"), pinned);
+
+    const auto grade = [&](const QString& proj) {
+        const CliRun r =
+            runCli({"grade", root.filePath(proj), data(QStringLiteral("matmul/subs")), "--json",
+                    "--jobs", "1", "--backend", backend, "--timeout", "240"});
+        return r;
+    };
+    const CliRun fresh = grade(QStringLiteral("fresh.wbproj"));
+    QVERIFY2(fresh.exitCode == 0, qPrintable(fresh.out + fresh.err));
+    const auto rows = rowsOf(fresh);
+    WB_EXPECT_ROW(rows["honest.cu"], "pass", "");
+    WB_EXPECT_ROW(rows["caches_by_hash.cu"], "pass", "");
+    const CliRun pinnedRun = grade(QStringLiteral("pinned.wbproj"));
+    QVERIFY2(pinnedRun.exitCode == 0, qPrintable(pinnedRun.out + pinnedRun.err));
+    const auto pinnedRows = rowsOf(pinnedRun);
+    WB_EXPECT_ROW(pinnedRows["caches_by_hash.cu"], "pass", "");
+
+    // The reports say which: fresh inputs for every timed launch, or the project's reason.
+    const CliRun report = runCli({"run", root.filePath("fresh.wbproj"), "--kernel",
+                                  data(QStringLiteral("matmul/subs/caches_by_hash.cu")), "--grade",
+                                  "--backend", backend});
+    QVERIFY2(report.out.contains(QStringLiteral("fresh for every timed launch")),
+             qPrintable(report.out + report.err));
+    const CliRun pinnedReport = runCli({"run", root.filePath("pinned.wbproj"), "--kernel",
+                                        data(QStringLiteral("matmul/subs/caches_by_hash.cu")),
+                                        "--grade", "--backend", backend, "--json"});
+    const QJsonObject g =
+        QJsonDocument::fromJson(pinnedReport.out.toUtf8()).object()["grade"].toObject();
+    QVERIFY2(!g["freshTimedInputs"].toBool(), qPrintable(pinnedReport.out));
+    QCOMPARE(g["pinnedInputs"].toString(),
+             QStringLiteral("the timings must be comparable with last year's"));
+
+    if (!ratios) return;
+    const auto ratio = [](const QMap<QString, QJsonObject>& r) {
+        return r["caches_by_hash.cu"]["kernelMs"].toDouble() /
+               r["honest.cu"]["kernelMs"].toDouble();
+    };
+    // Fresh inputs: the cache never hits, the cheat computes like the honest kernel.
+    QVERIFY2(ratio(rows) > 0.6, qPrintable(QString::number(ratio(rows))));
+    // Pinned inputs: it replays, several times faster (the test has teeth).
+    QVERIFY2(ratio(pinnedRows) < 0.5, qPrintable(QString::number(ratio(pinnedRows))));
+}
+
+} // namespace cheats

@@ -40,6 +40,8 @@ private Q_SLOTS:
 
     void escapesAreStopped() { cheats::gradeEscapes("cpu"); }
 
+    void replayCacheFindsNothing() { cheats::replayCacheFindsNothing("cpu", true); }
+
     void replayIsCaughtByFreshInputs() { cheats::replayNeedsFreshInputs("cpu"); }
 
     void tooFastToBeTrue()

@@ -19,6 +19,10 @@ private Q_SLOTS:
     /// child of the CUDA runner; nothing reaches the machine.
     void escapesAreStopped() { cheats::gradeEscapes("cuda"); }
 
+    /// The result-cache cheat on the H200: fresh inputs for every timed launch, both rows pass,
+    /// the reports say so (timings at n = 128 are launch overhead: not compared).
+    void replayCacheFindsNothing() { cheats::replayCacheFindsNothing("cuda", false); }
+
     void replayIsCaughtByFreshInputs() { cheats::replayNeedsFreshInputs("cuda"); }
 
     /// The peak comes from the driver (memory clock x bus width): no --peak-bandwidth.

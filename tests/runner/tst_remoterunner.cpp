@@ -173,7 +173,10 @@ private Q_SLOTS:
         r.options.backend = BackendKind::Cpu;
         const RunOutcome o = client.run(r);
         QVERIFY2(o.fault == Fault::None, (o.report.message + "\n" + o.runnerLog).c_str());
-        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        // The finding fails the run (exit 3).
+        QCOMPARE(o.report.status, RunReport::Status::RuntimeError);
+        QVERIFY2(o.report.message.find("compute-sanitizer found 1 problem") == 0,
+                 o.report.message.c_str());
         QVERIFY2(o.runnerLog.find(std::string("fake compute-sanitizer wraps: ") + WB_RUNNER_EXE) !=
                      std::string::npos,
                  o.runnerLog.c_str());

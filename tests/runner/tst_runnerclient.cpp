@@ -677,7 +677,12 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(f.readAll()).trimmed(), QStringLiteral(WB_RUNNER_EXE));
         QCOMPARE(o.fault, Fault::None);
-        QCOMPARE(o.report.status, RunReport::Status::Passed);
+        // A finding fails the run (exit 3), naming the first one's place.
+        QCOMPARE(o.report.status, RunReport::Status::RuntimeError);
+        QVERIFY2(o.report.message.find("compute-sanitizer found 1 problem; the first: ") == 0 &&
+                     o.report.message.find("/tmp/remote/kernel.cu:7") != std::string::npos &&
+                     o.report.message.find("thread (5,") != std::string::npos,
+                 o.report.message.c_str());
         QCOMPARE(o.findings.size(), std::size_t{1});
         QCOMPARE(o.findings[0].file, std::string("/tmp/remote/kernel.cu"));
         QCOMPARE(o.findings[0].line, 7);

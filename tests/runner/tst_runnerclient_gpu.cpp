@@ -310,6 +310,11 @@ private Q_SLOTS:
         QCOMPARE(o.findings[0].kernel, std::string("k"));
         QCOMPARE(o.findings[0].line, 2);
         QVERIFY(o.findings[0].located);
+        // The finding fails the run (exit 3) and names its place.
+        QCOMPARE(o.report.status, RunReport::Status::RuntimeError);
+        QVERIFY2(o.report.message.find("compute-sanitizer found") == 0 &&
+                     o.report.message.find(":2") != std::string::npos,
+                 o.report.message.c_str());
         RunnerClient plain(localConfig());
         QCOMPARE(plain.run(helloRequest(BackendKind::Cuda)).report.status,
                  RunReport::Status::Passed);

@@ -181,6 +181,54 @@ private Q_SLOTS:
         QVERIFY(SessionRunner::run(s, {}).checks.empty());
     }
 
+    /// Grade mode with random inputs: every timed launch gets inputs of its own (new seeds)
+    /// and is checked against the reference for them — the chosen one whole, the others
+    /// sampled; a project may pin the inputs by stating why, and the report says so.
+    void gradeModeFreshInputsForEveryTimedLaunch()
+    {
+        Session s = makeSession();
+        s.buffers[0].init.kind = Initialiser::Kind::Uniform;
+        s.iterations = 4;
+        s.reference.kind = ReferenceSpec::Kind::Cpp;
+        s.reference.source = "void reference(float* out, const float* in, float factor, int n)"
+                             " { for (int i = 0; i < n; ++i) out[i] = in[i] * factor; }";
+        SessionRunner::Options o;
+        o.grade.enabled = true;
+        o.grade.seed = 7;
+        const RunReport a = SessionRunner::run(s, o);
+        QVERIFY2(a.status == RunReport::Status::Passed, a.message.c_str());
+        QVERIFY(a.freshTimedInputs);
+        QCOMPARE(a.checks.size(), std::size_t{4});
+        for (const LaunchCheck& c : a.checks)
+            QVERIFY2(c.passed, c.label.c_str());
+        QVERIFY2(a.checks[1].label.find("(fresh inputs)") != std::string::npos,
+                 a.checks[1].label.c_str());
+        QVERIFY2(a.checks[2].label.find("the other 3 timed launches") != std::string::npos,
+                 a.checks[2].label.c_str());
+        QVERIFY(a.toText().find("fresh for every timed launch") != std::string::npos);
+        // A kernel that answers from the first launch's inputs fails the timed launches.
+        Session stale = s;
+        stale.kernelSource = "__device__ float remembered[1024]; __device__ int filled;\n"
+                             "__global__ void scale(float* out, const float* in, float factor,"
+                             " int n)\n{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i >= n) return;\n"
+                             "  if (!filled) remembered[i] = in[i] * factor;\n"
+                             "  out[i] = remembered[i];\n"
+                             "  if (i == n - 1) filled = 1; }\n";
+        stale.buffers[0].shape = {"n"};
+        const RunReport b = SessionRunner::run(stale, o);
+        QCOMPARE(b.status, RunReport::Status::Mismatch);
+        QVERIFY2(b.message.find("timed launch") != std::string::npos, b.message.c_str());
+        // Pinned, with a reason: every timed launch on the same inputs, and the report says why.
+        s.pinInputs = "the inputs are a recorded trace";
+        const RunReport p = SessionRunner::run(s, o);
+        QVERIFY(!p.freshTimedInputs);
+        QCOMPARE(p.pinnedInputs, s.pinInputs);
+        QCOMPARE(p.checks.size(), std::size_t{3});
+        QVERIFY(p.toText().find("pinned by the project: the inputs are a recorded trace") !=
+                std::string::npos);
+    }
+
     /// Warm launches over data that fits in L2 may beat DRAM's peak; cold ones, or data too
     /// big for L2, may not.
     void speedOfLightKnowsTheCache()
