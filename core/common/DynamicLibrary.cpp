@@ -35,24 +35,35 @@ DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept
     , m_name(std::move(other.m_name))
     , m_error(std::move(other.m_error))
     , m_initialised(other.m_initialised)
+    , m_constructorsRan(std::exchange(other.m_constructorsRan, false))
 {
 }
 
 DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept
 {
     if (this != &other) {
-        if (m_handle) dlclose(m_handle);
+        close();
         m_handle = std::exchange(other.m_handle, nullptr);
+        m_initialised = std::exchange(other.m_initialised, false);
+        m_constructorsRan = std::exchange(other.m_constructorsRan, false);
         m_name = std::move(other.m_name);
         m_error = std::move(other.m_error);
-        m_initialised = other.m_initialised;
     }
     return *this;
 }
 
 DynamicLibrary::~DynamicLibrary()
 {
-    if (m_handle) dlclose(m_handle);
+    close();
+}
+
+void DynamicLibrary::close() noexcept
+{
+    // A library whose deferred constructors ran stays mapped: they may have registered exit
+    // handlers in it (a C++ global's destructor), which dlclose would run through DT_FINI —
+    // renamed by DeferredInit — so unmapping it would leave them pointing at nothing.
+    if (m_handle && !m_constructorsRan) dlclose(m_handle);
+    m_handle = nullptr;
 }
 
 std::string DynamicLibrary::path() const
@@ -69,6 +80,7 @@ void DynamicLibrary::runDeferredInit() const
     std::lock_guard lock(mutex);
     if (m_initialised || !m_handle) return;
     m_initialised = true;
+    m_constructorsRan = true;
     DeferredInit::run(m_handle);
 }
 

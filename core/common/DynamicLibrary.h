@@ -51,6 +51,10 @@ private:
     std::string m_name;
     std::string m_error;
     mutable bool m_initialised = false;
+    /// Deferred constructors ran at least once (markUninitialised does not clear it): close()
+    /// then keeps the library mapped.
+    mutable bool m_constructorsRan = false;
+    void close() noexcept;
 };
 
 } // namespace wb

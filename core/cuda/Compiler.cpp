@@ -74,6 +74,12 @@ std::vector<std::string> buildFlags(const CompileOptions& options, const std::st
     for (const std::string& dir : toolkitIncludes)
         flags.push_back("-I" + dir);
     flags.emplace_back("--ptxas-options=-v");
+    // Kernel files keep what their host half declares at namespace scope (cuda-samples:
+    // `const char* sSDKsample = "...";`, prototypes of host functions in a shared header);
+    // nvcc compiles those for the host, NVRTC refuses them as host entities "in JIT mode".
+    // As __device__ entities they are harmless until device code uses one, which is then an
+    // error at that line as on nvcc.
+    flags.emplace_back("-default-device");
     for (const std::string& f : options.extraFlags)
         flags.push_back(f);
     return flags;

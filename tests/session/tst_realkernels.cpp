@@ -210,6 +210,25 @@ private Q_SLOTS:
         QVERIFY(gpu.findKernel("k"));
     }
 
+    /// A sample's kernel file with its host code removed still declares its host half at
+    /// namespace scope: a program name, host function prototypes, a static host pointer. nvcc
+    /// compiles those for the host; under NVRTC they are device entities, unused, and compile.
+    void hostHalfDeclarationsCompile()
+    {
+        const std::string src = "#include <stdio.h>\n"
+                                "const char* sSDKsample = \"sample\";\n"
+                                "static unsigned* d_Buffer;\n"
+                                "extern \"C\" void scanHost(unsigned* dst, const unsigned* src, "
+                                "unsigned n);\n"
+                                "__global__ void k(unsigned* p) { p[threadIdx.x] = 1; }\n";
+        const CompileResult gpu = nvrtc(src, "hosthalf.cu", {});
+        QVERIFY2(gpu.ok, gpu.log.c_str());
+        QVERIFY(gpu.findKernel("k"));
+        const CompileResult cpu = emulator(src, "hosthalf.cu", {});
+        QVERIFY2(cpu.ok, cpu.log.c_str());
+        QVERIFY(cpu.findKernel("k"));
+    }
+
     /// Part 4: a kernel in an included .cuh, a helper from includeDirs (angle include) and a
     /// C++ reference including a project header: discovered, compiled and checked on the
     /// emulator; discovered under NVRTC.

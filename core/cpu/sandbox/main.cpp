@@ -234,6 +234,13 @@ int main(int argc, char** argv)
         b.fd = ::open(b.file.c_str(), O_WRONLY | O_CLOEXEC);
         if (b.fd < 0) return fail("cannot open " + b.file + " for the results");
     }
+    // The module globals go back the same way (a __device__ counter the host reads).
+    std::vector<int> constantFds;
+    for (const auto& cf : constantFiles) {
+        const int fd = ::open(cf.second.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0) return fail("cannot open " + cf.second + " for the module globals");
+        constantFds.push_back(fd);
+    }
     try {
         wb::sandbox::setActivity("kernel", "kernel '" + kernel + "'");
         // Bounds-checked (AddressSanitizer preloaded): its reports read debug information.
@@ -401,14 +408,21 @@ int main(int argc, char** argv)
         std::free(b.data);
     }
     // Module globals as the kernel left them (a __device__ counter), for the host to read.
-    for (const auto& [c, file] : constantFiles) {
-        if (c >= constants.size()) continue;
-        for (unsigned i = 0; i < g_module->constantCount; ++i)
-            if (constants[c].first == g_module->constants[i].name) {
-                std::ofstream f(file, std::ios::binary | std::ios::trunc);
-                f.write(static_cast<const char*>(g_module->constants[i].address),
-                        static_cast<std::streamsize>(constants[c].second.size()));
+    for (std::size_t k = 0; k < constantFiles.size(); ++k) {
+        const auto& [c, file] = constantFiles[k];
+        if (c < constants.size())
+            for (unsigned i = 0; i < g_module->constantCount; ++i) {
+                if (constants[c].first != g_module->constants[i].name) continue;
+                const char* p = static_cast<const char*>(g_module->constants[i].address);
+                std::size_t left = constants[c].second.size();
+                while (left > 0) {
+                    const ssize_t n = ::write(constantFds[k], p, left);
+                    if (n <= 0) return fail("cannot write the module globals to " + file);
+                    p += n;
+                    left -= static_cast<std::size_t>(n);
+                }
             }
+        ::close(constantFds[k]);
     }
     std::printf("WB-SANDBOX ok %.6f\n", ms);
     return 0;
