@@ -1097,6 +1097,48 @@ __global__ void k(int* out)
         }
     }
 
+    // __activemask() is the lanes that reach it together (as coalesced_threads()): all of the
+    // warp where it runs converged, the lanes of one side inside a branch; a kernel with no
+    // other warp operation runs in fiber mode for it. Only the emulator's answer is fixed: a
+    // GPU may run a short branch predicated, with every lane active.
+    void activeMaskIsTheConvergedLanes()
+    {
+        if (!onCpu()) QSKIP("checks the emulator's grouping of lanes at __activemask()");
+        const std::string source = R"(__global__ void k(unsigned* masks)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    masks[3 * i] = __activemask();
+    if (threadIdx.x % 4 == 1)
+        masks[3 * i + 1] = __activemask();
+    else
+        masks[3 * i + 1] = ~__activemask();
+    if (threadIdx.x % 2 == 0) return;
+    masks[3 * i + 2] = __activemask();
+}
+)";
+        const CompileResult r = m_backend->compile(source, "activemask.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        const int blocks = 2, threads = 48, n = blocks * threads;
+        auto& d = h.upload(std::vector<unsigned>(3 * n, 0), "masks");
+        h.launch("k", {blocks}, {threads}, Args().ptr(d));
+        const auto out = h.download<unsigned>(d, 3 * std::size_t(n));
+        for (int i = 0; i < n; ++i) {
+            const int t = i % threads;
+            const unsigned warp = t < 32 ? 0xffffffffu : 0xffffu;
+            const unsigned side = t % 4 == 1 ? 0x22222222u & warp : ~0x22222222u & warp;
+            const unsigned expected[3] = {warp, t % 4 == 1 ? side : ~side,
+                                          t % 2 == 0 ? 0u : 0xaaaaaaaau & warp};
+            for (int k = 0; k < 3; ++k)
+                QVERIFY2(out[3 * std::size_t(i) + std::size_t(k)] == expected[k],
+                         qPrintable(QStringLiteral("thread %1, mask %2: 0x%3 vs 0x%4")
+                                        .arg(i)
+                                        .arg(k)
+                                        .arg(out[3 * std::size_t(i) + std::size_t(k)], 0, 16)
+                                        .arg(expected[k], 0, 16)));
+        }
+    }
+
     void divergentBarrierIsReported()
     {
         if (!onCpu()) QSKIP("a divergent barrier is undefined behaviour on a GPU (it may hang)");
