@@ -634,6 +634,70 @@ const std::vector<Case>& cases()
                                              .arg(ref[k])));
              }
          }},
+        // Partitions that finish their collectives at different times meet again at the
+        // parent's sync() (binaryPartitionCG and warpAggregatedAtomicsCG idioms).
+        {"cg_parity_stats",
+         "cg_partition.cu",
+         {},
+         [](Harness& h) {
+             const int n = 5000;
+             const auto in = randomVector<int>(n, -1000, 1000, 31);
+             auto& din = h.upload(in, "in");
+             auto& dstats = h.upload(std::vector<int>{0, 0, 0, -2147483647 - 1}, "stats");
+             auto& dfirst = h.upload(std::vector<int>(n, 0), "first");
+             h.launch("cg_parity_stats", {4}, {256},
+                      Args().ptr(din).ptr(dstats).ptr(dfirst).val(n));
+             int ref[4] = {0, 0, 0, -2147483647 - 1};
+             for (int v : in) {
+                 if (v & 1) {
+                     ++ref[0];
+                     ref[1] += v;
+                 } else {
+                     ref[2] += v;
+                     ref[3] = std::max(ref[3], v);
+                 }
+             }
+             const auto stats = h.download<int>(dstats, 4);
+             for (int k = 0; k < 4; ++k)
+                 QCOMPARE(stats[std::size_t(k)], ref[k]);
+             const auto first = h.download<int>(dfirst, n);
+             CHECK_ALL(std::size_t(n), first[i] == in[i / 32 * 32], "first");
+         }},
+        {"cg_bucket_max",
+         "cg_partition.cu",
+         {},
+         [](Harness& h) {
+             const int n = 3000, buckets = 5;
+             const auto bucketOf = randomVector<int>(n, 0, buckets + 1, 32);
+             const auto values = randomVector<int>(n, 0, 100000, 33);
+             auto& dbucket = h.upload(bucketOf, "bucketOf");
+             auto& dvalues = h.upload(values, "values");
+             auto& dmax = h.upload(std::vector<int>(buckets, -1), "maxima");
+             auto& dlast = h.upload(std::vector<int>(n, -1), "last");
+             h.launch("cg_bucket_max", {(n + 127) / 128}, {128},
+                      Args().ptr(dbucket).ptr(dvalues).ptr(dmax).ptr(dlast).val(n).val(buckets));
+             std::vector<int> maxima(buckets, -1), last(n, -1);
+             for (int i = 0; i < n; ++i)
+                 if (bucketOf[std::size_t(i)] < buckets)
+                     maxima[std::size_t(bucketOf[std::size_t(i)])] = std::max(
+                         maxima[std::size_t(bucketOf[std::size_t(i)])], values[std::size_t(i)]);
+             for (int w = 0; w * 32 < n; ++w) {
+                 const int lo = w * 32, hi = std::min(n, lo + 32);
+                 int top = -1;
+                 for (int i = lo; i < hi; ++i)
+                     if (bucketOf[std::size_t(i)] < buckets) top = i;
+                 if (top < 0) continue;
+                 int m = -1;
+                 for (int i = lo; i < hi; ++i)
+                     if (bucketOf[std::size_t(i)] == bucketOf[std::size_t(top)])
+                         m = std::max(m, values[std::size_t(i)]);
+                 for (int i = lo; i < hi; ++i)
+                     if (bucketOf[std::size_t(i)] < buckets) last[std::size_t(i)] = m;
+             }
+             QVERIFY(h.download<int>(dmax, buckets) == maxima);
+             const auto got = h.download<int>(dlast, n);
+             CHECK_ALL(std::size_t(n), got[i] == last[i], "last");
+         }},
         {"cg_multi_warp",
          "cg_multi_warp.cu",
          {},
@@ -1033,6 +1097,48 @@ __global__ void k(int* out)
         }
     }
 
+    // __activemask() is the lanes that reach it together (as coalesced_threads()): all of the
+    // warp where it runs converged, the lanes of one side inside a branch; a kernel with no
+    // other warp operation runs in fiber mode for it. Only the emulator's answer is fixed: a
+    // GPU may run a short branch predicated, with every lane active.
+    void activeMaskIsTheConvergedLanes()
+    {
+        if (!onCpu()) QSKIP("checks the emulator's grouping of lanes at __activemask()");
+        const std::string source = R"(__global__ void k(unsigned* masks)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    masks[3 * i] = __activemask();
+    if (threadIdx.x % 4 == 1)
+        masks[3 * i + 1] = __activemask();
+    else
+        masks[3 * i + 1] = ~__activemask();
+    if (threadIdx.x % 2 == 0) return;
+    masks[3 * i + 2] = __activemask();
+}
+)";
+        const CompileResult r = m_backend->compile(source, "activemask.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        const int blocks = 2, threads = 48, n = blocks * threads;
+        auto& d = h.upload(std::vector<unsigned>(3 * n, 0), "masks");
+        h.launch("k", {blocks}, {threads}, Args().ptr(d));
+        const auto out = h.download<unsigned>(d, 3 * std::size_t(n));
+        for (int i = 0; i < n; ++i) {
+            const int t = i % threads;
+            const unsigned warp = t < 32 ? 0xffffffffu : 0xffffu;
+            const unsigned side = t % 4 == 1 ? 0x22222222u & warp : ~0x22222222u & warp;
+            const unsigned expected[3] = {warp, t % 4 == 1 ? side : ~side,
+                                          t % 2 == 0 ? 0u : 0xaaaaaaaau & warp};
+            for (int k = 0; k < 3; ++k)
+                QVERIFY2(out[3 * std::size_t(i) + std::size_t(k)] == expected[k],
+                         qPrintable(QStringLiteral("thread %1, mask %2: 0x%3 vs 0x%4")
+                                        .arg(i)
+                                        .arg(k)
+                                        .arg(out[3 * std::size_t(i) + std::size_t(k)], 0, 16)
+                                        .arg(expected[k], 0, 16)));
+        }
+    }
+
     void divergentBarrierIsReported()
     {
         if (!onCpu()) QSKIP("a divergent barrier is undefined behaviour on a GPU (it may hang)");
@@ -1202,6 +1308,34 @@ __global__ void k(int* out)
             const std::string msg = e.what();
             QVERIFY2(msg.find("inconsistent warp mask") != std::string::npos, e.what());
             QVERIFY2(msg.find("mask.cu:4") != std::string::npos, e.what());
+        }
+    }
+
+    // Operations whose masks overlap may be pending at once (lanes of one partition still in
+    // their shuffles while the others reach the warp's sync); only when they wait for each
+    // other's lanes is the launch stopped, naming both.
+    void overlappingMasksWaitingForEachOtherAreReported()
+    {
+        if (!onCpu()) QSKIP("an inconsistent warp mask is undefined behaviour on a GPU");
+        const std::string src =
+            "__global__ void k(int* out)\n"
+            "{\n"
+            "    const int v = (int)threadIdx.x;\n"
+            "    if (threadIdx.x < 16) out[threadIdx.x] = __shfl_sync(0xffffffffu, v, 0);\n"
+            "    else out[threadIdx.x] = __shfl_sync(0xffff0001u, v, 0);\n"
+            "}\n";
+        const CompileResult r = m_backend->compile(src, "overlap.cu", {});
+        QVERIFY2(r.ok, r.log.c_str());
+        Harness h{*m_backend, m_backend->load(r), {}};
+        auto& d = h.upload(std::vector<int>(32, 0), "out");
+        try {
+            h.launch("k", {1}, {32}, Args().ptr(d));
+            QFAIL("the launch should have failed");
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("inconsistent warp mask in warp 0") != std::string::npos, e.what());
+            QVERIFY2(msg.find("overlap.cu:4 with mask 0xffffffff") != std::string::npos, e.what());
+            QVERIFY2(msg.find("overlap.cu:5 with mask 0xffff0001") != std::string::npos, e.what());
         }
     }
 

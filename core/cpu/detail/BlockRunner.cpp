@@ -587,22 +587,11 @@ struct BlockRunner::Impl {
         std::vector<WarpGroup>& groups = warps[warp];
         auto g = std::find_if(groups.begin(), groups.end(),
                               [&](const WarpGroup& x) { return x.mask == m; });
+        // A pending operation of another mask may overlap this one: as on a GPU, where the
+        // lanes of both wait until their own mask arrived (partitions of a warp still in their
+        // collectives while the others reach the parent's sync), each completes when its lanes
+        // are there. If they wait for each other, nothing can run and run() reports the masks.
         if (g == groups.end()) {
-            for (const WarpGroup& other : groups)
-                if (other.mask & m) {
-                    std::vector<unsigned> waiting;
-                    const FiberThread* sample = nullptr;
-                    for (unsigned l : lanesOf(warp, other.arrived)) {
-                        waiting.push_back(l);
-                        sample = &threads[l];
-                    }
-                    fail("inconsistent warp mask in warp " + std::to_string(warp) + ": " +
-                         formatThreads({t.st.linear}, blockDim) + " calls " + at + " with mask " +
-                         hexMask(m) + " while " + formatThreads(waiting, blockDim) + " wait at " +
-                         std::string(sample->what) + " at " + where(sample->file, sample->line) +
-                         " with mask " + hexMask(other.mask));
-                    throw HostAbort{};
-                }
             std::vector<unsigned> exited;
             for (unsigned l : lanesOf(warp, m))
                 if (threads[l].state == State::Finished) exited.push_back(l);
@@ -640,6 +629,38 @@ struct BlockRunner::Impl {
         if (debugRecording()) recordExchange(warp, m, t);
         if (op == wbcpu::abi::WarpSync && launch->warpSynced) launch->warpSynced(warp * 32u, m);
         return t.result;
+    }
+
+    /// A pending operation of `warp` whose mask overlaps `m` but differs, or nullptr.
+    const WarpGroup* overlapping(unsigned warp, unsigned m) const
+    {
+        for (const WarpGroup& other : warps[warp])
+            if (other.mask != m && (other.mask & m)) return &other;
+        return nullptr;
+    }
+
+    /// Nothing can run: two pending operations of one warp whose masks overlap wait for each
+    /// other's lanes (an inconsistent warp mask), or else describeStall().
+    std::string describeOverlap() const
+    {
+        for (std::size_t w = 0; w < warps.size(); ++w) {
+            const unsigned warp = static_cast<unsigned>(w);
+            for (const WarpGroup& a : warps[w]) {
+                const WarpGroup* b = overlapping(warp, a.mask);
+                if (!b) continue;
+                const FiberThread& first = threads[lanesOf(warp, a.arrived).front()];
+                std::vector<unsigned> waiting;
+                for (unsigned l : lanesOf(warp, b->arrived))
+                    waiting.push_back(l);
+                const FiberThread& sample = threads[waiting.back()];
+                return "inconsistent warp mask in warp " + std::to_string(warp) + ": " +
+                       formatThreads({first.st.linear}, blockDim) + " calls " + first.what +
+                       " at " + where(first.file, first.line) + " with mask " + hexMask(a.mask) +
+                       " while " + formatThreads(waiting, blockDim) + " wait at " + sample.what +
+                       " at " + where(sample.file, sample.line) + " with mask " + hexMask(b->mask);
+            }
+        }
+        return describeStall();
     }
 
     /// Lanes of `warp` waiting at coalesced_threads() at the same call as `t`.
@@ -864,7 +885,7 @@ struct BlockRunner::Impl {
                 resolveCoalesced();
                 continue;
             }
-            fail(describeStall());
+            fail(describeOverlap());
             break;
         }
         // Stopped early: unwind the threads that are suspended inside the kernel (they park

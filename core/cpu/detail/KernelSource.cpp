@@ -303,7 +303,8 @@ const std::set<std::string, std::less<>>& syncNames()
         "__syncwarp",        "__shfl_sync",         "__shfl_up_sync",    "__shfl_down_sync",
         "__shfl_xor_sync",   "__ballot_sync",       "__any_sync",        "__all_sync",
         "__match_any_sync",  "__match_all_sync",    "__reduce_add_sync", "__reduce_min_sync",
-        "__reduce_max_sync", "__reduce_and_sync",   "__reduce_or_sync",  "__reduce_xor_sync"};
+        "__reduce_max_sync", "__reduce_and_sync",   "__reduce_or_sync",  "__reduce_xor_sync",
+        "__activemask"};
     return names;
 }
 

@@ -327,10 +327,16 @@ inline unsigned __match_all_sync(unsigned mask, T value, int* pred,
     return r;
 }
 
-inline unsigned __activemask()
+/// The lanes of the warp that reach this call together: coalesced_threads() (a lane waits until
+/// every lane of the warp that has not exited is here, or else until nothing else in the block
+/// can run). A source naming __activemask runs in fiber mode; loop mode (a call from a header
+/// the source includes) answers every lane that has not exited.
+inline unsigned __activemask(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
 {
     wbcpu::abi::ThreadState* me = wbcpu::current();
-    return me->rt->activeMask(me);
+    if (!me->host) return me->rt->activeMask(me);
+    return static_cast<unsigned>(
+        wbcpu::warpOp(wbcpu::abi::Coalesce, 0xffffffffu, 0, 0, 32, "__activemask", file, line));
 }
 inline unsigned __lanemask_lt()
 {
