@@ -235,6 +235,9 @@ void addRules(scmp_filter_ctx ctx, bool readFiles)
     allowIf(ctx, SCMP_SYS(statx), SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
     allowIf(ctx, SCMP_SYS(ioctl), SCMP_A1(SCMP_CMP_EQ, TCGETS));
     allowIf(ctx, SCMP_SYS(ioctl), SCMP_A1(SCMP_CMP_EQ, TIOCGWINSZ));
+    // The runner's fatal-signal handler asks how much kernel output is still in its pipe
+    // (runner/detail/OutputCapture.cpp) before the crash is reported.
+    allowIf(ctx, SCMP_SYS(ioctl), SCMP_A1(SCMP_CMP_EQ, FIONREAD));
     for (const int cmd : {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC})
         allowIf(ctx, SCMP_SYS(fcntl), SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(cmd)));
     for (const int option : {PR_SET_NAME, PR_GET_NAME, PR_SET_VMA, PR_GET_DUMPABLE})

@@ -342,6 +342,13 @@ private:
             HangupWatchdog& w;
             ~Disarm() { w.arm(false); }
         } disarm{m_watchdog};
+        // What the child prints reaches this process's capture: it goes to the client as it
+        // arrives, so that it survives the child's crash or a kill at a time limit.
+        streamOutput(true);
+        struct StopStreaming {
+            Service& s;
+            ~StopStreaming() { s.streamOutput(false); }
+        } stopStreaming{*this};
         std::optional<QJsonObject> answer;
         std::string kernel;
         bool garbled = false;
@@ -371,9 +378,10 @@ private:
                 garbled = true;
                 break;
             }
-            Protocol::writeAll(m_opt.outFd,
-                               Protocol::encode(f.type, f.payload.data(), f.payload.size(),
-                                                m_opt.protocolVersion));
+            const std::vector<char> frame =
+                Protocol::encode(f.type, f.payload.data(), f.payload.size(), m_opt.protocolVersion);
+            std::lock_guard lock(m_sendMutex); // the output listener sends from its own thread
+            Protocol::writeAll(m_opt.outFd, frame);
         }
         if (garbled) ::kill(pid, SIGKILL);
         ::close(fds[0]);
