@@ -322,6 +322,50 @@ MemoryFinding parseSanitizerReport(const std::string& output, const std::string&
     return f;
 }
 
+/// A report whose frames name no source line: clang's AddressSanitizer symbolizes by starting
+/// llvm-symbolizer, which the sealed sandbox may not do (issue 25), so its frames read
+/// "(<library>+0x<offset>)". Here, outside the sandbox, addr2line names them: the first frame
+/// of a shared library that resolves to `sourceName` gives the finding its file and line.
+void symbolizeOutside(MemoryFinding& f, const std::string& output, const std::string& sourceName)
+{
+    const std::string_view out = output;
+    int tried = 0;
+    for (std::size_t plus = out.find(".so+0x"); plus != std::string_view::npos && tried < 8;
+         plus = out.find(".so+0x", plus + 1)) {
+        const std::size_t open = out.rfind('(', plus);
+        const std::size_t close = out.find(')', plus);
+        const std::size_t eol = out.find('\n', plus);
+        if (open == std::string_view::npos || close == std::string_view::npos || close > eol ||
+            out.substr(open, plus - open).find('\n') != std::string_view::npos)
+            continue;
+        const std::string library(out.substr(open + 1, plus + 3 - open - 1));
+        const std::string offset(out.substr(plus + 4, close - plus - 4));
+        if (library.rfind("/", 0) != 0 || offset.empty()) continue;
+        ++tried;
+        QProcess p;
+        p.setProcessChannelMode(QProcess::SeparateChannels);
+        p.start(QStringLiteral("addr2line"), {QStringLiteral("-e"), QString::fromStdString(library),
+                                              QString::fromStdString(offset)});
+        if (!p.waitForFinished(10'000)) {
+            killProcessTree(static_cast<pid_t>(p.processId()));
+            p.waitForFinished();
+            return;
+        }
+        const std::string where = p.readAllStandardOutput().trimmed().toStdString();
+        const std::size_t colon = where.rfind(':');
+        if (colon == std::string::npos) continue;
+        const std::string file = std::filesystem::path(where.substr(0, colon)).filename().string();
+        std::size_t i = colon + 1;
+        const std::string_view digits = runAt(std::string_view(where), i, isDigit);
+        if (file != std::filesystem::path(sourceName).filename().string() || digits.empty() ||
+            number(digits) == 0)
+            continue;
+        f.file = file;
+        f.line = static_cast<int>(std::min<unsigned long long>(number(digits), 0x7fffffff));
+        return;
+    }
+}
+
 std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::filesystem::path& work)
 {
 
@@ -472,6 +516,7 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
         output.find("runtime error:") != std::string::npos) {
         MemoryFinding f =
             parseSanitizerReport(output, launch.kernel.name, launch.compiled.sourceName);
+        if (f.file.empty()) symbolizeOutside(f, output, launch.compiled.sourceName);
         findings.push_back(f);
         std::string msg = "kernel '" + f.kernel + "': " + memoryFindingKindName(f.kind) + " access";
         if (!f.file.empty()) msg += " at " + f.file + ":" + std::to_string(f.line);
