@@ -276,7 +276,96 @@ struct Compiler::Impl {
     CompileResult compileUncached(const IncludeScan& scan, const std::string& sourceName,
                                   const std::vector<std::string>& flags,
                                   const CompileOptions& options, const std::string& arch) const;
+    CompileResult compileOnce(const IncludeScan& scan, const std::string& sourceName,
+                              const std::vector<std::string>& flags, const CompileOptions& options,
+                              const std::string& arch) const;
 };
+
+namespace {
+
+constexpr std::string_view kDynamicInitError =
+    "dynamic initialization is not supported for a __device__ variable";
+
+/// The main source's lines (1-based) that NVRTC refused only because a namespace-scope variable
+/// of the file's host half (`int MAX_TILES = (FLOOR(MATRIX_SIZE_X, 512) * ...) / ...;`, as in
+/// cuda-samples' transpose) needs dynamic initialisation once -default-device makes it a
+/// __device__ variable; empty when any other error is there or such a line names a memory
+/// space itself (then the error is the user's).
+std::vector<int> hostHalfInitialisations(const CompileResult& r, const std::string& text,
+                                         const std::string& sourceName)
+{
+    std::vector<std::string_view> all;
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t nl = std::min(text.find('\n', at), text.size());
+        all.push_back(std::string_view(text).substr(at, nl - at));
+        at = nl + 1;
+    }
+    std::vector<int> lines;
+    for (const Diagnostic& d : r.diagnostics) {
+        if (d.severity != Severity::Error) continue;
+        if (d.message.find(kDynamicInitError) == std::string::npos || d.file != sourceName ||
+            d.line < 1 || static_cast<std::size_t>(d.line) > all.size())
+            return {};
+        const std::string_view line = all[static_cast<std::size_t>(d.line) - 1];
+        for (const char* space : {"__device__", "__constant__", "__shared__", "__managed__"})
+            if (line.find(space) != std::string_view::npos) return {};
+        lines.push_back(d.line);
+    }
+    return lines;
+}
+
+/// `text` with the declarations that start on `lines` blanked up to their ';' (newlines kept,
+/// so every other line keeps its number).
+std::string blankDeclarations(std::string text, const std::vector<int>& lines)
+{
+    for (const int line : lines) {
+        std::size_t at = 0;
+        for (int l = 1; l < line && at < text.size(); ++l) {
+            const std::size_t nl = text.find('\n', at);
+            at = nl == std::string::npos ? text.size() : nl + 1;
+        }
+        const std::size_t end = text.find(';', at);
+        if (at >= text.size() || end == std::string::npos) continue;
+        for (std::size_t i = at; i <= end; ++i)
+            if (text[i] != '\n') text[i] = ' ';
+    }
+    return text;
+}
+
+} // namespace
+
+/// A kernel file's host half may initialise a namespace-scope variable from another one: nvcc
+/// runs that on the host, NVRTC with -default-device refuses it as a __device__ variable. When
+/// those are the only errors, the declarations are left out (blanked line for line) and the
+/// file compiled again, with a warning at each; a use of such a variable in device code is then
+/// an error at its line.
+CompileResult Compiler::Impl::compileUncached(const IncludeScan& scan,
+                                              const std::string& sourceName,
+                                              const std::vector<std::string>& flags,
+                                              const CompileOptions& options,
+                                              const std::string& arch) const
+{
+    CompileResult r = compileOnce(scan, sourceName, flags, options, arch);
+    if (r.ok) return r;
+    const std::vector<int> lines = hostHalfInitialisations(r, scan.rewritten, sourceName);
+    if (lines.empty()) return r;
+    IncludeScan hostless = scan;
+    hostless.rewritten = blankDeclarations(scan.rewritten, lines);
+    CompileResult again = compileOnce(hostless, sourceName, flags, options, arch);
+    if (!again.ok) return r;
+    for (const int line : lines) {
+        Diagnostic w;
+        w.file = sourceName;
+        w.line = line;
+        w.column = 1;
+        w.severity = Severity::Warning;
+        w.message = "this namespace-scope variable of the file's host code is left out of the "
+                    "device compile (it needs dynamic initialisation, which a __device__ "
+                    "variable cannot have)";
+        again.diagnostics.push_back(std::move(w));
+    }
+    return again;
+}
 
 Compiler& Compiler::instance()
 {
@@ -430,11 +519,10 @@ CompileResult Compiler::compile(const std::string& source, const std::string& so
     return r;
 }
 
-CompileResult Compiler::Impl::compileUncached(const IncludeScan& scan,
-                                              const std::string& sourceName,
-                                              const std::vector<std::string>& flags,
-                                              const CompileOptions& options,
-                                              const std::string& arch) const
+CompileResult Compiler::Impl::compileOnce(const IncludeScan& scan, const std::string& sourceName,
+                                          const std::vector<std::string>& flags,
+                                          const CompileOptions& options,
+                                          const std::string& arch) const
 {
     CompileResult r;
     r.sourceName = sourceName;

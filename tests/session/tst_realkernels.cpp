@@ -218,12 +218,23 @@ private Q_SLOTS:
         const std::string src = "#include <stdio.h>\n"
                                 "const char* sSDKsample = \"sample\";\n"
                                 "static unsigned* d_Buffer;\n"
+                                "int SIZE_X = 1024;\n"
+                                "int MAX_TILES = (SIZE_X / 512) * 2;\n"
                                 "extern \"C\" void scanHost(unsigned* dst, const unsigned* src, "
                                 "unsigned n);\n"
                                 "__global__ void k(unsigned* p) { p[threadIdx.x] = 1; }\n";
         const CompileResult gpu = nvrtc(src, "hosthalf.cu", {});
         QVERIFY2(gpu.ok, gpu.log.c_str());
         QVERIFY(gpu.findKernel("k"));
+        // MAX_TILES needs dynamic initialisation, which a __device__ variable cannot have: it is
+        // left out of the device compile, with a warning at its line.
+        const auto left =
+            std::find_if(gpu.diagnostics.begin(), gpu.diagnostics.end(), [](const Diagnostic& d) {
+                return d.severity == Severity::Warning && d.line == 5;
+            });
+        QVERIFY2(left != gpu.diagnostics.end() &&
+                     left->message.find("left out of the device compile") != std::string::npos,
+                 gpu.log.c_str());
         const CompileResult cpu = emulator(src, "hosthalf.cu", {});
         QVERIFY2(cpu.ok, cpu.log.c_str());
         QVERIFY(cpu.findKernel("k"));
