@@ -394,16 +394,20 @@ int main(int argc, char** argv)
     wb::cpu::detail::RaceDetector::active = nullptr;
     if (detector) detector->print(stdout);
     if (state.failed) return fail(state.error);
+    // Through descriptors opened before sealing: false when a write fails.
+    const auto writeAll = [](int fd, const void* data, std::size_t size) {
+        const char* p = static_cast<const char*>(data);
+        while (size > 0) {
+            const ssize_t n = ::write(fd, p, size);
+            if (n <= 0) return false;
+            p += n;
+            size -= static_cast<std::size_t>(n);
+        }
+        return true;
+    };
     for (Buffer& b : buffers) {
         if (!b.data) continue;
-        const unsigned char* p = b.data;
-        std::size_t left = b.size;
-        while (left > 0) {
-            const ssize_t n = ::write(b.fd, p, left);
-            if (n <= 0) return fail("cannot write the results to " + b.file);
-            p += n;
-            left -= static_cast<std::size_t>(n);
-        }
+        if (!writeAll(b.fd, b.data, b.size)) return fail("cannot write the results to " + b.file);
         ::close(b.fd);
         std::free(b.data);
     }
@@ -413,14 +417,9 @@ int main(int argc, char** argv)
         if (c < constants.size())
             for (unsigned i = 0; i < g_module->constantCount; ++i) {
                 if (constants[c].first != g_module->constants[i].name) continue;
-                const char* p = static_cast<const char*>(g_module->constants[i].address);
-                std::size_t left = constants[c].second.size();
-                while (left > 0) {
-                    const ssize_t n = ::write(constantFds[k], p, left);
-                    if (n <= 0) return fail("cannot write the module globals to " + file);
-                    p += n;
-                    left -= static_cast<std::size_t>(n);
-                }
+                if (!writeAll(constantFds[k], g_module->constants[i].address,
+                              constants[c].second.size()))
+                    return fail("cannot write the module globals to " + file);
             }
         ::close(constantFds[k]);
     }
