@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Warpbench's <sys/stat.h> for NVRTC: a host-only header that kernel files include for their host code.
-// It declares nothing: host code cannot run in a kernel, and a use in device code is an error
+// Warpbench's <sys/stat.h> for NVRTC: a host-only header that kernel files include for their host
+// code. It declares nothing: host code cannot run in a kernel, and a use in device code is an error
 // at its line (resources/nvrtc, see docs/compiler.md).
 #pragma once
 #ifndef WB_NVRTC_SYS_STAT_H
