@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace wb::runner {
 
@@ -153,12 +154,14 @@ void parseLocation(std::string_view where, MemoryFinding& f)
     }
 }
 
-/// "(x,y,z)" at `at`.
+/// "(x,y,z)" at `at` (older reports: "(x, y, z)").
 bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
 {
     unsigned v[3] = {0, 0, 0};
     if (!literalAt(s, at, "(")) return false;
     for (int k = 0; k < 3; ++k) {
+        while (at < s.size() && s[at] == ' ')
+            ++at;
         const std::size_t begin = at;
         if (!skipRun(s, at, isDigit)) return false;
         v[k] = static_cast<unsigned>(
@@ -182,6 +185,47 @@ bool raceAccess(std::string_view line, std::string_view prefix, std::string& wor
     word = std::string(line.substr(begin, end - begin));
     location = std::string(withoutHazards(line.substr(i)));
     return !location.empty();
+}
+
+/// racecheck's hazard record (--racecheck-report hazard or all):
+///     Error: Potential RAW hazard detected at __shared__ 0x500 in block (131,0,0) :
+///         Write Thread (3,0,0) at block_sum(...)+0x1d0 in kernel.cu:11
+///         Read Thread (1,0,0) at block_sum(...)+0x1f0 in kernel.cu:11
+///         Current Value : 0
+/// The title's hazard type ("RAW"), address and block.
+bool hazardTitle(std::string_view title, std::string& type, std::uint64_t& address, Dim3& block)
+{
+    std::size_t i = 0;
+    if (!literalAt(title, i, "Error: ") && !literalAt(title, i, "Warning: ") &&
+        !literalAt(title, i, "ERROR: ") && !literalAt(title, i, "WARNING: "))
+        return false;
+    if (!literalAt(title, i, "Potential ")) return false;
+    const std::size_t typeBegin = i;
+    if (!skipRun(title, i, isWord)) return false;
+    type = std::string(title.substr(typeBegin, i - typeBegin));
+    if (!literalAt(title, i, " hazard detected at ")) return false;
+    literalAt(title, i, "__shared__ ");
+    std::size_t a = i;
+    if (literalAt(title, a, "0x") && skipRun(title, a, isHex))
+        address = std::strtoull(std::string(title.substr(i + 2, a - i - 2)).c_str(), nullptr, 16);
+    const std::size_t in = title.find(" in block ", i);
+    if (in == std::string_view::npos) return true;
+    std::size_t b = in + 10;
+    dimAt(title, b, block);
+    return true;
+}
+
+/// "Write Thread (3,0,0) at <location>" → the access ("Write"), the thread and the location.
+bool hazardSide(std::string_view d, std::string& word, Dim3& thread, std::string& location)
+{
+    std::size_t i = 0;
+    if (!skipRun(d, i, isWord)) return false;
+    word = std::string(d.substr(0, i));
+    if (!literalAt(d, i, " Thread ") || !dimAt(d, i, thread) || !literalAt(d, i, " at ") ||
+        i == d.size())
+        return false;
+    location = std::string(d.substr(i));
+    return true;
 }
 
 bool skipped(const std::string& title)
@@ -242,8 +286,36 @@ MemoryFinding parseRecord(const Record& r)
         }
         return false;
     };
+    std::string hazard;
+    std::uint64_t hazardAddress = 0;
+    Dim3 hazardBlock{};
     if (invalid) {
         // done above
+    } else if (hazardTitle(title, hazard, hazardAddress, hazardBlock)) {
+        f.kind = MemoryFinding::Kind::Other;
+        f.address = hazardAddress;
+        f.block = hazardBlock;
+        std::string sides;
+        for (const std::string& detail : r.details) {
+            Dim3 thread{};
+            MemoryFinding side;
+            if (!hazardSide(detail, word, thread, location)) continue;
+            parseLocation(location, side);
+            if (sides.empty()) {
+                f.kernel = side.kernel;
+                f.file = side.file;
+                f.line = side.line;
+                f.thread = thread;
+                f.located = true;
+                f.isWrite = word == "Write";
+            }
+            sides += (sides.empty() ? "" : " and ") + word + " by thread (" +
+                     std::to_string(thread.x) + "," + std::to_string(thread.y) + "," +
+                     std::to_string(thread.z) + ") at " +
+                     (side.line ? side.file + ":" + std::to_string(side.line) : side.kernel);
+        }
+        f.message = "shared-memory " + hazard + " hazard: " + sides;
+        return f;
     } else if (race()) {
         f.kind = MemoryFinding::Kind::Other;
         f.isWrite = word == "Write";
@@ -351,11 +423,38 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
         if (content.rfind("Saved host backtrace", 0) == 0) inBacktrace = true;
         if (!inBacktrace && !records.empty()) records.back().details.push_back(content);
     }
-    for (const Record& r : records)
-        if (!skipped(r.title)) rep.findings.push_back(parseRecord(r));
+    // racecheck reports a hazard per byte and per pair of threads (hundreds for one missing
+    // barrier): hazards of the same type between the same two lines are one finding, with
+    // their count.
+    std::vector<std::pair<std::string, std::size_t>> hazardKeys; // key → finding, first seen
+    std::vector<std::size_t> hazardCounts;
+    for (const Record& r : records) {
+        if (skipped(r.title)) continue;
+        MemoryFinding f = parseRecord(r);
+        if (f.message.rfind("shared-memory ", 0) == 0 &&
+            f.message.find(" hazard: ") != std::string::npos) {
+            std::string key = f.message.substr(0, f.message.find(" hazard: "));
+            for (std::size_t at = f.message.find(" at "); at != std::string::npos;
+                 at = f.message.find(" at ", at + 1))
+                key += "|" + f.message.substr(at, f.message.find(' ', at + 4) - at);
+            const auto same = std::find_if(hazardKeys.begin(), hazardKeys.end(),
+                                           [&](const auto& k) { return k.first == key; });
+            if (same != hazardKeys.end()) {
+                ++hazardCounts[static_cast<std::size_t>(same - hazardKeys.begin())];
+                continue;
+            }
+            hazardKeys.emplace_back(std::move(key), rep.findings.size());
+            hazardCounts.push_back(1);
+        }
+        rep.findings.push_back(std::move(f));
+    }
+    for (std::size_t k = 0; k < hazardKeys.size(); ++k)
+        if (hazardCounts[k] > 1)
+            rep.findings[hazardKeys[k].second].message +=
+                " [" + std::to_string(hazardCounts[k]) + " hazards like it]";
     if (rep.tool.empty()) {
         for (const MemoryFinding& f : rep.findings)
-            if (f.message.rfind("shared-memory race", 0) == 0) rep.tool = "racecheck";
+            if (f.message.rfind("shared-memory ", 0) == 0) rep.tool = "racecheck";
     }
     return rep;
 }
