@@ -414,10 +414,10 @@ void DebugDock::show(const DebugSnapshot& s)
     if (!s.expressionError.isEmpty())
         showExpressionNote(tr("%1 — showing threadIdx.x").arg(s.expressionError), true);
     else if (!s.uninitialised.isEmpty())
-        showExpressionNote(tr("%1 not yet initialised at line %2: the values are what its memory "
-                              "held")
-                               .arg(s.uninitialised.join(QStringLiteral(", ")))
-                               .arg(st.line),
+        showExpressionNote(tr("Not yet initialised at line %1: %2 (the values are what that "
+                              "memory held)")
+                               .arg(st.line)
+                               .arg(s.uninitialised.join(QStringLiteral(", "))),
                            false);
     else
         showExpressionNote(QString(), false);

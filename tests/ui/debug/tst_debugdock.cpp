@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -182,12 +183,19 @@ private Q_SLOTS:
         if (const std::string why = debug::GdbMi::unavailableReason(); !why.empty())
             QSKIP(why.c_str());
         if (!HostCompiler::find()) QSKIP("no host C++ compiler: the CPU emulator cannot build");
+        // Opened from a copy (outlives the window): the window keeps a run history next to a
+        // project it opens.
+        QTemporaryDir copy;
+        QVERIFY(copy.isValid());
         MainWindow w;
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openProject(
-            QStringLiteral(WB_SOURCE_DIR "/tests/debug/data/multi_kernel/multi_kernel.wbproj")));
+        for (const char* file : {"multi_kernel.wbproj", "multi_kernel.cu"})
+            QVERIFY(QFile::copy(QStringLiteral(WB_SOURCE_DIR "/tests/debug/data/multi_kernel/") +
+                                    QLatin1String(file),
+                                copy.filePath(QLatin1String(file))));
+        QVERIFY(w.openProject(copy.filePath(QStringLiteral("multi_kernel.wbproj"))));
         auto* dock = w.findChild<DebugDock*>();
         QVERIFY(dock);
         dock->setBreakpointCondition(33, QStringLiteral("blockIdx.x == 1 && threadIdx.x == 3"));
@@ -211,7 +219,7 @@ private Q_SLOTS:
         }
         QVERIFY(!dock->expressionNote()->isHidden());
         QVERIFY2(dock->expressionNote()->text().contains(
-                     QStringLiteral("mine not yet initialised at line 33")),
+                     QStringLiteral("Not yet initialised at line 33: mine (")),
                  qPrintable(dock->expressionNote()->text()));
 
         // Shared memory: tile_scale's arrays and the file's, never another kernel's.
