@@ -4,6 +4,7 @@
 #include "core/common/Error.h"
 #include "core/common/Sandbox.h"
 #include "core/cpu/CpuBackend.h"
+#include "core/cpu/detail/DeviceCheck.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/host/HostCompiler.h"
@@ -539,6 +540,12 @@ private:
                 rep = session::SessionRunner::run(s, opt);
                 streamOutput(false);
             }
+        }
+        // A sealed run's child says what confined the kernels (Landlock, namespaces: best
+        // effort, see docs/runner.md "Sandbox").
+        if (m_child && sandbox::sealed()) {
+            const std::string checked = cpu::detail::lastDeviceCheck();
+            rep.sandbox = (checked.empty() ? std::string() : checked + "; ") + sandbox::layers();
         }
         if (rep.message == "std::bad_alloc")
             rep.message = "out of memory: the runner could not allocate host memory for the "

@@ -15,9 +15,10 @@ private Q_SLOTS:
 
     void cheatersFailForTheirOwnReason() { cheats::gradeVectorCheats("cuda"); }
 
-    /// The escapes on CUDA: NVRTC refuses the host calls, the C++ reference runs in a sealed
-    /// child of the CUDA runner; nothing reaches the machine.
-    void escapesAreStopped() { cheats::gradeEscapes("cuda"); }
+    /// The escapes on CUDA: NVRTC refuses each host call with its own message at the call's
+    /// line (compile-error rows), the C++ reference runs in a sealed child of the CUDA runner;
+    /// nothing reaches the machine.
+    void escapesAreStopped() { cheats::gradeEscapes("cuda", cheats::EscapeLayer::DeviceCheck); }
 
     /// The result-cache cheat on the H200: fresh inputs for every timed launch, both rows pass,
     /// the reports say so (timings at n = 128 are launch overhead: not compared).

@@ -19,12 +19,24 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 using namespace wb;
 using namespace wb::runner;
 using namespace wb::runner::test;
 using session::RunReport;
+
+namespace {
+/// Runners started while this lives have no NVRTC (as on a machine without the toolkit), so
+/// the CPU emulator compiles kernels that call host functions without its device-code check.
+struct WithoutNvrtc {
+    WithoutNvrtc() { qputenv("WARPBENCH_LIBNVRTC", "/nonexistent/libnvrtc.so.13"); }
+    ~WithoutNvrtc() { qunsetenv("WARPBENCH_LIBNVRTC"); }
+    WithoutNvrtc(const WithoutNvrtc&) = delete;
+    WithoutNvrtc& operator=(const WithoutNvrtc&) = delete;
+};
+} // namespace
 
 Q_DECLARE_METATYPE(wb::runner::Fault)
 
@@ -123,6 +135,10 @@ private Q_SLOTS:
         QFETCH(Fault, fault);
         QFETCH(QString, expect);
         const auto sc = scalarPairs(scalars);
+        // abort() is a host function: NVRTC's device-code check refuses it (issue 25). What
+        // the runner does when such a kernel runs is what happens where NVRTC is missing.
+        std::optional<WithoutNvrtc> noCheck;
+        if (QByteArray(QTest::currentDataTag()) == "abort") noCheck.emplace();
         RunnerClient client(localConfig());
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed); // warm
@@ -638,6 +654,9 @@ private Q_SLOTS:
     /// blamed on the client hanging up.
     void kernelClosingDescriptorsIsNotAHangUp()
     {
+        // close() is a host function, which NVRTC's device-code check refuses (issue 25): the
+        // runner is started without NVRTC, as on a machine without the toolkit.
+        const WithoutNvrtc noCheck;
         RunnerClient client(localConfig());
         const RunOutcome o = client.run(request(
             faultSession("close-fds",
