@@ -153,12 +153,14 @@ void parseLocation(std::string_view where, MemoryFinding& f)
     }
 }
 
-/// "(x,y,z)" at `at`.
+/// "(x,y,z)" at `at` (older tools write "(x, y, z)").
 bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
 {
     unsigned v[3] = {0, 0, 0};
     if (!literalAt(s, at, "(")) return false;
     for (int k = 0; k < 3; ++k) {
+        while (at < s.size() && s[at] == ' ')
+            ++at;
         const std::size_t begin = at;
         if (!skipRun(s, at, isDigit)) return false;
         v[k] = static_cast<unsigned>(
@@ -184,6 +186,93 @@ bool raceAccess(std::string_view line, std::string_view prefix, std::string& wor
     return !location.empty();
 }
 
+/// racecheck's hazard records (`--racecheck-report hazard|all`):
+///     Error: Potential RAW hazard detected at __shared__ 0x8 in block (1,0,0) :
+///         Write Thread (31,0,0) at k(int *)+0x2e0 in /tmp/race.cu:12
+///         Read Thread (0,0,0) at k(int *)+0x300 in /tmp/race.cu:15
+///         Current Value : 0, Incoming Value : 1
+/// (older tools: "at 0x2e0 in /tmp/race.cu:12:k(int *)"). The title's kind ("RAW"), space and
+/// offset, and block.
+bool hazardTitle(std::string_view title, std::string& kind, std::string& at, Dim3& block)
+{
+    for (const std::string_view prefix : {"Error: ", "Warning: ", "ERROR: ", "WARNING: "}) {
+        std::size_t i = 0;
+        if (!literalAt(title, i, prefix) || !literalAt(title, i, "Potential ")) continue;
+        const std::size_t begin = i;
+        if (!skipRun(title, i, isWord)) return false;
+        kind = std::string(title.substr(begin, i - begin));
+        if (!literalAt(title, i, " hazard detected at ")) return false;
+        const std::size_t in = title.find(" in block ", i);
+        if (in == std::string_view::npos) return false;
+        at = std::string(title.substr(i, in - i));
+        std::size_t b = in + 10;
+        return dimAt(title, b, block);
+    }
+    return false;
+}
+
+/// "Write Thread (31,0,0) at <location>" → the access word, the thread and the location.
+bool hazardAccess(std::string_view line, std::string& word, Dim3& thread, std::string& location)
+{
+    std::size_t i = 0;
+    if (!skipRun(line, i, isWord)) return false;
+    const std::size_t end = i;
+    if (!literalAt(line, i, " Thread ") || !dimAt(line, i, thread) || !literalAt(line, i, " at ") ||
+        i == line.size())
+        return false;
+    word = std::string(line.substr(0, end));
+    location = std::string(line.substr(i));
+    return true;
+}
+
+std::string dimText(const Dim3& d)
+{
+    // Appended piece by piece: gcc 12 warns (-Wrestrict) about "(" + std::to_string(…).
+    std::string out(1, '(');
+    out += std::to_string(d.x);
+    out += ',';
+    out += std::to_string(d.y);
+    out += ',';
+    out += std::to_string(d.z);
+    out += ')';
+    return out;
+}
+
+/// A hazard record as a finding at its first access: kernel, file:line, block and thread, and
+/// the other access in the message.
+MemoryFinding hazardFinding(const std::string& kind, const std::string& at, const Dim3& block,
+                            const std::vector<std::string>& details)
+{
+    MemoryFinding f;
+    f.kind = MemoryFinding::Kind::Other;
+    f.block = block;
+    if (const std::size_t hex = at.find(" 0x"); hex != std::string::npos)
+        f.address = std::strtoull(at.c_str() + hex + 3, nullptr, 16);
+    f.message = "shared-memory " + kind + " hazard at " + at;
+    int sides = 0;
+    for (const std::string& detail : details) {
+        std::string word;
+        std::string location;
+        Dim3 thread{};
+        if (!hazardAccess(detail, word, thread, location)) continue;
+        MemoryFinding side;
+        parseLocation(location, side);
+        const std::string place =
+            side.line ? side.file + ":" + std::to_string(side.line) : side.kernel;
+        f.message += std::string(sides == 0 ? ": " : " and ") + word + " by thread " +
+                     dimText(thread) + (place.empty() ? "" : " at " + place);
+        if (sides++ == 0) {
+            f.kernel = side.kernel;
+            f.file = side.file;
+            f.line = side.line;
+            f.thread = thread;
+            f.located = true;
+            f.isWrite = word == "Write";
+        }
+    }
+    return f;
+}
+
 bool skipped(const std::string& title)
 {
     static const char* const prefixes[] = {"COMPUTE-SANITIZER",
@@ -202,6 +291,12 @@ bool skipped(const std::string& title)
 
 MemoryFinding parseRecord(const Record& r)
 {
+    {
+        std::string kind;
+        std::string at;
+        Dim3 block{};
+        if (hazardTitle(r.title, kind, at, block)) return hazardFinding(kind, at, block, r.details);
+    }
     MemoryFinding f;
     std::string what;
     std::string space;

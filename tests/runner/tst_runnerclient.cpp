@@ -709,6 +709,28 @@ private Q_SLOTS:
         QCOMPARE(o.findings[0].line, 7);
         QCOMPARE(o.findings[0].thread.x, 5u);
 
+        // racecheck: the hazard names its place (kernel file:line, block, thread), the run
+        // fails with it, and the race summary comes along as a second finding.
+        c.memoryCheck = RunnerClient::MemoryCheck::Racecheck;
+        const RunOutcome race = RunnerClient(c).run(helloRequest(BackendKind::Cpu));
+        print("remote racecheck", race);
+        QCOMPARE(race.report.status, RunReport::Status::RuntimeError);
+        QCOMPARE(race.findings.size(), std::size_t{2});
+        const MemoryFinding& hazard = race.findings[0];
+        QCOMPARE(hazard.file, std::string("/tmp/remote/kernel.cu"));
+        QCOMPARE(hazard.line, 3);
+        QCOMPARE(hazard.kernel, std::string("k"));
+        QVERIFY(hazard.located);
+        QCOMPARE(hazard.block, (Dim3{2, 0, 0}));
+        QCOMPARE(hazard.thread, (Dim3{7, 0, 0}));
+        QVERIFY2(race.report.message.find("compute-sanitizer found 2 problems; the first: ") == 0 &&
+                     race.report.message.find("/tmp/remote/kernel.cu:3 by block (2,0,0), "
+                                              "thread (7,0,0) in kernel 'k'") !=
+                         std::string::npos &&
+                     race.report.message.find("RAW hazard") != std::string::npos,
+                 race.report.message.c_str());
+        c.memoryCheck = RunnerClient::MemoryCheck::Memcheck;
+
         // A remote command that names no warpbench-runner: said, nothing started.
         c.command = {"/usr/bin/env", "/opt/some-runner"};
         const RunOutcome none = RunnerClient(c).run(helloRequest(BackendKind::Cpu));

@@ -342,6 +342,54 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// Issue 25: a run under compute-sanitizer (Run → Run under compute-sanitizer) shows its
+    /// findings like the emulator's: in Problems with kernel, block and thread, marked at the
+    /// kernel's editor line, and a click goes there. compute-sanitizer is played by fake_runner
+    /// (a racecheck hazard at lines 3 and 4 of the file it is told).
+    void sanitizerFindingsShowAtTheirLine()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu"); // the fake wraps the runner of either backend
+        qputenv("WARPBENCH_COMPUTE_SANITIZER", WB_FAKE_RUNNER_EXE);
+        qputenv("WB_FAKE_SANITIZER_FILE",
+                QByteArray::fromStdString(w.document()->session().kernelSourceName()));
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        const bool started = w.runUnderSanitizer(true);
+        const bool done = started && finished.wait(300000);
+        qunsetenv("WARPBENCH_COMPUTE_SANITIZER");
+        qunsetenv("WB_FAKE_SANITIZER_FILE");
+        QVERIFY(done);
+        const auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY2(outcome->report.message.find("compute-sanitizer found 2 problems") == 0,
+                 outcome->report.message.c_str());
+        QCOMPARE(outcome->findings.size(), std::size_t{2});
+        QCOMPARE(outcome->findings.front().line, 3);
+        auto* problems = w.resultsPanel()->problemsView();
+        int row = -1;
+        for (int r = 0; r < problems->model()->rowCount(); ++r)
+            for (int c = 0; c < problems->model()->columnCount(); ++c)
+                if (problems->model()->index(r, c).data().toString().contains(
+                        QStringLiteral("in kernel 'k' at block (2, 0, 0) thread (7, 0, 0)")))
+                    row = r;
+        QVERIFY(row >= 0);
+        QVERIFY(w.kernelEditor()->markersAtLine(2) != 0);
+        KernelEditor* editor = w.kernelEditor();
+        editor->setCursorPosition(0, 0);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                          problems->visualRect(problems->model()->index(row, 2)).center());
+        int l = 0, i = 0;
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, 3);
+        w.document()->setModified(false);
+    }
+
     /// A runner that breaks the protocol is a message in the window, and the next run gets a
     /// fresh (working) runner; what the kernel prints shows in the Log tab.
     void protocolErrorsAndKernelPrintfShowInTheLog()
