@@ -377,7 +377,8 @@ namespace cheats {
 /// fresh inputs, so it computes every time (and is timed like the honest kernel); a project
 /// that pins its inputs (with a reason, shown in the report) lets it replay. On the CPU emulator
 /// the timing ratios are checked too (`ratios`): the replay is several times faster.
-inline void replayCacheFindsNothing(const QString& backend, bool ratios)
+/// `n` > 0 sets the matrix size (the project's is 128; the cheat caches up to 512).
+inline void replayCacheFindsNothing(const QString& backend, bool ratios, int n = 0)
 {
     QTemporaryDir work;
     QVERIFY(work.isValid());
@@ -385,7 +386,13 @@ inline void replayCacheFindsNothing(const QString& backend, bool ratios)
     QVERIFY(QFile::copy(data(QStringLiteral("matmul/honest.cu")), root.filePath("honest.cu")));
     QFile in(data(QStringLiteral("matmul/matmul.wbproj")));
     QVERIFY(in.open(QIODevice::ReadOnly));
-    const QByteArray project = in.readAll();
+    QByteArray project = in.readAll();
+    if (n > 0) {
+        const QByteArray sized =
+            QByteArray(project).replace("\"value\": 128", "\"value\": " + QByteArray::number(n));
+        QVERIFY(sized != project);
+        project = sized;
+    }
     writeFile(root.filePath("fresh.wbproj"), project);
     QByteArray pinned = project;
     pinned.replace("\"iterations\": 5,",
