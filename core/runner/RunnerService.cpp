@@ -5,6 +5,7 @@
 #include "core/common/Sandbox.h"
 #include "core/cpu/CpuBackend.h"
 #include "core/cpu/detail/DeviceCheck.h"
+#include "core/cuda/Compiler.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/host/HostCompiler.h"
@@ -304,6 +305,8 @@ private:
         // Created here so that the client reaches it through this process's descriptors.
         if (!m_inline && !m_arena.valid()) m_arena = SharedMemory::create(64 * 1024);
         (void)HostCompiler::find(); // remembered in this process for every child
+        // NVRTC loaded once here, not by every child (the emulator's device-code check).
+        (void)cuda::Compiler::instance();
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) {
             sendRunError("the runner cannot create a pipe for its sandboxed child");

@@ -313,8 +313,8 @@ inline void gradeEscapes(const QString& backend, EscapeLayer layer)
             {"connect.cu", 8, "Unresolved extern function 'socket'"},
             {"cmdline.cu", 10, "identifier \"snprintf\" is undefined"},
             {"killparent.cu", 7, "Unresolved extern function 'getppid'"},
-            {"forks.cu", 8, "Unresolved extern function 'fork'"},
-            {"detached.cu", 9, "Unresolved extern function 'fork'"},
+            {"forks.cu", 9, "Unresolved extern function 'fork'"},
+            {"detached.cu", 10, "Unresolved extern function 'fork'"},
             {"constructor.cu", 4, "identifier \"fopen\" is undefined"},
             {"getenv.cu", 6, "Unresolved extern function 'getenv'"}};
         for (const auto& [file, line, message] : refused) {
