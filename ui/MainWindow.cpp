@@ -1099,7 +1099,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         std::vector<Diagnostic> marks;
         if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
         for (const Diagnostic& d : found)
-            if (d.line > 0 && d.file == m_doc->session().kernelSourceName()) marks.push_back(d);
+            if (d.line > 0 && d.file == m_kernelEditor->sourceName().toStdString())
+                marks.push_back(d);
         m_kernelEditor->setDiagnostics(marks);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }

@@ -356,9 +356,16 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openProject(example("hello_gpu")));
         selectBackend(w, "cpu"); // the fake wraps the runner of either backend
+        // The live compile's result replaces the editor's markers: let it land first.
+        const auto compiled = [&w] {
+            return w.kernelCompiler()->lastResult() && !w.kernelCompiler()->isCompiling();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
+        QTest::qWait(1500); // a debounced compile still pending
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
         qputenv("WARPBENCH_COMPUTE_SANITIZER", WB_FAKE_RUNNER_EXE);
-        qputenv("WB_FAKE_SANITIZER_FILE",
-                QByteArray::fromStdString(w.document()->session().kernelSourceName()));
+        // The name the run compiles the kernel under, which compute-sanitizer reports.
+        qputenv("WB_FAKE_SANITIZER_FILE", w.kernelEditor()->sourceName().toUtf8());
         QSignalSpy finished(w.runController(), &RunController::runFinished);
         const bool started = w.runUnderSanitizer(true);
         const bool done = started && finished.wait(300000);
@@ -379,7 +386,13 @@ private Q_SLOTS:
                         QStringLiteral("in kernel 'k' at block (2, 0, 0) thread (7, 0, 0)")))
                     row = r;
         QVERIFY(row >= 0);
-        QVERIFY(w.kernelEditor()->markersAtLine(2) != 0);
+        std::string marked;
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            marked += d.file + ":" + std::to_string(d.line) + " " + d.message + "\n";
+        QVERIFY2(w.kernelEditor()->markersAtLine(2) != 0,
+                 (marked + "finding at " + outcome->findings.front().file + ", editor " +
+                  w.kernelEditor()->sourceName().toStdString())
+                     .c_str());
         KernelEditor* editor = w.kernelEditor();
         editor->setCursorPosition(0, 0);
         QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
