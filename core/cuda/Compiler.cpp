@@ -294,15 +294,27 @@ std::pair<int, int> firstCall(const std::string& text, std::string_view name)
         while (next < plain.size() && (plain[next] == ' ' || plain[next] == '\t'))
             ++next;
         if (next >= plain.size() || plain[next] != '(') continue;
-        std::size_t before = at;
-        while (before > 0 && (plain[before - 1] == ' ' || plain[before - 1] == '\t'))
-            --before;
-        if (before > 0 && (isIdentChar(plain[before - 1]) || plain[before - 1] == '*' ||
-                           plain[before - 1] == '&')) {
-            std::size_t word = before;
-            while (word > 0 && isIdentChar(plain[word - 1]))
-                --word;
-            if (plain.compare(word, before - word, "return") != 0) continue; // a declaration
+        // A declaration has a type before the name (`int system(`, `char* getenv(`); a call
+        // an operator, a parenthesis or a keyword such as `return`.
+        const auto skipSpaces = [&plain](std::size_t i) {
+            while (i > 0 && (plain[i - 1] == ' ' || plain[i - 1] == '\t' || plain[i - 1] == '\n'))
+                --i;
+            return i;
+        };
+        std::size_t before = skipSpaces(at);
+        const bool logical = before >= 2 && (plain.compare(before - 2, 2, "&&") == 0 ||
+                                             plain.compare(before - 2, 2, "||") == 0);
+        if (!logical) {
+            while (before > 0 && (plain[before - 1] == '*' || plain[before - 1] == '&'))
+                before = skipSpaces(before - 1);
+            if (before > 0 && isIdentChar(plain[before - 1])) {
+                std::size_t word = before;
+                while (word > 0 && isIdentChar(plain[word - 1]))
+                    --word;
+                const std::string_view w(plain.data() + word, before - word);
+                if (w != "return" && w != "case" && w != "else" && w != "do" && w != "throw")
+                    continue; // a declaration
+            }
         }
         const std::size_t lineStart = plain.rfind('\n', at);
         const int line =

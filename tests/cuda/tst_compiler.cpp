@@ -152,6 +152,14 @@ private Q_SLOTS:
                                          "__global__ void k(int* o) { o[0] = f(); }\n");
         const Diagnostic* d2 = firstOf(r2, Severity::Fatal);
         QVERIFY2(d2 && d2->line == 2, r2.log.c_str());
+        // After && (not a declarator &): a call.
+        const CompileResult r3 = compile("extern \"C\" int fork();\n"
+                                         "__global__ void k(int* o)\n"
+                                         "{\n"
+                                         "    if (o[0] == 0 && fork() == 0) o[1] = 1;\n"
+                                         "}\n");
+        const Diagnostic* d3 = firstOf(r3, Severity::Fatal);
+        QVERIFY2(d3 && d3->line == 4, r3.log.c_str());
     }
 
     void errorColumnWithTabs()
