@@ -1057,6 +1057,9 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     m_progress->hide();
     m_elapsedTimer->stop();
     const session::RunReport& r = outcome->report;
+    // What confined the kernels (an emulator run: device-code check, filter, Landlock, …).
+    if (!r.sandbox.empty())
+        m_results->appendLog(tr("sandbox: %1").arg(QString::fromStdString(r.sandbox)));
     // A compile error from the run lands in the editor like a live one.
     if (r.status == session::RunReport::Status::CompileError) {
         m_kernelEditor->setDiagnostics(r.diagnostics);

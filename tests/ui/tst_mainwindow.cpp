@@ -376,6 +376,10 @@ private Q_SLOTS:
         QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
         QVERIFY2(outcome->report.message.find("compute-sanitizer found 2 problems") == 0,
                  outcome->report.message.c_str());
+        // The run's sealed child said what confined the kernel; the log shows it.
+        QVERIFY2(w.resultsPanel()->logView()->toPlainText().contains(
+                     QStringLiteral("sandbox: device-code check: ")),
+                 qPrintable(w.resultsPanel()->logView()->toPlainText()));
         QCOMPARE(outcome->findings.size(), std::size_t{2});
         QCOMPARE(outcome->findings.front().line, 3);
         auto* problems = w.resultsPanel()->problemsView();
