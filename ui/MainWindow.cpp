@@ -597,6 +597,10 @@ void MainWindow::buildMenus()
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_boundsCheckAction);
     runMenu->addAction(m_raceCheckAction);
+    runMenu->addAction(tr("Run under compute-sanitizer: &memcheck (GPU)"), QKeySequence(), this,
+                       [this]() { runUnderSanitizer(false); });
+    runMenu->addAction(tr("Run under compute-sanitizer: racechec&k (GPU)"), QKeySequence(), this,
+                       [this]() { runUnderSanitizer(true); });
     runMenu->addAction(m_compileAction);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
@@ -1027,6 +1031,18 @@ bool MainWindow::runRaceChecked()
     return true;
 }
 
+bool MainWindow::runUnderSanitizer(bool racecheck)
+{
+    m_autosave->flush();
+    if (!confirmFlags()) return false;
+    if (!m_runner->runUnderSanitizer(racecheck ? runner::RunnerClient::MemoryCheck::Racecheck
+                                               : runner::RunnerClient::MemoryCheck::Memcheck))
+        return false;
+    m_lastRunLabel->setText(racecheck ? tr("running under compute-sanitizer racecheck…")
+                                      : tr("running under compute-sanitizer memcheck…"));
+    return true;
+}
+
 void MainWindow::cancel()
 {
     m_runner->cancel();
@@ -1041,6 +1057,9 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     m_progress->hide();
     m_elapsedTimer->stop();
     const session::RunReport& r = outcome->report;
+    // What confined the kernels (an emulator run: device-code check, filter, Landlock, …).
+    if (!r.sandbox.empty())
+        m_results->appendLog(tr("sandbox: %1").arg(QString::fromStdString(r.sandbox)));
     // A compile error from the run lands in the editor like a live one.
     if (r.status == session::RunReport::Status::CompileError) {
         m_kernelEditor->setDiagnostics(r.diagnostics);
@@ -1058,7 +1077,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         m_results->inspectPanel()->setHotspots(hot ? &*hot : nullptr);
     }
     m_resultsDock->raise();
-    // Bounds-checked runs: each faulting access is a problem at its kernel line.
+    // Bounds-checked runs and compute-sanitizer runs: each faulting access (each hazard) is a
+    // problem at its kernel line.
     if (!outcome->findings.empty()) {
         std::vector<Diagnostic> found;
         for (const MemoryFinding& f : outcome->findings) {
@@ -1077,6 +1097,14 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
             found.push_back(std::move(d));
         }
         m_diagnostics->setDiagnostics(QStringLiteral("memory"), found);
+        // The editor marks each line with a finding, as for races (a later compile replaces
+        // them).
+        std::vector<Diagnostic> marks;
+        if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
+        for (const Diagnostic& d : found)
+            if (d.line > 0 && d.file == m_kernelEditor->sourceName().toStdString())
+                marks.push_back(d);
+        m_kernelEditor->setDiagnostics(marks);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
     if (outcome->raceChecked) showRaces(outcome->races);

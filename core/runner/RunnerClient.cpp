@@ -12,6 +12,7 @@
 #include <QByteArray>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -242,6 +243,12 @@ std::string RunnerClient::runnerExecutable()
     for (const fs::path& c : candidates)
         if (fs::exists(c, ec)) return c.string();
     return {};
+}
+
+std::string defaultSanitizer()
+{
+    if (const char* env = std::getenv("WARPBENCH_COMPUTE_SANITIZER"); env && *env) return env;
+    return "/usr/local/cuda/bin/compute-sanitizer";
 }
 
 bool RunnerClient::sanitizerAvailable(const std::string& path)
@@ -833,7 +840,12 @@ RunOutcome RunnerClient::run(const Request& req)
             (stoppedByTheCheck ||
              (o.fault == Fault::None && (o.report.status == RunReport::Status::Passed ||
                                          o.report.status == RunReport::Status::Mismatch)))) {
-            const MemoryFinding& f = o.findings.front();
+            // The first that names its place (racecheck's race summaries name lines only; its
+            // hazard records name the block and thread too).
+            const auto placed =
+                std::find_if(o.findings.begin(), o.findings.end(),
+                             [](const MemoryFinding& m) { return m.located && m.line > 0; });
+            const MemoryFinding& f = placed != o.findings.end() ? *placed : o.findings.front();
             std::string where;
             if (!f.file.empty()) where += " at " + f.file + ":" + std::to_string(f.line);
             if (f.located)
@@ -845,7 +857,9 @@ RunOutcome RunnerClient::run(const Request& req)
             o.report.message =
                 "compute-sanitizer found " + std::to_string(o.findings.size()) +
                 (o.findings.size() == 1 ? " problem" : " problems") +
-                "; the first: " + memoryFindingKindName(f.kind) + where +
+                (placed != o.findings.end() && placed != o.findings.begin() ? "; one: "
+                                                                            : "; the first: ") +
+                memoryFindingKindName(f.kind) + where +
                 (f.kernel.empty() ? "" : " in kernel '" + f.kernel + "'") +
                 (f.message.empty() ? "" : ": " + f.message) +
                 (stoppedByTheCheck ? "; the kernel was stopped there (" + o.what + "); " + o.next

@@ -154,7 +154,7 @@ void parseLocation(std::string_view where, MemoryFinding& f)
     }
 }
 
-/// "(x,y,z)" at `at` (older reports: "(x, y, z)").
+/// "(x,y,z)" at `at` (older tools write "(x, y, z)").
 bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
 {
     unsigned v[3] = {0, 0, 0};
@@ -187,45 +187,91 @@ bool raceAccess(std::string_view line, std::string_view prefix, std::string& wor
     return !location.empty();
 }
 
-/// racecheck's hazard record (--racecheck-report hazard or all):
-///     Error: Potential RAW hazard detected at __shared__ 0x500 in block (131,0,0) :
-///         Write Thread (3,0,0) at block_sum(...)+0x1d0 in kernel.cu:11
-///         Read Thread (1,0,0) at block_sum(...)+0x1f0 in kernel.cu:11
-///         Current Value : 0
-/// The title's hazard type ("RAW"), address and block.
-bool hazardTitle(std::string_view title, std::string& type, std::uint64_t& address, Dim3& block)
+/// racecheck's hazard records (`--racecheck-report hazard|all`):
+///     Error: Potential RAW hazard detected at __shared__ 0x8 in block (1,0,0) :
+///         Write Thread (31,0,0) at k(int *)+0x2e0 in /tmp/race.cu:12
+///         Read Thread (0,0,0) at k(int *)+0x300 in /tmp/race.cu:15
+///         Current Value : 0, Incoming Value : 1
+/// (older tools: "at 0x2e0 in /tmp/race.cu:12:k(int *)"). The title's kind ("RAW"), space and
+/// offset, and block.
+bool hazardTitle(std::string_view title, std::string& kind, std::string& at, Dim3& block)
+{
+    for (const std::string_view prefix : {"Error: ", "Warning: ", "ERROR: ", "WARNING: "}) {
+        std::size_t i = 0;
+        if (!literalAt(title, i, prefix) || !literalAt(title, i, "Potential ")) continue;
+        const std::size_t begin = i;
+        if (!skipRun(title, i, isWord)) return false;
+        kind = std::string(title.substr(begin, i - begin));
+        if (!literalAt(title, i, " hazard detected at ")) return false;
+        const std::size_t in = title.find(" in block ", i);
+        if (in == std::string_view::npos) return false;
+        at = std::string(title.substr(i, in - i));
+        std::size_t b = in + 10;
+        return dimAt(title, b, block);
+    }
+    return false;
+}
+
+/// "Write Thread (31,0,0) at <location>" → the access word, the thread and the location.
+bool hazardAccess(std::string_view line, std::string& word, Dim3& thread, std::string& location)
 {
     std::size_t i = 0;
-    if (!literalAt(title, i, "Error: ") && !literalAt(title, i, "Warning: ") &&
-        !literalAt(title, i, "ERROR: ") && !literalAt(title, i, "WARNING: "))
+    if (!skipRun(line, i, isWord)) return false;
+    const std::size_t end = i;
+    if (!literalAt(line, i, " Thread ") || !dimAt(line, i, thread) || !literalAt(line, i, " at ") ||
+        i == line.size())
         return false;
-    if (!literalAt(title, i, "Potential ")) return false;
-    const std::size_t typeBegin = i;
-    if (!skipRun(title, i, isWord)) return false;
-    type = std::string(title.substr(typeBegin, i - typeBegin));
-    if (!literalAt(title, i, " hazard detected at ")) return false;
-    literalAt(title, i, "__shared__ ");
-    std::size_t a = i;
-    if (literalAt(title, a, "0x") && skipRun(title, a, isHex))
-        address = std::strtoull(std::string(title.substr(i + 2, a - i - 2)).c_str(), nullptr, 16);
-    const std::size_t in = title.find(" in block ", i);
-    if (in == std::string_view::npos) return true;
-    std::size_t b = in + 10;
-    dimAt(title, b, block);
+    word = std::string(line.substr(0, end));
+    location = std::string(line.substr(i));
     return true;
 }
 
-/// "Write Thread (3,0,0) at <location>" → the access ("Write"), the thread and the location.
-bool hazardSide(std::string_view d, std::string& word, Dim3& thread, std::string& location)
+std::string dimText(const Dim3& d)
 {
-    std::size_t i = 0;
-    if (!skipRun(d, i, isWord)) return false;
-    word = std::string(d.substr(0, i));
-    if (!literalAt(d, i, " Thread ") || !dimAt(d, i, thread) || !literalAt(d, i, " at ") ||
-        i == d.size())
-        return false;
-    location = std::string(d.substr(i));
-    return true;
+    // Appended piece by piece: gcc 12 warns (-Wrestrict) about "(" + std::to_string(…).
+    std::string out(1, '(');
+    out += std::to_string(d.x);
+    out += ',';
+    out += std::to_string(d.y);
+    out += ',';
+    out += std::to_string(d.z);
+    out += ')';
+    return out;
+}
+
+/// A hazard record as a finding at its first access: kernel, file:line, block and thread, and
+/// the other access in the message.
+MemoryFinding hazardFinding(const std::string& kind, const std::string& at, const Dim3& block,
+                            const std::vector<std::string>& details)
+{
+    MemoryFinding f;
+    f.kind = MemoryFinding::Kind::Other;
+    f.block = block;
+    if (const std::size_t hex = at.find(" 0x"); hex != std::string::npos)
+        f.address = std::strtoull(at.c_str() + hex + 3, nullptr, 16);
+    f.message = "shared-memory " + kind + " hazard at " + at;
+    int sides = 0;
+    for (const std::string& detail : details) {
+        std::string word;
+        std::string location;
+        Dim3 thread{};
+        if (!hazardAccess(detail, word, thread, location)) continue;
+        MemoryFinding side;
+        parseLocation(location, side);
+        const std::string place =
+            side.line ? side.file + ":" + std::to_string(side.line) : side.kernel;
+        f.message += std::string(sides == 0 ? ": " : " and ") + word + " by thread " +
+                     dimText(thread) + (place.empty() ? "" : " at " + place);
+        if (sides++ == 0) {
+            f.kernel = side.kernel;
+            f.file = side.file;
+            f.line = side.line;
+            f.thread = thread;
+            f.located = true;
+            f.isWrite = word == "Write";
+        }
+    }
+    return f;
 }
 
 bool skipped(const std::string& title)
@@ -246,6 +292,12 @@ bool skipped(const std::string& title)
 
 MemoryFinding parseRecord(const Record& r)
 {
+    {
+        std::string kind;
+        std::string at;
+        Dim3 block{};
+        if (hazardTitle(r.title, kind, at, block)) return hazardFinding(kind, at, block, r.details);
+    }
     MemoryFinding f;
     std::string what;
     std::string space;
@@ -286,36 +338,8 @@ MemoryFinding parseRecord(const Record& r)
         }
         return false;
     };
-    std::string hazard;
-    std::uint64_t hazardAddress = 0;
-    Dim3 hazardBlock{};
     if (invalid) {
         // done above
-    } else if (hazardTitle(title, hazard, hazardAddress, hazardBlock)) {
-        f.kind = MemoryFinding::Kind::Other;
-        f.address = hazardAddress;
-        f.block = hazardBlock;
-        std::string sides;
-        for (const std::string& detail : r.details) {
-            Dim3 thread{};
-            MemoryFinding side;
-            if (!hazardSide(detail, word, thread, location)) continue;
-            parseLocation(location, side);
-            if (sides.empty()) {
-                f.kernel = side.kernel;
-                f.file = side.file;
-                f.line = side.line;
-                f.thread = thread;
-                f.located = true;
-                f.isWrite = word == "Write";
-            }
-            sides += (sides.empty() ? "" : " and ") + word + " by thread (" +
-                     std::to_string(thread.x) + "," + std::to_string(thread.y) + "," +
-                     std::to_string(thread.z) + ") at " +
-                     (side.line ? side.file + ":" + std::to_string(side.line) : side.kernel);
-        }
-        f.message = "shared-memory " + hazard + " hazard: " + sides;
-        return f;
     } else if (race()) {
         f.kind = MemoryFinding::Kind::Other;
         f.isWrite = word == "Write";
@@ -431,10 +455,10 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
     for (const Record& r : records) {
         if (skipped(r.title)) continue;
         MemoryFinding f = parseRecord(r);
-        if (f.message.rfind("shared-memory ", 0) == 0 &&
-            f.message.find(" hazard: ") != std::string::npos) {
-            std::string key = f.message.substr(0, f.message.find(" hazard: "));
-            for (std::size_t at = f.message.find(" at "); at != std::string::npos;
+        if (const std::size_t h = f.message.find(" hazard at ");
+            f.message.rfind("shared-memory ", 0) == 0 && h != std::string::npos) {
+            std::string key = f.message.substr(0, h);
+            for (std::size_t at = f.message.find(" at ", h + 7); at != std::string::npos;
                  at = f.message.find(" at ", at + 1))
                 key += "|" + f.message.substr(at, f.message.find(' ', at + 4) - at);
             const auto same = std::find_if(hazardKeys.begin(), hazardKeys.end(),

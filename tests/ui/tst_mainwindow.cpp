@@ -342,6 +342,71 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// Issue 25: a run under compute-sanitizer (Run → Run under compute-sanitizer) shows its
+    /// findings like the emulator's: in Problems with kernel, block and thread, marked at the
+    /// kernel's editor line, and a click goes there. compute-sanitizer is played by fake_runner
+    /// (a racecheck hazard at lines 3 and 4 of the file it is told).
+    void sanitizerFindingsShowAtTheirLine()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu"); // the fake wraps the runner of either backend
+        // The live compile's result replaces the editor's markers: let it land first.
+        const auto compiled = [&w] {
+            return w.kernelCompiler()->lastResult() && !w.kernelCompiler()->isCompiling();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
+        QTest::qWait(1500); // a debounced compile still pending
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
+        qputenv("WARPBENCH_COMPUTE_SANITIZER", WB_FAKE_RUNNER_EXE);
+        // The name the run compiles the kernel under, which compute-sanitizer reports.
+        qputenv("WB_FAKE_SANITIZER_FILE", w.kernelEditor()->sourceName().toUtf8());
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        const bool started = w.runUnderSanitizer(true);
+        const bool done = started && finished.wait(300000);
+        qunsetenv("WARPBENCH_COMPUTE_SANITIZER");
+        qunsetenv("WB_FAKE_SANITIZER_FILE");
+        QVERIFY(done);
+        const auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY2(outcome->report.message.find("compute-sanitizer found 2 problems") == 0,
+                 outcome->report.message.c_str());
+        // The run's sealed child said what confined the kernel; the log shows it.
+        QVERIFY2(w.resultsPanel()->logView()->toPlainText().contains(
+                     QStringLiteral("sandbox: device-code check: ")),
+                 qPrintable(w.resultsPanel()->logView()->toPlainText()));
+        QCOMPARE(outcome->findings.size(), std::size_t{2});
+        QCOMPARE(outcome->findings.front().line, 3);
+        auto* problems = w.resultsPanel()->problemsView();
+        int row = -1;
+        for (int r = 0; r < problems->model()->rowCount(); ++r)
+            for (int c = 0; c < problems->model()->columnCount(); ++c)
+                if (problems->model()->index(r, c).data().toString().contains(
+                        QStringLiteral("in kernel 'k' at block (2, 0, 0) thread (7, 0, 0)")))
+                    row = r;
+        QVERIFY(row >= 0);
+        std::string marked;
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            marked += d.file + ":" + std::to_string(d.line) + " " + d.message + "\n";
+        QVERIFY2(w.kernelEditor()->markersAtLine(2) != 0,
+                 (marked + "finding at " + outcome->findings.front().file + ", editor " +
+                  w.kernelEditor()->sourceName().toStdString())
+                     .c_str());
+        KernelEditor* editor = w.kernelEditor();
+        editor->setCursorPosition(0, 0);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                          problems->visualRect(problems->model()->index(row, 2)).center());
+        int l = 0, i = 0;
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, 3);
+        w.document()->setModified(false);
+    }
+
     /// A runner that breaks the protocol is a message in the window, and the next run gets a
     /// fresh (working) runner; what the kernel prints shows in the Log tab.
     void protocolErrorsAndKernelPrintfShowInTheLog()
