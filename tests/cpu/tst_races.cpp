@@ -331,6 +331,79 @@ __global__ void gather(float* partial, float* out, int synced)
             QVERIFY2(f.first.block != f.second.block, text.c_str());
     }
 
+    // CUDA's warp reduction in shared memory (the Programming Guide's idiom): __syncwarp()
+    // between each step's read and write orders the lanes; 8 warps of 2 blocks report nothing
+    // and compute the sums. Without the __syncwarp() after one step's read, that read races
+    // with the next write of the lane it reads.
+    void warpReductionWithSyncwarpIsClean()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_warp.cu");
+        std::vector<int> in(512);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<int>(i % 13);
+        Run r;
+        QVERIFY(r.compile(source, "race_warp.cu", true));
+        r.buffer(in, "in");
+        r.buffer(std::vector<int>(16, 0), "out");
+        r.launch("warp_sum", {2, 1, 1}, {256, 1, 1}, {0});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        const std::vector<int> sums = r.result<int>(1, 16);
+        for (std::size_t w = 0; w < 16; ++w) {
+            int expected = 0;
+            for (std::size_t l = 0; l < 32; ++l)
+                expected += in[w * 32 + l];
+            QCOMPARE(sums[w], expected);
+        }
+
+        for (int drop = 1; drop <= 5; ++drop) {
+            Run u;
+            QVERIFY(u.compile(source, "race_warp.cu", true));
+            u.buffer(in, "in");
+            u.buffer(std::vector<int>(16, 0), "out");
+            u.launch("warp_sum", {2, 1, 1}, {256, 1, 1}, {drop});
+            const std::string text = describe(u.backend.lastRaces());
+            QVERIFY2(hasRace(u.backend.lastRaces(), 16, false, 18, true), text.c_str());
+            for (const RaceFinding& f : u.backend.lastRaces()) {
+                QVERIFY2(f.shared, text.c_str());
+                QCOMPARE(f.first.block, f.second.block);
+                QCOMPARE(f.first.thread.x / 32, f.second.thread.x / 32); // within one warp
+            }
+        }
+    }
+
+    // __syncwarp(mask) orders only the lanes of its mask: each half of the warp syncs on its
+    // own, so the two lanes that read across the halves race (15 with 16, 31 with 0) and no
+    // other pair does.
+    void laneOutsideTheMaskIsNotOrdered()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("half_mask", {1, 1, 1}, {32, 1, 1});
+        const auto& races = r.backend.lastRaces();
+        const std::string text = describe(races);
+        QVERIFY2(hasRace(races, 30, true, 32, false), text.c_str());
+        for (const RaceFinding& f : races) {
+            const unsigned a = f.first.thread.x, b = f.second.thread.x;
+            QVERIFY2((a < 16) != (b < 16), text.c_str());
+            QVERIFY2((a == 15 && b == 16) || (a == 16 && b == 15) || (a == 31 && b == 0) ||
+                         (a == 0 && b == 31),
+                     text.c_str());
+        }
+        QCOMPARE(r.result<int>(0, 32)[3], 40);
+    }
+
+    // Shuffles and votes (*_sync intrinsics) order memory among the lanes of their mask.
+    void shufflesAndVotesOrderTheirLanes()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("shuffle_ordered", {1, 1, 1}, {32, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 32)[5], 4 + 32 + 7);
+    }
+
     void scheduleVariesTheResultReproducibly()
     {
         const std::string source =

@@ -66,6 +66,7 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
     m_grid.assign(blocks * warps * 32u, 0);
     m_syncGen.assign(blocks, 0);
     m_joint.assign(blocks * warps * 32u * 32u, 0);
+    m_warpFull.assign(blocks * warps, 0);
     m_tile.assign(blocks * warps * 32u, TileSync{});
 }
 
@@ -115,6 +116,7 @@ void RaceDetector::startBlock()
     if (m_warpSynced) { // the sync tables are only touched by kernels that sync warps or tiles
         std::fill(m_syncGen.begin(), m_syncGen.end(), 0u);
         std::fill(m_joint.begin(), m_joint.end(), 0u);
+        std::fill(m_warpFull.begin(), m_warpFull.end(), 0u);
         std::fill(m_tile.begin(), m_tile.end(), TileSync{});
         m_warpSynced = false;
     }
@@ -139,6 +141,14 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
     if ((base + 32u) * 32u > m_joint.size()) return;
     m_warpSynced = true;
     const std::uint32_t generation = ++m_syncGen[m_cooperative ? blockOf(m_current) : 0u];
+    // Every lane of the warp (shuffles and votes mostly are): one number for the warp instead
+    // of 32 rows.
+    const unsigned lanes = std::min(32u, m_threads - warpBase);
+    const unsigned all = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
+    if ((mask & all) == all) {
+        m_warpFull[base / 32u] = generation;
+        return;
+    }
     for (unsigned b = 0; b < 32; ++b) {
         if (!(mask & (1u << b))) continue;
         std::uint32_t* row = &m_joint[(base + b) * 32u];
@@ -211,7 +221,7 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         // A warp sync both threads took part in, after the earlier access.
         // A warp or tile sync both threads took part in, after the earlier access.
         if (r.thread / 32u == now.thread / 32u && m_jointRow &&
-            m_jointRow[r.thread % 32u] > r.syncGen)
+            std::max(*m_warpFullNow, m_jointRow[r.thread % 32u]) > r.syncGen)
             return false;
         return !m_tileNow || m_tileNow->generation <= r.syncGen || r.thread < m_tileNow->first ||
                r.thread >= m_tileNow->first + m_tileNow->count;
@@ -275,6 +285,7 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, boo
             now.grid = m_grid[i];
             now.syncGen = m_syncGen[m_cooperative ? now.block : 0u];
             m_jointRow = &m_joint[i * 32u];
+            m_warpFullNow = &m_warpFull[i / 32u];
             m_tileNow = &m_tile[i];
         } else {
             m_jointRow = nullptr;

@@ -120,6 +120,9 @@ private:
     /// part in. An earlier access by lane a at generation g is ordered before this thread's
     /// access when m_joint[slot * 32 + a] > g.
     std::vector<std::uint32_t> m_joint;
+    /// Per warp (slot() / 32): the last sync every lane of the warp took part in (counts as
+    /// m_joint for every pair of its lanes; most warp operations have the full mask).
+    std::vector<std::uint32_t> m_warpFull;
     /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
     /// access by a thread of that tile at generation g < its generation is ordered.
     struct TileSync {
@@ -127,8 +130,9 @@ private:
         std::uint16_t first = 0, count = 0;
     };
     std::vector<TileSync> m_tile;
-    const std::uint32_t* m_jointRow = nullptr; ///< the current access's thread's row
-    const TileSync* m_tileNow = nullptr;       ///< the current access's thread's last tile sync
+    const std::uint32_t* m_jointRow = nullptr;    ///< the current access's thread's row
+    const std::uint32_t* m_warpFullNow = nullptr; ///< its warp's m_warpFull
+    const TileSync* m_tileNow = nullptr;          ///< the current access's thread's last tile sync
     bool m_warpSynced = false; ///< m_syncGen / m_joint / m_tile were written since startBlock()
     std::vector<Report> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
