@@ -404,6 +404,108 @@ __global__ void gather(float* partial, float* out, int synced)
         QCOMPARE(r.result<int>(0, 32)[5], 4 + 32 + 7);
     }
 
+    // CUDA's threadFenceReduction idiom: each block writes its partial sum, __threadfence(),
+    // takes a ticket with atomicInc; the block with the last ticket reads every partial. The
+    // fence and the ticket order the partials before the last block's reads (and its
+    // __syncthreads() passes that on to all its threads); without the fence they race.
+    void fenceThenAtomicPublishesToTheLastBlock()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const int blocks = 8, threads = 128;
+        std::vector<float> in(blocks * threads);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<float>(i % 5);
+        float expected = 0.0f;
+        for (float v : in)
+            expected += v;
+        Run r;
+        QVERIFY(r.compile(source, "race_atomics.cu", true));
+        r.buffer(in, "in");
+        r.buffer(std::vector<float>(blocks, 0.0f), "partial");
+        r.buffer(std::vector<float>(1, 0.0f), "total");
+        r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<float>(2, 1)[0], expected);
+
+        Run u;
+        QVERIFY(u.compile(source, "race_atomics.cu", true));
+        u.buffer(in, "in");
+        u.buffer(std::vector<float>(blocks, 0.0f), "partial");
+        u.buffer(std::vector<float>(1, 0.0f), "total");
+        u.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {0});
+        const std::string text = describe(u.backend.lastRaces());
+        QVERIFY2(hasRace(u.backend.lastRaces(), 23, true, 32, false), text.c_str());
+        for (const RaceFinding& f : u.backend.lastRaces()) {
+            QVERIFY2(!f.shared, text.c_str());
+            QVERIFY2(f.location.rfind("partial[", 0) == 0, text.c_str());
+            QVERIFY2(f.first.block != f.second.block, text.c_str());
+        }
+    }
+
+    // cuda::atomic_ref with memory orders and scopes: a flag published with release and read
+    // with acquire (or relaxed atomics between release and acquire fences, or seq_cst) orders
+    // the data before it; relaxed does not, nor does a release the reader does not acquire, nor
+    // block scope across blocks.
+    void atomicRefOrdersFollowTheMemoryModel()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const auto run = [&](int mode, std::string& text) {
+            Run r;
+            if (!r.compile(source, "race_atomics.cu", true)) return std::vector<RaceFinding>{};
+            r.buffer(std::vector<int>(4, 0), "data");
+            r.buffer(std::vector<int>(1, 0), "flag");
+            r.buffer(std::vector<int>(1, 0), "seen");
+            r.launch("publish", {2, 1, 1}, {32, 1, 1}, {mode});
+            text = describe(r.backend.lastRaces());
+            if (r.result<int>(2, 1)[0] != 10 + 11 + 12 + 13) text += " (block 1 did not read)";
+            return r.backend.lastRaces();
+        };
+        for (int mode : {1, 3, 5}) {
+            std::string text;
+            const auto races = run(mode, text);
+            QVERIFY2(races.empty() && text == "no races",
+                     (std::to_string(mode) + ": " + text).c_str());
+        }
+        for (int mode : {0, 2, 4}) {
+            std::string text;
+            const auto races = run(mode, text);
+            QVERIFY2(hasRace(races, 57, true, 73, false),
+                     (std::to_string(mode) + ": " + text).c_str());
+            // Block scope across blocks: the two flag atomics race with each other as well.
+            QCOMPARE(hasRace(races, 64, true, 71, false), mode == 4);
+            for (const RaceFinding& f : races)
+                QVERIFY2(f.location.rfind(mode == 4 && f.first.line == 64 ? "flag[" : "data[", 0) ==
+                             0,
+                         text.c_str());
+        }
+    }
+
+    // atomicAdd_block reaches only its block: on one word from several blocks it is a race
+    // (atomic against atomic); atomicAdd_system, or a word per block, is not.
+    void blockScopedAtomicsAcrossBlocksRace()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        Run r;
+        QVERIFY(r.compile(source, "race_atomics.cu", true));
+        r.buffer(std::vector<int>(4, 0), "count");
+        r.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {0});
+        const std::string text = describe(r.backend.lastRaces());
+        QVERIFY2(hasRace(r.backend.lastRaces(), 81, true, 81, true), text.c_str());
+        for (const RaceFinding& f : r.backend.lastRaces()) {
+            QVERIFY(f.first.isAtomic && f.second.isAtomic);
+            QVERIFY(f.first.block != f.second.block);
+        }
+        QCOMPARE(r.result<int>(0, 1)[0], 128);
+
+        for (int mode : {1, 2}) {
+            Run c;
+            QVERIFY(c.compile(source, "race_atomics.cu", true));
+            c.buffer(std::vector<int>(4, 0), "count");
+            c.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {mode});
+            QVERIFY2(c.backend.lastRaces().empty(), describe(c.backend.lastRaces()).c_str());
+        }
+    }
+
     void scheduleVariesTheResultReproducibly()
     {
         const std::string source =

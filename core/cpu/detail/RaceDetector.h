@@ -28,7 +28,9 @@ namespace wb::cpu::detail {
 ///
 /// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
-/// address). A report is kept once per
+/// address). A word where a third thread displaced an access unordered with its own (a write,
+/// or a read that a later write may be concurrent with) is counted as crowded: a race with the
+/// displaced access may go unseen. A report is kept once per
 /// distinct (code address pair, kinds) with one example and a count.
 class RaceDetector {
 public:
@@ -63,6 +65,10 @@ public:
     void addRegion(const void* begin, std::size_t size, int id, bool shared);
     /// Before each block runs: every thread starts at barrier phase 0.
     void startBlock();
+    /// The emulated thread `st` arrives at a barrier of its block (__syncthreads or grid.sync()):
+    /// what it learned from atomics (release/acquire) becomes its block's once the barrier
+    /// completes.
+    void barrierArriving(const wbcpu::abi::ThreadState* st);
     /// The emulated thread `st` passed a barrier (__syncthreads or grid.sync()).
     void barrierPassed(const wbcpu::abi::ThreadState* st);
     /// The emulated thread `st` passed a grid.sync().
@@ -79,13 +85,29 @@ public:
     /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
     /// each thread behind a compiler barrier.
     void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
-    /// One access by the current emulated thread, from code address `pc`.
-    void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);
+    /// One plain access by the current emulated thread, from code address `pc`.
+    void access(const void* address, std::size_t size, bool write, const void* pc);
+    enum class AtomicKind { Load, Store, ReadModifyWrite };
+    /// One atomic operation by the current emulated thread: `order` and `scope` are
+    /// wbcpu::abi::RaceOrder and RaceScope. Checked as an access (atomics of scopes that include
+    /// both threads do not race with each other), then CUDA's memory model: a release (release,
+    /// acq_rel or seq_cst order, or any atomic write after a release fence) publishes what
+    /// happened before it on the location, an acquire (acquire, acq_rel, seq_cst, or CUDA's
+    /// atomicAdd & co.) that reads it orders what follows, when both scopes include both
+    /// threads. Read-modify-writes continue the location's release sequence; a store starts a
+    /// new one.
+    void atomic(const void* address, std::size_t size, AtomicKind kind, int order, int scope,
+                const void* pc);
+    /// A fence by the current emulated thread (__threadfence*, cuda::atomic_thread_fence): of
+    /// release order, it makes the thread's later atomic writes releases; of acquire order, what
+    /// its earlier relaxed atomic reads observed orders what follows.
+    void fence(int order, int scope);
 
     const std::vector<Report>& reports() const noexcept { return m_reports; }
     /// Conflicting pairs beyond the kept reports.
     std::uint64_t dropped() const noexcept { return m_dropped; }
-    /// Writes one "WB-RACE ..." line per report (parsed by core/cpu/detail/Sandbox.cpp).
+    /// Writes one "WB-RACE ..." line per report and one "WB-RACE-CROWDED region words" line per
+    /// region with crowded words (parsed by core/cpu/detail/Sandbox.cpp).
     void print(std::FILE* out) const;
 
     /// The detector the instrumentation entry points report to (nullptr: none).
@@ -95,8 +117,35 @@ private:
     struct Record;
     struct Cell;
     struct Region;
-    void check(Cell& cell, const Record& now, const Region& region, std::uintptr_t address,
-               unsigned size);
+    struct Knowledge;
+    struct SyncClock;
+    struct ThreadSync;
+    struct BlockSync;
+    /// The emulated thread that makes the current access.
+    struct Who {
+        std::uint32_t block = 0;
+        unsigned thread = 0;
+        std::size_t slot = 0; ///< slot(block, thread); valid only if `known`
+        bool known = false;   ///< slot() is within the per-thread tables
+    };
+    Who who() const;
+    Who whoIs(const wbcpu::abi::ThreadState* st) const;
+    void accessAs(const Who& w, const void* address, std::size_t size, std::uint8_t flags,
+                  const void* pc);
+    /// Compares `now` with the shadow of word `word` of `region`, then keeps it there.
+    void check(Cell& cell, const Record& now, Region& region, std::size_t word,
+               std::uintptr_t address, unsigned size);
+    /// `r` (an access by another thread) happens before the current access `now`.
+    bool ordered(const Record& r, const Record& now) const;
+    /// The current thread's ThreadSync, made on first use.
+    ThreadSync& threadSync(const Who& w);
+    BlockSync& blockSync(std::uint32_t block);
+    /// What a release by `w` now publishes: everything that happened before this point of it.
+    /// Starts a new sync generation of its block (its later accesses are not covered).
+    Knowledge releasing(const Who& w);
+    /// Threads [first, first + count) of the block (slots from `base`), those of `mask` when
+    /// count <= 32, share what they learned (they just synchronised).
+    void shareKnowledge(std::size_t base, unsigned count, unsigned mask);
     /// Index of the per-thread state of thread `linear` of block `block` (linear indices).
     std::size_t slot(std::uint32_t block, unsigned linear) const;
     std::uint32_t blockOf(const wbcpu::abi::ThreadState* st) const;
@@ -133,6 +182,16 @@ private:
     const std::uint32_t* m_jointRow = nullptr;    ///< the current access's thread's row
     const std::uint32_t* m_warpFullNow = nullptr; ///< its warp's m_warpFull
     const TileSync* m_tileNow = nullptr;          ///< the current access's thread's last tile sync
+    // Release/acquire through atomics (all empty until a kernel's atomics publish something).
+    /// Per location of an atomic that published: what its release sequence carries.
+    std::unordered_map<std::uintptr_t, std::unique_ptr<SyncClock>> m_clocks;
+    /// Per thread (slot()): what it learned from acquires, made on first use.
+    std::vector<std::unique_ptr<ThreadSync>> m_threadSync;
+    bool m_anyThreadSync = false; ///< some m_threadSync entry exists
+    /// Per block (one unless cooperative): what its threads learned before its last barrier.
+    std::vector<std::unique_ptr<BlockSync>> m_blockSync;
+    const ThreadSync* m_syncNow = nullptr; ///< the current access's thread's, or nullptr
+    const BlockSync* m_blockNow = nullptr; ///< its block's, or nullptr
     bool m_warpSynced = false; ///< m_syncGen / m_joint / m_tile were written since startBlock()
     std::vector<Report> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
