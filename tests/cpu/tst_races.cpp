@@ -506,6 +506,41 @@ __global__ void gather(float* partial, float* out, int synced)
         }
     }
 
+    // The shadow keeps two reads and two writes per word: where a third thread displaced an
+    // access that a later one may race with, the word is counted (lastRaceCrowding), so that
+    // the report says a race may have been missed instead of staying silent. Here thread 34's
+    // write races with thread 0's read, which threads 32 and 33 displaced.
+    void crowdedWordsAreReported()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(64, 0), "out");
+        r.launch("crowded", {1, 1, 1}, {64, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        const auto& crowding = r.backend.lastRaceCrowding();
+        QCOMPARE(crowding.size(), std::size_t{1});
+        QCOMPARE(crowding[0].location, std::string("s"));
+        QVERIFY(crowding[0].shared);
+        QCOMPARE(crowding[0].words, std::uint64_t{1});
+        const std::string text = raceCrowdingText(crowding);
+        QVERIFY2(
+            text.find("1 word (shared s: 1) had more accessors than the race check compares") !=
+                std::string::npos,
+            text.c_str());
+        QVERIFY2(text.find("races among them may be missed") != std::string::npos, text.c_str());
+
+        // Read-only words read by many threads, or words read by many and written only after a
+        // barrier, are not crowded.
+        Run c;
+        QVERIFY(c.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        c.buffer(std::vector<float>(8 * 128, 1.0f), "in");
+        c.buffer(std::vector<float>(8, 0.0f), "partial");
+        c.buffer(std::vector<float>(1, 0.0f), "total");
+        c.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {1});
+        QVERIFY(c.backend.lastRaceCrowding().empty());
+        QVERIFY(raceCrowdingText(c.backend.lastRaceCrowding()).empty());
+    }
+
     void scheduleVariesTheResultReproducibly()
     {
         const std::string source =

@@ -17,14 +17,22 @@ namespace wb::cpu::detail {
 /// kernel library is built with the compiler's ThreadSanitizer instrumentation, whose entry
 /// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store and atomic here.
 ///
-/// CUDA's rules: two accesses to the same byte by different threads, at least one a write, not
-/// both atomic, race unless they are in the same block and a barrier separates them (the
-/// threads' barrier counts differ), or in the same warp and a __syncwarp / tile.sync() that both
-/// threads took part in separates them; accesses of different blocks to global memory race
-/// (all blocks are concurrent) unless a grid.sync() of a cooperative launch separates them;
-/// shared memory belongs to its block. Only the launch's buffers
-/// and the block's shared memory are watched (registered regions); everything else (stacks,
-/// the prelude's own state) is ignored.
+/// CUDA's memory model (docs/cpu-emulator.md, "Race-check mode"): two accesses to the same byte
+/// by different threads, at least one a write, race unless both are atomics whose scopes include
+/// both threads, or one happens before the other: a barrier of their block between them (the
+/// threads' barrier counts differ); a warp operation (__syncwarp, any *_sync intrinsic, a tile's
+/// sync or collective) both took part in; a grid.sync() of a cooperative launch; or a release
+/// (an atomic write of release order or after a release fence) read by an acquire (an atomic
+/// read of acquire order, a CUDA atomic*() call, or a relaxed read before an acquire fence)
+/// whose scopes include both threads, carried on through barriers and warp operations. All
+/// blocks are concurrent; shared memory belongs to its block. Only the launch's buffers and the
+/// block's shared memory are watched (registered regions); everything else (stacks, the
+/// prelude's own state) is ignored, except that release/acquire is followed on any location.
+///
+/// State, for whoever makes it concurrent: per word of a region its Cell (check() reads and
+/// updates it) and its Region::Displaced entry; per thread (slot()) m_phase, m_grid, m_joint,
+/// m_tile and m_threadSync; per warp m_warpFull; per block m_syncGen and m_blockSync; per atomic
+/// location m_clocks (atomic() and fence() only).
 ///
 /// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
