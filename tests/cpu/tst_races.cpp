@@ -506,6 +506,30 @@ __global__ void gather(float* partial, float* out, int synced)
         }
     }
 
+    // <cuda/atomic> works on the emulator with and without race checking: a block-scope
+    // cuda::atomic in shared memory (no dynamic initialisation), atomic_ref on global memory.
+    void cudaAtomicWorksInEveryMode()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        for (bool races : {false, true}) {
+            Run r;
+            QVERIFY(r.compile(source, "race_atomics.cu", races));
+            r.buffer(std::vector<int>(2, -1), "out");
+            r.launch("shared_counter", {2, 1, 1}, {64, 1, 1});
+            QCOMPARE(r.result<int>(0, 2), (std::vector<int>{64, 64}));
+            QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+
+            Run p;
+            QVERIFY(p.compile(source, "race_atomics.cu", races));
+            p.buffer(std::vector<int>(4, 0), "data");
+            p.buffer(std::vector<int>(1, 0), "flag");
+            p.buffer(std::vector<int>(1, 0), "seen");
+            p.launch("publish", {2, 1, 1}, {32, 1, 1}, {1});
+            QCOMPARE(p.result<int>(1, 1)[0], 1);
+            QCOMPARE(p.result<int>(2, 1)[0], 10 + 11 + 12 + 13);
+        }
+    }
+
     // The shadow keeps two reads and two writes per word: where a third thread displaced an
     // access that a later one may race with, the word is counted (lastRaceCrowding), so that
     // the report says a race may have been missed instead of staying silent. Here thread 34's

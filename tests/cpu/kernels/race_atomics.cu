@@ -82,3 +82,15 @@ __global__ void scoped_count(int* count, int mode)
     if (mode == 1) atomicAdd_system(&count[0], 1);
     if (mode == 2) atomicAdd_block(&count[blockIdx.x], 1);
 }
+
+// A block-scope cuda::atomic in shared memory: thread 0 sets it, every thread adds to it
+// between barriers, then every thread reads it. No race; out[block] = blockDim.x.
+__global__ void shared_counter(int* out)
+{
+    __shared__ cuda::atomic<int, cuda::thread_scope_block> count;
+    if (threadIdx.x == 0) count.store(0, cuda::memory_order_relaxed);
+    __syncthreads();
+    count.fetch_add(1, cuda::memory_order_relaxed);
+    __syncthreads();
+    if (threadIdx.x == blockDim.x - 1) out[blockIdx.x] = count.load();
+}
