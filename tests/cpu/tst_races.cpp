@@ -295,6 +295,31 @@ __global__ void tile_sum(int* out, int synced)
         QCOMPARE(r.result<int>(1, 8 * 192)[6], in[63]);
     }
 
+    // A sync() of a tile of 64 threads orders that tile only: it is not a barrier of the
+    // block, so a read of the other tile's element races with its write.
+    void multiWarpTileSyncOrdersOnlyItsTile()
+    {
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void tiles_apart(int* out)
+{
+    __shared__ int s[128];
+    cg::thread_block_tile<64> tile = cg::tiled_partition<64>(cg::this_thread_block());
+    s[threadIdx.x] = threadIdx.x;
+    tile.sync();
+    out[threadIdx.x] = s[(threadIdx.x + 64) % 128];
+}
+)";
+        Run r;
+        QVERIFY(r.compile(source, "tiles_apart.cu", true));
+        r.buffer(std::vector<int>(128, 0), "out");
+        r.launch("tiles_apart", {1, 1, 1}, {128, 1, 1});
+        const std::string text = describe(r.backend.lastRaces());
+        QVERIFY2(hasRace(r.backend.lastRaces(), 7, true, 9, false), text.c_str());
+        for (const RaceFinding& f : r.backend.lastRaces())
+            QVERIFY2(f.first.thread.x / 64 != f.second.thread.x / 64, text.c_str());
+    }
+
     // grid.sync() in a cooperative launch orders global memory between blocks; without it,
     // block 0 reading every block's partial sum races with their writes.
     void gridSyncOrdersBlocks()
