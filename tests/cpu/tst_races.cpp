@@ -505,6 +505,28 @@ __global__ void gather(float* partial, float* out, int synced)
         }
     }
 
+    // A lock taken with atomicCAS and freed with atomicExch after a __threadfence() orders
+    // the critical sections of every warp of every block; without the fence they race.
+    void fencedSpinLockOrdersItsCriticalSections()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        for (int fenced : {1, 0}) {
+            Run r;
+            QVERIFY(r.compile(source, "race_atomics.cu", true));
+            r.buffer(std::vector<int>(1, 0), "lock");
+            r.buffer(std::vector<int>(1, 0), "total");
+            r.launch("locked_sum", {4, 1, 1}, {64, 1, 1}, {fenced});
+            QCOMPARE(r.result<int>(1, 1)[0], 8);
+            const std::string text = describe(r.backend.lastRaces());
+            if (fenced)
+                QVERIFY2(r.backend.lastRaces().empty(), text.c_str());
+            else
+                QVERIFY2(hasRace(r.backend.lastRaces(), 106, true, 106, true) ||
+                             hasRace(r.backend.lastRaces(), 106, false, 106, true),
+                         text.c_str());
+        }
+    }
+
     // atomicAdd_block reaches only its block: on one word from several blocks it is a race
     // (atomic against atomic); atomicAdd_system, or a word per block, is not.
     void blockScopedAtomicsAcrossBlocksRace()

@@ -94,3 +94,16 @@ __global__ void shared_counter(int* out)
     __syncthreads();
     if (threadIdx.x == blockDim.x - 1) out[blockIdx.x] = count.load();
 }
+
+// A spin lock around a plain update: lane 0 of every warp takes the lock with atomicCAS, adds
+// to total[0], and frees it with atomicExch. With `fenced` a __threadfence() before the release
+// publishes the update to the next holder; without it the updates race.
+__global__ void locked_sum(int* lock, int* total, int fenced)
+{
+    if (threadIdx.x % 32 != 0) return;
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    total[0] += 1;
+    if (fenced) __threadfence();
+    atomicExch(lock, 0);
+}
