@@ -48,7 +48,7 @@ constexpr std::uint32_t kBlockPhase = 0xffffu; ///< every thread of the block (b
 /// Entries a Knowledge keeps per thread before it keeps one per block (a bound on the cost of
 /// joins when every thread of a large grid publishes on one location; coarser, so a race among
 /// the threads of a block that published may then be missed).
-constexpr std::size_t kMaxKnowledge = 1u << 14;
+constexpr std::size_t kMaxKnowledge = 1u << 10;
 
 constexpr std::uint64_t key(std::uint32_t block, std::uint32_t who)
 {
