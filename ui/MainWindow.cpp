@@ -1107,7 +1107,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         m_kernelEditor->setDiagnostics(marks);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
-    if (outcome->raceChecked) showRaces(outcome->races);
+    if (outcome->raceChecked) showRaces(outcome->races, outcome->raceCrowding);
     m_lastRunLabel->setText(tr("last run %1 · %2")
                                 .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
                                      QString::fromUtf8(r.statusName())));
@@ -1126,7 +1126,8 @@ void MainWindow::markResultsStale(const QString& why)
     m_viewer->setStale(m_runner->lastOutcome() != nullptr);
 }
 
-void MainWindow::showRaces(const std::vector<RaceFinding>& races)
+void MainWindow::showRaces(const std::vector<RaceFinding>& races,
+                           const std::vector<RaceCrowding>& crowding)
 {
     const auto dim = [](const Dim3& d) {
         return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
@@ -1156,7 +1157,18 @@ void MainWindow::showRaces(const std::vector<RaceFinding>& races)
             found.push_back(std::move(d));
         }
     }
-    m_diagnostics->setDiagnostics(QStringLiteral("races"), found);
+    // Crowded words are a note on the run, in Problems only (no line to mark).
+    std::vector<Diagnostic> problems = found;
+    const std::string crowded = raceCrowdingText(crowding);
+    if (!crowded.empty()) {
+        Diagnostic d;
+        d.file = m_doc->session().kernelSourceName();
+        d.line = 0;
+        d.severity = Severity::Warning;
+        d.message = "race check: " + crowded;
+        problems.push_back(std::move(d));
+    }
+    m_diagnostics->setDiagnostics(QStringLiteral("races"), problems);
     // The editor shows the compile's diagnostics and the races (a later compile replaces them).
     std::vector<Diagnostic> marks;
     if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
@@ -1165,6 +1177,7 @@ void MainWindow::showRaces(const std::vector<RaceFinding>& races)
     m_results->appendLog(races.empty() ? tr("race check: no races found")
                                        : tr("race check: %n race(s) found", nullptr,
                                             static_cast<int>(races.size())));
+    if (!crowded.empty()) m_results->appendLog(QString::fromStdString("race check: " + crowded));
     if (!races.empty()) {
         m_editorTabs->setCurrentWidget(m_kernelEditor);
         m_results->showTab(ResultsPanel::Tab::Problems);

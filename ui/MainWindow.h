@@ -190,7 +190,9 @@ private:
     /// The session was edited since the shown results (`part` says what): grey them.
     void markResultsStale(const QString& why);
     /// The races of a race-checked run: in Problems and on the kernel editor's lines.
-    void showRaces(const std::vector<RaceFinding>& races);
+    /// Crowded words (more accessors than the detector compares) are one warning there.
+    void showRaces(const std::vector<RaceFinding>& races,
+                   const std::vector<RaceCrowding>& crowding);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;

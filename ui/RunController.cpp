@@ -137,6 +137,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             outcome->findings = std::move(r.findings);
             outcome->raceChecked = req.raceCheck;
             outcome->races = std::move(r.races);
+            outcome->raceCrowding = std::move(r.raceCrowding);
             outcome->kernelOutput = QString::fromStdString(r.kernelOutput);
             if (req.profile)
                 outcome->profile =

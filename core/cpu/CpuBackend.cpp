@@ -437,6 +437,7 @@ struct CpuBackend::Impl {
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
     std::vector<RaceFinding> races;
+    std::vector<RaceCrowding> raceCrowding;
     std::uint64_t schedule = 0;
     std::mutex compileMutex;
     std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
@@ -493,6 +494,10 @@ const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
 const std::vector<RaceFinding>& CpuBackend::lastRaces() const noexcept
 {
     return m_impl->races;
+}
+const std::vector<RaceCrowding>& CpuBackend::lastRaceCrowding() const noexcept
+{
+    return m_impl->raceCrowding;
 }
 void CpuBackend::setSchedule(std::uint64_t seed)
 {
@@ -1032,11 +1037,13 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
                         std::to_string(abi::kDynamicSharedCapacity));
     m_impl->findings.clear();
     m_impl->races.clear();
+    m_impl->raceCrowding.clear();
 
     if (p.boundsChecked()) {
         detail::SandboxLaunch request{
             p.compiled(), *info,           config,           args,           p.constants,
             {},           p.raceChecked(), m_impl->schedule, &m_impl->races, &p.constants};
+        request.crowding = &m_impl->raceCrowding;
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)

@@ -636,6 +636,20 @@ RaceFinding ReportCodec::raceFromJson(const QJsonObject& o)
     return f;
 }
 
+QJsonObject ReportCodec::crowdingToJson(const RaceCrowding& c)
+{
+    return QJsonObject{{"location", qs(c.location)}, {"shared", c.shared}, {"words", u64(c.words)}};
+}
+
+RaceCrowding ReportCodec::crowdingFromJson(const QJsonObject& o)
+{
+    RaceCrowding c;
+    c.location = ss(o["location"]);
+    c.shared = o["shared"].toBool();
+    c.words = u64(o["words"]);
+    return c;
+}
+
 QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)
 {
     return QJsonObject{{"type", session::elementTypeName(a.type())}, {"shape", sizes(a.shape())}};

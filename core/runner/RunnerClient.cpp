@@ -685,6 +685,8 @@ RunOutcome RunnerClient::run(const Request& req)
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
         for (const QJsonValue& v : j["races"].toArray())
             o.races.push_back(ReportCodec::raceFromJson(v.toObject()));
+        for (const QJsonValue& v : j["raceCrowding"].toArray())
+            o.raceCrowding.push_back(ReportCodec::crowdingFromJson(v.toObject()));
         if (j.contains(QLatin1String("profile")))
             o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
         else if (req.profile)

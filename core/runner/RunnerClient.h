@@ -57,6 +57,8 @@ struct RunOutcome {
     bool runnerStarted = false;          ///< a fresh runner was started for this run
     std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
     std::vector<RaceFinding> races;      ///< race-checked CPU runs (the run's last launch)
+    /// Race-checked CPU runs: words with more accessors than the detector compares.
+    std::vector<RaceCrowding> raceCrowding;
     std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
     std::string runnerLog;    ///< the last lines the runner wrote to stderr
     /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first

@@ -555,17 +555,21 @@ private:
                           "session's buffers";
         QJsonArray findings;
         QJsonArray races;
+        QJsonArray crowding;
         if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) {
             for (const MemoryFinding& f : cpu->lastFindings())
                 findings.append(ReportCodec::findingToJson(f));
             for (const RaceFinding& f : cpu->lastRaces())
                 races.append(ReportCodec::raceToJson(f));
+            for (const RaceCrowding& c : cpu->lastRaceCrowding())
+                crowding.append(ReportCodec::crowdingToJson(c));
         }
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         if (!races.isEmpty()) answer["races"] = races;
+        if (!crowding.isEmpty()) answer["raceCrowding"] = crowding;
         if (m_output && !m_child) {
             const detail::OutputCapture::Text printed = m_output->take();
             answer["stdout"] =

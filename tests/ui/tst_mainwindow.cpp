@@ -980,6 +980,38 @@ private Q_SLOTS:
         screenshot(w, "races-missing-syncthreads");
     }
 
+    // Words with more accessors than the detector compares: a warning row in Problems (no
+    // editor marker), not silence.
+    void raceCheckSaysWhenWordsWereCrowded()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_crowded.wbproj")));
+        auto* check = w.findChild<QAction*>(QStringLiteral("raceCheckAction"));
+        QVERIFY(check);
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        check->trigger();
+        QVERIFY(finished.wait(300000));
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome->raceChecked);
+        QVERIFY2(outcome->races.empty(), outcome->report.message.c_str());
+        QCOMPARE(outcome->raceCrowding.size(), std::size_t{1});
+        auto* problems = w.resultsPanel()->problemsView()->model();
+        bool listed = false;
+        for (int row = 0; row < problems->rowCount(); ++row)
+            for (int c = 0; c < problems->columnCount(); ++c)
+                listed = listed || problems->index(row, c).data().toString().contains(
+                                       QStringLiteral("had more accessors than the race check "
+                                                      "compares"));
+        QVERIFY(listed);
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            QVERIFY(d.message.find("more accessors") == std::string::npos);
+    }
+
 private:
     QTemporaryDir m_autosave;
     bool m_hasHostCompiler = false;

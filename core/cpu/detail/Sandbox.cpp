@@ -498,6 +498,9 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
                                             launch.compiled.sourceName, names,
                                             sharedVariables(launch.compiled.libraryPath));
+            if (launch.crowding)
+                *launch.crowding =
+                    parseRaceCrowding(output, names, sharedVariables(launch.compiled.libraryPath));
         }
         try {
             return std::stod(std::string(okValue));

@@ -37,6 +37,8 @@ struct SandboxLaunch {
     /// __device__ variable the kernel wrote keeps its value for the next launch and for
     /// Backend::readGlobal, as on the GPU.
     std::vector<std::pair<std::string, std::vector<unsigned char>>>* constantsAfter = nullptr;
+    /// Race-check mode: the words that had more accessors than the detector compares.
+    std::vector<RaceCrowding>* crowding = nullptr;
 };
 
 /// Runs the launch in the helper process warpbench-cpu-sandbox with libasan preloaded: the
