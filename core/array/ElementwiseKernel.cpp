@@ -18,6 +18,8 @@ struct ElementwiseKernel::Cuda {
         cuda::Kernel plain;
         cuda::Kernel noAlias;
         int multiprocessors;
+        int plainPerSm;
+        int noAliasPerSm;
     };
     std::mutex mutex;
     std::vector<std::unique_ptr<Built>> built;
@@ -33,8 +35,11 @@ struct ElementwiseKernel::Cuda {
         cuda::Kernel plain = module.function(k.m_name);
         cuda::Kernel noAlias = module.function(k.noAliasName());
         const int sms = context.state()->multiprocessors;
-        built.push_back(std::make_unique<Built>(
-            Built{device, std::move(module), std::move(plain), std::move(noAlias), sms}));
+        const int plainPerSm = detail::residentBlocksPerSm(plain.handle());
+        const int noAliasPerSm = detail::residentBlocksPerSm(noAlias.handle());
+        built.push_back(
+            std::make_unique<Built>(Built{device, std::move(module), std::move(plain),
+                                          std::move(noAlias), sms, plainPerSm, noAliasPerSm}));
         return *built.back();
     }
 };
@@ -59,8 +64,11 @@ void ElementwiseKernel::launchBound(detail::CudaArgs& bound, CUstream stream) co
     const Cuda::Built& built = m_cuda->forDevice(*this, bound.device());
     unsigned long long n = bound.n();
     bound.args().push_back({&n, sizeof n, cuda::KernelArg::Kind::Value, "unsigned long long"});
-    const cuda::Kernel& kernel = bound.noAlias() ? built.noAlias : built.plain;
-    kernel.submit(detail::gridStrideLaunch(bound.n(), built.multiprocessors), bound.args(), stream);
+    const bool noAlias = bound.noAlias();
+    const cuda::Kernel& kernel = noAlias ? built.noAlias : built.plain;
+    kernel.submit(detail::gridStrideLaunch(bound.n(), built.multiprocessors,
+                                           noAlias ? built.noAliasPerSm : built.plainPerSm),
+                  bound.args(), stream);
 }
 
 std::unique_ptr<BackendProgram> ElementwiseKernel::load(Backend& backend,

@@ -23,7 +23,8 @@ namespace wb {
 ///     wb::ElementwiseKernel axpy("float a, float *x, float *y, float *z", "z[i] = a*x[i] + y[i]");
 ///     axpy(2.0f, x, y, z);                 // DeviceArray<float> x, y, z: one launch, async
 ///
-/// The source (source()) is CUDA C++: a grid-stride loop, min(ceil(n/256), SMs × 8) blocks of
+/// The source (source()) is CUDA C++: a grid-stride loop, min(ceil(n/256), SMs × resident
+/// blocks per SM (occupancy API; 8 per worker thread on the CPU emulator)) blocks of
 /// 256 threads, each thread taking 4 elements per trip. It holds two entry points: `<name>`,
 /// and `<name>_noalias` with __restrict__ pointers, which a call takes when no written array
 /// overlaps another array (more loads in flight). It is compiled like any kernel — NVRTC

@@ -18,6 +18,7 @@ struct Reduction::Cuda {
         cuda::Kernel stage1;
         cuda::Kernel stage2;
         int multiprocessors;
+        int stage1PerSm;
     };
     std::mutex mutex;
     std::vector<std::unique_ptr<Built>> built;
@@ -33,8 +34,9 @@ struct Reduction::Cuda {
         cuda::Kernel stage1 = module.function(r.m_name + "_stage1");
         cuda::Kernel stage2 = module.function(r.m_name + "_stage2");
         const int sms = context.state()->multiprocessors;
+        const int perSm = residentBlocksPerSm(stage1.handle());
         built.push_back(std::make_unique<Built>(
-            Built{device, std::move(module), std::move(stage1), std::move(stage2), sms}));
+            Built{device, std::move(module), std::move(stage1), std::move(stage2), sms, perSm}));
         return *built.back();
     }
 };
@@ -60,7 +62,7 @@ void Reduction::runCuda(CudaArgs& bound, void* result) const
 {
     const Cuda::Built& built = m_cuda->forDevice(*this, bound.device());
     const std::size_t valueBytes = scalarTypeSize(m_type);
-    const LaunchConfig first = gridStrideLaunch(bound.n(), built.multiprocessors);
+    const LaunchConfig first = reductionLaunch(bound.n(), built.multiprocessors, built.stage1PerSm);
     const unsigned blocks = first.grid.x;
     const cuda::Context context = cuda::Context::primary(bound.device());
     // Partials, then the result, in one (pooled) allocation.
@@ -101,7 +103,7 @@ void Reduction::launch(Backend& backend, BackendProgram& program,
 {
     checkBackendArgs(m_name, m_arguments, args);
     const std::size_t valueBytes = scalarTypeSize(m_type);
-    const LaunchConfig first = gridStrideLaunch(n, backend.device().multiprocessors);
+    const LaunchConfig first = reductionLaunch(n, backend.device().multiprocessors);
     const unsigned blocks = first.grid.x;
     auto partials = backend.allocate(blocks * valueBytes, "reduction partials");
     auto out = backend.allocate(valueBytes, "reduction result");

@@ -55,10 +55,10 @@ private:
 ///
 /// The generated source (source()) has two kernels: stage 1 reduces a grid-stride share per
 /// block (4 accumulators per thread, then warp shuffles and shared memory) into one partial per
-/// block; when more than one block ran, stage 2 reduces the partials in one block. Small inputs
-/// (one block's worth) take one pass. T: int, unsigned int, long long, unsigned long long,
-/// float or double (what warp shuffles carry). Runs on CUDA (DeviceArrays) and on any
-/// wb::Backend (load + launch), the CPU emulator included.
+/// block; when more than one block ran, stage 2 reduces the partials in one block. Inputs of at
+/// most detail::kSinglePassLimit (4096) elements take one pass, in one block. T: int, unsigned int,
+/// long long, unsigned long long, float or double (what warp shuffles carry). Runs on CUDA
+/// (DeviceArrays) and on any wb::Backend (load + launch), the CPU emulator included.
 template <typename T> class ReductionKernel {
     static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
                       std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||

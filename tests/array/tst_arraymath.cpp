@@ -98,7 +98,8 @@ private Q_SLOTS:
     {
         ReductionKernel<float> dot("0", "a+b", "x[i]*y[i]", "const float *x, const float *y",
                                    "dot_gpu");
-        for (std::size_t n : {std::size_t{0}, std::size_t{100}, std::size_t{3000017}}) {
+        for (std::size_t n :
+             {std::size_t{0}, std::size_t{100}, std::size_t{4097}, std::size_t{3000017}}) {
             const auto x = randomFloats(n + 1, 3), y = randomFloats(n + 1, 4);
             auto dx = DeviceArray<float>::fromHost(*m_ctx,
                                                    std::span(x).first(std::max<std::size_t>(n, 1)));

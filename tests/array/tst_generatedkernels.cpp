@@ -249,7 +249,8 @@ private Q_SLOTS:
                                    "dot");
         auto program = dot.load(*m_cpu);
         // One pass (one block's worth) and two passes.
-        for (std::size_t n : {std::size_t{0}, std::size_t{200}, std::size_t{250001}}) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{200}, std::size_t{4096},
+                              std::size_t{4097}, std::size_t{250001}}) {
             const auto x = randomVector<float>(n + 1, 4), y = randomVector<float>(n + 1, 5);
             auto dx = upload(x), dy = upload(y);
             const float got = dot.launch(*m_cpu, *program, Args().ptr(*dx).ptr(*dy).span(), n);

@@ -2,6 +2,7 @@
 #include "core/array/detail/CudaArgs.h"
 
 #include "core/common/Error.h"
+#include "core/cuda/detail/DriverApi.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,15 +18,32 @@ std::string describe(std::size_t index, const KernelArgument& d)
 }
 } // namespace
 
-LaunchConfig gridStrideLaunch(std::size_t n, int multiprocessors)
+LaunchConfig gridStrideLaunch(std::size_t n, int multiprocessors, int blocksPerSm)
 {
     const std::size_t blocks = (n + kGeneratedBlock - 1) / kGeneratedBlock;
-    const std::size_t most =
-        static_cast<std::size_t>(std::max(multiprocessors, 1)) * kGeneratedBlocksPerSm;
+    const std::size_t most = static_cast<std::size_t>(std::max(multiprocessors, 1)) *
+                             static_cast<std::size_t>(std::max(blocksPerSm, 1));
     LaunchConfig config;
     config.block = {kGeneratedBlock, 1, 1};
     config.grid = {static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, most)), 1, 1};
     return config;
+}
+
+LaunchConfig reductionLaunch(std::size_t n, int multiprocessors, int blocksPerSm)
+{
+    if (n <= kSinglePassLimit) return gridStrideLaunch(n, 1, 1);
+    return gridStrideLaunch(n, multiprocessors, blocksPerSm);
+}
+
+int residentBlocksPerSm(CUfunction kernel) noexcept
+{
+    int perSm = 0;
+    const cuda::detail::DriverApi& api = cuda::detail::driverUnchecked();
+    if (api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kGeneratedBlock, 0) !=
+            CUDA_SUCCESS ||
+        perSm < 1)
+        return kGeneratedBlocksPerSm;
+    return perSm;
 }
 
 void countGeneratedBuild() noexcept

@@ -66,9 +66,22 @@ inline constexpr unsigned kGeneratedBlocksPerSm = 8;
 /// Elements each thread handles per trip of the grid-stride loop (independent loads in flight).
 inline constexpr unsigned kGeneratedUnroll = 4;
 
+/// Reductions of at most this many elements run in one pass: one block (4 trips of its
+/// grid-stride loop) instead of a second launch.
+inline constexpr std::size_t kSinglePassLimit = std::size_t{kGeneratedBlock} * kGeneratedUnroll * 4;
+
 /// The grid-stride launch for `n` elements on a device of `multiprocessors` SMs (worker
-/// threads on the CPU emulator): min(ceil(n / block), SMs × kGeneratedBlocksPerSm) blocks.
-LaunchConfig gridStrideLaunch(std::size_t n, int multiprocessors);
+/// threads on the CPU emulator): min(ceil(n / block), SMs × blocksPerSm) blocks. On CUDA
+/// blocksPerSm is what the occupancy API says is resident for the kernel (one wave, no tail of
+/// blocks waiting for a second), else kGeneratedBlocksPerSm.
+LaunchConfig gridStrideLaunch(std::size_t n, int multiprocessors,
+                              int blocksPerSm = kGeneratedBlocksPerSm);
+/// Stage 1 of a reduction: one block up to kSinglePassLimit elements, else gridStrideLaunch.
+LaunchConfig reductionLaunch(std::size_t n, int multiprocessors,
+                             int blocksPerSm = kGeneratedBlocksPerSm);
+/// Blocks of kGeneratedBlock threads of `kernel` resident per SM (cuOccupancy...); the default
+/// when the driver cannot say.
+int residentBlocksPerSm(CUfunction kernel) noexcept;
 
 /// Counts modules built from generated source (CUDA modules and backend loads) in this process.
 void countGeneratedBuild() noexcept;
