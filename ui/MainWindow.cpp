@@ -32,6 +32,7 @@
 #include "ui/Worker.h"
 #include "ui/debug/DebugDock.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/project/NewFromExpression.h"
 
 #include <QAction>
 #include <QApplication>
@@ -544,6 +545,10 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() {
         if (maybeSave()) newProject();
+    });
+    file->addAction(tr("New from &Expression…"), this, [this]() {
+        if (maybeSave() && NewFromExpressionDialog::createProject(this, *m_doc))
+            m_exampleCopy.reset();
     });
     file->addAction(icon("open"), tr("&Open…"), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
