@@ -35,6 +35,7 @@ DeviceBuffer::DeviceBuffer(const Context& context, std::size_t bytes, std::strin
 
 DeviceBuffer DeviceBuffer::pooled(const Context& context, std::size_t bytes, std::string_view label)
 {
+    if (!devicePoolEnabled()) return DeviceBuffer(context, bytes, label);
     const detail::ContextRef& state = context.state();
     DeviceBuffer buffer;
     buffer.m_label = label;

@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cuda/DevicePool.h"
 
+#include <atomic>
 #include <bit>
 #include <mutex>
 
 namespace wb::cuda {
+
+namespace {
+std::atomic<bool> g_poolEnabled{true};
+} // namespace
+
+void setDevicePoolEnabled(bool enabled) noexcept
+{
+    g_poolEnabled.store(enabled, std::memory_order_relaxed);
+}
+
+bool devicePoolEnabled() noexcept
+{
+    return g_poolEnabled.load(std::memory_order_relaxed);
+}
 
 std::size_t devicePoolClassBytes(std::size_t bytes) noexcept
 {

@@ -27,5 +27,11 @@ std::size_t devicePoolClassBytes(std::size_t bytes) noexcept;
 DevicePoolUsage devicePoolUsage(const Context& context);
 /// Frees the context's idle blocks (cuMemFree).
 void trimDevicePool(const Context& context);
+/// Off: DeviceBuffer::pooled allocates exactly `bytes` with cuMemAlloc, as DeviceBuffer does.
+/// For runs under compute-sanitizer (warpbench-runner --no-device-pool): memcheck knows a
+/// buffer's bounds from its allocation, so an access past a pooled buffer's end but inside its
+/// size class would go unseen. Process-wide; on by default.
+void setDevicePoolEnabled(bool enabled) noexcept;
+bool devicePoolEnabled() noexcept;
 
 } // namespace wb::cuda

@@ -317,6 +317,10 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
                                          "100"};
         if (race) tool.insert(tool.begin() + 7, {"--racecheck-report", "all"});
         argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(at), tool.begin(), tool.end());
+        // Exact device allocations, so that memcheck sees each buffer's real end (a pooled
+        // buffer's size class is larger).
+        argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(at + tool.size() + 1),
+                    "--no-device-pool");
     }
     std::unique_ptr<RunnerProcess> p;
     try {

@@ -696,7 +696,8 @@ private Q_SLOTS:
         print("remote memcheck", o);
         QFile f(record);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(f.readAll()).trimmed(), QStringLiteral(WB_RUNNER_EXE));
+        QCOMPARE(QString::fromUtf8(f.readAll()).trimmed(),
+                 QStringLiteral(WB_RUNNER_EXE " --no-device-pool"));
         QCOMPARE(o.fault, Fault::None);
         // A finding fails the run (exit 3), naming the first one's place.
         QCOMPARE(o.report.status, RunReport::Status::RuntimeError);
