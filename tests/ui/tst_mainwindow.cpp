@@ -986,11 +986,21 @@ private Q_SLOTS:
     {
         if (!m_hasHostCompiler)
             QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        // A copy: the window keeps a run history beside a project it opens.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(WB_SOURCE_DIR "/tests/cpu/kernels/race_warp.cu"),
+                            dir.filePath(QStringLiteral("race_warp.cu"))));
+        QFile source(QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_crowded.wbproj"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile project(dir.filePath(QStringLiteral("race_crowded.wbproj")));
+        QVERIFY(project.open(QIODevice::WriteOnly));
+        project.write(source.readAll().replace("../../cpu/kernels/race_warp.cu", "race_warp.cu"));
+        project.close();
         MainWindow w;
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openProject(QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_crowded.wbproj")));
+        QVERIFY(w.openProject(project.fileName()));
         auto* check = w.findChild<QAction*>(QStringLiteral("raceCheckAction"));
         QVERIFY(check);
         QSignalSpy finished(w.runController(), &RunController::runFinished);
