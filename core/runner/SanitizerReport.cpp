@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -240,10 +241,12 @@ std::string dimText(const Dim3& d)
 }
 
 /// A hazard record as a finding at its first access: kernel, file:line, block and thread, and
-/// the other access in the message.
+/// the other access in the message. `key`: the hazard type and the places of its accesses, the
+/// same for every record of one race between two lines.
 MemoryFinding hazardFinding(const std::string& kind, const std::string& at, const Dim3& block,
-                            const std::vector<std::string>& details)
+                            const std::vector<std::string>& details, std::string& key)
 {
+    key = kind;
     MemoryFinding f;
     f.kind = MemoryFinding::Kind::Other;
     f.block = block;
@@ -262,6 +265,7 @@ MemoryFinding hazardFinding(const std::string& kind, const std::string& at, cons
             side.line ? side.file + ":" + std::to_string(side.line) : side.kernel;
         f.message += std::string(sides == 0 ? ": " : " and ") + word + " by thread " +
                      dimText(thread) + (place.empty() ? "" : " at " + place);
+        key += "|" + place;
         if (sides++ == 0) {
             f.kernel = side.kernel;
             f.file = side.file;
@@ -290,13 +294,15 @@ bool skipped(const std::string& title)
     return title.empty();
 }
 
-MemoryFinding parseRecord(const Record& r)
+/// `hazardKey`: set for a racecheck hazard record (hazardFinding), else left empty.
+MemoryFinding parseRecord(const Record& r, std::string& hazardKey)
 {
     {
         std::string kind;
         std::string at;
         Dim3 block{};
-        if (hazardTitle(r.title, kind, at, block)) return hazardFinding(kind, at, block, r.details);
+        if (hazardTitle(r.title, kind, at, block))
+            return hazardFinding(kind, at, block, r.details, hazardKey);
     }
     MemoryFinding f;
     std::string what;
@@ -450,32 +456,25 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
     // racecheck reports a hazard per byte and per pair of threads (hundreds for one missing
     // barrier): hazards of the same type between the same two lines are one finding, with
     // their count.
-    std::vector<std::pair<std::string, std::size_t>> hazardKeys; // key → finding, first seen
-    std::vector<std::size_t> hazardCounts;
+    struct Hazard {
+        std::size_t finding = 0; ///< index of the first record's finding
+        std::size_t count = 0;
+    };
+    std::map<std::string, Hazard> hazards;
     for (const Record& r : records) {
         if (skipped(r.title)) continue;
-        MemoryFinding f = parseRecord(r);
-        if (const std::size_t h = f.message.find(" hazard at ");
-            f.message.rfind("shared-memory ", 0) == 0 && h != std::string::npos) {
-            std::string key = f.message.substr(0, h);
-            for (std::size_t at = f.message.find(" at ", h + 7); at != std::string::npos;
-                 at = f.message.find(" at ", at + 1))
-                key += "|" + f.message.substr(at, f.message.find(' ', at + 4) - at);
-            const auto same = std::find_if(hazardKeys.begin(), hazardKeys.end(),
-                                           [&](const auto& k) { return k.first == key; });
-            if (same != hazardKeys.end()) {
-                ++hazardCounts[static_cast<std::size_t>(same - hazardKeys.begin())];
-                continue;
-            }
-            hazardKeys.emplace_back(std::move(key), rep.findings.size());
-            hazardCounts.push_back(1);
+        std::string key;
+        MemoryFinding f = parseRecord(r, key);
+        if (!key.empty()) {
+            Hazard& h =
+                hazards.try_emplace(std::move(key), Hazard{rep.findings.size(), 0}).first->second;
+            if (h.count++ > 0) continue;
         }
         rep.findings.push_back(std::move(f));
     }
-    for (std::size_t k = 0; k < hazardKeys.size(); ++k)
-        if (hazardCounts[k] > 1)
-            rep.findings[hazardKeys[k].second].message +=
-                " [" + std::to_string(hazardCounts[k]) + " hazards like it]";
+    for (const auto& [key, h] : hazards)
+        if (h.count > 1)
+            rep.findings[h.finding].message += " [" + std::to_string(h.count) + " hazards like it]";
     if (rep.tool.empty()) {
         for (const MemoryFinding& f : rep.findings)
             if (f.message.rfind("shared-memory ", 0) == 0) rep.tool = "racecheck";
