@@ -71,15 +71,19 @@ namespace {
 
 ViolationRecord::Page* g_record = nullptr;
 
-void writeAll(int fd, const char* text) noexcept
+void writeAll(int fd, const char* text, std::size_t n) noexcept
 {
-    std::size_t n = std::strlen(text);
     while (n > 0) {
         const ssize_t w = ::write(fd, text, n);
         if (w <= 0) return;
         text += w;
         n -= static_cast<std::size_t>(w);
     }
+}
+
+void writeAll(int fd, const char* text) noexcept
+{
+    writeAll(fd, text, std::strlen(text));
 }
 
 /// Records the forbidden call `nr` and ends the process.
@@ -484,14 +488,7 @@ std::string runIsolated(std::string_view who, std::string_view detail,
             out = std::string("\x01") + e.what();
             code = 1;
         }
-        const char* p = out.data();
-        std::size_t n = out.size();
-        while (n > 0) {
-            const ssize_t w = ::write(fds[1], p, n);
-            if (w <= 0) break;
-            p += w;
-            n -= static_cast<std::size_t>(w);
-        }
+        writeAll(fds[1], out.data(), out.size());
         ::_exit(code);
     }
     ::close(fds[1]);
