@@ -185,8 +185,9 @@ private:
     void updateWatchedFiles();
     /// The session was edited since the shown results (`part` says what): grey them.
     void markResultsStale(const QString& why);
-    /// The races of a race-checked run: in Problems and on the kernel editor's lines.
-    void showRaces(const std::vector<RaceFinding>& races);
+    /// The races of a race-checked run (`races` of them, `found` their problems at kernel lines,
+    /// session::toDiagnostics): in Problems and on the kernel editor's lines.
+    void showRaces(std::size_t races, const std::vector<Diagnostic>& found);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;

@@ -319,9 +319,9 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->boundsChecked);
-        QVERIFY2(!outcome->findings.empty(), outcome->report.message.c_str());
-        QCOMPARE(outcome->findings.front().kernel, std::string("multiply_them"));
-        QCOMPARE(outcome->findings.front().line, 4);
+        QVERIFY2(!outcome->report.memoryFindings.empty(), outcome->report.message.c_str());
+        QCOMPARE(outcome->report.memoryFindings.front().kernel, std::string("multiply_them"));
+        QCOMPARE(outcome->report.memoryFindings.front().line, 4);
         auto* problems = w.resultsPanel()->problemsView()->model();
         int memoryRow = -1;
         for (int row = 0; row < problems->rowCount(); ++row)
@@ -380,8 +380,8 @@ private Q_SLOTS:
         outcome = w.runController()->lastOutcome();
         QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
                  outcome->report.message.c_str());
-        QVERIFY2(outcome->kernelOutput.contains(QStringLiteral("hello from 1\n")),
-                 qPrintable(outcome->kernelOutput));
+        const QString printed = QString::fromStdString(outcome->report.kernelOutput);
+        QVERIFY2(printed.contains(QStringLiteral("hello from 1\n")), qPrintable(printed));
         const QString log = w.resultsPanel()->logView()->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("the kernel printed:")) &&
                      log.contains(QStringLiteral("    hello from 0")),
@@ -891,8 +891,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->raceChecked);
-        QVERIFY2(!outcome->races.empty(), outcome->report.message.c_str());
-        const RaceFinding& race = outcome->races.front();
+        QVERIFY2(!outcome->report.races.empty(), outcome->report.message.c_str());
+        const RaceFinding& race = outcome->report.races.front();
         QCOMPARE(race.first.line, 11);
         QCOMPARE(race.second.line, 11);
         QVERIFY(race.first.isWrite != race.second.isWrite);
