@@ -12,6 +12,8 @@
 #include "core/session/CppReference.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
+#include "core/session/ReportFormat.h"
+#include "core/session/SessionRunner.h"
 #include "core/session/SignatureSpecs.h"
 #include "ui/Autosave.h"
 #include "ui/BufferPanel.h"
@@ -883,22 +885,10 @@ void MainWindow::scheduleKernelCompile(bool now)
     const session::Session s = m_doc->runnableSession();
     const std::string source = s.kernelSource;
     const std::string name = s.kernelSourceName();
-    // Template kernels the launch (or a kernel reference) names are instantiated like a run does.
-    CompileOptions options = s.compileOptions;
+    // Includes and template kernels as a run compiles them (sourceDir: set by runnableSession()).
+    CompileOptions options = session::SessionRunner::compileOptions(s);
     // Line tables for the Inspect panel's source ↔ PTX/SASS links (-lineinfo changes no code).
     options.lineInfo = true;
-    options.projectDir = s.baseDir.string(); // sourceDir: set by runnableSession()
-    std::vector<std::string> launched{s.launch.kernel,
-                                      s.reference.kind == session::ReferenceSpec::Kind::Kernel
-                                          ? s.reference.launch.kernel
-                                          : std::string()};
-    for (const session::PipelineLaunch& p : s.launches)
-        launched.push_back(p.launch.kernel);
-    for (const std::string& k : launched)
-        if (k.find('<') != std::string::npos &&
-            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
-                options.nameExpressions.end())
-            options.nameExpressions.push_back(k);
     const std::string arch = m_env.backend == BackendKind::Cuda && !m_env.cudaProblem
                                  ? m_env.device.arch
                                  : std::string();
@@ -1083,36 +1073,22 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     }
     m_resultsDock->raise();
     // Bounds-checked runs and compute-sanitizer runs: each faulting access (each hazard) is a
-    // problem at its kernel line.
-    if (!outcome->findings.empty()) {
-        std::vector<Diagnostic> found;
-        for (const MemoryFinding& f : outcome->findings) {
-            Diagnostic d;
-            d.file = f.file.empty() ? m_doc->session().kernelSourceName() : f.file;
-            d.line = f.line;
-            d.message =
-                std::string(memoryFindingKindName(f.kind)) + " in kernel '" + f.kernel + "'" +
-                (f.located
-                     ? " at block (" + std::to_string(f.block.x) + ", " +
-                           std::to_string(f.block.y) + ", " + std::to_string(f.block.z) +
-                           ") thread (" + std::to_string(f.thread.x) + ", " +
-                           std::to_string(f.thread.y) + ", " + std::to_string(f.thread.z) + ")"
-                     : std::string()) +
-                ": " + f.message;
-            found.push_back(std::move(d));
-        }
-        m_diagnostics->setDiagnostics(QStringLiteral("memory"), found);
+    // problem at its kernel line (session::toDiagnostics).
+    const session::RunDiagnostics found =
+        session::toDiagnostics(r, m_doc->session().kernelSourceName());
+    if (!found.memory.empty()) {
+        m_diagnostics->setDiagnostics(QStringLiteral("memory"), found.memory);
         // The editor marks each line with a finding, as for races (a later compile replaces
         // them).
         std::vector<Diagnostic> marks;
         if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
-        for (const Diagnostic& d : found)
+        for (const Diagnostic& d : found.memory)
             if (d.line > 0 && d.file == m_kernelEditor->sourceName().toStdString())
                 marks.push_back(d);
         m_kernelEditor->setDiagnostics(marks);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
-    if (outcome->raceChecked) showRaces(outcome->races, outcome->raceCrowding);
+    if (outcome->raceChecked) showRaces(r.races.size(), found);
     m_lastRunLabel->setText(tr("last run %1 · %2")
                                 .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
                                      QString::fromUtf8(r.statusName())));
@@ -1131,59 +1107,24 @@ void MainWindow::markResultsStale(const QString& why)
     m_viewer->setStale(m_runner->lastOutcome() != nullptr);
 }
 
-void MainWindow::showRaces(const std::vector<RaceFinding>& races,
-                           const std::vector<RaceCrowding>& crowding)
+void MainWindow::showRaces(std::size_t races, const session::RunDiagnostics& run)
 {
-    const auto dim = [](const Dim3& d) {
-        return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
-    };
-    const auto side = [&](const RaceAccess& a) {
-        return tr("%1%2 at line %3 by block %4 thread %5")
-            .arg(a.isAtomic ? tr("atomic ") : QString(), a.isWrite ? tr("write") : tr("read"))
-            .arg(a.line)
-            .arg(dim(a.block), dim(a.thread));
-    };
-    std::vector<Diagnostic> found;
-    for (const RaceFinding& f : races) {
-        const QString text =
-            tr("data race on %1 %2 in kernel '%3': %4 vs %5 (%n conflicting "
-               "pair(s), no barrier between them)",
-               nullptr, static_cast<int>(f.occurrences))
-                .arg(f.shared ? tr("shared") : tr("global"), QString::fromStdString(f.location),
-                     QString::fromStdString(f.kernel), side(f.first), side(f.second));
-        for (const RaceAccess* a : {&f.first, &f.second}) {
-            if (a == &f.second && f.second.line == f.first.line && f.second.file == f.first.file)
-                break; // one problem per line
-            Diagnostic d;
-            d.file = a->file.empty() ? m_doc->session().kernelSourceName() : a->file;
-            d.line = a->line;
-            d.severity = Severity::Error;
-            d.message = text.toStdString();
-            found.push_back(std::move(d));
-        }
-    }
+    const std::vector<Diagnostic>& found = run.races;
     // Crowded words are a note on the run, in Problems only (no line to mark).
     std::vector<Diagnostic> problems = found;
-    const std::string crowded = raceCrowdingText(crowding);
-    if (!crowded.empty()) {
-        Diagnostic d;
-        d.file = m_doc->session().kernelSourceName();
-        d.line = 0;
-        d.severity = Severity::Warning;
-        d.message = "race check: " + crowded;
-        problems.push_back(std::move(d));
-    }
+    problems.insert(problems.end(), run.notes.begin(), run.notes.end());
     m_diagnostics->setDiagnostics(QStringLiteral("races"), problems);
     // The editor shows the compile's diagnostics and the races (a later compile replaces them).
     std::vector<Diagnostic> marks;
     if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
     marks.insert(marks.end(), found.begin(), found.end());
     m_kernelEditor->setDiagnostics(marks);
-    m_results->appendLog(races.empty() ? tr("race check: no races found")
-                                       : tr("race check: %n race(s) found", nullptr,
-                                            static_cast<int>(races.size())));
-    if (!crowded.empty()) m_results->appendLog(QString::fromStdString("race check: " + crowded));
-    if (!races.empty()) {
+    m_results->appendLog(
+        races == 0 ? tr("race check: no races found")
+                   : tr("race check: %n race(s) found", nullptr, static_cast<int>(races)));
+    for (const Diagnostic& note : run.notes)
+        m_results->appendLog(QString::fromStdString(note.message));
+    if (races != 0) {
         m_editorTabs->setCurrentWidget(m_kernelEditor);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
@@ -1231,7 +1172,7 @@ void MainWindow::showBuffer(const QString& name, bool raise)
             auto holder = std::make_shared<RunOutcome>();
             try {
                 session::Session one = s;
-                auto inputs = RunController::makeInputs(one);
+                auto inputs = session::SessionRunner::makeInputs(one);
                 if (auto it = inputs.find(n); it != inputs.end())
                     holder->inputs.emplace(n, std::move(it->second));
             } catch (const std::exception& e) {

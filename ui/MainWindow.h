@@ -189,10 +189,10 @@ private:
     void updateWatchedFiles();
     /// The session was edited since the shown results (`part` says what): grey them.
     void markResultsStale(const QString& why);
-    /// The races of a race-checked run: in Problems and on the kernel editor's lines.
-    /// Crowded words (more accessors than the detector compares) are one warning there.
-    void showRaces(const std::vector<RaceFinding>& races,
-                   const std::vector<RaceCrowding>& crowding);
+    /// The races of a race-checked run (`races` of them; `run`: their problems at kernel lines
+    /// and the crowded-words note, session::toDiagnostics): in Problems and on the kernel
+    /// editor's lines.
+    void showRaces(std::size_t races, const session::RunDiagnostics& run);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;

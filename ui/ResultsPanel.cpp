@@ -481,9 +481,9 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     appendLog(tr("run finished: %1").arg(QString::fromUtf8(r.statusName())));
     for (const QString& line : QString::fromStdString(r.toText()).split(u'\n'))
         if (!line.isEmpty()) m_log->appendPlainText(QStringLiteral("    ") + line);
-    if (!outcome->kernelOutput.isEmpty()) {
+    if (!outcome->report.kernelOutput.empty()) {
         appendLog(tr("the kernel printed:"));
-        QStringList printed = outcome->kernelOutput.split(u'\n');
+        QStringList printed = QString::fromStdString(outcome->report.kernelOutput).split(u'\n');
         if (printed.last().isEmpty()) printed.removeLast();
         for (const QString& line : printed)
             m_log->appendPlainText(QStringLiteral("    ") + line);

@@ -4,8 +4,6 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/runner/RunnerClient.h"
-#include "core/session/Expression.h"
-#include "core/session/Initialisers.h"
 #include "core/session/SessionRunner.h"
 #include "ui/SessionDocument.h"
 
@@ -30,41 +28,21 @@ RunController::RunController(SessionDocument* document, Worker* worker, QObject*
 {
 }
 
-std::map<std::string, session::HostArray> RunController::makeInputs(const session::Session& s)
-{
-    session::Expression expr;
-    for (std::size_t i = 0; i < s.scalars.size(); ++i)
-        expr.defineScalar(s.scalars[i], "scalars[" + std::to_string(i) + "].value");
-    std::map<std::string, session::HostArray> inputs;
-    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
-        const auto& b = s.buffers[i];
-        std::vector<std::size_t> shape;
-        for (std::size_t d = 0; d < b.shape.size(); ++d)
-            shape.push_back(static_cast<std::size_t>(
-                expr.evaluateCount(b.shape[d], "buffers[" + std::to_string(i) + "].shape[" +
-                                                   std::to_string(d) + "]")));
-        inputs.emplace(b.name, session::Initialisers::make(
-                                   b, shape, expr, s, "buffers[" + std::to_string(i) + "].init"));
-    }
-    return inputs;
-}
-
 bool RunController::run(bool boundsChecked, bool raceChecked)
 {
     if (m_running) return false;
     runner::RunnerClient::Request req;
     if (m_trace) {
-        req.options.trace = true;
+        req.options.check = CheckMode::Trace;
         req.options.backend = BackendKind::Cpu;
     }
     if (boundsChecked) {
-        req.boundsCheck = true;
+        req.options.check = CheckMode::Bounds;
         req.options.backend = BackendKind::Cpu;
     }
     if (raceChecked) {
-        req.raceCheck = true;
+        req.options.check = CheckMode::Races;
         req.options.backend = BackendKind::Cpu;
-        req.options.trace = false;
         req.timeoutMs = 300000; // instrumented: every access goes to the detector
     }
     submit(m_doc->runnableSession(), std::move(req));
@@ -133,12 +111,8 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             runner::RunOutcome r = client->run(req);
             session::SessionRunner::checkCoverage(s, r.report);
             outcome->report = std::move(r.report);
-            outcome->boundsChecked = req.boundsCheck;
-            outcome->findings = std::move(r.findings);
-            outcome->raceChecked = req.raceCheck;
-            outcome->races = std::move(r.races);
-            outcome->raceCrowding = std::move(r.raceCrowding);
-            outcome->kernelOutput = QString::fromStdString(r.kernelOutput);
+            outcome->boundsChecked = req.options.check == CheckMode::Bounds;
+            outcome->raceChecked = req.options.check == CheckMode::Races;
             if (req.profile)
                 outcome->profile =
                     r.profile
@@ -151,7 +125,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
                 message.replace(at, 16, "(Run → Run with Bounds Checking)");
             // A crash or a bad address (the runner's advice, or the GPU's words for it): the
             // results offer the emulator's checked run, which names the access and its line.
-            if (!req.boundsCheck &&
+            if (req.options.check != CheckMode::Bounds &&
                 outcome->report.status == session::RunReport::Status::RuntimeError)
                 for (const char* sign :
                      {"Run with Bounds Checking", "crashed with SIG", "ILLEGAL_ADDRESS",
@@ -160,7 +134,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             outcome->wallMs = msSince(start);
             if (token.cancelled()) return std::shared_ptr<const RunOutcome>(outcome);
             try {
-                auto inputs = makeInputs(s);
+                auto inputs = session::SessionRunner::makeInputs(s);
                 for (const auto& b : s.buffers)
                     if (b.role != session::BufferRole::Out)
                         outcome->inputs.emplace(b.name, std::move(inputs[b.name]));

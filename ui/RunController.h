@@ -26,9 +26,9 @@ public:
 
     /// Starts a run of the session as it is now (unsaved edits included). False while one runs.
     /// `boundsChecked`: on the CPU emulator with every access checked (ASan, in the sandbox):
-    /// slower, but a wild access becomes findings (RunOutcome::findings: kernel, file:line,
+    /// slower, but a wild access becomes findings (RunReport::memoryFindings: kernel, file:line,
     /// block/thread, what) instead of a crash.
-    /// `raceChecked`: on the CPU emulator in race-check mode (RunOutcome::races).
+    /// `raceChecked`: on the CPU emulator in race-check mode (RunReport::races).
     bool run(bool boundsChecked = false, bool raceChecked = false);
     /// Starts a run of the session under compute-sanitizer (`tool`: memcheck or racecheck) in a
     /// one-shot runner: its findings (RunOutcome::findings: kernel, file:line, block/thread)
@@ -56,9 +56,6 @@ public:
     /// Another project was opened: its buffers are not the last run's (a running run is
     /// abandoned like cancel(), its result dropped).
     void forgetLastOutcome();
-
-    /// Fills the in/inout buffers of `session` like a run does (for viewing before a run).
-    static std::map<std::string, session::HostArray> makeInputs(const session::Session& session);
 
 Q_SIGNALS:
     void runStarted();

@@ -19,8 +19,8 @@
 namespace wb::ui {
 
 /// One finished run as the window shows it: the session runner's report (with the run's own
-/// host↔device copy times, RunReport::h2dMs/d2hMs, measured in warpbench-runner) and the input
-/// buffers as they were filled.
+/// host↔device copy times, RunReport::h2dMs/d2hMs, measured in warpbench-runner, and what its
+/// checks found) and the input buffers as they were filled.
 struct RunOutcome {
     session::RunReport report;
     std::map<std::string, session::HostArray> inputs; ///< in/inout buffers before the launch
@@ -29,19 +29,15 @@ struct RunOutcome {
     /// Profile runs (RunController::profile): the kernel's cold-L2 timing and counters, or
     /// why there are none. Absent for ordinary runs.
     std::optional<profiling::ProfileReport> profile;
-    /// Bounds-checked runs (RunController::run(true), CPU emulator): the faulting accesses.
+    /// Bounds-checked runs (RunController::run(true), CPU emulator).
     bool boundsChecked = false;
     /// The runner advised a bounds-checked re-run (a crash or an invalid address): the
     /// results offer Run with Bounds Checking.
     bool offersBoundsCheck = false;
-    std::vector<MemoryFinding> findings;
-    /// Race-checked runs (RunController::run(false, true), CPU emulator): the data races.
+    /// Race-checked runs (RunController::run(false, true), CPU emulator).
     bool raceChecked = false;
-    std::vector<RaceFinding> races;
-    /// Words with more accessors than the race detector compares (a race may be missed there).
-    std::vector<RaceCrowding> raceCrowding;
-    /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
-    QString kernelOutput;
+    // The findings, the races and what the kernel printed are the report's
+    // (RunReport::memoryFindings, races, raceCrowding, kernelOutput).
 };
 
 /// A typed view of `array`, kept alive by `owner` (which must own the array).

@@ -16,6 +16,7 @@
 #include "core/runner/RunnerSweep.h"
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
+#include "core/session/ReportFormat.h"
 #include "core/session/SessionRunner.h"
 
 #include <QCommandLineParser>
@@ -120,136 +121,6 @@ QJsonObject deviceJson(const DeviceDescription& d, BackendKind kind)
                        {"totalMemoryBytes", static_cast<double>(d.totalMemoryBytes)},
                        {"peakBandwidthGBs", d.peakBandwidthGBs},
                        {"driverVersion", qs(d.driverVersion)}};
-}
-
-/// `memory finding: out of bounds: kernel.cu:1: block (0,0,0) thread (4,0,0): kernel k: …`
-std::string findingText(const MemoryFinding& f)
-{
-    std::string loc = f.file.empty() ? std::string() : f.file + ":" + std::to_string(f.line) + ": ";
-    if (f.located)
-        loc += "block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
-               std::to_string(f.block.z) + ") thread (" + std::to_string(f.thread.x) + "," +
-               std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + "): ";
-    return std::string("memory finding: ") + memoryFindingKindName(f.kind) + ": " + loc +
-           (f.kernel.empty() ? "" : "kernel " + f.kernel + ": ") + f.message + "\n";
-}
-
-/// A memory finding in --json: {kind, kernel, file, line, block, thread (null when not
-/// located), address (hex), isWrite, accessSize, message}.
-QJsonObject findingJson(const MemoryFinding& f)
-{
-    auto dim = [&](const Dim3& d) -> QJsonValue {
-        if (!f.located) return QJsonValue::Null;
-        return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
-                          static_cast<double>(d.z)};
-    };
-    return QJsonObject{{"kind", memoryFindingKindName(f.kind)},
-                       {"kernel", qs(f.kernel)},
-                       {"file", qs(f.file)},
-                       {"line", f.line},
-                       {"block", dim(f.block)},
-                       {"thread", dim(f.thread)},
-                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
-                       {"isWrite", f.isWrite},
-                       {"accessSize", static_cast<double>(f.accessSize)},
-                       {"message", qs(f.message)}};
-}
-
-std::string dimText(const Dim3& d)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
-    return buf;
-}
-
-/// `k.cu:11 read by block (0,0,0) thread (3,0,0)`
-std::string raceSideText(const RaceAccess& a)
-{
-    std::string s = a.file.empty() ? std::string("?") : a.file;
-    s += ':';
-    s += std::to_string(a.line);
-    s += a.isAtomic ? " atomic " : " ";
-    s += a.isWrite ? "write" : "read";
-    s += " by block ";
-    s += dimText(a.block);
-    s += " thread ";
-    s += dimText(a.thread);
-    return s;
-}
-
-/// `race: shared cache[67]: k.cu:11 read by block (0,0,0) thread (3,0,0) vs k.cu:11 write by
-/// block (0,0,0) thread (67,0,0) (kernel block_sum, 124 conflicting pairs)`
-std::string raceText(const RaceFinding& f)
-{
-    std::string s = "race: ";
-    s += f.shared ? "shared " : "global ";
-    s += f.location;
-    s += ": ";
-    s += raceSideText(f.first);
-    s += " vs ";
-    s += raceSideText(f.second);
-    s += " (kernel ";
-    s += f.kernel;
-    s += ", ";
-    s += std::to_string(f.occurrences);
-    s += f.occurrences == 1 ? " conflicting pair)\n" : " conflicting pairs)\n";
-    return s;
-}
-
-/// A race in --json: {kernel, memory ("shared"|"global"), location, address (hex), accessSize,
-/// occurrences, first, second}; each side {file, line, block, thread, isWrite, isAtomic}.
-QJsonObject raceJson(const RaceFinding& f)
-{
-    const auto side = [](const RaceAccess& a) {
-        const auto dim = [](const Dim3& d) {
-            return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
-                              static_cast<double>(d.z)};
-        };
-        return QJsonObject{{"file", qs(a.file)},    {"line", a.line},
-                           {"block", dim(a.block)}, {"thread", dim(a.thread)},
-                           {"isWrite", a.isWrite},  {"isAtomic", a.isAtomic}};
-    };
-    return QJsonObject{{"kernel", qs(f.kernel)},
-                       {"memory", f.shared ? "shared" : "global"},
-                       {"location", qs(f.location)},
-                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
-                       {"accessSize", static_cast<double>(f.accessSize)},
-                       {"occurrences", static_cast<double>(f.occurrences)},
-                       {"first", side(f.first)},
-                       {"second", side(f.second)}};
-}
-
-/// The JSON report of a run through the runner: RunReport's, plus what the kernel printed
-/// (`kernelOutput`), the memory findings of bounds-checked and memory-checked runs and, for
-/// race-checked runs, the races and the words with more accessors than the detector compares
-/// (`raceCrowding`: [{location, memory, words}], `raceCrowdedWords`: their total).
-QJsonObject runnerReportJson(const runner::RunOutcome& o, bool raceCheck = false, int exitCode = 0)
-{
-    QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
-    j["kernelOutput"] = qs(o.kernelOutput);
-    QJsonArray findings;
-    for (const MemoryFinding& f : o.findings)
-        findings.append(findingJson(f));
-    j["findings"] = findings;
-    if (raceCheck) {
-        QJsonArray races;
-        for (const RaceFinding& f : o.races)
-            races.append(raceJson(f));
-        j["races"] = races;
-        QJsonArray crowding;
-        std::uint64_t crowdedWords = 0;
-        for (const RaceCrowding& c : o.raceCrowding) {
-            crowding.append(QJsonObject{{"location", qs(c.location)},
-                                        {"memory", c.shared ? "shared" : "global"},
-                                        {"words", static_cast<double>(c.words)}});
-            crowdedWords += c.words;
-        }
-        j["raceCrowding"] = crowding;
-        j["raceCrowdedWords"] = static_cast<double>(crowdedWords);
-        if (crowdedWords) j["raceCrowdingNote"] = qs(raceCrowdingText(o.raceCrowding));
-        j["exitCode"] = exitCode; // a race is exit 3
-    }
-    return j;
 }
 
 /// --schedule SEED: a decimal unsigned 64-bit number (0: the fixed order).
@@ -422,7 +293,7 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     opt.device = intOption(p, "device", 0, ok2);
     opt.iterations = intOption(p, "iterations", 1, ok3);
     if (!ok1 || !ok2 || !ok3) return InvalidInput;
-    opt.trace = p.isSet(QStringLiteral("trace"));
+    if (p.isSet(QStringLiteral("trace"))) opt.check = CheckMode::Trace;
     if (p.isSet(QStringLiteral("output")))
         opt.outputDir = p.value(QStringLiteral("output")).toStdString();
     const bool raceCheck = p.isSet(QStringLiteral("races"));
@@ -446,8 +317,8 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     if (!loadProject(p, args[1], s)) return InvalidInput;
     if (p.isSet(QStringLiteral("in-process"))) {
         const session::RunReport rep = session::SessionRunner::run(s, opt);
-        out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText());
-        return rep.exitCode();
+        out(p.isSet(QStringLiteral("json")) ? rep.toJson() : rep.toText() + rep.findingsText());
+        return rep.exitCodeWithFindings();
     }
     // Default: the kernel runs in warpbench-runner, so a crash or a hang is a report (trace
     // runs too: the runner sends each buffer's write records back with the results).
@@ -467,9 +338,16 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     if (config.memoryCheck != runner::RunnerClient::MemoryCheck::None)
         req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
     req.options = opt;
-    req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
-    req.raceCheck = raceCheck;
-    req.schedule = schedule;
+    if (p.isSet(QStringLiteral("bounds-check"))) {
+        if (opt.check == CheckMode::Trace) {
+            err("--bounds-check cannot be combined with --trace (checked launches run in another "
+                "process)");
+            return InvalidInput;
+        }
+        req.options.check = CheckMode::Bounds;
+    }
+    if (raceCheck) req.options.check = CheckMode::Races;
+    req.options.schedule = schedule;
     if (raceCheck) req.timeoutMs = 300000; // instrumented: every access goes to the detector
     if (!requestLimits(p, req)) return InvalidInput;
     runner::RunnerClient client(config);
@@ -477,28 +355,14 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
     // Unwritten-element counts are recomputed here from the result buffers the runner sent back.
     session::SessionRunner::checkCoverage(s, o.report);
     // A race is a runtime finding: exit 3 unless the run already failed worse.
-    const int code = !o.races.empty()
-                         ? std::max(o.report.exitCode(), static_cast<int>(RuntimeError))
-                         : o.report.exitCode();
     if (p.isSet(QStringLiteral("json"))) {
-        out(QJsonDocument(runnerReportJson(o, raceCheck, code)).toJson().toStdString());
+        out(o.report.toJson());
     } else {
-        out(o.kernelOutput); // as the kernel printed it, before the report (bounded)
+        out(o.report.kernelOutput); // as the kernel printed it, before the report (bounded)
         out(o.report.toText());
-        for (const MemoryFinding& f : o.findings)
-            out(findingText(f));
-        if (!o.races.empty())
-            out("Races     " + std::to_string(o.races.size()) + " found (exit " +
-                std::to_string(code) + ")\n");
-        for (const RaceFinding& f : o.races)
-            out(raceText(f));
-        if (raceCheck && o.races.empty() && o.fault == runner::Fault::None &&
-            o.report.exitCode() <= 1)
-            out("races: none found\n");
-        if (raceCheck && !o.raceCrowding.empty())
-            out("note: " + raceCrowdingText(o.raceCrowding) + "\n");
+        out(o.report.findingsText());
     }
-    return code;
+    return o.report.exitCodeWithFindings();
 }
 
 /// The kernel source the hotspot lines refer to ("" when it cannot be read).
@@ -579,7 +443,8 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
     const bool profileFailed = (code == Pass || code == Mismatch) && !report.profiled();
     if (profileFailed) code = RuntimeError;
     if (p.isSet(QStringLiteral("json"))) {
-        QJsonObject j = runnerReportJson(o);
+        QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
         QJsonObject pj = profiling::ProfileCodec::toJson(report);
         QJsonArray counters;
         for (const profiling::CounterRow& r : report.counterRows())
@@ -618,7 +483,7 @@ int cmdProfile(const QCommandLineParser& p, const QStringList& args)
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());
     } else {
-        out(o.kernelOutput);
+        out(o.report.kernelOutput);
         out(o.report.toText());
         out(report.toText());
         if (report.hotspots) out(report.hotspots->toText(10, hotspotSource(req.session)));
@@ -662,7 +527,7 @@ QJsonObject sweepJson(const profiling::SweepResult& r)
         for (const std::string& problem : o.problems)
             problems.append(qs(problem));
         for (const MemoryFinding& f : o.findings)
-            findings.append(findingJson(f));
+            findings.append(session::findingJson(f));
         points.append(QJsonObject{
             {"value", qs(pt.value)},
             {"ok", o.ok},
@@ -717,7 +582,7 @@ int cmdSweep(const QCommandLineParser& p, const QStringList& args)
     req.options.iterations = intOption(p, "iterations", 1, ok3);
     if (!ok1 || !ok2 || !ok3) return InvalidInput;
     if (!requestLimits(p, req)) return InvalidInput;
-    req.boundsCheck = p.isSet(QStringLiteral("bounds-check"));
+    if (p.isSet(QStringLiteral("bounds-check"))) req.options.check = CheckMode::Bounds;
     session::Session s;
     if (!loadProject(p, args[1], s)) return InvalidInput;
     if (s.isPipeline())
@@ -744,7 +609,7 @@ int cmdSweep(const QCommandLineParser& p, const QStringList& args)
     if (json) {
         QJsonObject j = sweepJson(r);
         j["project"] = qs(s.name);
-        j["boundsCheck"] = req.boundsCheck;
+        j["boundsCheck"] = req.options.check == CheckMode::Bounds;
         j["exitCode"] = code;
         out(QJsonDocument(j).toJson().toStdString());
     } else {

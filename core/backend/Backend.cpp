@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/backend/Backend.h"
 
+#include "core/common/Error.h"
+
 #include <atomic>
 #include <chrono>
 
@@ -54,6 +56,39 @@ DeviceConditions Backend::conditions() const
     DeviceConditions c;
     c.source = "not measured on this backend";
     return c;
+}
+
+std::optional<DeviceMemoryUse> Backend::memoryUse() const
+{
+    return std::nullopt;
+}
+
+bool Backend::supports(CheckMode mode) const noexcept
+{
+    return mode == CheckMode::None;
+}
+
+LaunchFindings Backend::lastLaunchFindings() const
+{
+    return {};
+}
+
+void Backend::setSchedule(std::uint64_t) {}
+
+void Backend::beginTrace(const LaunchConfig&, const std::vector<TraceBuffer>&)
+{
+    throw Error(Error::Kind::Unavailable, std::string("trace mode needs the CPU emulator; the ") +
+                                              backendName(kind()) + " backend records no writers");
+}
+
+std::vector<WriteTrace> Backend::endTrace()
+{
+    return {};
+}
+
+ProfilingTarget* Backend::profilingTarget() noexcept
+{
+    return nullptr;
 }
 
 } // namespace wb

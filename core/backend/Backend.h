@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/common/CheckMode.h"
 #include "core/common/CompileResult.h"
 #include "core/common/LaunchConfig.h"
+#include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
+#include "core/common/WriteTrace.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +16,15 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+struct CUstream_st; // CUstream, of the CUDA driver API
 
 namespace wb {
+
+namespace cuda {
+class Context;
+}
 
 /// Where kernels run. Auto picks CUDA when a usable GPU is present, else the CPU emulator.
 enum class BackendKind { Auto, Cuda, Cpu };
@@ -74,6 +85,43 @@ struct KernelArgValue {
     bool isPointer = false;
 };
 
+/// What the checks of a backend's last launch found (CheckMode::Bounds, CheckMode::Races).
+struct LaunchFindings {
+    std::vector<MemoryFinding> memory; ///< the faulting accesses of a bounds-checked launch
+    std::vector<RaceFinding> races;    ///< the data races of a race-checked launch
+    /// Words of a race-checked launch with more accessors than the race detector compares.
+    std::vector<RaceCrowding> raceCrowding;
+};
+
+/// One output buffer a traced launch records (CheckMode::Trace).
+struct TraceBuffer {
+    std::string name;
+    const BackendBuffer* buffer = nullptr;
+    std::size_t elementSize = 0;
+    std::vector<std::size_t> shape;
+};
+
+/// Device memory in use, as the driver counts it.
+struct DeviceMemoryUse {
+    std::uint64_t freeBytes = 0;
+    std::uint64_t totalBytes = 0;
+};
+
+/// What a device profiler (CUPTI, core/profiling) needs of the backend that ran a launch: its
+/// device context, and the launch enqueued on a stream of the profiler's without waiting or
+/// timing (arguments checked as Backend::launch checks them). The CUDA backend has one
+/// (Backend::profilingTarget).
+class ProfilingTarget {
+public:
+    virtual const cuda::Context& context() const noexcept = 0;
+    virtual void submit(BackendProgram& program, const std::string& kernel,
+                        const LaunchConfig& config, std::span<const KernelArgValue> args,
+                        CUstream_st* stream) = 0;
+
+protected:
+    ~ProfilingTarget() = default;
+};
+
 /// Compile, load, allocate, copy, launch, time: the interface both the CUDA backend and the
 /// CPU emulator implement, and that sessions, the CLI, the runner and the GUI drive.
 /// Errors are thrown as wb::Error (wb::cuda::CudaError on CUDA); a failed compile is a result.
@@ -124,6 +172,29 @@ public:
     /// The device's clocks and temperature now (NVML on CUDA, loaded at run time); unknown
     /// here.
     virtual DeviceConditions conditions() const;
+    /// Free and total device memory now (CUDA); nullopt where the backend has no device memory
+    /// of its own. Throws what the driver throws.
+    virtual std::optional<DeviceMemoryUse> memoryUse() const;
+
+    /// Whether programs can be compiled for `mode` here (CompileOptions::check). None always.
+    virtual bool supports(CheckMode mode) const noexcept;
+    /// What the checks of the last launch found: memory errors (bounds-checked programs, whose
+    /// launch throws Error(Runtime) after a fault) and data races (race-checked programs, whose
+    /// launch completes). Empty for other launches and backends.
+    virtual LaunchFindings lastLaunchFindings() const;
+    /// Schedule variation for later launches where the backend chooses the order of threads
+    /// and blocks (the CPU emulator): 0 = the fixed order, any other value = a reproducible
+    /// pseudo-random order. Nothing where the device schedules (CUDA).
+    virtual void setSchedule(std::uint64_t seed);
+    /// Trace mode (a program compiled with CheckMode::Trace): starts recording, for every
+    /// element of `buffers`, each store a traced kernel makes until endTrace(); `launch`
+    /// decodes the writers' indices. Throws Error(Unavailable) where !supports(Trace).
+    virtual void beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers);
+    /// Stops recording and returns one WriteTrace per buffer given to beginTrace().
+    virtual std::vector<WriteTrace> endTrace();
+    /// What a device profiler can drive on this backend; nullptr where there is no device
+    /// context to profile (the CPU emulator).
+    virtual ProfilingTarget* profilingTarget() noexcept;
 
     /// Backends constructed in this process so far. Kernels, copies and device contexts belong
     /// in warpbench-runner: the GUI's tests check that a run leaves this at 0 in the window.

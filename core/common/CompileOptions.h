@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/common/CheckMode.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,9 @@ struct CompileOptions {
         includeDirs;     ///< searched for headers, relative to projectDir (see scanIncludes)
     int maxRegCount = 0; ///< -maxrregcount; 0 = no limit
     std::vector<std::string> extraFlags; ///< passed verbatim
+    /// How the kernels are instrumented (trace, bounds check, race check); not saved in project
+    /// files, which may spell a mode in extraFlags instead (requestedCheckModes reads both).
+    CheckMode check = CheckMode::None;
     /// Template kernels to instantiate, as the user writes them: "scale<float, 128>".
     std::vector<std::string> nameExpressions;
     /// Where `#include` looks (docs/compiler.md, "Includes"); not saved in project files, the

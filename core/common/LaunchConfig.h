@@ -15,6 +15,15 @@ struct Dim3 {
     friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
 };
 
+/// The limits CUDA puts on every launch (compute capability 5.0 and later). The session runner
+/// checks a project's launches against them, naming the field; the CPU emulator keeps the same
+/// ones, so that a session valid on one backend is valid on the other.
+struct LaunchLimits {
+    static constexpr std::uint64_t kMaxGrid[3] = {0x7fffffffu, 65535, 65535};
+    static constexpr std::uint64_t kMaxBlock[3] = {1024, 1024, 64};
+    static constexpr std::uint64_t kMaxBlockThreads = 1024;
+};
+
 /// How a kernel is launched. cluster = {0,0,0} means no thread-block cluster.
 struct LaunchConfig {
     Dim3 grid;

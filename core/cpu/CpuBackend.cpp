@@ -491,6 +491,12 @@ const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
 {
     return m_impl->findings;
 }
+
+LaunchFindings CpuBackend::lastLaunchFindings() const
+{
+    return {lastFindings(), lastRaces(), lastRaceCrowding()};
+}
+
 const std::vector<RaceFinding>& CpuBackend::lastRaces() const noexcept
 {
     return m_impl->races;
@@ -566,13 +572,11 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     }
     result.compilerVersion = cxx->version();
 
-    const auto hasFlag = [&](const char* flag) {
-        return std::find(options.extraFlags.begin(), options.extraFlags.end(), std::string(flag)) !=
-               options.extraFlags.end();
-    };
-    const bool trace = hasFlag(kTraceFlag);
-    const bool races = hasFlag(kRaceCheckFlag);
-    if (int(trace) + int(races) + int(hasFlag(kBoundsCheckFlag)) > 1) {
+    const std::vector<CheckMode> modes = requestedCheckModes(options.check, options.extraFlags);
+    const CheckMode mode = modes.empty() ? CheckMode::None : modes.front();
+    const bool trace = mode == CheckMode::Trace;
+    const bool races = mode == CheckMode::Races;
+    if (modes.size() > 1) {
         result.diagnostics.push_back({{},
                                       0,
                                       0,
@@ -630,7 +634,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
             result.diagnostics.push_back(std::move(d));
         }
 
-    bool bounds = false;
+    const bool bounds = mode == CheckMode::Bounds;
     HostCompileRequest req;
     req.sourceName = "warpbench-kernel.cpp";
     req.source = buildTranslationUnit(ks, result.sourceName, options.nameExpressions, trace);
@@ -644,12 +648,9 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     if (options.fastMath) req.flags.push_back("-ffast-math");
     if (options.lineInfo || options.deviceDebug) req.flags.push_back("-g");
     if (options.deviceDebug) req.flags.push_back("-O0");
-    for (const std::string& f : options.extraFlags) {
-        if (f == kBoundsCheckFlag)
-            bounds = true;
-        else if (f.rfind(kHostFlagPrefix, 0) == 0)
+    for (const std::string& f : options.extraFlags)
+        if (f.rfind(kHostFlagPrefix, 0) == 0)
             req.flags.push_back(f.substr(std::strlen(kHostFlagPrefix)));
-    }
     req.defines = options.defines;
     for (std::size_t i = 0; i < includes.headers.size(); ++i)
         req.files.emplace_back(headerCopyName(i, includes.headers[i]),
@@ -993,14 +994,19 @@ void checkLaunch(const KernelInfo& info, const LaunchConfig& config,
     if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
         throw Error(Error::Kind::InvalidArgument,
                     "launch of '" + info.name + "': grid and block dimensions must be at least 1");
-    if (b.volume() > 1024 || b.z > 64)
-        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
-                                                      "': a block has at most 1024 threads "
-                                                      "(and blockDim.z at most 64); " +
-                                                      std::to_string(b.volume()) + " asked");
-    if (g.y > 65535 || g.z > 65535)
+    // The session runner checks a project's launches against the same limits first, naming the
+    // field; this guards the backend's own callers.
+    using L = LaunchLimits;
+    if (b.volume() > L::kMaxBlockThreads || b.z > L::kMaxBlock[2])
         throw Error(Error::Kind::InvalidArgument,
-                    "launch of '" + info.name + "': gridDim.y and gridDim.z are at most 65535");
+                    "launch of '" + info.name + "': a block has at most " +
+                        std::to_string(L::kMaxBlockThreads) + " threads (and blockDim.z at most " +
+                        std::to_string(L::kMaxBlock[2]) + "); " + std::to_string(b.volume()) +
+                        " asked");
+    if (g.y > L::kMaxGrid[1] || g.z > L::kMaxGrid[2])
+        throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
+                                                      "': gridDim.y and gridDim.z are at most " +
+                                                      std::to_string(L::kMaxGrid[1]));
     if (config.hasCluster())
         throw Error(Error::Kind::InvalidArgument, "launch of '" + info.name +
                                                       "': thread-block clusters are not supported "

@@ -4,7 +4,7 @@
 #include "core/backend/Backend.h"
 #include "core/common/MemoryFinding.h"
 #include "core/common/RaceFinding.h"
-#include "core/cpu/WriteTrace.h"
+#include "core/common/WriteTrace.h"
 
 #include <cstdint>
 #include <memory>
@@ -18,15 +18,16 @@ namespace wb::cpu {
 /// threads of a block run as a loop, or as fibers when the kernel has barriers or warp
 /// operations. See docs/cpu-emulator.md.
 ///
-/// Bounds-checked mode: compile with CompileOptions::extraFlags containing "--cpu-bounds-check".
+/// Bounds-checked mode: compile with CompileOptions::check = CheckMode::Bounds (a project file may
+/// spell it "--cpu-bounds-check" in extraFlags).
 /// The kernel is then built with -fsanitize=address,undefined and each launch runs in a helper
 /// process (warpbench-cpu-sandbox, libasan preloaded); a memory error makes launch() throw
-/// wb::Error(Runtime) and is kept in lastFindings() with the kernel's file:line and the
-/// offending block and thread.
+/// wb::Error(Runtime) and is kept in lastFindings() (and lastLaunchFindings()) with the kernel's
+/// file:line and the offending block and thread.
 ///
-/// Race-check mode: compile with "--cpu-race-check" in extraFlags. The kernel is then built with
-/// the compiler's ThreadSanitizer instrumentation (without libtsan) and each launch runs in the
-/// helper process, whose CUDA-aware detector reports data races on shared and global memory;
+/// Race-check mode: compile with CheckMode::Races ("--cpu-race-check"). The kernel is then built
+/// with the compiler's ThreadSanitizer instrumentation (without libtsan) and each launch runs in
+/// the helper process, whose CUDA-aware detector reports data races on shared and global memory;
 /// the launch completes and the races are kept in lastRaces().
 ///
 /// Schedule variation: setSchedule(seed) runs the threads of each pass between barriers, and
@@ -58,6 +59,8 @@ public:
                     std::size_t bytes) override;
     double launch(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
                   std::span<const KernelArgValue> args) override;
+    bool supports(CheckMode) const noexcept override { return true; }
+    LaunchFindings lastLaunchFindings() const override;
 
     /// A cooperative launch (LaunchConfig::cooperative) runs every block at once, each on its
     /// own OS thread with its threads as fibers: at most this many blocks and threads in all.
@@ -77,30 +80,22 @@ public:
     /// Schedule variation for later launches: 0 = the fixed order (threads by index, blocks in
     /// order); any other value = a reproducible pseudo-random order. Kernels without barriers
     /// then run as fibers too, so that their threads' order can vary.
-    void setSchedule(std::uint64_t seed);
+    void setSchedule(std::uint64_t seed) override;
     std::uint64_t schedule() const noexcept;
 
-    /// Trace mode (a program compiled with kTraceFlag): one output buffer to record.
-    struct TraceBuffer {
-        std::string name;
-        const BackendBuffer* buffer = nullptr;
-        std::size_t elementSize = 0;
-        std::vector<std::size_t> shape;
-    };
     /// Starts recording, for every element of `buffers`, each store a traced kernel makes (last
     /// writer, count, atomic or not) until endTrace(). `launch` decodes the writers' indices.
-    void beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers);
+    void beginTrace(const LaunchConfig& launch, const std::vector<TraceBuffer>& buffers) override;
     /// Stops recording and returns one WriteTrace per buffer given to beginTrace(), with the
     /// elements that changed without a traced store counted as `untraced`.
-    std::vector<WriteTrace> endTrace();
+    std::vector<WriteTrace> endTrace() override;
 
-    /// The flag in CompileOptions::extraFlags that selects trace mode: mutable pointer
-    /// parameters of the kernels become recording proxies (see docs/teaching.md).
-    static constexpr const char* kTraceFlag = "--cpu-trace";
-    /// The flag in CompileOptions::extraFlags that selects bounds-checked mode.
-    static constexpr const char* kBoundsCheckFlag = "--cpu-bounds-check";
-    /// The flag in CompileOptions::extraFlags that selects race-check mode.
-    static constexpr const char* kRaceCheckFlag = "--cpu-race-check";
+    /// The project-file spellings of the check modes in CompileOptions::extraFlags (CheckMode.h).
+    /// Trace mode makes the mutable pointer parameters of the kernels recording proxies (see
+    /// docs/teaching.md).
+    static constexpr const char* kTraceFlag = kTraceModeFlag;
+    static constexpr const char* kBoundsCheckFlag = kBoundsCheckModeFlag;
+    static constexpr const char* kRaceCheckFlag = kRaceCheckModeFlag;
     /// "kernel 'name' cannot run on the CPU emulator: ", the beginning of the warning that a
     /// compile gives for each kernel refused alone (textures, inline PTX ... in its body), at
     /// the construct's line; the other kernels of the file compile and run.

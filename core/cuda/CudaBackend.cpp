@@ -206,6 +206,13 @@ void CudaBackend::prepareColdLaunch()
     m_context.synchronize();
 }
 
+std::optional<DeviceMemoryUse> CudaBackend::memoryUse() const
+{
+    m_context.makeCurrent();
+    const auto mem = m_context.memoryInfo();
+    return DeviceMemoryUse{mem.freeBytes, mem.totalBytes};
+}
+
 DeviceConditions CudaBackend::conditions() const
 {
     if (m_pciBusId.empty()) {

@@ -13,7 +13,7 @@ namespace wb::cuda {
 /// wb::Backend on a GPU: NVRTC for the device's architecture, modules, device buffers, and
 /// launches timed with events. Throws wb::Error (Unavailable) from the constructor, with the
 /// reason, when CUDA is not usable here.
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public ProfilingTarget {
 public:
     explicit CudaBackend(int device = 0);
     ~CudaBackend() override;
@@ -45,14 +45,16 @@ public:
     void prepareColdLaunch() override;
     /// SM and memory clocks and temperature from NVML (found by PCI bus id).
     DeviceConditions conditions() const override;
+    std::optional<DeviceMemoryUse> memoryUse() const override;
 
     /// Enqueues one launch of `kernel` on `stream` and returns at once: no synchronisation, no
     /// timing (arguments are checked as launch() checks them). The profiler's StreamLaunch:
     /// `profiling::profileLaunch(context(), [&](CUstream s) { submit(..., s); })`.
     void submit(BackendProgram& program, const std::string& kernel, const LaunchConfig& config,
-                std::span<const KernelArgValue> args, CUstream stream);
+                std::span<const KernelArgValue> args, CUstream stream) override;
 
-    const Context& context() const noexcept { return m_context; }
+    const Context& context() const noexcept override { return m_context; }
+    ProfilingTarget* profilingTarget() noexcept override { return this; }
 
 private:
     Context m_context;

@@ -2,7 +2,7 @@
 #include "core/profiling/SessionProfiler.h"
 
 #include "core/common/Error.h"
-#include "core/cuda/CudaBackend.h"
+#include "core/cuda/Context.h"
 #include "core/profiling/PcSampler.h"
 #include "core/profiling/Roofline.h"
 
@@ -29,8 +29,8 @@ std::function<void(const session::ProfileContext&)> SessionProfiler::hook()
 std::shared_ptr<void> SessionProfiler::prepare(Backend& backend)
 {
     m_enabled = nullptr;
-    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&backend);
-    if (!m_options.hotspots || !cuda || !PcSampler::availability().ok()) return nullptr;
+    ProfilingTarget* target = backend.profilingTarget();
+    if (!m_options.hotspots || !target || !PcSampler::availability().ok()) return nullptr;
     // Kept by the run until its program is unloaded; forgets itself here when released.
     struct Hold {
         Hold(SessionProfiler* p, const cuda::Context& context)
@@ -42,7 +42,7 @@ std::shared_ptr<void> SessionProfiler::prepare(Backend& backend)
         SessionProfiler* profiler;
         PcSamplingEnable enable;
     };
-    auto hold = std::make_shared<Hold>(this, cuda->context());
+    auto hold = std::make_shared<Hold>(this, target->context());
     m_enabled = &hold->enable;
     return hold;
 }
@@ -56,8 +56,8 @@ void SessionProfiler::install(session::SessionRunner::Options& options)
 void SessionProfiler::profile(const session::ProfileContext& c)
 {
     m_result.reset();
-    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&c.backend);
-    if (!cuda) {
+    ProfilingTarget* target = c.backend.profilingTarget();
+    if (!target) {
         m_report = ProfileReport::notProfiled(
             {ProfilerStatus::State::UnsupportedDevice, needsCudaMessage()});
         m_report.device = c.backend.device().name;
@@ -82,10 +82,10 @@ void SessionProfiler::profile(const session::ProfileContext& c)
     // profileLaunch's stream is blocking: Backend::upload (restore) copies on the legacy default
     // stream, so a restored buffer is complete before the next launch reads it.
     const StreamLaunch launch = [&](CUstream s) {
-        cuda->submit(c.program, c.kernel, c.config, c.args, s);
+        target->submit(c.program, c.kernel, c.config, c.args, s);
     };
     try {
-        cuda->context().makeCurrent();
+        target->context().makeCurrent();
         // PC sampling first, on the sampling prepare() enabled before the program was loaded
         // (CUPTI attributes samples only to modules it saw loaded: docs/profiling.md); the
         // collection disables it, so the timing and counters run without it.
@@ -94,7 +94,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         // Timing starts from the data the result launch started from, not from what the run's
         // warm-up and timed launches left in inout buffers.
         c.restore();
-        m_result = profileLaunch(cuda->context(), launch, options);
+        m_result = profileLaunch(target->context(), launch, options);
         m_report = ProfileReport::fromResult(*m_result, m_options.flushL2);
         if (sampled) {
             m_report.hotspotStatus = sampled->status;
@@ -107,7 +107,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
         m_result.reset();
         m_report = ProfileReport::notProfiled(
             {ProfilerStatus::State::Failed, std::string("profiling failed: ") + e.what()});
-        m_report.device = cuda->device().name;
+        m_report.device = c.backend.device().name;
         if (e.kind() == Error::Kind::ContextLost) throw;
     } catch (const std::exception& e) {
         m_result.reset();
@@ -119,7 +119,7 @@ void SessionProfiler::profile(const session::ProfileContext& c)
 PcSamplingResult SessionProfiler::sampleHotspots(const session::ProfileContext& c,
                                                  const StreamLaunch& launch)
 {
-    auto& cuda = dynamic_cast<cuda::CudaBackend&>(c.backend);
+    ProfilingTarget& target = *c.backend.profilingTarget();
     const CompileResult& compiled = c.program.compiled();
     const KernelInfo* info = compiled.findKernel(c.kernel);
     PcSamplingOptions options;
@@ -128,9 +128,9 @@ PcSamplingResult SessionProfiler::sampleHotspots(const session::ProfileContext& 
     // first instructions then stall as they would in a cold launch (docs/BENCHMARKS.md).
     options.beforeLaunch = [&] {
         c.restore();
-        if (m_options.flushL2) cuda.prepareColdLaunch();
+        if (m_options.flushL2) c.backend.prepareColdLaunch();
     };
-    return PcSampler::sample(cuda.context(), launch, compiled.binary,
+    return PcSampler::sample(target.context(), launch, compiled.binary,
                              info ? info->loweredName : c.kernel, options, m_enabled);
 }
 

@@ -481,6 +481,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
     };
     if (!r.pipeline.empty()) out["pipeline"] = pipelineJson(r.pipeline);
     if (!r.sandbox.empty()) out["sandbox"] = qs(r.sandbox);
+    if (r.check != CheckMode::None) out["check"] = static_cast<int>(r.check);
     return out;
 }
 
@@ -540,6 +541,8 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     }
     r.referenceKind =
         enumOf(o["referenceKind"], session::ReferenceSpec::Kind::Files, "reference kind");
+    if (o.contains(QLatin1String("check")))
+        r.check = enumOf(o["check"], CheckMode::Races, "check mode");
     r.referenceCompiler = ss(o["referenceCompiler"]);
     r.sandbox = ss(o["sandbox"]);
     r.referenceDiagnostics = diagnostics(o["referenceDiagnostics"]);
@@ -709,7 +712,7 @@ std::vector<T> fromArray(std::map<std::string, session::HostArray>& arrays, cons
 
 } // namespace
 
-QJsonObject ReportCodec::traceHeader(const cpu::WriteTrace& t)
+QJsonObject ReportCodec::traceHeader(const WriteTrace& t)
 {
     return QJsonObject{{"buffer", QString::fromStdString(t.buffer)},
                        {"shape", sizes(t.shape)},
@@ -720,7 +723,7 @@ QJsonObject ReportCodec::traceHeader(const cpu::WriteTrace& t)
                        {"untraced", static_cast<double>(t.untraced)}};
 }
 
-std::map<std::string, session::HostArray> ReportCodec::traceArrays(const cpu::WriteTrace& t)
+std::map<std::string, session::HostArray> ReportCodec::traceArrays(const WriteTrace& t)
 {
     using session::ElementType;
     const std::string p = t.buffer + "/";
@@ -733,10 +736,10 @@ std::map<std::string, session::HostArray> ReportCodec::traceArrays(const cpu::Wr
     return out;
 }
 
-cpu::WriteTrace ReportCodec::traceFromParts(const QJsonObject& h,
-                                            std::map<std::string, session::HostArray>& arrays)
+WriteTrace ReportCodec::traceFromParts(const QJsonObject& h,
+                                       std::map<std::string, session::HostArray>& arrays)
 {
-    cpu::WriteTrace t;
+    WriteTrace t;
     t.buffer = ss(h["buffer"]);
     t.shape = sizes(h["shape"]);
     t.elementSize = static_cast<std::size_t>(h["elementSize"].toDouble());

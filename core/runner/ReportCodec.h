@@ -44,10 +44,10 @@ public:
     /// buffers: traceArrays names them "<buffer>/<field>". traceFromParts takes the arrays of
     /// that buffer out of `arrays` and throws wb::Error(Internal) when one is missing or of the
     /// wrong size.
-    static QJsonObject traceHeader(const cpu::WriteTrace& trace);
-    static std::map<std::string, session::HostArray> traceArrays(const cpu::WriteTrace& trace);
-    static cpu::WriteTrace traceFromParts(const QJsonObject& header,
-                                          std::map<std::string, session::HostArray>& arrays);
+    static QJsonObject traceHeader(const WriteTrace& trace);
+    static std::map<std::string, session::HostArray> traceArrays(const WriteTrace& trace);
+    static WriteTrace traceFromParts(const QJsonObject& header,
+                                     std::map<std::string, session::HostArray>& arrays);
 };
 
 } // namespace wb::runner

@@ -433,6 +433,7 @@ RunOutcome RunnerClient::run(const Request& req)
     const BackendKind kind = req.options.backend.value_or(req.session.backend);
     const int device = req.options.device.value_or(req.session.device);
     o.report.backend = kind;
+    o.report.check = req.options.check;
     // After clearing m_cancel: a caller sets its flag before calling cancel(), so either the
     // flag is seen here or cancel() lands after the clear.
     if (req.cancel && req.cancel->load()) {
@@ -483,13 +484,13 @@ RunOutcome RunnerClient::run(const Request& req)
                     {"sourceDir", QString::fromStdString(s.compileOptions.sourceDir)},
                     {"name", QString::fromStdString(s.name)},
                     {"flagsTrusted", s.flagsTrusted},
-                    {"boundsCheck", req.boundsCheck},
-                    {"raceCheck", req.raceCheck},
-                    {"schedule", QString::number(req.schedule)}};
+                    {"boundsCheck", req.options.check == CheckMode::Bounds},
+                    {"raceCheck", req.options.check == CheckMode::Races},
+                    {"schedule", QString::number(req.options.schedule)}};
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
-    if (req.options.trace) run["trace"] = true;
+    if (req.options.check == CheckMode::Trace) run["trace"] = true;
     if (req.options.grade.enabled)
         run["grade"] = QJsonObject{{"freshInputs", req.options.grade.freshInputs},
                                    {"seed", QString::number(req.options.grade.seed)}};
@@ -594,7 +595,7 @@ RunOutcome RunnerClient::run(const Request& req)
         if (w == RunnerProcess::Wait::Frame) break;
         o.runnerLog = slot->stderrTail();
         // The run died (crash, time limit, cancel): what it printed until then still counts.
-        o.kernelOutput = kernelOutputText(streamed, streamedMore);
+        o.report.kernelOutput = kernelOutputText(streamed, streamedMore);
         if (w == RunnerProcess::Wait::Timeout && profilingAt) {
             slot->kill();
             setFault(o, Fault::Timeout,
@@ -645,7 +646,7 @@ RunOutcome RunnerClient::run(const Request& req)
                          "the runner crashed with " + signalName(o.signal) +
                              " while running kernel '" + kernel + "'",
                          std::string("the runner was restarted") +
-                             (cpu && !req.boundsCheck
+                             (cpu && req.options.check != CheckMode::Bounds
                                   ? "; re-run with bounds checking (--bounds-check) to find the "
                                     "faulting access"
                                   : ""));
@@ -681,16 +682,18 @@ RunOutcome RunnerClient::run(const Request& req)
             throw Error(Error::Kind::Internal, std::string("runner protocol: unexpected ") +
                                                    Protocol::typeName(f.type) + " frame");
         o.report = ReportCodec::fromJson(j["report"].toObject());
-        o.kernelOutput = kernelOutputText(j["stdout"].toString().toStdString(),
-                                          j.contains(QLatin1String("stdoutMoreLines"))
-                                              ? wireInteger(j["stdoutMoreLines"], "stdoutMoreLines")
-                                              : 0);
+        if (o.report.check == CheckMode::None) o.report.check = req.options.check;
+        o.report.kernelOutput =
+            kernelOutputText(j["stdout"].toString().toStdString(),
+                             j.contains(QLatin1String("stdoutMoreLines"))
+                                 ? wireInteger(j["stdoutMoreLines"], "stdoutMoreLines")
+                                 : 0);
         for (const QJsonValue& v : j["findings"].toArray())
-            o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
+            o.report.memoryFindings.push_back(ReportCodec::findingFromJson(v.toObject()));
         for (const QJsonValue& v : j["races"].toArray())
-            o.races.push_back(ReportCodec::raceFromJson(v.toObject()));
+            o.report.races.push_back(ReportCodec::raceFromJson(v.toObject()));
         for (const QJsonValue& v : j["raceCrowding"].toArray())
-            o.raceCrowding.push_back(ReportCodec::crowdingFromJson(v.toObject()));
+            o.report.raceCrowding.push_back(ReportCodec::crowdingFromJson(v.toObject()));
         if (j.contains(QLatin1String("profile")))
             o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
         else if (req.profile)
@@ -784,7 +787,7 @@ RunOutcome RunnerClient::run(const Request& req)
             set.emplace(d["name"].toString().toStdString(), std::move(a));
         }
         for (const QJsonValue& v : j["traces"].toArray()) {
-            cpu::WriteTrace t = ReportCodec::traceFromParts(v.toObject(), traceArrays);
+            WriteTrace t = ReportCodec::traceFromParts(v.toObject(), traceArrays);
             std::string name = t.buffer;
             o.report.traces.emplace(std::move(name), std::move(t));
         }
@@ -796,7 +799,7 @@ RunOutcome RunnerClient::run(const Request& req)
             // A device-side assert: the driver printed where (stdout or stderr); say it first.
             if (o.report.message.find("CUDA_ERROR_ASSERT") != std::string::npos ||
                 o.report.message.find("device-side assert") != std::string::npos) {
-                std::string where = deviceAssertion(o.kernelOutput);
+                std::string where = deviceAssertion(o.report.kernelOutput);
                 if (where.empty()) where = deviceAssertion(o.runnerLog);
                 if (!where.empty()) o.report.message = where + " (" + o.report.message + ")";
             }
@@ -827,31 +830,32 @@ RunOutcome RunnerClient::run(const Request& req)
             slot.reset();
         }
         if (remoteCheck) {
-            o.sanitizerLog = o.runnerLog;
+            o.report.sanitizerLog = o.runnerLog;
         } else {
             std::ifstream in(logPath);
             std::stringstream ss;
             ss << in.rdbuf();
-            o.sanitizerLog = ss.str();
+            o.report.sanitizerLog = ss.str();
             std::remove(logPath.c_str());
         }
-        for (MemoryFinding& f2 : SanitizerReport::parse(o.sanitizerLog).findings)
-            o.findings.push_back(std::move(f2));
+        for (MemoryFinding& f2 : SanitizerReport::parse(o.report.sanitizerLog).findings)
+            o.report.memoryFindings.push_back(std::move(f2));
         // A memcheck error or a racecheck hazard fails the run (exit 3), as the emulator's
         // races and bounds findings do; the first one, with its place, is the message.
         // memcheck stops a kernel at its first invalid access, which the driver then reports
         // as a launch failure (context lost): the finding is the cause, so it is the message.
         const bool stoppedByTheCheck = o.fault == Fault::ContextLost;
-        if (!o.findings.empty() &&
+        if (!o.report.memoryFindings.empty() &&
             (stoppedByTheCheck ||
              (o.fault == Fault::None && (o.report.status == RunReport::Status::Passed ||
                                          o.report.status == RunReport::Status::Mismatch)))) {
             // The first that names its place (racecheck's race summaries name lines only; its
             // hazard records name the block and thread too).
             const auto placed =
-                std::find_if(o.findings.begin(), o.findings.end(),
+                std::find_if(o.report.memoryFindings.begin(), o.report.memoryFindings.end(),
                              [](const MemoryFinding& m) { return m.located && m.line > 0; });
-            const MemoryFinding& f = placed != o.findings.end() ? *placed : o.findings.front();
+            const MemoryFinding& f =
+                placed != o.report.memoryFindings.end() ? *placed : o.report.memoryFindings.front();
             std::string where;
             if (!f.file.empty()) where += " at " + f.file + ":" + std::to_string(f.line);
             if (f.located)
@@ -861,10 +865,12 @@ RunOutcome RunnerClient::run(const Request& req)
                          std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
             o.report.status = RunReport::Status::RuntimeError;
             o.report.message =
-                "compute-sanitizer found " + std::to_string(o.findings.size()) +
-                (o.findings.size() == 1 ? " problem" : " problems") +
-                (placed != o.findings.end() && placed != o.findings.begin() ? "; one: "
-                                                                            : "; the first: ") +
+                "compute-sanitizer found " + std::to_string(o.report.memoryFindings.size()) +
+                (o.report.memoryFindings.size() == 1 ? " problem" : " problems") +
+                (placed != o.report.memoryFindings.end() &&
+                         placed != o.report.memoryFindings.begin()
+                     ? "; one: "
+                     : "; the first: ") +
                 memoryFindingKindName(f.kind) + where +
                 (f.kernel.empty() ? "" : " in kernel '" + f.kernel + "'") +
                 (f.message.empty() ? "" : ": " + f.message) +

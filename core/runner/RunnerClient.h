@@ -50,22 +50,17 @@ std::string deviceAssertion(std::string_view printed);
 struct RunOutcome {
     session::RunReport report;
     Fault fault = Fault::None;
-    std::string what;                    ///< what happened (empty when Fault::None)
-    std::string next;                    ///< what to do next
-    int signal = 0;                      ///< for Crashed: the signal number, 0 for an exit
-    double elapsedMs = 0;                ///< wall clock of the request, start-up included
-    bool runnerStarted = false;          ///< a fresh runner was started for this run
-    std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
-    std::vector<RaceFinding> races;      ///< race-checked CPU runs (the run's last launch)
-    /// Race-checked CPU runs: words with more accessors than the detector compares.
-    std::vector<RaceCrowding> raceCrowding;
-    std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
-    std::string runnerLog;    ///< the last lines the runner wrote to stderr
-    /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first
-    /// RunnerService::kKernelOutputLines lines, then "… N more lines". Empty when it printed
-    /// nothing. After a crash, a timeout or a cancel: what it printed until then (the runner
-    /// sends output as it arrives), with the count of further lines as last heard.
-    std::string kernelOutput;
+    std::string what;           ///< what happened (empty when Fault::None)
+    std::string next;           ///< what to do next
+    int signal = 0;             ///< for Crashed: the signal number, 0 for an exit
+    double elapsedMs = 0;       ///< wall clock of the request, start-up included
+    bool runnerStarted = false; ///< a fresh runner was started for this run
+    // Memory findings (bounds-checked CPU runs and compute-sanitizer runs), races, the raw
+    // compute-sanitizer report and what the kernel printed travel in `report`
+    // (RunReport::memoryFindings, races, sanitizerLog, kernelOutput). The kernel output is the
+    // first RunnerService::kKernelOutputLines lines, then "… N more lines"; after a crash, a
+    // timeout or a cancel, what it printed until then (the runner sends output as it arrives).
+    std::string runnerLog; ///< the last lines the runner wrote to stderr
     /// Buffer transport figures: bytes of results+expected, the runner's copy into its arena
     /// (or compression), the client's copy out of it (or decompression).
     std::uint64_t transferBytes = 0;
@@ -118,17 +113,15 @@ public:
 
     struct Request {
         session::Session session;
-        /// reuseBackend and profile are ignored (profiling: Request::profile).
+        /// reuseBackend and profile are ignored (profiling: Request::profile). options.check
+        /// picks trace, bounds-checked (ASan) or race-check mode (CPU); options.schedule the
+        /// CPU schedule variation.
         session::SessionRunner::Options options;
         /// Wall-clock limit for kernel execution: from the run's first launch to its report.
         int timeoutMs = 10000;
         /// Limit for what comes before the first launch: runner start-up, compiles (a cold
         /// cache may build precompiled headers), data.
         int prepareTimeoutMs = 300000;
-        bool boundsCheck = false; ///< CPU: the bounds-checked (ASan) mode
-        bool raceCheck = false;   ///< CPU: the race-check mode (races in RunOutcome::races)
-        /// CPU: schedule variation seed (CpuBackend::setSchedule); 0 = the fixed order.
-        std::uint64_t schedule = 0;
         /// When set, the runner also profiles the kernel after the timed launches
         /// (profiling::SessionProfiler: cold-L2 timing, hardware counters) and the outcome
         /// carries the profile. Needs the CUDA backend; elsewhere the profile says why not.

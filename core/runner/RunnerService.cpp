@@ -3,10 +3,8 @@
 
 #include "core/common/Error.h"
 #include "core/common/Sandbox.h"
-#include "core/cpu/CpuBackend.h"
 #include "core/cpu/detail/DeviceCheck.h"
 #include "core/cuda/Compiler.h"
-#include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/host/HostCompiler.h"
 #include "core/profiling/ProfileCodec.h"
@@ -451,7 +449,6 @@ private:
     bool run(const QJsonObject& req)
     {
         session::RunReport rep;
-        Backend* backend = nullptr;
         if (m_output && !m_child) {
             // Printed between runs (a driver's warning, say): the runner's log, as before.
             const detail::OutputCapture::Text before = m_output->take();
@@ -502,7 +499,11 @@ private:
                 if (kind) opt.backend = *kind;
                 if (req["device"].toInt(-1) >= 0) opt.device = req["device"].toInt();
                 if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
-                opt.trace = req["trace"].toBool();
+                // The wire spells the check mode as it did before it was typed.
+                if (req["trace"].toBool()) opt.check = CheckMode::Trace;
+                if (req["boundsCheck"].toBool()) opt.check = CheckMode::Bounds;
+                if (req["raceCheck"].toBool()) opt.check = CheckMode::Races;
+                opt.schedule = req["schedule"].toString().toULongLong();
                 if (req.contains(QLatin1String("grade"))) {
                     const QJsonObject g = req["grade"].toObject();
                     opt.grade.enabled = true;
@@ -511,20 +512,12 @@ private:
                 }
                 opt.peakBandwidthGBs = req["peakBandwidthGBs"].toDouble(0);
                 opt.peakGflops = req["peakGflops"].toDouble(0);
-                if (req["boundsCheck"].toBool())
-                    s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kBoundsCheckFlag);
-                if (req["raceCheck"].toBool())
-                    s.compileOptions.extraFlags.push_back(cpu::CpuBackend::kRaceCheckFlag);
-                backend =
-                    backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
-                // Every run sets the warm CPU backend's schedule (0: the fixed order).
-                if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend))
-                    cpu->setSchedule(req["schedule"].toString().toULongLong());
-                // The warm backend itself (trace mode and the profiler need the concrete CPU
-                // or CUDA backend); the client hears when a kernel starts launching, so that
+                // The warm backend (CUDA context and compile cache survive between runs); the
+                // client hears when a kernel starts launching, so that
                 // its wall-clock limit covers kernel execution and not compiles (which may be
                 // long on a cold cache).
-                opt.reuseBackend = backend;
+                opt.reuseBackend =
+                    backendFor(opt.backend.value_or(s.backend), opt.device.value_or(s.device));
                 opt.onLaunch = [this](const std::string& k) {
                     send(Type::Progress,
                          QJsonObject{{"phase", "launch"}, {"kernel", QString::fromStdString(k)}});
@@ -555,15 +548,13 @@ private:
                           "session's buffers";
         QJsonArray findings;
         QJsonArray races;
+        for (const MemoryFinding& f : rep.memoryFindings)
+            findings.append(ReportCodec::findingToJson(f));
+        for (const RaceFinding& f : rep.races)
+            races.append(ReportCodec::raceToJson(f));
         QJsonArray crowding;
-        if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) {
-            for (const MemoryFinding& f : cpu->lastFindings())
-                findings.append(ReportCodec::findingToJson(f));
-            for (const RaceFinding& f : cpu->lastRaces())
-                races.append(ReportCodec::raceToJson(f));
-            for (const RaceCrowding& c : cpu->lastRaceCrowding())
-                crowding.append(ReportCodec::crowdingToJson(c));
-        }
+        for (const RaceCrowding& c : rep.raceCrowding)
+            crowding.append(ReportCodec::crowdingToJson(c));
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
         QJsonObject answer{
@@ -650,15 +641,14 @@ private:
             {"handles", static_cast<double>(cuda::HandleRegistry::instance().totalCount())},
             {"arenaBytes", static_cast<double>(m_arena.size())}};
         for (const auto& [key, b] : m_backends) {
-            if (const auto* c = dynamic_cast<const cuda::CudaBackend*>(b.get())) {
-                try {
-                    c->context().makeCurrent();
-                    const auto mem = c->context().memoryInfo();
-                    o["deviceFreeBytes"] = static_cast<double>(mem.freeBytes);
-                    o["deviceTotalBytes"] = static_cast<double>(mem.totalBytes);
-                } catch (const Error& e) {
-                    o["deviceError"] = e.what();
+            try {
+                if (const std::optional<DeviceMemoryUse> mem = b->memoryUse()) {
+                    o["deviceFreeBytes"] = static_cast<double>(mem->freeBytes);
+                    o["deviceTotalBytes"] = static_cast<double>(mem->totalBytes);
+                    break;
                 }
+            } catch (const Error& e) {
+                o["deviceError"] = e.what();
                 break;
             }
         }

@@ -11,21 +11,22 @@ profiling::SweepPointRunner runnerSweepRunner(std::shared_ptr<RunnerClient> clie
     request.profile.reset(); // a sweep point is a plain run
     return [client = std::move(client), base = std::move(base), request = std::move(request)](
                const profiling::SweepParameter& parameter, const std::string& value) {
+        const bool boundsCheck = request.options.check == CheckMode::Bounds;
         RunnerClient::Request r = request;
-        r.boundsCheck = false;
+        if (boundsCheck) r.options.check = CheckMode::None;
         r.session = base;
         profiling::applySweepValue(r.session, parameter, value);
-        if (request.boundsCheck) {
+        if (boundsCheck) {
             RunnerClient::Request check = r;
-            check.boundsCheck = true;
+            check.options.check = CheckMode::Bounds;
             check.options.backend = BackendKind::Cpu;
             check.options.device.reset();
             check.options.iterations = 1;
-            check.options.trace = false;
             check.options.outputDir.clear();
             RunOutcome c = client->run(check);
             session::SessionRunner::checkCoverage(check.session, c.report);
-            profiling::SweepPointOutcome o = profiling::sweepPointOutcome(c.report, c.findings);
+            profiling::SweepPointOutcome o =
+                profiling::sweepPointOutcome(c.report, c.report.memoryFindings);
             o.boundsChecked = true;
             if (!o.findings.empty()) {
                 o.ok = false; // not timed: the plain run of an out-of-bounds point is not run
@@ -38,8 +39,9 @@ profiling::SweepPointRunner runnerSweepRunner(std::shared_ptr<RunnerClient> clie
         }
         RunOutcome out = client->run(r);
         session::SessionRunner::checkCoverage(r.session, out.report);
-        profiling::SweepPointOutcome o = profiling::sweepPointOutcome(out.report, out.findings);
-        o.boundsChecked = request.boundsCheck;
+        profiling::SweepPointOutcome o =
+            profiling::sweepPointOutcome(out.report, out.report.memoryFindings);
+        o.boundsChecked = boundsCheck;
         return o;
     };
 }

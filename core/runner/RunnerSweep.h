@@ -19,11 +19,11 @@ namespace wb::runner {
 /// set its `cancel` to the sweep's cancel flag so that a cancel between two points is not
 /// lost, and call client->cancel() to stop the point in progress.
 ///
-/// With `request.boundsCheck` every point first runs once bounds-checked on the CPU emulator
-/// (AddressSanitizer, one timed launch, whatever the session's backend): an out-of-bounds
-/// access makes the point invalid with the access's file:line, block and thread, and the
-/// point is not run further (a plain run of it could corrupt memory); a clean point is then
-/// run and timed as usual on its own backend (sanitized timings would rank nothing).
+/// With `request.options.check` = CheckMode::Bounds every point first runs once bounds-checked on
+/// the CPU emulator (AddressSanitizer, one timed launch, whatever the session's backend): an
+/// out-of-bounds access makes the point invalid with the access's file:line, block and thread, and
+/// the point is not run further (a plain run of it could corrupt memory); a clean point is then run
+/// and timed as usual on its own backend (sanitized timings would rank nothing).
 profiling::SweepPointRunner runnerSweepRunner(std::shared_ptr<RunnerClient> client,
                                               session::Session base,
                                               RunnerClient::Request request = {});

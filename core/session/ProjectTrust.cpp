@@ -36,9 +36,7 @@ std::vector<FlagRefusal> ProjectTrust::reviewKernel(const Session& s)
     std::vector<std::string> host;
     const std::size_t prefix = std::strlen(cpu::CpuBackend::kHostFlagPrefix);
     for (const std::string& f : s.compileOptions.extraFlags) {
-        if (f == cpu::CpuBackend::kTraceFlag || f == cpu::CpuBackend::kBoundsCheckFlag ||
-            f == cpu::CpuBackend::kRaceCheckFlag)
-            continue;
+        if (checkModeOfFlag(f)) continue; // a check mode's spelling, no compiler flag
         if (f.rfind(cpu::CpuBackend::kHostFlagPrefix, 0) == 0)
             host.push_back(f.substr(prefix));
         else

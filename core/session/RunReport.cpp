@@ -2,6 +2,7 @@
 #include "core/session/RunReport.h"
 
 #include "core/session/Pipeline.h"
+#include "core/session/ReportFormat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -147,7 +148,7 @@ QJsonArray diagJson(const std::vector<Diagnostic>& ds)
     return a;
 }
 
-std::string traceSummary(const cpu::WriteTrace& t)
+std::string traceSummary(const WriteTrace& t)
 {
     std::string s = withThousands(t.count() - t.unwritten()) + " of " + withThousands(t.count()) +
                     " elements written";
@@ -182,6 +183,11 @@ int RunReport::exitCode() const noexcept
         return 4;
     }
     return 3;
+}
+
+int RunReport::exitCodeWithFindings() const noexcept
+{
+    return races.empty() ? exitCode() : std::max(exitCode(), 3);
 }
 
 const char* RunReport::statusName() const noexcept
@@ -360,11 +366,27 @@ std::string RunReport::toText() const
     return o;
 }
 
+std::string RunReport::findingsText() const
+{
+    std::string o;
+    for (const MemoryFinding& f : memoryFindings)
+        o += findingText(f);
+    if (!races.empty())
+        o += "Races     " + std::to_string(races.size()) + " found (exit " +
+             std::to_string(exitCodeWithFindings()) + ")\n";
+    for (const RaceFinding& f : races)
+        o += raceText(f);
+    if (check == CheckMode::Races && races.empty() && exitCode() <= 1) o += "races: none found\n";
+    if (check == CheckMode::Races && !raceCrowding.empty())
+        o += "note: " + raceCrowdingText(raceCrowding) + "\n";
+    return o;
+}
+
 std::string RunReport::toJson() const
 {
     QJsonObject root;
     root["status"] = statusName();
-    root["exitCode"] = exitCode();
+    root["exitCode"] = exitCodeWithFindings();
     root["message"] = QString::fromStdString(message);
     root["project"] = QString::fromStdString(project);
     root["backend"] = backendName(backend);
@@ -564,6 +586,30 @@ std::string RunReport::toJson() const
                             {"summary", QString::fromStdString(traceSummary(t))}};
         }
         root["trace"] = tr;
+    }
+    // What the kernel printed and what the checks found (ReportFormat.h).
+    root["kernelOutput"] = QString::fromStdString(kernelOutput);
+    QJsonArray findings;
+    for (const MemoryFinding& f : memoryFindings)
+        findings.append(findingJson(f));
+    root["findings"] = findings;
+    if (check == CheckMode::Races) {
+        QJsonArray raceList;
+        for (const RaceFinding& f : races)
+            raceList.append(raceJson(f));
+        root["races"] = raceList;
+        // Words with more accessors than the detector compares: [{location, memory, words}],
+        // their total, and the note the text report prints.
+        QJsonArray crowding;
+        std::uint64_t crowdedWords = 0;
+        for (const RaceCrowding& c : raceCrowding) {
+            crowding.append(crowdingJson(c));
+            crowdedWords += c.words;
+        }
+        root["raceCrowding"] = crowding;
+        root["raceCrowdedWords"] = static_cast<double>(crowdedWords);
+        if (crowdedWords)
+            root["raceCrowdingNote"] = QString::fromStdString(raceCrowdingText(raceCrowding));
     }
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }

@@ -3,7 +3,9 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/CompileResult.h"
-#include "core/cpu/WriteTrace.h"
+#include "core/common/MemoryFinding.h"
+#include "core/common/RaceFinding.h"
+#include "core/common/WriteTrace.h"
 #include "core/session/Diff.h"
 #include "core/session/HostArray.h"
 #include "core/session/Poison.h"
@@ -132,17 +134,45 @@ struct RunReport {
     /// Empty when nothing of the user's ran sealed (CUDA kernels; `--in-process`).
     std::string sandbox;
     /// Trace mode (CPU emulator): who wrote each element of each output in the result launch.
-    std::map<std::string, cpu::WriteTrace> traces;
+    std::map<std::string, WriteTrace> traces;
+    // Checks (CheckMode, compute-sanitizer) and what the kernel printed.
+    /// Memory errors: of a bounds-checked launch (the backend's), or parsed from a
+    /// compute-sanitizer report (the runner's client adds those).
+    std::vector<MemoryFinding> memoryFindings;
+    /// Data races of a race-checked run's last launch.
+    std::vector<RaceFinding> races;
+    /// Words of a race-checked run with more accessors than the race detector compares (a race
+    /// among them may be missed).
+    std::vector<RaceCrowding> raceCrowding;
+    /// The raw compute-sanitizer report of a memory-check run through the runner.
+    std::string sanitizerLog;
+    /// What the kernel printed (printf) in a run through the runner: the first lines, then
+    /// "… N more lines"; empty when it printed nothing.
+    std::string kernelOutput;
+
+    /// The mode the kernels were built for (SessionRunner::Options::check, or one the project
+    /// spells in its extraFlags).
+    CheckMode check = CheckMode::None;
 
     /// 0 pass, 1 mismatch, 2 compile error, 3 runtime error, 4 invalid project/arguments.
     int exitCode() const noexcept;
+    /// exitCode(), raised to 3 when the run's checks found a data race (a runtime finding): the
+    /// exit status of `warpbench-cli run`.
+    int exitCodeWithFindings() const noexcept;
     const char* statusName() const noexcept;
 
     /// One byte per element of output `buffer`, 1 = never written (empty when the buffer was
     /// not poisoned or is unknown): the diff view and heatmap colour these.
     std::vector<std::uint8_t> unwrittenMask(const std::string& buffer) const;
 
+    /// The report for a terminal (ReportFormat.h formats its parts). Ends with the verdict line;
+    /// memory findings and races follow in findingsText().
     std::string toText() const;
+    /// The memory findings and races, one line each, and for a race-checked run how many were
+    /// found (or that none were): what `warpbench-cli run` prints after toText().
+    std::string findingsText() const;
+    /// The report as JSON (`warpbench-cli run --json`, read by the grader): every field above
+    /// but the buffers, with kernelOutput, findings and, for a race-checked run, races.
     std::string toJson() const;
 };
 

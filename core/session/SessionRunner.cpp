@@ -95,11 +95,9 @@ void resolveOffsets(std::vector<BoundArg>& bound, const Session& s, const Resolv
             b.offsetElements = elementOffset(b.offset, b.index, s, r, field + "." + b.param);
 }
 
-/// The limits CUDA puts on every launch (compute capability 5.0 and later); the CPU emulator
-/// keeps the same ones, so that a session valid on one backend is valid on the other.
-constexpr std::uint64_t kMaxGrid[3] = {0x7fffffffu, 65535, 65535};
-constexpr std::uint64_t kMaxBlock[3] = {1024, 1024, 64};
-constexpr std::uint64_t kMaxBlockThreads = 1024;
+constexpr const auto& kMaxGrid = LaunchLimits::kMaxGrid;
+constexpr const auto& kMaxBlock = LaunchLimits::kMaxBlock;
+constexpr std::uint64_t kMaxBlockThreads = LaunchLimits::kMaxBlockThreads;
 
 Dim3 dim3Of(const std::vector<std::string>& dims, const Expression& e, const std::string& field,
             const std::uint64_t (&limits)[3])
@@ -619,6 +617,10 @@ namespace {
 
 void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& rep)
 {
+    if (const std::vector<CheckMode> modes =
+            requestedCheckModes(opt.check, s.compileOptions.extraFlags);
+        !modes.empty())
+        rep.check = modes.front();
     // 0. Flags a project may not pass without the user's trust: nothing is compiled before.
     if (!s.flagsTrusted) {
         if (const std::vector<FlagRefusal> refused = ProjectTrust::review(s); !refused.empty())
@@ -637,7 +639,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     try {
         r = resolve(s);
         if (s.isPipeline()) {
-            if (opt.trace)
+            if (opt.check == CheckMode::Trace)
                 throw Error(Error::Kind::InvalidArgument,
                             "trace mode records one launch; this project is a pipeline of "
                             "several (\"launches\")");
@@ -701,30 +703,35 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         if (s.reference.kind == ReferenceSpec::Kind::Kernel)
             checkShared(refLaunch, "reference.sharedBytes");
     }
-    auto* cpuBackend = dynamic_cast<cpu::CpuBackend*>(backend);
-    if (opt.trace && !cpuBackend)
+    // What the checks of the run's last launch found, kept whatever way the run ends (a
+    // bounds-checked launch that faults throws).
+    struct KeepFindings {
+        const Backend& backend;
+        RunReport& rep;
+        ~KeepFindings()
+        {
+            try {
+                LaunchFindings found = backend.lastLaunchFindings();
+                rep.memoryFindings = std::move(found.memory);
+                rep.races = std::move(found.races);
+                rep.raceCrowding = std::move(found.raceCrowding);
+            } catch (const std::exception&) {
+                // Out of memory while copying findings: the report says what else it knows.
+            }
+        }
+    } keepFindings{*backend, rep};
+    if (opt.check == CheckMode::Trace && !backend->supports(CheckMode::Trace))
         throw Stop{RunReport::Status::Invalid,
                    "trace mode needs the CPU emulator (use --backend cpu)"};
+    if (opt.check != CheckMode::None && !backend->supports(opt.check))
+        throw Stop{RunReport::Status::Invalid, std::string(checkModeName(opt.check)) +
+                                                   " mode needs the CPU emulator (use --backend "
+                                                   "cpu)"};
+    // Every run sets the schedule (0: the fixed order): a warm backend forgets the last run's.
+    backend->setSchedule(opt.schedule);
 
-    CompileOptions options = s.compileOptions;
-    // #include resolves next to the kernel file, then in the project folder and its includeDirs.
-    // (A kernel given as text, as the window sends it, may name its file's folder in sourceDir.)
-    options.projectDir = s.baseDir.string();
-    if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
-    auto addNameExpression = [&options](const std::string& k) {
-        if (k.find('<') != std::string::npos &&
-            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
-                options.nameExpressions.end())
-            options.nameExpressions.push_back(k);
-    };
-    if (opt.trace) options.extraFlags.push_back(cpu::CpuBackend::kTraceFlag);
-    if (s.isPipeline())
-        for (const PipelineLaunch& p : s.launches)
-            addNameExpression(p.launch.kernel);
-    else
-        addNameExpression(s.launch.kernel);
-    if (s.reference.kind == ReferenceSpec::Kind::Kernel)
-        addNameExpression(s.reference.launch.kernel);
+    CompileOptions options = SessionRunner::compileOptions(s);
+    if (opt.check != CheckMode::None) options.check = opt.check;
     const CompileResult compiled = backend->compile(source, s.kernelSourceName(), options);
     rep.compilerVersion = compiled.compilerVersion;
     rep.target = compiled.target;
@@ -814,9 +821,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     // Bounds- and race-checked CPU launches run in a sandbox that copies the buffers to other
     // addresses: it relocates pointer arguments, not pointers inside a struct.
     const auto sandboxed = [&] {
-        for (const std::string& f : options.extraFlags)
-            if (f == cpu::CpuBackend::kBoundsCheckFlag || f == cpu::CpuBackend::kRaceCheckFlag)
-                return cpuBackend != nullptr;
+        for (const CheckMode m : requestedCheckModes(options.check, options.extraFlags))
+            if (m == CheckMode::Bounds || m == CheckMode::Races)
+                return backend->kind() == BackendKind::Cpu;
         return false;
     };
     for (const Planned& p : plans)
@@ -1039,20 +1046,20 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             }
             return total;
         };
-        if (opt.trace) {
-            std::vector<cpu::CpuBackend::TraceBuffer> traced;
+        if (opt.check == CheckMode::Trace) {
+            std::vector<TraceBuffer> traced;
             for (std::size_t i = 0; i < s.buffers.size(); ++i)
                 if (s.buffers[i].isOutput())
                     traced.push_back({s.buffers[i].name, d.buffers[i].get(),
                                       elementSize(s.buffers[i].type), r.shapes[i]});
-            cpuBackend->beginTrace(rep.launch, traced);
+            backend->beginTrace(rep.launch, traced);
             try {
                 launch(kernelName, rep.launch, args);
             } catch (...) {
-                cpuBackend->endTrace();
+                backend->endTrace();
                 throw;
             }
-            for (cpu::WriteTrace& t : cpuBackend->endTrace())
+            for (WriteTrace& t : backend->endTrace())
                 rep.traces.emplace(t.buffer, std::move(t));
         } else {
             pass(nullptr);
@@ -1304,6 +1311,40 @@ void SessionRunner::writeOutputs(const RunReport& report, const Session& session
                                  const std::filesystem::path& dir)
 {
     writeOutputFiles(report, session, dir);
+}
+
+CompileOptions SessionRunner::compileOptions(const Session& s)
+{
+    CompileOptions options = s.compileOptions;
+    // #include resolves next to the kernel file, then in the project folder and its includeDirs.
+    // (A kernel given as text, as the window sends it, may name its file's folder in sourceDir.)
+    options.projectDir = s.baseDir.string();
+    if (!s.kernelFile.empty()) options.sourceDir = s.resolve(s.kernelFile).parent_path().string();
+    auto addNameExpression = [&options](const std::string& k) {
+        if (k.find('<') != std::string::npos &&
+            std::find(options.nameExpressions.begin(), options.nameExpressions.end(), k) ==
+                options.nameExpressions.end())
+            options.nameExpressions.push_back(k);
+    };
+    if (s.isPipeline())
+        for (const PipelineLaunch& p : s.launches)
+            addNameExpression(p.launch.kernel);
+    else
+        addNameExpression(s.launch.kernel);
+    if (s.reference.kind == ReferenceSpec::Kind::Kernel)
+        addNameExpression(s.reference.launch.kernel);
+    return options;
+}
+
+std::map<std::string, HostArray> SessionRunner::makeInputs(const Session& s)
+{
+    const Resolved r = resolve(s);
+    std::map<std::string, HostArray> inputs;
+    for (std::size_t i = 0; i < s.buffers.size(); ++i)
+        inputs.emplace(s.buffers[i].name,
+                       Initialisers::make(s.buffers[i], r.shapes[i], r.expr, s,
+                                          "buffers[" + std::to_string(i) + "].init"));
+    return inputs;
 }
 
 RunReport SessionRunner::run(const Session& session, const Options& options)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -42,9 +43,14 @@ public:
         std::optional<int> device;
         std::optional<int> iterations;
         std::filesystem::path outputDir; ///< when set: <buffer>.npy per output + exports
-        /// CPU emulator trace mode: record who wrote each element of every output buffer in
-        /// the result launch (RunReport::traces). Needs the CPU backend.
-        bool trace = false;
+        /// How the kernels are instrumented, overriding a mode the project spells in its
+        /// extraFlags: Trace records who wrote each element of every output buffer in the result
+        /// launch (RunReport::traces); Bounds and Races check every access
+        /// (RunReport::memoryFindings, RunReport::races). Needs a backend that supports the
+        /// mode (Backend::supports: the CPU emulator).
+        CheckMode check = CheckMode::None;
+        /// Schedule variation (Backend::setSchedule): 0 = the fixed order.
+        std::uint64_t schedule = 0;
         /// When set, runs on this backend instead of creating one (the isolated runner keeps
         /// one warm between runs: CUDA context and compile cache); `backend`/`device` are then
         /// ignored.
@@ -92,6 +98,17 @@ public:
     };
 
     static RunReport run(const Session& session, const Options& options);
+
+    /// The options run() compiles the session's kernel source with (before a check mode): the
+    /// project's, with `#include` resolved next to the kernel file and in the project folder,
+    /// and every template kernel the session launches ("scale<float, 128>", a pipeline's, a
+    /// kernel reference's) instantiated. The window's live compile asks for the same.
+    static CompileOptions compileOptions(const Session& session);
+
+    /// Every buffer of `session` filled as run() fills it before the launch (`in` and `inout`
+    /// from their initialisers), by name: the window shows them before a run and beside its
+    /// results. Throws wb::Error naming the field that does not evaluate.
+    static std::map<std::string, HostArray> makeInputs(const Session& session);
 
     /// Fills OutputResult::coverage of every poisoned output from `report.results` (and
     /// `expected`). run() calls it; a client that gets the report and the buffers from another

@@ -16,8 +16,8 @@
 
 #include <cstring>
 
+using wb::WriteTrace;
 using wb::cpu::CpuBackend;
-using wb::cpu::WriteTrace;
 
 namespace {
 const char* kSource = R"cu(
@@ -239,7 +239,7 @@ private Q_SLOTS:
         s.iterations = 1;
         s.backend = wb::BackendKind::Cpu;
         SessionRunner::Options o;
-        o.trace = true;
+        o.check = wb::CheckMode::Trace;
         const RunReport rep = SessionRunner::run(s, o);
         QVERIFY2(rep.status == RunReport::Status::Passed, rep.message.c_str());
         QCOMPARE(rep.traces.size(), std::size_t{1});

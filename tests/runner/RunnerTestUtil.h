@@ -95,7 +95,7 @@ inline void print(const char* name, const RunOutcome& o)
     if (o.fault != Fault::None)
         std::printf("    what: %s\n    next: %s\n    runner log: %s\n", o.what.c_str(),
                     o.next.c_str(), o.runnerLog.c_str());
-    for (const MemoryFinding& f : o.findings)
+    for (const MemoryFinding& f : o.report.memoryFindings)
         std::printf(
             "    finding: %s kernel=%s %s:%d block (%u,%u,%u) thread (%u,%u,%u) addr 0x%llx: %s\n",
             memoryFindingKindName(f.kind), f.kernel.c_str(), f.file.c_str(), f.line, f.block.x,

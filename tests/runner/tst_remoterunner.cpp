@@ -180,9 +180,9 @@ private Q_SLOTS:
         QVERIFY2(o.runnerLog.find(std::string("fake compute-sanitizer wraps: ") + WB_RUNNER_EXE) !=
                      std::string::npos,
                  o.runnerLog.c_str());
-        QCOMPARE(o.findings.size(), std::size_t{1});
-        QCOMPARE(o.findings[0].line, 7);
-        QCOMPARE(o.findings[0].block.x, 1u);
+        QCOMPARE(o.report.memoryFindings.size(), std::size_t{1});
+        QCOMPARE(o.report.memoryFindings[0].line, 7);
+        QCOMPARE(o.report.memoryFindings[0].block.x, 1u);
     }
 
 private:

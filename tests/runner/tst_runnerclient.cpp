@@ -387,7 +387,7 @@ private Q_SLOTS:
 
         p.values = {"128", "256", "512"};
         RunnerClient::Request checked;
-        checked.boundsCheck = true;
+        checked.options.check = wb::CheckMode::Bounds;
         const profiling::SweepResult r =
             profiling::runSweep(p, runnerSweepRunner(client, s, checked));
         for (const auto& point : r.points)
@@ -397,9 +397,9 @@ private Q_SLOTS:
             QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
         const profiling::SweepPointOutcome& oob = r.points[0].outcome;
         QVERIFY(oob.boundsChecked && !oob.ok && !oob.valid);
-        QVERIFY(!oob.findings.empty());
-        QCOMPARE(oob.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
-        QCOMPARE(oob.findings[0].line, 3);
+        QVERIFY(!oob.report.memoryFindings.empty());
+        QCOMPARE(oob.report.memoryFindings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(oob.report.memoryFindings[0].line, 3);
         QVERIFY2(oob.verdict.rfind("invalid: out of bounds at ", 0) == 0, oob.verdict.c_str());
         QVERIFY2(oob.verdict.find(":3 (block (") != std::string::npos, oob.verdict.c_str());
         QVERIFY(r.points[1].outcome.valid && r.points[1].outcome.boundsChecked);
@@ -465,17 +465,17 @@ private Q_SLOTS:
         RunnerClient::Request r = request(
             faultSession("oob", "__global__ void k(float* out) { out[threadIdx.x + 60] = 1.0f; }",
                          BackendKind::Cpu));
-        r.boundsCheck = true;
+        r.options.check = wb::CheckMode::Bounds;
         const RunOutcome o = client.run(r);
         print("bounds-checked", o);
         if (o.report.message.find("unavailable") != std::string::npos)
             QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
         QCOMPARE(o.fault, Fault::None); // the sandbox caught it: a report, not a crash
         QVERIFY(o.report.status != RunReport::Status::Passed);
-        QVERIFY(!o.findings.empty());
-        QCOMPARE(o.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
-        QCOMPARE(o.findings[0].kernel, std::string("k"));
-        QVERIFY(o.findings[0].line > 0);
+        QVERIFY(!o.report.memoryFindings.empty());
+        QCOMPARE(o.report.memoryFindings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(o.report.memoryFindings[0].kernel, std::string("k"));
+        QVERIFY(o.report.memoryFindings[0].line > 0);
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed);
     }
@@ -589,7 +589,7 @@ private Q_SLOTS:
         print("printf", a);
         QCOMPARE(a.fault, Fault::None);
         const QStringList lines =
-            QString::fromStdString(a.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+            QString::fromStdString(a.report.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 201);
         QVERIFY2(lines.contains(QStringLiteral("thread 0 says hi")), qPrintable(lines.join('|')));
         QVERIFY(lines[0].endsWith(QStringLiteral(" says hi")));
@@ -601,8 +601,8 @@ private Q_SLOTS:
         QCOMPARE((200 + more) % 256, 0); // whole launches of 256 lines each
         const RunOutcome b = client.run(request(s));
         QVERIFY(!b.runnerStarted);
-        QCOMPARE(b.kernelOutput, a.kernelOutput); // not accumulated across runs
-        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).kernelOutput, std::string());
+        QCOMPARE(b.report.kernelOutput, a.report.kernelOutput); // not accumulated across runs
+        QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.kernelOutput, std::string());
     }
 
     /// Issue 26: what a kernel printed before it crashed comes back with the crash (it was
@@ -621,7 +621,7 @@ private Q_SLOTS:
         print("printf before a crash", o);
         QCOMPARE(o.fault, Fault::Crashed);
         QCOMPARE(o.signal, SIGSEGV);
-        QCOMPARE(o.kernelOutput, std::string("about to crash: 42\n"));
+        QCOMPARE(o.report.kernelOutput, std::string("about to crash: 42\n"));
         QCOMPARE(client.run(helloRequest(BackendKind::Cpu)).report.status,
                  RunReport::Status::Passed);
     }
@@ -640,7 +640,7 @@ private Q_SLOTS:
                     2000));
         QCOMPARE(o.fault, Fault::Timeout);
         const QStringList lines =
-            QString::fromStdString(o.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+            QString::fromStdString(o.report.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 201);
         QCOMPARE(lines[0], QStringLiteral("line 0"));
         QCOMPARE(lines[199], QStringLiteral("line 199"));
@@ -705,10 +705,10 @@ private Q_SLOTS:
                      o.report.message.find("/tmp/remote/kernel.cu:7") != std::string::npos &&
                      o.report.message.find("thread (5,") != std::string::npos,
                  o.report.message.c_str());
-        QCOMPARE(o.findings.size(), std::size_t{1});
-        QCOMPARE(o.findings[0].file, std::string("/tmp/remote/kernel.cu"));
-        QCOMPARE(o.findings[0].line, 7);
-        QCOMPARE(o.findings[0].thread.x, 5u);
+        QCOMPARE(o.report.memoryFindings.size(), std::size_t{1});
+        QCOMPARE(o.report.memoryFindings[0].file, std::string("/tmp/remote/kernel.cu"));
+        QCOMPARE(o.report.memoryFindings[0].line, 7);
+        QCOMPARE(o.report.memoryFindings[0].thread.x, 5u);
 
         // racecheck: the hazard names its place (kernel file:line, block, thread), the run
         // fails with it, and the race summary comes along as a second finding.
@@ -716,8 +716,8 @@ private Q_SLOTS:
         const RunOutcome race = RunnerClient(c).run(helloRequest(BackendKind::Cpu));
         print("remote racecheck", race);
         QCOMPARE(race.report.status, RunReport::Status::RuntimeError);
-        QCOMPARE(race.findings.size(), std::size_t{2});
-        const MemoryFinding& hazard = race.findings[0];
+        QCOMPARE(race.report.memoryFindings.size(), std::size_t{2});
+        const MemoryFinding& hazard = race.report.memoryFindings[0];
         QCOMPARE(hazard.file, std::string("/tmp/remote/kernel.cu"));
         QCOMPARE(hazard.line, 3);
         QCOMPARE(hazard.kernel, std::string("k"));

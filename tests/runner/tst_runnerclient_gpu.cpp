@@ -305,11 +305,12 @@ private Q_SLOTS:
                          BackendKind::Cuda),
             120000));
         print("memcheck", o);
-        std::printf("---- compute-sanitizer report ----\n%s\n----\n", o.sanitizerLog.c_str());
-        QVERIFY(!o.findings.empty());
-        QCOMPARE(o.findings[0].kernel, std::string("k"));
-        QCOMPARE(o.findings[0].line, 2);
-        QVERIFY(o.findings[0].located);
+        std::printf("---- compute-sanitizer report ----\n%s\n----\n",
+                    o.report.sanitizerLog.c_str());
+        QVERIFY(!o.report.memoryFindings.empty());
+        QCOMPARE(o.report.memoryFindings[0].kernel, std::string("k"));
+        QCOMPARE(o.report.memoryFindings[0].line, 2);
+        QVERIFY(o.report.memoryFindings[0].located);
         // The finding fails the run (exit 3) and names its place.
         QCOMPARE(o.report.status, RunReport::Status::RuntimeError);
         QVERIFY2(o.report.message.find("compute-sanitizer found") == 0 &&
@@ -335,7 +336,7 @@ private Q_SLOTS:
         print("device printf", o);
         QCOMPARE(o.fault, Fault::None);
         const QStringList lines =
-            QString::fromStdString(o.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
+            QString::fromStdString(o.report.kernelOutput).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 201);
         QVERIFY2(lines[0].startsWith(QStringLiteral("gpu thread ")), qPrintable(lines[0]));
         QVERIFY2(lines.last().startsWith(QStringLiteral("… ")) &&

@@ -423,7 +423,7 @@ private Q_SLOTS:
         if (const QString why = cpuUnavailable(); !why.isEmpty()) QSKIP(qPrintable(why));
         const Session s = ProjectFile::fromJson(wb::test::kScanProject, "/base");
         SessionRunner::Options trace;
-        trace.trace = true;
+        trace.check = wb::CheckMode::Trace;
         const RunReport t = SessionRunner::run(s, trace);
         QCOMPARE(t.status, RunReport::Status::Invalid);
         QVERIFY2(contains(t.message, "trace mode records one launch; this project is a pipeline"),

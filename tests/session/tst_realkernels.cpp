@@ -356,7 +356,7 @@ private Q_SLOTS:
         QCOMPARE(plain.results.at("m_cuda").at(8), std::numeric_limits<double>::infinity());
 
         SessionRunner::Options trace;
-        trace.trace = true;
+        trace.check = wb::CheckMode::Trace;
         const RunReport traced = SessionRunner::run(s, trace);
         QVERIFY2(traced.status == RunReport::Status::Passed, traced.message.c_str());
         QVERIFY(traced.traces.count("m_cuda"));

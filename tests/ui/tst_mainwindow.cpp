@@ -319,9 +319,9 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->boundsChecked);
-        QVERIFY2(!outcome->findings.empty(), outcome->report.message.c_str());
-        QCOMPARE(outcome->findings.front().kernel, std::string("multiply_them"));
-        QCOMPARE(outcome->findings.front().line, 4);
+        QVERIFY2(!outcome->report.memoryFindings.empty(), outcome->report.message.c_str());
+        QCOMPARE(outcome->report.memoryFindings.front().kernel, std::string("multiply_them"));
+        QCOMPARE(outcome->report.memoryFindings.front().line, 4);
         auto* problems = w.resultsPanel()->problemsView()->model();
         int memoryRow = -1;
         for (int row = 0; row < problems->rowCount(); ++row)
@@ -380,8 +380,8 @@ private Q_SLOTS:
         QVERIFY2(w.resultsPanel()->logView()->toPlainText().contains(
                      QStringLiteral("sandbox: device-code check: ")),
                  qPrintable(w.resultsPanel()->logView()->toPlainText()));
-        QCOMPARE(outcome->findings.size(), std::size_t{2});
-        QCOMPARE(outcome->findings.front().line, 3);
+        QCOMPARE(outcome->report.memoryFindings.size(), std::size_t{2});
+        QCOMPARE(outcome->report.memoryFindings.front().line, 3);
         auto* problems = w.resultsPanel()->problemsView();
         int row = -1;
         for (int r = 0; r < problems->model()->rowCount(); ++r)
@@ -394,8 +394,8 @@ private Q_SLOTS:
         for (const Diagnostic& d : w.kernelEditor()->diagnostics())
             marked += d.file + ":" + std::to_string(d.line) + " " + d.message + "\n";
         QVERIFY2(w.kernelEditor()->markersAtLine(2) != 0,
-                 (marked + "finding at " + outcome->findings.front().file + ", editor " +
-                  w.kernelEditor()->sourceName().toStdString())
+                 (marked + "finding at " + outcome->report.memoryFindings.front().file +
+                  ", editor " + w.kernelEditor()->sourceName().toStdString())
                      .c_str());
         KernelEditor* editor = w.kernelEditor();
         editor->setCursorPosition(0, 0);
@@ -445,8 +445,8 @@ private Q_SLOTS:
         outcome = w.runController()->lastOutcome();
         QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
                  outcome->report.message.c_str());
-        QVERIFY2(outcome->kernelOutput.contains(QStringLiteral("hello from 1\n")),
-                 qPrintable(outcome->kernelOutput));
+        const QString printed = QString::fromStdString(outcome->report.kernelOutput);
+        QVERIFY2(printed.contains(QStringLiteral("hello from 1\n")), qPrintable(printed));
         const QString log = w.resultsPanel()->logView()->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("the kernel printed:")) &&
                      log.contains(QStringLiteral("    hello from 0")),
@@ -956,8 +956,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->raceChecked);
-        QVERIFY2(!outcome->races.empty(), outcome->report.message.c_str());
-        const RaceFinding& race = outcome->races.front();
+        QVERIFY2(!outcome->report.races.empty(), outcome->report.message.c_str());
+        const RaceFinding& race = outcome->report.races.front();
         QCOMPARE(race.first.line, 11);
         QCOMPARE(race.second.line, 11);
         QVERIFY(race.first.isWrite != race.second.isWrite);
@@ -1009,7 +1009,7 @@ private Q_SLOTS:
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->raceChecked);
         QVERIFY2(outcome->races.empty(), outcome->report.message.c_str());
-        QCOMPARE(outcome->raceCrowding.size(), std::size_t{1});
+        QCOMPARE(outcome->report.raceCrowding.size(), std::size_t{1});
         auto* problems = w.resultsPanel()->problemsView()->model();
         bool listed = false;
         for (int row = 0; row < problems->rowCount(); ++row)

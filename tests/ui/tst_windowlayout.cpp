@@ -486,7 +486,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->boundsChecked);
-        QVERIFY2(!outcome->findings.empty(), outcome->report.message.c_str());
+        QVERIFY2(!outcome->report.memoryFindings.empty(), outcome->report.message.c_str());
         QVERIFY(!outcome->offersBoundsCheck);
         QVERIFY(!w.resultsPanel()->verdictText().contains(QStringLiteral("wb:bounds-check")));
         w.document()->setModified(false);

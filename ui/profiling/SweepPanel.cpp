@@ -224,7 +224,7 @@ bool SweepPanel::start()
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     runner::RunnerClient::Request request;
     request.cancel = m_cancel;
-    request.boundsCheck = m_boundsCheck->isChecked();
+    if (m_boundsCheck->isChecked()) request.options.check = CheckMode::Bounds;
     auto runner = runner::runnerSweepRunner(m_client, m_doc->runnableSession(), request);
     m_worker->post<profiling::SweepResult>(
         this,

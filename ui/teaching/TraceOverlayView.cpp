@@ -36,7 +36,7 @@ TraceOverlayView::TraceOverlayView(QWidget* parent)
     setAccessibleName(tr("Write trace"));
 }
 
-void TraceOverlayView::setTrace(cpu::WriteTrace trace, session::HostArray values)
+void TraceOverlayView::setTrace(WriteTrace trace, session::HostArray values)
 {
     m_trace = std::move(trace);
     m_values = values.count() == m_trace.count() ? std::move(values) : session::HostArray{};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/cpu/WriteTrace.h"
+#include "core/common/WriteTrace.h"
 #include "core/session/HostArray.h"
 
 #include <QImage>
@@ -24,10 +24,10 @@ public:
     explicit TraceOverlayView(QWidget* parent = nullptr);
 
     /// `values`: the buffer's result (same element count) for the tooltip; may be empty.
-    void setTrace(cpu::WriteTrace trace, session::HostArray values = {});
+    void setTrace(WriteTrace trace, session::HostArray values = {});
     void setColourBy(ColourBy by);
     ColourBy colourBy() const noexcept { return m_colourBy; }
-    const cpu::WriteTrace& trace() const noexcept { return m_trace; }
+    const WriteTrace& trace() const noexcept { return m_trace; }
 
     Mark markOf(std::size_t index) const;
     QColor colourOf(std::size_t index) const;
@@ -55,7 +55,7 @@ private:
     std::size_t rows() const;
     std::size_t cols() const;
 
-    cpu::WriteTrace m_trace;
+    WriteTrace m_trace;
     session::HostArray m_values;
     ColourBy m_colourBy = ColourBy::Block;
     QImage m_image;

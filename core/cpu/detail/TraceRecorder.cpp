@@ -48,7 +48,7 @@ wb_cpu_trace_store(const void* address, unsigned long bytes, int atomic)
     const std::uint64_t writer = (blockLinear << 32) | (threadLinear & 0xffffffffu);
     for (const auto& t : g_targets) {
         if (p < t.begin || p >= t.begin + t.bytes) continue;
-        wb::cpu::WriteTrace& w = *t.trace;
+        wb::WriteTrace& w = *t.trace;
         const std::size_t es = w.elementSize;
         const std::size_t first = static_cast<std::size_t>(p - t.begin) / es;
         const std::size_t end =
@@ -60,7 +60,7 @@ wb_cpu_trace_store(const void* address, unsigned long bytes, int atomic)
                     .fetch_add(1, std::memory_order_relaxed);
             const std::uint64_t prev = std::atomic_ref<std::uint64_t>(w.lastWriter[i])
                                            .exchange(writer, std::memory_order_relaxed);
-            if (prev != wb::cpu::WriteTrace::kNoWriter && prev != writer)
+            if (prev != wb::WriteTrace::kNoWriter && prev != writer)
                 std::atomic_ref<std::uint8_t>(w.multipleWriters[i])
                     .store(1, std::memory_order_relaxed);
         }

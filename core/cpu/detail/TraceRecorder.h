@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/cpu/WriteTrace.h"
+#include "core/common/WriteTrace.h"
 
 #include <vector>
 

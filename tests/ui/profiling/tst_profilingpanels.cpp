@@ -789,7 +789,7 @@ private Q_SLOTS:
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome);
         QVERIFY2(outcome->report.traces.count("C"), outcome->report.message.c_str());
-        const wb::cpu::WriteTrace& trace = docks->traceView()->trace();
+        const wb::WriteTrace& trace = docks->traceView()->trace();
         QCOMPARE(trace.shape, (std::vector<std::size_t>{200, 200}));
         DiffView* diff = w.resultsPanel()->diffView();
         ImageView* heatmap = diff->errorHeatmap();

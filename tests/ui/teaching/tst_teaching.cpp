@@ -125,13 +125,13 @@ private Q_SLOTS:
 
     void traceOverlayMarks()
     {
-        wb::cpu::WriteTrace t;
+        wb::WriteTrace t;
         t.buffer = "out";
         t.shape = {2, 4};
         t.elementSize = 4;
         t.grid = {2, 1, 1};
         t.block = {4, 1, 1};
-        t.lastWriter.assign(8, wb::cpu::WriteTrace::kNoWriter);
+        t.lastWriter.assign(8, wb::WriteTrace::kNoWriter);
         t.writes.assign(8, 0);
         t.atomicWrites.assign(8, 0);
         t.multipleWriters.assign(8, 0);

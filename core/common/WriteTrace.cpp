@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/cpu/WriteTrace.h"
+#include "core/common/WriteTrace.h"
 
-namespace wb::cpu {
+namespace wb {
 
 namespace {
 Dim3 unflatten(std::uint32_t linear, const Dim3& d) noexcept
@@ -47,4 +47,4 @@ std::size_t WriteTrace::writtenMoreThanOnce() const noexcept
     return n;
 }
 
-} // namespace wb::cpu
+} // namespace wb

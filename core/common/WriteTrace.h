@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-namespace wb::cpu {
+namespace wb {
 
 /// Who wrote what: for every element of one output buffer, the last writer and how often it
-/// was written, recorded by the CPU emulator's trace mode (CpuBackend::kTraceFlag) during one
-/// launch. Plain data for the buffer viewer's trace overlay.
+/// was written, recorded by a backend's trace mode (CheckMode::Trace; the CPU emulator's) during
+/// one launch. Plain data for the buffer viewer's trace overlay.
 struct WriteTrace {
     static constexpr std::uint64_t kNoWriter = ~std::uint64_t{0};
 
@@ -59,4 +59,4 @@ struct WriteTrace {
     std::size_t writtenMoreThanOnce() const noexcept;
 };
 
-} // namespace wb::cpu
+} // namespace wb
