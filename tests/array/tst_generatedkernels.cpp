@@ -227,6 +227,13 @@ private Q_SLOTS:
         QTest::newRow("bare pointer") << "z[i] = *(x + i)" << none << false;
         QTest::newRow("address") << "const float *p = &x[i]; z[i] = p[0]" << none << false;
         QTest::newRow("another i") << "for (int i = 0; i < 2; ++i) z[i] = 0" << none << false;
+        QTest::newRow("parenthesised i") << "int (i) = 0; z[i] = x[i]" << none << false;
+        QTest::newRow("parenthesised i after const")
+            << "z[i] = 0; const int (i) = 1; z[i] = x[i]" << none << false;
+        QTest::newRow("call with i") << "z[i] = x[i] + fabsf((float)(i))" << none << true;
+        QTest::newRow("functional cast of i") << "z[i] = x[i] + float(i)" << none << true;
+        QTest::newRow("macro may declare i") << "DECLARE_I; z[i] = x[i]"
+                                             << "#define DECLARE_I int i = 0" << false;
         QTest::newRow("pointer i") << "const float *i = x; z[0] = *i" << none << false;
         QTest::newRow("shadowed array") << "float x[4] = {}; z[i] = x[i]" << none << false;
         QTest::newRow("member") << "struct { float x[1]; } s{}; z[i] = s.x[i]" << none << false;

@@ -235,7 +235,9 @@ std::optional<std::string> vectorOperation(const std::vector<KernelArgument>& ar
                                            std::vector<VectorUse>& uses)
 {
     uses.assign(args.size(), VectorUse{});
-    // The preamble (helpers, macros) must not name an array argument: a macro could hide a use.
+    // The preamble (helpers, macros) must not name an array argument: a macro could hide a use;
+    // nor may a preamble with macros name `i`: a macro could declare another one.
+    const bool macros = preamble.find("#define") != std::string_view::npos;
     for (std::size_t p = 0; p < preamble.size();) {
         if (const std::size_t q = skipLiteralOrComment(preamble, p); q != p) {
             p = q;
@@ -245,6 +247,7 @@ std::optional<std::string> vectorOperation(const std::vector<KernelArgument>& ar
                 ++e;
             std::size_t index = 0;
             if (arrayNamed(args, preamble.substr(p, e - p), &index)) return std::nullopt;
+            if (macros && preamble.substr(p, e - p) == "i") return std::nullopt;
             p = e;
         } else {
             ++p;
@@ -297,6 +300,21 @@ std::optional<std::string> vectorOperation(const std::vector<KernelArgument>& ar
             // would change what `x[i]` means below it.
             if (identChar(prev) || prev == '*' || prev == '&' || prev == '>' || prev == ',')
                 return std::nullopt;
+            // `int (i)`, a parenthesised declarator, where a statement (or a declaration list)
+            // may begin; `a + float(i)` is a cast.
+            if (prev == '(') {
+                static constexpr std::string_view kTypeWords[] = {
+                    "auto",     "bool",  "char",   "short", "int",      "long",  "signed",
+                    "unsigned", "float", "double", "const", "volatile", "size_t"};
+                const std::size_t typeEnd = before(op, prevAt).second + 1;
+                const std::string_view t = identifierBefore(op, typeEnd);
+                const char lead = before(op, typeEnd - t.size()).first;
+                const bool statementStart = lead == 0 || lead == ';' || lead == '{' ||
+                                            lead == '}' || lead == '(' || lead == ',' ||
+                                            identChar(lead);
+                for (std::string_view w : kTypeWords)
+                    if (t == w && statementStart) return std::nullopt;
+            }
             out.append(word);
             p = e;
             continue;
