@@ -2,6 +2,7 @@
 #include "core/array/ElementwiseKernel.h"
 
 #include "core/array/detail/Generator.h"
+#include "core/common/Error.h"
 #include "core/cuda/CompileError.h"
 #include "core/cuda/SourceModule.h"
 
@@ -45,13 +46,22 @@ struct ElementwiseKernel::Cuda {
 };
 
 ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_view operation,
-                                     std::string_view name, std::string_view preamble)
+                                     std::string_view name, std::string_view preamble,
+                                     ElementwiseTuning tuning)
     : m_name(detail::checkedKernelName(name))
     , m_arguments(parseKernelArguments(arguments))
     , m_operation(detail::checkedBody("operation", operation))
-    , m_source(detail::elementwiseSource(m_name, m_arguments, m_operation, preamble))
     , m_cuda(std::make_unique<Cuda>())
 {
+    if (tuning.packsPerTrip < 1 || tuning.packsPerTrip > 8)
+        throw Error(Error::Kind::InvalidArgument, "kernel '" + m_name + "': tuning.packsPerTrip " +
+                                                      std::to_string(tuning.packsPerTrip) +
+                                                      " is not 1 to 8");
+    detail::ElementwiseSource generated = detail::elementwiseSource(
+        m_name, m_arguments, m_operation, preamble, tuning.vectorize, tuning.packsPerTrip);
+    m_source = std::move(generated.text);
+    m_vectorized = generated.vectorized;
+    m_elementsPerPack = generated.elementsPerPack;
 }
 
 ElementwiseKernel::ElementwiseKernel(ElementwiseKernel&&) noexcept = default;

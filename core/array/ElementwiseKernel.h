@@ -17,27 +17,47 @@
 
 namespace wb {
 
+/// How the generated `<name>_noalias` entry point moves data (ElementwiseKernel).
+struct ElementwiseTuning {
+    /// Generate the vector path where the operation allows it (16-byte loads and stores).
+    /// false: the scalar loop only (what benchmarks compare the vector path with).
+    bool vectorize = true;
+    /// Packs (one 16-byte load each) per array per thread per trip of the vector path, 1 to 8.
+    unsigned packsPerTrip = 2;
+};
+
 /// PyCUDA's ElementwiseKernel: a kernel generated from an argument list and a statement that
 /// uses the element index `i` (and the element count `n`):
 ///
 ///     wb::ElementwiseKernel axpy("float a, float *x, float *y, float *z", "z[i] = a*x[i] + y[i]");
 ///     axpy(2.0f, x, y, z);                 // DeviceArray<float> x, y, z: one launch, async
 ///
-/// The source (source()) is CUDA C++: a grid-stride loop, min(ceil(n/256), SMs × resident
-/// blocks per SM (occupancy API; 8 per worker thread on the CPU emulator)) blocks of
-/// 256 threads, each thread taking 4 elements per trip. It holds two entry points: `<name>`,
-/// and `<name>_noalias` with __restrict__ pointers, which a call takes when no written array
-/// overlaps another array (more loads in flight). It is compiled like any kernel — NVRTC
-/// through the compile cache on CUDA, the host compiler on the CPU emulator — once per device
-/// (CUDA) or per load() (any wb::Backend).
+/// The source (source()) is CUDA C++ launched as min(ceil(n/256), SMs × resident blocks per
+/// SM (occupancy API; 8 per worker thread on the CPU emulator)) blocks of 256 threads. It holds
+/// two entry points. `<name>`: a grid-stride loop, each thread taking 4 elements per trip.
+/// `<name>_noalias`, which a call takes when no written array overlaps another array:
+/// __restrict__ pointers and, when vectorized(), a vector path taken at run time when every
+/// array the operation uses is aligned to its pack (16 bytes for the widest element type;
+/// always so for DeviceArrays): each thread moves `packsPerTrip` packs of 16 / (widest element
+/// size) elements per array per trip with 16-byte streaming loads and stores (__ldcs/__stcs),
+/// the last n % (elements per pack) elements one at a time; otherwise the same grid-stride loop.
+/// The vector path keeps each element in registers while the operation runs, so it is
+/// generated only when the operation is provably elementwise (detail::vectorOperation: every
+/// use of an array argument is `name[i]`); `x[i+1]` and the like keep the scalar loop. An array
+/// the operation only assigns (`z[i] = ...` as a top-level statement) is not loaded; a
+/// non-const array it reads is stored back only where a bit changed. It is compiled like any
+/// kernel — NVRTC through the compile cache on CUDA, the host compiler on the CPU emulator —
+/// once per device (CUDA) or per load() (any wb::Backend).
 ///
 /// The argument list is parsed strictly (parseKernelArguments): bad input throws wb::Error
 /// naming the argument. A statement that does not compile throws wb::cuda::CompileError with
 /// the diagnostics. Copies are not possible (a compiled module is owned); moves are.
 class ElementwiseKernel {
 public:
+    /// Throws wb::Error naming `tuning.packsPerTrip` when it is not 1 to 8.
     ElementwiseKernel(std::string_view arguments, std::string_view operation,
-                      std::string_view name = "elementwise", std::string_view preamble = {});
+                      std::string_view name = "elementwise", std::string_view preamble = {},
+                      ElementwiseTuning tuning = {});
     ElementwiseKernel(ElementwiseKernel&&) noexcept;
     ElementwiseKernel& operator=(ElementwiseKernel&&) noexcept;
     ~ElementwiseKernel();
@@ -46,6 +66,9 @@ public:
     std::string noAliasName() const { return m_name + "_noalias"; }
     const std::vector<KernelArgument>& arguments() const noexcept { return m_arguments; }
     const std::string& operation() const noexcept { return m_operation; }
+    /// The `_noalias` entry point has the vector path; elementsPerPack() elements per load.
+    bool vectorized() const noexcept { return m_vectorized; }
+    unsigned elementsPerPack() const noexcept { return m_elementsPerPack; }
     /// The generated CUDA C++ (both entry points; parameters: the arguments, then
     /// `unsigned long long n`).
     const std::string& source() const noexcept { return m_source; }
@@ -84,6 +107,8 @@ private:
     std::vector<KernelArgument> m_arguments;
     std::string m_operation;
     std::string m_source;
+    bool m_vectorized = false;
+    unsigned m_elementsPerPack = 1;
     std::unique_ptr<Cuda> m_cuda;
 };
 

@@ -67,6 +67,54 @@ private Q_SLOTS:
         m_ctx = Context::primary(0);
     }
 
+    void vectorPathAndScalarLoopAgreeOnDevice()
+    {
+        // The library's kernel (vector path of the _noalias entry point) and the scalar loop
+        // alone, over sizes around a pack; exact results (x * 2 is exact, so FMA or not agree).
+        const char* arguments = "const float *x, const unsigned char *b, float *z, int *acc";
+        const char* operation = "z[i] = x[i] * 2.0f + (float)(i % 5); acc[i] += b[i] ^ 0x5a";
+        const ElementwiseKernel vector(arguments, operation, "mixed_vec");
+        const ElementwiseKernel scalar(arguments, operation, "mixed_scalar", {},
+                                       {.vectorize = false});
+        QVERIFY(vector.vectorized());
+        QCOMPARE(vector.elementsPerPack(), 4u);
+        QVERIFY(!scalar.vectorized());
+        for (std::size_t n :
+             {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{5}, std::size_t{1023},
+              (std::size_t{1} << 20) + 3, std::size_t{10000019}}) {
+            const auto x = randomFloats(n, 11);
+            std::vector<unsigned char> b(n);
+            std::vector<int> acc0(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                b[i] = static_cast<unsigned char>(i * 13);
+                acc0[i] = static_cast<int>(i % 1000) - 500;
+            }
+            for (const ElementwiseKernel* k : {&vector, &scalar}) {
+                auto dx = DeviceArray<float>::fromHost(*m_ctx, x);
+                auto db = DeviceArray<unsigned char>::fromHost(*m_ctx, b);
+                auto dacc = DeviceArray<int>::fromHost(*m_ctx, acc0);
+                DeviceArray<float> dz(*m_ctx, {n});
+                (*k)(dx, db, dz, dacc);
+                const auto z = dz.download();
+                const auto acc = dacc.download();
+                for (std::size_t i = 0; i < n; ++i) {
+                    const float wantZ = x[i] * 2.0f + static_cast<float>(i % 5);
+                    const int wantAcc = acc0[i] + (b[i] ^ 0x5a);
+                    if (z[i] != wantZ || acc[i] != wantAcc)
+                        QFAIL(qPrintable(QStringLiteral("%1, n=%2, element %3: z %4 (want %5), "
+                                                        "acc %6 (want %7)")
+                                             .arg(QString::fromStdString(k->name()))
+                                             .arg(n)
+                                             .arg(i)
+                                             .arg(double(z[i]))
+                                             .arg(double(wantZ))
+                                             .arg(acc[i])
+                                             .arg(wantAcc)));
+                }
+            }
+        }
+    }
+
     void elementwiseKernelOnDeviceArrays()
     {
         ElementwiseKernel axpy("float a, float *x, float *y, float *z", "z[i] = a*x[i] + y[i]",

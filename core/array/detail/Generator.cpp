@@ -4,7 +4,9 @@
 #include "core/array/detail/CudaArgs.h"
 #include "core/common/Error.h"
 
+#include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace wb::detail {
 
@@ -27,10 +29,14 @@ std::string header(const char* kind, const std::string& name, std::string_view p
 
 // The grid-stride loop: each thread takes kGeneratedUnroll elements per trip, `stride` apart,
 // so that their loads are independent and in flight together.
-std::string gridStrideLoop(const std::string& body)
+std::string gridStrideLoop(const std::string& body, bool declareStride = true)
 {
     const std::string unroll = std::to_string(kGeneratedUnroll);
-    return "    const unsigned long long wb_stride = (unsigned long long)blockDim.x * gridDim.x;\n"
+    return std::string(
+               declareStride
+                   ? "    const unsigned long long wb_stride = (unsigned long long)blockDim.x "
+                     "* gridDim.x;\n"
+                   : "") +
            "    for (unsigned long long wb_base = (unsigned long long)blockIdx.x * blockDim.x + "
            "threadIdx.x;\n"
            "         wb_base < n; wb_base += " +
@@ -122,17 +128,384 @@ std::string checkedBody(const char* what, std::string_view body)
     return std::string(body);
 }
 
-std::string elementwiseSource(const std::string& name, const std::vector<KernelArgument>& args,
-                              const std::string& operation, std::string_view preamble)
+namespace {
+
+bool identStart(char c)
 {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool identChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The index past a string or character literal, or a comment, starting at p; p when none starts.
+std::size_t skipLiteralOrComment(std::string_view s, std::size_t p)
+{
+    const char c = s[p];
+    if (c == '"' || c == '\'') {
+        for (std::size_t q = p + 1; q < s.size(); ++q) {
+            if (s[q] == '\\')
+                ++q;
+            else if (s[q] == c)
+                return q + 1;
+        }
+        return s.size();
+    }
+    if (c == '/' && p + 1 < s.size() && s[p + 1] == '/') {
+        const std::size_t end = s.find('\n', p);
+        return end == std::string_view::npos ? s.size() : end;
+    }
+    if (c == '/' && p + 1 < s.size() && s[p + 1] == '*') {
+        const std::size_t end = s.find("*/", p + 2);
+        return end == std::string_view::npos ? s.size() : end + 2;
+    }
+    return p;
+}
+
+std::size_t skipSpace(std::string_view s, std::size_t p)
+{
+    while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p])))
+        ++p;
+    return p;
+}
+
+// The last non-space character before p (0 at the start) and its position.
+std::pair<char, std::size_t> before(std::string_view s, std::size_t p)
+{
+    while (p > 0) {
+        --p;
+        if (!std::isspace(static_cast<unsigned char>(s[p]))) return {s[p], p};
+    }
+    return {0, 0};
+}
+
+// The identifier ending at `end` (exclusive), or empty.
+std::string_view identifierBefore(std::string_view s, std::size_t end)
+{
+    std::size_t b = end;
+    while (b > 0 && identChar(s[b - 1]))
+        --b;
+    return s.substr(b, end - b);
+}
+
+const KernelArgument* arrayNamed(const std::vector<KernelArgument>& args, std::string_view name,
+                                 std::size_t* index)
+{
+    for (std::size_t k = 0; k < args.size(); ++k)
+        if (args[k].pointer && args[k].name == name) {
+            *index = k;
+            return &args[k];
+        }
+    return nullptr;
+}
+
+// The unsigned type of `bytes` bytes a pack moves in one load or store (all have __ldcs/__stcs
+// overloads in CUDA and in the emulator's prelude).
+const char* rawType(std::size_t bytes)
+{
+    switch (bytes) {
+    case 16:
+        return "uint4";
+    case 8:
+        return "uint2";
+    case 4:
+        return "unsigned int";
+    case 2:
+        return "unsigned short";
+    default:
+        return "unsigned char";
+    }
+}
+
+// `a` and `b` (raw packs) differ in any bit.
+std::string rawDiffers(std::size_t bytes, const std::string& a, const std::string& b)
+{
+    if (bytes == 16)
+        return "((" + a + ".x ^ " + b + ".x) | (" + a + ".y ^ " + b + ".y) | (" + a + ".z ^ " + b +
+               ".z) | (" + a + ".w ^ " + b + ".w)) != 0u";
+    if (bytes == 8) return "((" + a + ".x ^ " + b + ".x) | (" + a + ".y ^ " + b + ".y)) != 0u";
+    return a + " != " + b;
+}
+
+} // namespace
+
+std::optional<std::string> vectorOperation(const std::vector<KernelArgument>& args,
+                                           std::string_view op, std::string_view preamble,
+                                           std::vector<VectorUse>& uses)
+{
+    uses.assign(args.size(), VectorUse{});
+    // The preamble (helpers, macros) must not name an array argument: a macro could hide a use;
+    // nor may a preamble with macros name `i`: a macro could declare another one.
+    const bool macros = preamble.find("#define") != std::string_view::npos;
+    for (std::size_t p = 0; p < preamble.size();) {
+        if (const std::size_t q = skipLiteralOrComment(preamble, p); q != p) {
+            p = q;
+        } else if (identStart(preamble[p])) {
+            std::size_t e = p;
+            while (e < preamble.size() && identChar(preamble[e]))
+                ++e;
+            std::size_t index = 0;
+            if (arrayNamed(args, preamble.substr(p, e - p), &index)) return std::nullopt;
+            if (macros && preamble.substr(p, e - p) == "i") return std::nullopt;
+            p = e;
+        } else {
+            ++p;
+        }
+    }
+    static constexpr std::string_view kRefused[] = {"return",   "goto",    "break",   "continue",
+                                                    "asm",      "__asm",   "__asm__", "co_return",
+                                                    "co_yield", "co_await"};
+    std::string out;
+    int depth = 0;
+    for (std::size_t p = 0; p < op.size();) {
+        const char c = op[p];
+        if (const std::size_t q = skipLiteralOrComment(op, p); q != p) {
+            out.append(op.substr(p, q - p));
+            p = q;
+            continue;
+        }
+        if (c == '#') return std::nullopt;
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && p + 1 < op.size() &&
+             std::isdigit(static_cast<unsigned char>(op[p + 1])))) {
+            // A number, suffixes and exponents included: never an identifier.
+            std::size_t e = p + 1;
+            while (e < op.size() &&
+                   (identChar(op[e]) || op[e] == '.' ||
+                    ((op[e] == '+' || op[e] == '-') &&
+                     std::string_view("eEpP").find(op[e - 1]) != std::string_view::npos)))
+                ++e;
+            out.append(op.substr(p, e - p));
+            p = e;
+            continue;
+        }
+        if (!identStart(c)) {
+            if (c == '(' || c == '[' || c == '{') ++depth;
+            if (c == ')' || c == ']' || c == '}') --depth;
+            out += c;
+            ++p;
+            continue;
+        }
+        std::size_t e = p;
+        while (e < op.size() && identChar(op[e]))
+            ++e;
+        const std::string_view word = op.substr(p, e - p);
+        if (e < op.size() && op[e] == '"') return std::nullopt; // R"(...)", u8"..."
+        for (std::string_view refused : kRefused)
+            if (word == refused) return std::nullopt;
+        const auto [prev, prevAt] = before(op, p);
+        if (word == "i") {
+            // A declaration of another `i` (`int i`, `float *i`, `auto& i`, `T<int> i`, `a, i`)
+            // would change what `x[i]` means below it.
+            if (identChar(prev) || prev == '*' || prev == '&' || prev == '>' || prev == ',')
+                return std::nullopt;
+            // `int (i)`, a parenthesised declarator, where a statement (or a declaration list)
+            // may begin; `a + float(i)` is a cast.
+            if (prev == '(') {
+                static constexpr std::string_view kTypeWords[] = {
+                    "auto",     "bool",  "char",   "short", "int",      "long",  "signed",
+                    "unsigned", "float", "double", "const", "volatile", "size_t"};
+                const std::size_t typeEnd = before(op, prevAt).second + 1;
+                const std::string_view t = identifierBefore(op, typeEnd);
+                const char lead = before(op, typeEnd - t.size()).first;
+                const bool statementStart = lead == 0 || lead == ';' || lead == '{' ||
+                                            lead == '}' || lead == '(' || lead == ',' ||
+                                            identChar(lead);
+                for (std::string_view w : kTypeWords)
+                    if (t == w && statementStart) return std::nullopt;
+            }
+            out.append(word);
+            p = e;
+            continue;
+        }
+        std::size_t index = 0;
+        const KernelArgument* array = arrayNamed(args, word, &index);
+        if (!array) {
+            out.append(word);
+            p = e;
+            continue;
+        }
+        // Not a member (`s.x`, `s->x`, `::x`), not a declaration (`float x[4]`), not an
+        // address (`&x[i]`, which could reach a neighbour).
+        if (prev == '.') return std::nullopt;
+        if ((prev == '>' || prev == ':') && prevAt > 0 &&
+            op[prevAt - 1] == (prev == '>' ? '-' : ':'))
+            return std::nullopt;
+        if (prev == '&') {
+            const char beforeAmp = before(op, prevAt).first;
+            if (beforeAmp != '&' && !identChar(beforeAmp) && beforeAmp != ')' && beforeAmp != ']')
+                return std::nullopt;
+        }
+        if (identChar(prev)) {
+            const std::string_view keyword = identifierBefore(op, prevAt + 1);
+            if (keyword != "else" && keyword != "do") return std::nullopt;
+        }
+        // Exactly `name [ i ]`.
+        std::size_t q = skipSpace(op, e);
+        if (q >= op.size() || op[q] != '[') return std::nullopt;
+        q = skipSpace(op, q + 1);
+        if (q >= op.size() || op[q] != 'i' || (q + 1 < op.size() && identChar(op[q + 1])))
+            return std::nullopt;
+        q = skipSpace(op, q + 1);
+        if (q >= op.size() || op[q] != ']') return std::nullopt;
+        const std::size_t after = skipSpace(op, q + 1);
+        if (after < op.size() && op[after] == '[') return std::nullopt;
+        const bool store = after < op.size() && op[after] == '=' &&
+                           !(after + 1 < op.size() && op[after + 1] == '=');
+        const bool unconditional = store && depth == 0 && (prev == 0 || prev == ';');
+        VectorUse& use = uses[index];
+        use.used = true;
+        use.store = !array->isConst;
+        if (!unconditional || array->isConst) use.load = true;
+        out += "wb_a_" + array->name + "[wb_k].wb_e[wb_j]";
+        p = q + 1;
+    }
+    for (const VectorUse& use : uses)
+        if (use.used) return out;
+    return std::nullopt; // no array to move in packs
+}
+
+ElementwiseSource elementwiseSource(const std::string& name,
+                                    const std::vector<KernelArgument>& args,
+                                    const std::string& operation, std::string_view preamble,
+                                    bool vectorize, unsigned packsPerTrip)
+{
+    ElementwiseSource result;
+    std::vector<VectorUse> uses;
+    std::optional<std::string> vectorOp;
+    if (vectorize) vectorOp = vectorOperation(args, operation, preamble, uses);
+    std::size_t widest = 0;
+    if (vectorOp)
+        for (std::size_t k = 0; k < args.size(); ++k)
+            if (uses[k].used) widest = std::max(widest, scalarTypeSize(args[k].type));
+
     const std::string body = "                " + operation + ";\n";
-    std::string s = header("ElementwiseKernel", name, preamble);
+    std::string& s = result.text;
+    s = header("ElementwiseKernel", name, preamble);
+    if (vectorOp && widest > 0 && widest <= 8) {
+        result.vectorized = true;
+        result.elementsPerPack = static_cast<unsigned>(16 / widest);
+    }
+    const std::string per = std::to_string(result.elementsPerPack);
+    const std::string trips = std::to_string(packsPerTrip);
+    if (result.vectorized) {
+        s += "\n// A pack: the elements one 16-byte (or narrower) load or store moves.\n";
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            if (!uses[k].used) continue;
+            const std::size_t bytes = scalarTypeSize(args[k].type) * result.elementsPerPack;
+            s += "union wb_t_" + args[k].name + " { " + rawType(bytes) + " wb_raw; " +
+                 scalarTypeName(args[k].type) + " wb_e[" + per + "]; };\n";
+        }
+    }
     for (bool restrict : {false, true}) {
         s += "\nextern \"C\" __global__ void " + name + (restrict ? "_noalias" : "") + "(" +
-             parameterList(args, restrict) + "unsigned long long n)\n{\n" + gridStrideLoop(body) +
-             "}\n";
+             parameterList(args, restrict) + "unsigned long long n)\n{\n";
+        if (restrict && result.vectorized) {
+            // Raw pointers (the emulator's trace mode passes pointer objects), their alignment.
+            std::string aligned;
+            for (std::size_t k = 0; k < args.size(); ++k) {
+                if (!uses[k].used) continue;
+                const KernelArgument& a = args[k];
+                const std::size_t bytes = scalarTypeSize(a.type) * result.elementsPerPack;
+                s += std::string("    ") + (a.isConst ? "const " : "") + scalarTypeName(a.type) +
+                     "* wb_p_" + a.name + " = " + a.name + ";\n";
+                if (!aligned.empty()) aligned += " &&\n        ";
+                aligned += "(unsigned long long)wb_p_" + a.name + " % " + std::to_string(bytes) +
+                           "ull == 0";
+            }
+            // One trip over `count` packs per array, `wb_stride` apart from wb_p: all loads,
+            // the operation per element, then the stores (a read-write array's pack only when
+            // a bit changed, so that a read-only `float *x` costs no write).
+            const auto trip = [&](const std::string& count, const std::string& indent) {
+                std::string t;
+                for (std::size_t k = 0; k < args.size(); ++k) {
+                    if (!uses[k].used) continue;
+                    const std::string& v = args[k].name;
+                    t += indent + "wb_t_" + v + " wb_a_" + v + "[" + count + "];\n";
+                    if (uses[k].load && uses[k].store)
+                        t += indent +
+                             rawType(scalarTypeSize(args[k].type) * result.elementsPerPack) +
+                             " wb_o_" + v + "[" + count + "];\n";
+                }
+                t += "#pragma unroll\n" + indent + "for (int wb_k = 0; wb_k < " + count +
+                     "; ++wb_k) {\n" + indent +
+                     "    const unsigned long long wb_at = wb_p + wb_k * wb_stride;\n";
+                for (std::size_t k = 0; k < args.size(); ++k) {
+                    if (!uses[k].used || !uses[k].load) continue;
+                    const std::string& v = args[k].name;
+                    const std::string raw =
+                        rawType(scalarTypeSize(args[k].type) * result.elementsPerPack);
+                    t += indent + "    wb_a_" + v +
+                         "[wb_k].wb_raw = __ldcs(reinterpret_cast<const " + raw + "*>(wb_p_" + v +
+                         ") + wb_at);\n";
+                    if (uses[k].store)
+                        t += indent + "    wb_o_" + v + "[wb_k] = wb_a_" + v + "[wb_k].wb_raw;\n";
+                }
+                t += indent + "}\n#pragma unroll\n" + indent + "for (int wb_k = 0; wb_k < " +
+                     count + "; ++wb_k) {\n#pragma unroll\n" + indent +
+                     "    for (int wb_j = 0; wb_j < " + per + "; ++wb_j) {\n" + indent +
+                     "        const unsigned long long i = (wb_p + wb_k * wb_stride) * " + per +
+                     " + wb_j;\n" + indent + "        (void)i;\n" + indent + "        " +
+                     *vectorOp + ";\n" + indent + "    }\n" + indent + "}\n";
+                bool stores = false;
+                for (std::size_t k = 0; k < args.size(); ++k)
+                    stores = stores || (uses[k].used && uses[k].store);
+                if (!stores) return t;
+                t += "#pragma unroll\n" + indent + "for (int wb_k = 0; wb_k < " + count +
+                     "; ++wb_k) {\n" + indent +
+                     "    const unsigned long long wb_at = wb_p + wb_k * wb_stride;\n";
+                for (std::size_t k = 0; k < args.size(); ++k) {
+                    if (!uses[k].used || !uses[k].store) continue;
+                    const std::string& v = args[k].name;
+                    const std::size_t bytes = scalarTypeSize(args[k].type) * result.elementsPerPack;
+                    const std::string store = "__stcs(reinterpret_cast<" +
+                                              std::string(rawType(bytes)) + "*>(wb_p_" + v +
+                                              ") + wb_at, wb_a_" + v + "[wb_k].wb_raw);\n";
+                    if (uses[k].load)
+                        t += indent + "    if (" +
+                             rawDiffers(bytes, "wb_a_" + v + "[wb_k].wb_raw",
+                                        "wb_o_" + v + "[wb_k]") +
+                             ") " + store;
+                    else
+                        t += indent + "    " + store;
+                }
+                return t + indent + "}\n";
+            };
+            s += "    const unsigned long long wb_stride = (unsigned long long)blockDim.x * "
+                 "gridDim.x;\n"
+                 "    const unsigned long long wb_first = (unsigned long long)blockIdx.x * "
+                 "blockDim.x + threadIdx.x;\n"
+                 "    if (" +
+                 aligned +
+                 ") {\n"
+                 "        // Vector path: " +
+                 per + " elements per pack, " + trips +
+                 " packs per array per thread per trip, then the\n"
+                 "        // remaining packs one at a time, then the n % " +
+                 per +
+                 " last elements.\n"
+                 "        const unsigned long long wb_packs = n / " +
+                 per +
+                 ";\n"
+                 "        unsigned long long wb_p = wb_first;\n"
+                 "        for (; wb_p + " +
+                 std::to_string(packsPerTrip - 1) + " * wb_stride < wb_packs; wb_p += " + trips +
+                 " * wb_stride) {\n" + trip(trips, "            ") +
+                 "        }\n"
+                 "        for (; wb_p < wb_packs; wb_p += wb_stride) {\n" +
+                 trip("1", "            ") +
+                 "        }\n"
+                 "        for (unsigned long long i = wb_packs * " +
+                 per + " + wb_first; i < n; i += wb_stride) {\n" + body +
+                 "        }\n"
+                 "        return;\n"
+                 "    }\n"
+                 "    // Scalar loop: an array not aligned to its pack.\n";
+        }
+        s += gridStrideLoop(body, !(restrict && result.vectorized)) + "}\n";
     }
-    return s;
+    return result;
 }
 
 std::string reductionSource(const std::string& name, ScalarType type,
