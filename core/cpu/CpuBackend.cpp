@@ -9,6 +9,7 @@
 #include "core/cpu/detail/BlockRunner.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
+#include "core/cpu/detail/SandboxServer.h"
 #include "core/cpu/detail/ThreadPool.h"
 #include "core/cpu/detail/TraceRecorder.h"
 #include "core/host/HostCompiler.h"
@@ -436,6 +437,8 @@ struct CpuBackend::Impl {
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
     std::vector<RaceFinding> races;
+    /// Race-checked launches: the sandbox process kept between them.
+    std::unique_ptr<detail::SandboxServer> raceServer;
     std::uint64_t schedule = 0;
     std::mutex compileMutex;
     std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
@@ -1012,12 +1015,17 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
 
     if (p.boundsChecked()) {
         detail::SandboxLaunch request{
-            p.compiled(), *info,           config,           args,           p.constants,
-            {},           p.raceChecked(), m_impl->schedule, &m_impl->races, &p.constants};
+            p.compiled(),   *info,        config,          args,
+            p.constants,    {},           p.raceChecked(), m_impl->schedule,
+            &m_impl->races, &p.constants, m_impl->threads};
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)
                 request.buffers.push_back({b->data(), b->size(), b->label()});
+        }
+        if (p.raceChecked()) {
+            if (!m_impl->raceServer) m_impl->raceServer = std::make_unique<detail::SandboxServer>();
+            return m_impl->raceServer->run(request, m_impl->findings);
         }
         return detail::runInSandbox(request, m_impl->findings);
     }

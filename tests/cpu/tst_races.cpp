@@ -8,6 +8,8 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -26,7 +28,11 @@ std::string readFile(const std::string& path)
 
 /// Compiles `source`, launches `kernel` on buffers of floats/ints given as byte vectors.
 struct Run {
-    cpu::CpuBackend backend{1};
+    explicit Run(int threads = 1)
+        : backend(threads)
+    {
+    }
+    cpu::CpuBackend backend;
     std::unique_ptr<BackendProgram> program;
     std::vector<std::unique_ptr<BackendBuffer>> buffers;
     std::vector<std::vector<unsigned char>> values;
@@ -105,6 +111,40 @@ std::string describe(const std::vector<RaceFinding>& races)
              std::to_string(f.second.line) + (f.second.isWrite ? " write" : " read") + "; ";
     return s.empty() ? "no races" : s;
 }
+
+/// Everything a finding says, for comparing whole race lists.
+std::string fullText(const std::vector<RaceFinding>& races)
+{
+    const auto dim = [](const Dim3& d) {
+        char text[64];
+        std::snprintf(text, sizeof text, "(%u,%u,%u)", d.x, d.y, d.z);
+        return std::string(text);
+    };
+    const auto side = [&](const RaceAccess& a) {
+        return a.file + ":" + std::to_string(a.line) + (a.isWrite ? " write" : " read") +
+               (a.isAtomic ? " atomic" : "") + " block " + dim(a.block) + " thread " +
+               dim(a.thread);
+    };
+    std::string s;
+    for (const RaceFinding& f : races)
+        s += f.location + (f.shared ? " shared: " : " global: ") + side(f.first) + " / " +
+             side(f.second) + " x" + std::to_string(f.occurrences) + "\n";
+    return s;
+}
+
+/// Many blocks with every kind of race: in shared memory (no barrier between the store and the
+/// neighbour's load), in global memory within a block (every thread adds to its block's
+/// element) and across blocks (each block's thread 0 writes its neighbour's element).
+const char* kManyBlocksRacy = R"(__global__ void racy(const float* in, float* out)
+{
+    __shared__ float cache[64];
+    const int t = threadIdx.x;
+    cache[t] = in[blockIdx.x * 64 + t];
+    const float v = cache[(t + 1) % 64];
+    out[blockIdx.x] += v;
+    if (t == 0) out[(blockIdx.x + 1) % gridDim.x] = v;
+}
+)";
 
 } // namespace
 
@@ -329,6 +369,126 @@ __global__ void gather(float* partial, float* out, int synced)
         QVERIFY2(hasRace(u.backend.lastRaces(), 5, true, 9, false), text.c_str());
         for (const RaceFinding& f : u.backend.lastRaces())
             QVERIFY2(f.first.block != f.second.block, text.c_str());
+    }
+
+    void manyBlocksGiveTheSameRaceListOnAnyNumberOfWorkers()
+    {
+        // Blocks of a race-checked launch run on all workers (here 4, whatever the machine); the
+        // list (findings, examples, counts) is the one a single worker gives, run after run.
+        const int blocks = 96;
+        std::vector<float> in(blocks * 64);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<float>(i % 5);
+        const auto races = [&](int workers) {
+            Run r(workers);
+            if (!r.compile(kManyBlocksRacy, "many_blocks.cu", true)) return std::string("compile");
+            r.buffer(in, "in");
+            r.buffer(std::vector<float>(blocks, 0.0f), "out");
+            r.launch("racy", {blocks, 1, 1}, {64, 1, 1});
+            const std::string first = fullText(r.backend.lastRaces());
+            for (int again = 0; again < 2; ++again) { // the same process serves the next launch
+                r.backend.upload(*r.buffers[1], std::vector<float>(blocks, 0.0f).data(),
+                                 blocks * sizeof(float));
+                r.launch("racy", {blocks, 1, 1}, {64, 1, 1});
+                if (fullText(r.backend.lastRaces()) != first)
+                    return "launch " + std::to_string(again + 2) + " differs:\n" +
+                           fullText(r.backend.lastRaces()) + "first:\n" + first;
+            }
+            return first;
+        };
+        const std::string one = races(1);
+        QVERIFY2(one.find(" shared: many_blocks.cu:6 read") != std::string::npos ||
+                     one.find(" shared: many_blocks.cu:5 write") != std::string::npos,
+                 one.c_str());
+        QVERIFY2(one.find(" global: ") != std::string::npos, one.c_str());
+        for (int run = 0; run < 3; ++run) {
+            const std::string four = races(4);
+            QCOMPARE(four, one);
+        }
+    }
+
+    void sharedMemoryRacesOnManyWorkersAreTheOnesOfOneWorker()
+    {
+        // Only shared-memory races (no replay on one worker): each worker's blocks are checked
+        // against its own shared memory, and the example of each finding is that of the first
+        // block in run order, whichever worker found it first.
+        Run one(1), four(4);
+        const std::string source =
+            readFile("resources/examples/bugs/missing_syncthreads/missing_syncthreads.cu");
+        const int n = 256 * 64, threads = 256;
+        std::string lists[2];
+        int k = 0;
+        for (Run* r : {&one, &four}) {
+            QVERIFY(r->compile(source, "missing_syncthreads.cu", true));
+            r->buffer(std::vector<float>(n, 1.0f), "in");
+            r->buffer(std::vector<float>(n / threads, 0.0f), "partial");
+            r->launch("block_sum", {n / threads, 1, 1}, {threads, 1, 1}, {n}, threads * 4);
+            lists[k++] = fullText(r->backend.lastRaces());
+        }
+        QVERIFY2(lists[0].find(" shared: ") != std::string::npos, lists[0].c_str());
+        QVERIFY2(lists[0].find(" global: ") == std::string::npos, lists[0].c_str());
+        QCOMPARE(lists[1], lists[0]);
+        QVERIFY2(lists[0].find("block (0,0,0)") != std::string::npos, lists[0].c_str());
+    }
+
+    void racesAcrossBlocksOnDifferentWorkersAreFound()
+    {
+        // Every block writes the same element and its own: blocks on different workers
+        // conflict through the locked global shadow; nothing else is reported.
+        const char* source = R"(__global__ void last_wins(int* flag, int* own)
+{
+    if (threadIdx.x == 0) *flag = blockIdx.x;
+    own[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+)";
+        for (int run = 0; run < 3; ++run) {
+            Run r(4);
+            QVERIFY(r.compile(source, "last_wins.cu", true));
+            r.buffer(std::vector<int>(1, -1), "flag");
+            r.buffer(std::vector<int>(64 * 32, 0), "own");
+            r.launch("last_wins", {64, 1, 1}, {32, 1, 1});
+            const auto& races = r.backend.lastRaces();
+            const std::string text = fullText(races);
+            QCOMPARE(races.size(), std::size_t{1});
+            const RaceFinding& f = races[0];
+            QCOMPARE(f.location, std::string("flag[0]"));
+            QVERIFY2(f.first.isWrite && f.second.isWrite, text.c_str());
+            QCOMPARE(f.first.line, 3);
+            QVERIFY2(f.first.block != f.second.block, text.c_str());
+            // In block order, as one worker finds it: block 0's write, then block 1's.
+            QCOMPARE(f.first.block, (Dim3{0, 0, 0}));
+            QCOMPARE(f.second.block, (Dim3{1, 0, 0}));
+            // Each later block's write conflicts with the two kept writes of earlier blocks.
+            QCOMPARE(f.occurrences, std::uint64_t{1 + 62 * 2});
+            const auto own = r.result<int>(1, 64 * 32);
+            QVERIFY(std::all_of(own.begin(), own.end(), [](int v) { return v == 1; }));
+        }
+    }
+
+    void aFailedRaceCheckedLaunchDoesNotStopTheNext()
+    {
+        // The sandbox that serves race-checked launches ends with a failed launch; the next
+        // launch starts a new one.
+        const char* source = R"(__global__ void stuck(int* out, int skip)
+{
+    if (threadIdx.x != skip) __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}
+)";
+        Run r(2);
+        QVERIFY(r.compile(source, "stuck.cu", true));
+        r.buffer(std::vector<int>(4 * 32, 0), "out");
+        bool threw = false;
+        try {
+            r.launch("stuck", {4, 1, 1}, {32, 1, 1}, {5});
+        } catch (const Error& e) {
+            threw = true;
+            QVERIFY2(std::string(e.what()).find("stuck") != std::string::npos, e.what());
+        }
+        QVERIFY(threw);
+        r.launch("stuck", {4, 1, 1}, {32, 1, 1}, {-1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 4 * 32)[4 * 32 - 1], 31);
     }
 
     void scheduleVariesTheResultReproducibly()

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,6 +31,15 @@ namespace wb::cpu::detail {
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
 /// address). A report is kept once per
 /// distinct (code address pair, kinds) with one example and a count.
+///
+/// Concurrency: the blocks of a launch may run on several worker threads at once (startBlock
+/// names the worker). Each worker has its own per-block tables and its own instance of the
+/// shared memory (addWorkerRegion); a global-memory word's shadow is updated under a per-word
+/// lock; the current emulated thread is per OS thread. The report list does not depend on the
+/// interleaving for shared memory: a report's example is the one of the earliest block in the
+/// run order (startBlock's `sequence`), reports are printed in that order. Global-memory
+/// reports of a parallel run can depend on it: hasGlobalReports() says when the caller should
+/// replay the launch on one worker for a deterministic list.
 class RaceDetector {
 public:
     /// One side of a reported race. `pc` is relative to the kernel library's load address.
@@ -53,16 +63,22 @@ public:
     /// kept relative to it). `maxReports`: distinct reports kept, later ones only counted.
     /// `cooperative`: every block runs at once (per-thread state is kept for the whole grid and
     /// startBlock() is not called).
+    /// `workers`: worker threads that run blocks at once (startBlock's `worker`).
     RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize, wbcpu::abi::Dim gridSize,
-                 std::size_t maxReports = 64, bool cooperative = false);
+                 std::size_t maxReports = 64, bool cooperative = false, int workers = 1);
     ~RaceDetector();
     RaceDetector(const RaceDetector&) = delete;
     RaceDetector& operator=(const RaceDetector&) = delete;
 
-    /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory.
+    /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory. Not while
+    /// blocks run on several workers.
     void addRegion(const void* begin, std::size_t size, int id, bool shared);
-    /// Before each block runs: every thread starts at barrier phase 0.
-    void startBlock();
+    /// Watches worker `worker`'s instance of a shared-memory variable (the emulator's shared
+    /// memory is thread_local): seen only by accesses of that worker's thread.
+    void addWorkerRegion(int worker, const void* begin, std::size_t size, int id);
+    /// Before each block runs, on the thread that runs it: every thread starts at barrier phase
+    /// 0; `worker` (< workers) is that thread's, `sequence` the block's place in the run order.
+    void startBlock(int worker = 0, std::uint64_t sequence = 0);
     /// The emulated thread `st` passed a barrier (__syncthreads or grid.sync()).
     void barrierPassed(const wbcpu::abi::ThreadState* st);
     /// The emulated thread `st` passed a grid.sync().
@@ -78,13 +94,16 @@ public:
     /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
     /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
     /// each thread behind a compiler barrier.
-    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
+    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { t_current = st; }
     /// One access by the current emulated thread, from code address `pc`.
     void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);
 
-    const std::vector<Report>& reports() const noexcept { return m_reports; }
-    /// Conflicting pairs beyond the kept reports.
-    std::uint64_t dropped() const noexcept { return m_dropped; }
+    /// The kept reports (at most maxReports), in run order. After the blocks ran.
+    std::vector<Report> reports() const;
+    /// Conflicting pairs beyond the kept reports. After the blocks ran.
+    std::uint64_t dropped() const;
+    /// Whether some report is about global memory (not a shared-memory region).
+    bool hasGlobalReports() const;
     /// Writes one "WB-RACE ..." line per report (parsed by core/cpu/detail/Sandbox.cpp).
     void print(std::FILE* out) const;
 
@@ -95,8 +114,16 @@ private:
     struct Record;
     struct Cell;
     struct Region;
+    struct Worker;
+    struct Kept;
     void check(Cell& cell, const Record& now, const Region& region, std::uintptr_t address,
                unsigned size);
+    void accessRegion(const Region& region, std::uintptr_t a, std::size_t size, bool write,
+                      bool atomic, const void* pc);
+    static std::unique_ptr<Region> makeRegion(const void* begin, std::size_t size, int id,
+                                              bool shared);
+    /// The calling thread's worker (cooperative launches and threads without startBlock: 0).
+    Worker& here() const noexcept;
     /// Index of the per-thread state of thread `linear` of block `block` (linear indices).
     std::size_t slot(std::uint32_t block, unsigned linear) const;
     std::uint32_t blockOf(const wbcpu::abi::ThreadState* st) const;
@@ -108,31 +135,25 @@ private:
     std::size_t m_maxReports;
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
-    const wbcpu::abi::ThreadState* m_current = nullptr;
     bool m_cooperative = false;
-    unsigned m_threads = 0;             ///< threads per block
-    std::vector<std::uint32_t> m_phase; ///< barrier count of each thread (slot())
-    std::vector<std::uint32_t> m_grid;  ///< grid.sync() count of each thread (slot())
+    bool m_parallel = false; ///< several workers: global-memory words are locked
+    std::uint64_t m_serial;  ///< tells this detector's thread-local state from an earlier one's
+    unsigned m_threads = 0;  ///< threads per block
     /// Per block (one in all unless cooperative): warp and tile syncs completed so far; every
     /// access records it (Record::syncGen).
-    std::vector<std::uint32_t> m_syncGen;
-    /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
-    /// part in. An earlier access by lane a at generation g is ordered before this thread's
-    /// access when m_joint[slot * 32 + a] > g.
-    std::vector<std::uint32_t> m_joint;
-    /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
-    /// access by a thread of that tile at generation g < its generation is ordered.
     struct TileSync {
         std::uint32_t generation = 0;
         std::uint16_t first = 0, count = 0;
     };
-    std::vector<TileSync> m_tile;
-    const std::uint32_t* m_jointRow = nullptr; ///< the current access's thread's row
-    const TileSync* m_tileNow = nullptr;       ///< the current access's thread's last tile sync
-    bool m_warpSynced = false; ///< m_syncGen / m_joint / m_tile were written since startBlock()
-    std::vector<Report> m_reports;
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    mutable std::mutex m_reportMutex;
+    std::vector<Kept> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
-    std::uint64_t m_dropped = 0;
+    std::uint64_t m_overflow = 0; ///< conflicting pairs beyond the distinct reports held
+
+    static thread_local const wbcpu::abi::ThreadState* t_current;
+    static thread_local const std::uint32_t* t_jointRow; ///< the current access's thread's row
+    static thread_local const TileSync* t_tileNow;       ///< the current access's last tile sync
 };
 
 } // namespace wb::cpu::detail

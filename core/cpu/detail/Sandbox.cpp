@@ -413,6 +413,7 @@ std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::fil
     std::vector<SharedVariable> sharedVars;
     if (launch.raceCheck) {
         req << "races 1\n";
+        req << "workers " << std::max(1, launch.workers) << "\n";
         sharedVars = sharedVariables(launch.compiled.libraryPath);
         for (const SharedVariable& v : sharedVars)
             req << "sharedvar " << v.offset << " " << v.size << "\n";
@@ -471,44 +472,53 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
     const std::string output = process.readAll().toStdString();
 
     const std::string_view okValue = sandboxOk(output);
-    if (!okValue.empty() && process.exitStatus() == QProcess::NormalExit &&
-        process.exitCode() == 0) {
-        for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
-            if (!used[b]) continue;
-            std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
-            in.read(reinterpret_cast<char*>(launch.buffers[b].data),
-                    static_cast<std::streamsize>(launch.buffers[b].size));
-        }
-        if (launch.constantsAfter) {
-            *launch.constantsAfter = launch.constants;
-            for (std::size_t c = 0; c < launch.constantsAfter->size(); ++c) {
-                std::vector<unsigned char>& bytes = (*launch.constantsAfter)[c].second;
-                std::ifstream in(work / ("global" + std::to_string(c)), std::ios::binary);
-                in.read(reinterpret_cast<char*>(bytes.data()),
-                        static_cast<std::streamsize>(bytes.size()));
-                if (in.gcount() != static_cast<std::streamsize>(bytes.size()))
-                    throw Error(Error::Kind::Runtime, "the sandbox did not return variable '" +
-                                                          (*launch.constantsAfter)[c].first + "'");
-            }
-        }
-        if (launch.raceCheck && launch.races) {
-            std::vector<std::string> names;
-            for (const SandboxBuffer& b : launch.buffers)
-                names.push_back(b.label);
-            *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
-                                            launch.compiled.sourceName, names,
-                                            sharedVariables(launch.compiled.libraryPath));
-        }
-        try {
-            return std::stod(std::string(okValue));
-        } catch (const std::exception&) {
-            throw Error(Error::Kind::Runtime, "the bounds-checked launch reported no valid time: " +
-                                                  std::string(okValue));
+    const int exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    if (okValue.empty() || exitCode != 0) throwSandboxFailure(launch, output, exitCode, findings);
+    for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
+        if (!used[b]) continue;
+        std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
+        in.read(reinterpret_cast<char*>(launch.buffers[b].data),
+                static_cast<std::streamsize>(launch.buffers[b].size));
+    }
+    if (launch.constantsAfter) {
+        *launch.constantsAfter = launch.constants;
+        for (std::size_t c = 0; c < launch.constantsAfter->size(); ++c) {
+            std::vector<unsigned char>& bytes = (*launch.constantsAfter)[c].second;
+            std::ifstream in(work / ("global" + std::to_string(c)), std::ios::binary);
+            in.read(reinterpret_cast<char*>(bytes.data()),
+                    static_cast<std::streamsize>(bytes.size()));
+            if (in.gcount() != static_cast<std::streamsize>(bytes.size()))
+                throw Error(Error::Kind::Runtime, "the sandbox did not return variable '" +
+                                                      (*launch.constantsAfter)[c].first + "'");
         }
     }
+    return acceptSandboxAnswer(launch, output);
+}
+
+double acceptSandboxAnswer(const SandboxLaunch& launch, const std::string& output)
+{
+    const std::string_view okValue = sandboxOk(output);
+    if (launch.raceCheck && launch.races) {
+        std::vector<std::string> names;
+        for (const SandboxBuffer& b : launch.buffers)
+            names.push_back(b.label);
+        *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
+                                        launch.compiled.sourceName, names,
+                                        sharedVariables(launch.compiled.libraryPath));
+    }
+    try {
+        return std::stod(std::string(okValue));
+    } catch (const std::exception&) {
+        throw Error(Error::Kind::Runtime,
+                    "the bounds-checked launch reported no valid time: " + std::string(okValue));
+    }
+}
+
+void throwSandboxFailure(const SandboxLaunch& launch, const std::string& output, int exitCode,
+                         std::vector<MemoryFinding>& findings)
+{
     if (const std::size_t a = output.find("WB-SANDBOX attempted ");
-        a != std::string::npos && process.exitStatus() == QProcess::NormalExit &&
-        process.exitCode() == sandbox::kViolationExitCode)
+        a != std::string::npos && exitCode == sandbox::kViolationExitCode)
         throw Error(Error::Kind::Runtime,
                     sandbox::violationMessage("kernel", restOfLine(output, a + 21),
                                               "kernel '" + launch.kernel.name + "'"));
