@@ -33,9 +33,12 @@ struct RaceDetector::Record {
 };
 
 /// The shadow of one 4-byte word: the two latest writes and reads by different threads, and
-/// the lock its update takes while blocks run on several workers.
+/// its state word: bit 0 the lock its update takes while blocks run on several workers, the
+/// other bits the detector (generation()) that wrote it last. A cell of an earlier detector
+/// counts as empty, so that shadow memory passes from one launch to the next without being
+/// cleared (the kernel's zeroing of fresh shadow pages was a fifth of a small launch's time).
 struct RaceDetector::Cell {
-    std::uint32_t lock = 0;
+    std::uint32_t state = 0;
     Record writes[2];
     Record reads[2];
 };
@@ -92,6 +95,7 @@ inline void spinPause() noexcept
 }
 
 std::atomic<std::uint64_t> g_serial{0};
+
 /// The worker of the calling thread, valid while t_serial is its detector's m_serial.
 thread_local void* t_worker = nullptr;
 thread_local std::uint64_t t_serial = 0;
@@ -100,6 +104,8 @@ constexpr std::size_t kMaxDistinct = 1u << 16;
 
 } // namespace
 
+std::mutex RaceDetector::s_spareMutex;
+std::vector<std::unique_ptr<RaceDetector::Region>> RaceDetector::s_spare;
 thread_local const wbcpu::abi::ThreadState* RaceDetector::t_current = nullptr;
 thread_local const std::uint32_t* RaceDetector::t_jointRow = nullptr;
 thread_local const RaceDetector::TileSync* RaceDetector::t_tileNow = nullptr;
@@ -114,6 +120,7 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
     , m_cooperative(cooperative)
     , m_parallel(!cooperative && workers > 1)
     , m_serial(++g_serial)
+    , m_generation(static_cast<std::uint32_t>(m_serial % 0x7fffffffu + 1u) << 1)
     , m_threads(blockSize.x * blockSize.y * blockSize.z)
 {
     const std::size_t blocks =
@@ -131,7 +138,8 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
     }
 }
 
-std::size_t RaceDetector::slot(std::uint32_t block, unsigned linear) const
+[[gnu::always_inline]] inline std::size_t RaceDetector::slot(std::uint32_t block,
+                                                             unsigned linear) const
 {
     if (!m_cooperative) return linear;
     // Warp-aligned per block, so that a warp's threads share one row block of joint.
@@ -144,7 +152,7 @@ std::uint32_t RaceDetector::blockOf(const wbcpu::abi::ThreadState* st) const
     return b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
 }
 
-RaceDetector::Worker& RaceDetector::here() const noexcept
+[[gnu::always_inline]] inline RaceDetector::Worker& RaceDetector::here() const noexcept
 {
     if (t_serial == m_serial && t_worker) return *static_cast<Worker*>(t_worker);
     return *m_workers[0];
@@ -153,17 +161,35 @@ RaceDetector::Worker& RaceDetector::here() const noexcept
 RaceDetector::~RaceDetector()
 {
     if (active == this) active = nullptr;
+    std::vector<std::unique_ptr<Region>> spare = std::move(m_regions);
+    for (const std::unique_ptr<Worker>& w : m_workers)
+        for (std::unique_ptr<Region>& r : w->regions)
+            spare.push_back(std::move(r));
+    std::lock_guard lock(s_spareMutex);
+    s_spare.swap(spare); // the previous spare ones go
 }
 
 std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin, std::size_t size,
                                                                int id, bool shared)
 {
-    auto r = std::make_unique<Region>();
+    const std::size_t bytes = (size + 3) / 4 * sizeof(Cell);
+    std::unique_ptr<Region> r;
+    {
+        // An earlier detector's shadow of about this size: its cells are stale (Cell::state).
+        std::lock_guard lock(s_spareMutex);
+        for (std::unique_ptr<Region>& spare : s_spare)
+            if (spare && spare->bytes >= bytes && spare->bytes <= 2 * bytes + (1u << 21)) {
+                r = std::move(spare);
+                break;
+            }
+    }
+    if (!r) r = std::make_unique<Region>();
     r->begin = reinterpret_cast<std::uintptr_t>(begin);
     r->end = r->begin + size;
     r->id = id;
     r->shared = shared;
-    r->bytes = (size + 3) / 4 * sizeof(Cell);
+    if (r->cells) return r;
+    r->bytes = bytes;
     void* cells =
         mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (cells == MAP_FAILED) throw std::bad_alloc();
@@ -460,12 +486,29 @@ void RaceDetector::accessRegion(const Region& region, std::uintptr_t a, std::siz
             if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
         now.mask = static_cast<std::uint8_t>(mask);
         Cell& cell = region.cells[word];
-        if (locked)
-            while (__atomic_exchange_n(&cell.lock, 1u, __ATOMIC_ACQUIRE))
-                while (__atomic_load_n(&cell.lock, __ATOMIC_RELAXED))
+        const auto fresh = [&](std::uint32_t state) {
+            if ((state & ~1u) != m_generation) // an earlier launch's: empty
+                cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
+        };
+        if (locked) {
+            std::uint32_t seen = __atomic_load_n(&cell.state, __ATOMIC_RELAXED);
+            for (;;) {
+                if (seen & 1u) {
                     spinPause();
-        check(cell, now, region, a, static_cast<unsigned>(size));
-        if (locked) __atomic_store_n(&cell.lock, 0u, __ATOMIC_RELEASE);
+                    seen = __atomic_load_n(&cell.state, __ATOMIC_RELAXED);
+                } else if (__atomic_compare_exchange_n(&cell.state, &seen, seen | 1u, true,
+                                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+                    break;
+                }
+            }
+            fresh(seen);
+            check(cell, now, region, a, static_cast<unsigned>(size));
+            __atomic_store_n(&cell.state, m_generation, __ATOMIC_RELEASE);
+        } else {
+            fresh(cell.state);
+            cell.state = m_generation;
+            check(cell, now, region, a, static_cast<unsigned>(size));
+        }
     }
 }
 

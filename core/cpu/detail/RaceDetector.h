@@ -136,9 +136,10 @@ private:
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
     bool m_cooperative = false;
-    bool m_parallel = false; ///< several workers: global-memory words are locked
-    std::uint64_t m_serial;  ///< tells this detector's thread-local state from an earlier one's
-    unsigned m_threads = 0;  ///< threads per block
+    bool m_parallel = false;    ///< several workers: global-memory words are locked
+    std::uint64_t m_serial;     ///< tells this detector's thread-local state from an earlier one's
+    std::uint32_t m_generation; ///< marks the shadow cells it wrote (Cell::state)
+    unsigned m_threads = 0;     ///< threads per block
     /// Per block (one in all unless cooperative): warp and tile syncs completed so far; every
     /// access records it (Record::syncGen).
     struct TileSync {
@@ -151,6 +152,9 @@ private:
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
     std::uint64_t m_overflow = 0; ///< conflicting pairs beyond the distinct reports held
 
+    /// Shadow mappings of the last detector, for the next to take (makeRegion).
+    static std::mutex s_spareMutex;
+    static std::vector<std::unique_ptr<Region>> s_spare;
     static thread_local const wbcpu::abi::ThreadState* t_current;
     static thread_local const std::uint32_t* t_jointRow; ///< the current access's thread's row
     static thread_local const TileSync* t_tileNow;       ///< the current access's last tile sync
