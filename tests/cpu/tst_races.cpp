@@ -491,6 +491,34 @@ __global__ void gather(float* partial, float* out, int synced)
         QCOMPARE(r.result<int>(0, 4 * 32)[4 * 32 - 1], 31);
     }
 
+    void aForbiddenCallEndsTheServedSandboxWithItsMessage()
+    {
+        // The served sandbox is sealed like a one-shot one: a kernel that opens a file for
+        // writing ends it with "kernel attempted ...", and the next launch gets a new one.
+        const char* source = R"(#include <cstdio>
+__global__ void escape(int* out, int open)
+{
+    if (open && threadIdx.x == 0) out[0] = std::fopen("/tmp/wb-race-escape", "w") != nullptr;
+    else out[threadIdx.x] = 2;
+}
+)";
+        Run r(2);
+        QVERIFY(r.compile(source, "escape.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("escape", {1, 1, 1}, {32, 1, 1}, {0});
+        QCOMPARE(r.result<int>(0, 32)[0], 2);
+        std::string message;
+        try {
+            r.launch("escape", {1, 1, 1}, {32, 1, 1}, {1});
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.find("kernel attempted ") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("escape") != std::string::npos, message.c_str());
+        r.launch("escape", {1, 1, 1}, {32, 1, 1}, {0});
+        QCOMPARE(r.result<int>(0, 32)[31], 2);
+    }
+
     void scheduleVariesTheResultReproducibly()
     {
         const std::string source =
