@@ -465,6 +465,32 @@ __global__ void gather(float* partial, float* out, int synced)
         }
     }
 
+    void theRunInBlockOrderStartsFromTheLaunchsInputs()
+    {
+        // A global race on several workers makes the launch run again on one: the buffers and
+        // the library's __device__ variables are put back first, so the results are those of a
+        // single run in block order (each block draws its ticket in turn).
+        const char* source = R"(__device__ unsigned int ticket = 0;
+__global__ void draw(unsigned int* out)
+{
+    if (threadIdx.x == 0) {
+        out[0] = blockIdx.x;
+        out[1 + blockIdx.x] += atomicAdd(&ticket, 1u);
+    }
+}
+)";
+        const unsigned blocks = 40;
+        Run r(4);
+        QVERIFY(r.compile(source, "draw.cu", true));
+        r.buffer(std::vector<unsigned>(1 + blocks, 0), "out");
+        r.launch("draw", {blocks, 1, 1}, {32, 1, 1});
+        QVERIFY2(r.backend.lastRaces().size() == 1, describe(r.backend.lastRaces()).c_str());
+        const auto out = r.result<unsigned>(0, 1 + blocks);
+        QCOMPARE(out[0], blocks - 1);
+        for (unsigned b = 0; b < blocks; ++b)
+            QCOMPARE(out[1 + b], b);
+    }
+
     void aFailedRaceCheckedLaunchDoesNotStopTheNext()
     {
         // The sandbox that serves race-checked launches ends with a failed launch; the next

@@ -140,8 +140,7 @@ private:
     std::uint64_t m_serial;     ///< tells this detector's thread-local state from an earlier one's
     std::uint32_t m_generation; ///< marks the shadow cells it wrote (Cell::state)
     unsigned m_threads = 0;     ///< threads per block
-    /// Per block (one in all unless cooperative): warp and tile syncs completed so far; every
-    /// access records it (Record::syncGen).
+    /// A thread's last tile sync (Worker::tile).
     struct TileSync {
         std::uint32_t generation = 0;
         std::uint16_t first = 0, count = 0;
