@@ -32,6 +32,7 @@
 #include "ui/Worker.h"
 #include "ui/debug/DebugDock.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/project/NewFromExpression.h"
 
 #include <QAction>
 #include <QApplication>
@@ -545,6 +546,10 @@ void MainWindow::buildMenus()
     file->addAction(icon("new"), tr("&New"), QKeySequence::New, this, [this]() {
         if (maybeSave()) newProject();
     });
+    file->addAction(tr("New from &Expression…"), this, [this]() {
+        if (maybeSave() && NewFromExpressionDialog::createProject(this, *m_doc))
+            m_exampleCopy.reset();
+    });
     file->addAction(icon("open"), tr("&Open…"), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
         const QString path =
@@ -597,6 +602,10 @@ void MainWindow::buildMenus()
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_boundsCheckAction);
     runMenu->addAction(m_raceCheckAction);
+    runMenu->addAction(tr("Run under compute-sanitizer: &memcheck (GPU)"), QKeySequence(), this,
+                       [this]() { runUnderSanitizer(false); });
+    runMenu->addAction(tr("Run under compute-sanitizer: racechec&k (GPU)"), QKeySequence(), this,
+                       [this]() { runUnderSanitizer(true); });
     runMenu->addAction(m_compileAction);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
@@ -1027,6 +1036,18 @@ bool MainWindow::runRaceChecked()
     return true;
 }
 
+bool MainWindow::runUnderSanitizer(bool racecheck)
+{
+    m_autosave->flush();
+    if (!confirmFlags()) return false;
+    if (!m_runner->runUnderSanitizer(racecheck ? runner::RunnerClient::MemoryCheck::Racecheck
+                                               : runner::RunnerClient::MemoryCheck::Memcheck))
+        return false;
+    m_lastRunLabel->setText(racecheck ? tr("running under compute-sanitizer racecheck…")
+                                      : tr("running under compute-sanitizer memcheck…"));
+    return true;
+}
+
 void MainWindow::cancel()
 {
     m_runner->cancel();
@@ -1041,6 +1062,9 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
     m_progress->hide();
     m_elapsedTimer->stop();
     const session::RunReport& r = outcome->report;
+    // What confined the kernels (an emulator run: device-code check, filter, Landlock, …).
+    if (!r.sandbox.empty())
+        m_results->appendLog(tr("sandbox: %1").arg(QString::fromStdString(r.sandbox)));
     // A compile error from the run lands in the editor like a live one.
     if (r.status == session::RunReport::Status::CompileError) {
         m_kernelEditor->setDiagnostics(r.diagnostics);
@@ -1058,7 +1082,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
         m_results->inspectPanel()->setHotspots(hot ? &*hot : nullptr);
     }
     m_resultsDock->raise();
-    // Bounds-checked runs: each faulting access is a problem at its kernel line.
+    // Bounds-checked runs and compute-sanitizer runs: each faulting access (each hazard) is a
+    // problem at its kernel line.
     if (!outcome->findings.empty()) {
         std::vector<Diagnostic> found;
         for (const MemoryFinding& f : outcome->findings) {
@@ -1077,9 +1102,17 @@ void MainWindow::onRunFinished(std::shared_ptr<const RunOutcome> outcome)
             found.push_back(std::move(d));
         }
         m_diagnostics->setDiagnostics(QStringLiteral("memory"), found);
+        // The editor marks each line with a finding, as for races (a later compile replaces
+        // them).
+        std::vector<Diagnostic> marks;
+        if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
+        for (const Diagnostic& d : found)
+            if (d.line > 0 && d.file == m_kernelEditor->sourceName().toStdString())
+                marks.push_back(d);
+        m_kernelEditor->setDiagnostics(marks);
         m_results->showTab(ResultsPanel::Tab::Problems);
     }
-    if (outcome->raceChecked) showRaces(outcome->races);
+    if (outcome->raceChecked) showRaces(outcome->races, outcome->raceCrowding);
     m_lastRunLabel->setText(tr("last run %1 · %2")
                                 .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
                                      QString::fromUtf8(r.statusName())));
@@ -1098,7 +1131,8 @@ void MainWindow::markResultsStale(const QString& why)
     m_viewer->setStale(m_runner->lastOutcome() != nullptr);
 }
 
-void MainWindow::showRaces(const std::vector<RaceFinding>& races)
+void MainWindow::showRaces(const std::vector<RaceFinding>& races,
+                           const std::vector<RaceCrowding>& crowding)
 {
     const auto dim = [](const Dim3& d) {
         return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
@@ -1128,7 +1162,18 @@ void MainWindow::showRaces(const std::vector<RaceFinding>& races)
             found.push_back(std::move(d));
         }
     }
-    m_diagnostics->setDiagnostics(QStringLiteral("races"), found);
+    // Crowded words are a note on the run, in Problems only (no line to mark).
+    std::vector<Diagnostic> problems = found;
+    const std::string crowded = raceCrowdingText(crowding);
+    if (!crowded.empty()) {
+        Diagnostic d;
+        d.file = m_doc->session().kernelSourceName();
+        d.line = 0;
+        d.severity = Severity::Warning;
+        d.message = "race check: " + crowded;
+        problems.push_back(std::move(d));
+    }
+    m_diagnostics->setDiagnostics(QStringLiteral("races"), problems);
     // The editor shows the compile's diagnostics and the races (a later compile replaces them).
     std::vector<Diagnostic> marks;
     if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
@@ -1137,6 +1182,7 @@ void MainWindow::showRaces(const std::vector<RaceFinding>& races)
     m_results->appendLog(races.empty() ? tr("race check: no races found")
                                        : tr("race check: %n race(s) found", nullptr,
                                             static_cast<int>(races.size())));
+    if (!crowded.empty()) m_results->appendLog(QString::fromStdString("race check: " + crowded));
     if (!races.empty()) {
         m_editorTabs->setCurrentWidget(m_kernelEditor);
         m_results->showTab(ResultsPanel::Tab::Problems);

@@ -95,6 +95,10 @@ public:
     /// Run → Check Races: a race-checked run on the CPU emulator; each race is a problem at
     /// both of its kernel lines.
     bool runRaceChecked();
+    /// Run → Run under compute-sanitizer: the session in a one-shot runner under
+    /// compute-sanitizer's memcheck (or racecheck); its findings land in Problems at their
+    /// kernel line, with block and thread, like the emulator's.
+    bool runUnderSanitizer(bool racecheck);
     void cancel();
     /// View → Reset Layout: the docks exactly as on the first start (places, tabs, sizes) and
     /// the first start's window size, unless maximised.
@@ -186,7 +190,9 @@ private:
     /// The session was edited since the shown results (`part` says what): grey them.
     void markResultsStale(const QString& why);
     /// The races of a race-checked run: in Problems and on the kernel editor's lines.
-    void showRaces(const std::vector<RaceFinding>& races);
+    /// Crowded words (more accessors than the detector compares) are one warning there.
+    void showRaces(const std::vector<RaceFinding>& races,
+                   const std::vector<RaceCrowding>& crowding);
     QByteArray snapshot() const;
 
     SessionDocument* m_doc = nullptr;

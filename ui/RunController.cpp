@@ -71,6 +71,18 @@ bool RunController::run(bool boundsChecked, bool raceChecked)
     return true;
 }
 
+bool RunController::runUnderSanitizer(runner::RunnerClient::MemoryCheck tool)
+{
+    if (m_running) return false;
+    runner::RunnerClient::Config config;
+    config.memoryCheck = tool;
+    runner::RunnerClient::Request req;
+    req.timeoutMs = 300000; // compute-sanitizer starts slowly and runs kernels 10-100x slower
+    submit(m_doc->runnableSession(), std::move(req),
+           std::make_shared<runner::RunnerClient>(config));
+    return true;
+}
+
 QString RunController::profileUnavailableReason(const session::Session& s)
 {
     if (s.backend == BackendKind::Cpu) return profileUnavailableReason(s, std::nullopt);
@@ -100,17 +112,19 @@ bool RunController::profile(const profiling::SessionProfileOptions& profileOptio
     return true;
 }
 
-void RunController::submit(session::Session s, runner::RunnerClient::Request req)
+void RunController::submit(session::Session s, runner::RunnerClient::Request req,
+                           std::shared_ptr<runner::RunnerClient> oneShot)
 {
     m_running = true;
     m_clock.start();
     const quint64 generation = ++m_generation;
     Q_EMIT runStarted();
     if (!m_client) m_client = std::make_shared<runner::RunnerClient>();
+    m_active = oneShot ? std::move(oneShot) : m_client;
     m_token = m_worker->post<std::shared_ptr<const RunOutcome>>(
         this,
         [s = std::move(s), req = std::move(req),
-         client = m_client](const CancelToken& token) mutable {
+         client = m_active](const CancelToken& token) mutable {
             auto outcome = std::make_shared<RunOutcome>();
             const auto start = std::chrono::steady_clock::now();
             // The kernel runs in warpbench-runner: a crash, a lost GPU context or a kernel
@@ -123,6 +137,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
             outcome->findings = std::move(r.findings);
             outcome->raceChecked = req.raceCheck;
             outcome->races = std::move(r.races);
+            outcome->raceCrowding = std::move(r.raceCrowding);
             outcome->kernelOutput = QString::fromStdString(r.kernelOutput);
             if (req.profile)
                 outcome->profile =
@@ -171,7 +186,7 @@ void RunController::submit(session::Session s, runner::RunnerClient::Request req
 void RunController::cancel()
 {
     if (!m_running) return;
-    if (m_client) m_client->cancel();
+    if (m_active) m_active->cancel();
     ++m_generation;
     m_token.cancel();
     m_running = false;

@@ -30,6 +30,10 @@ public:
     /// block/thread, what) instead of a crash.
     /// `raceChecked`: on the CPU emulator in race-check mode (RunOutcome::races).
     bool run(bool boundsChecked = false, bool raceChecked = false);
+    /// Starts a run of the session under compute-sanitizer (`tool`: memcheck or racecheck) in a
+    /// one-shot runner: its findings (RunOutcome::findings: kernel, file:line, block/thread)
+    /// fail the run and land in Problems like the emulator's. False while one runs.
+    bool runUnderSanitizer(runner::RunnerClient::MemoryCheck tool);
     /// Starts a profile run: the session as it is now runs in warpbench-runner on the CUDA
     /// backend and its kernel is profiled after the timed launches (cold-L2 timing, hardware
     /// counters); runFinished carries RunOutcome::profile. False while a run is running or when
@@ -64,7 +68,8 @@ Q_SIGNALS:
 private:
     /// Runs `request` (its session set to `session`) on the warm runner from the run worker;
     /// runFinished carries the outcome.
-    void submit(session::Session session, runner::RunnerClient::Request request);
+    void submit(session::Session session, runner::RunnerClient::Request request,
+                std::shared_ptr<runner::RunnerClient> client = nullptr);
 
     SessionDocument* m_doc;
     Worker* m_worker;
@@ -77,6 +82,8 @@ private:
     /// Runs and profile runs go through the isolated runner (created at the first run; the
     /// runner stays warm between runs).
     std::shared_ptr<runner::RunnerClient> m_client;
+    /// The client of the run in progress: m_client, or a compute-sanitizer run's own.
+    std::shared_ptr<runner::RunnerClient> m_active;
 };
 
 } // namespace wb::ui

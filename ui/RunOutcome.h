@@ -38,6 +38,8 @@ struct RunOutcome {
     /// Race-checked runs (RunController::run(false, true), CPU emulator): the data races.
     bool raceChecked = false;
     std::vector<RaceFinding> races;
+    /// Words with more accessors than the race detector compares (a race may be missed there).
+    std::vector<RaceCrowding> raceCrowding;
     /// What the kernel printed (runner::RunOutcome::kernelOutput: bounded, "… N more lines").
     QString kernelOutput;
 };

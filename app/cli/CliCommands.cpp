@@ -221,7 +221,8 @@ QJsonObject raceJson(const RaceFinding& f)
 
 /// The JSON report of a run through the runner: RunReport's, plus what the kernel printed
 /// (`kernelOutput`), the memory findings of bounds-checked and memory-checked runs and, for
-/// race-checked runs, the races.
+/// race-checked runs, the races and the words with more accessors than the detector compares
+/// (`raceCrowding`: [{location, memory, words}], `raceCrowdedWords`: their total).
 QJsonObject runnerReportJson(const runner::RunOutcome& o, bool raceCheck = false, int exitCode = 0)
 {
     QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(o.report.toJson())).object();
@@ -235,6 +236,17 @@ QJsonObject runnerReportJson(const runner::RunOutcome& o, bool raceCheck = false
         for (const RaceFinding& f : o.races)
             races.append(raceJson(f));
         j["races"] = races;
+        QJsonArray crowding;
+        std::uint64_t crowdedWords = 0;
+        for (const RaceCrowding& c : o.raceCrowding) {
+            crowding.append(QJsonObject{{"location", qs(c.location)},
+                                        {"memory", c.shared ? "shared" : "global"},
+                                        {"words", static_cast<double>(c.words)}});
+            crowdedWords += c.words;
+        }
+        j["raceCrowding"] = crowding;
+        j["raceCrowdedWords"] = static_cast<double>(crowdedWords);
+        if (crowdedWords) j["raceCrowdingNote"] = qs(raceCrowdingText(o.raceCrowding));
         j["exitCode"] = exitCode; // a race is exit 3
     }
     return j;
@@ -483,6 +495,8 @@ int cmdRun(const QCommandLineParser& p, const QStringList& args)
         if (raceCheck && o.races.empty() && o.fault == runner::Fault::None &&
             o.report.exitCode() <= 1)
             out("races: none found\n");
+        if (raceCheck && !o.raceCrowding.empty())
+            out("note: " + raceCrowdingText(o.raceCrowding) + "\n");
     }
     return code;
 }

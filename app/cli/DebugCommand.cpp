@@ -46,8 +46,15 @@ void printStop(const debug::DebugStop& s)
 void printState(debug::DebugSession& d, const QStringList& prints, bool warp)
 {
     std::cout << "locals:\n";
-    for (const debug::DebugVariable& v : d.locals())
-        std::cout << "  " << v.type << " " << v.name << " = " << v.value << "\n";
+    const std::vector<debug::DebugVariable> locals = d.locals();
+    for (const debug::DebugVariable& v : locals) {
+        std::cout << "  " << v.type << " " << v.name << " = ";
+        if (v.notYetInitialised)
+            std::cout << "(not yet initialised: declared at line " << v.declLine
+                      << "; its memory holds " << v.value << ")\n";
+        else
+            std::cout << v.value << "\n";
+    }
     for (const debug::SharedArray& a : d.sharedMemory()) {
         std::cout << "shared " << a.name << " (" << a.type << "): ";
         if (!a.error.empty()) {
@@ -65,6 +72,10 @@ void printState(debug::DebugSession& d, const QStringList& prints, bool warp)
         rows = d.allThreads(e.toStdString());
         std::cout << "all threads of block " << dim(d.lastStop().block) << ": " << e.toStdString()
                   << " at line " << d.lastStop().line << ", phase " << d.lastStop().phase << "\n";
+        for (const std::string& name :
+             debug::DebugSession::uninitialisedIn(e.toStdString(), locals))
+            std::cout << "  (" << name << " is not yet initialised at line " << d.lastStop().line
+                      << ": its values are what its memory held)\n";
         std::cout << "  thread      phase now   where now            value at the line\n";
         for (const debug::ThreadRow& r : rows) {
             std::string where = debug::threadWhereName(r.where);
@@ -156,6 +167,14 @@ int DebugCommand::run(const QCommandLineParser& p, const QStringList& args)
                      "(first stop after %.0f ms: prepare, compile or cache hit, gdb, run)\n", ms);
         std::fflush(stdout);
         const QStringList prints = p.values(QStringLiteral("print"));
+        // A name gdb does not know is the same error in every thread: before anything else.
+        for (const QString& e : prints) {
+            try {
+                d.checkExpression(e.toStdString());
+            } catch (const Error& err) {
+                return invalid("--print " + e.toStdString() + ": " + err.what());
+            }
+        }
         const bool warp = p.isSet(QStringLiteral("warp"));
         printState(d, prints, warp);
         for (int i = 0; i < steps && !d.finished(); ++i) {

@@ -3,6 +3,7 @@
 // Kernels may print: the protocol moves to private descriptors and what they print on stdout
 // travels in the report.
 #include "core/common/Sandbox.h"
+#include "core/cuda/DevicePool.h"
 #include "core/runner/RunnerService.h"
 #include "core/session/imageio/QtImageCodec.h"
 
@@ -28,8 +29,14 @@ int main(int argc, char** argv)
             opt.protocolVersion = static_cast<std::uint16_t>(std::atoi(argv[++i]));
             continue;
         }
+        if (std::strcmp(argv[i], "--no-device-pool") == 0) {
+            // Under compute-sanitizer (RunnerClient adds it): exact allocations, so that
+            // memcheck sees a buffer's real end (DevicePool.h).
+            wb::cuda::setDevicePoolEnabled(false);
+            continue;
+        }
         std::fprintf(stderr,
-                     "usage: warpbench-runner [--version]\n"
+                     "usage: warpbench-runner [--version] [--no-device-pool]\n"
                      "Started by Warpbench (RunnerClient); speaks its protocol on stdin/stdout.\n");
         return 2;
     }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -32,6 +33,32 @@ struct RaceFinding {
     RaceAccess second;             ///< the later one
     std::uint64_t occurrences = 1; ///< conflicting access pairs seen with this pair of lines
 };
+
+/// Words of one buffer or `__shared__` variable that more threads touched between two
+/// synchronisations than the race detector compares (it keeps two reads and two writes per
+/// 4-byte word): a race with an access it no longer compared may have gone unreported.
+struct RaceCrowding {
+    std::string location; ///< "data", "cache": the buffer or __shared__ variable
+    bool shared = false;
+    std::uint64_t words = 0;
+};
+
+/// "12 words (shared cache: 8, data: 4) had more accessors than the race check compares; races
+/// among them may be missed", or empty when `crowding` is.
+inline std::string raceCrowdingText(const std::vector<RaceCrowding>& crowding)
+{
+    std::uint64_t total = 0;
+    std::string parts;
+    for (const RaceCrowding& c : crowding) {
+        total += c.words;
+        if (!parts.empty()) parts += ", ";
+        parts += (c.shared ? "shared " : "") + c.location + ": " + std::to_string(c.words);
+    }
+    if (!total) return {};
+    return std::to_string(total) + (total == 1 ? " word (" : " words (") + parts + ") had " +
+           "more accessors than the race check compares (2 reads and 2 writes per word); races "
+           "among them may be missed";
+}
 
 /// "write-write", "read-write" or "write-read" for the example's kinds, in order.
 inline std::string raceKindName(const RaceFinding& f)

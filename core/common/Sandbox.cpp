@@ -2,6 +2,7 @@
 #include "core/common/Sandbox.h"
 
 #include "core/common/Error.h"
+#include "core/common/detail/SandboxLayers.h"
 
 #include <seccomp.h>
 
@@ -36,6 +37,7 @@ namespace {
 std::atomic<Policy> g_policy{Policy::Off};
 std::atomic<bool> g_disposable{false};
 std::atomic<bool> g_sealed{false};
+std::string g_layers; ///< what confines this process once sealed (layers())
 
 constexpr std::size_t kWhoBytes = 64;
 constexpr std::size_t kDetailBytes = 192;
@@ -69,15 +71,19 @@ namespace {
 
 ViolationRecord::Page* g_record = nullptr;
 
-void writeAll(int fd, const char* text) noexcept
+void writeAll(int fd, const char* text, std::size_t n) noexcept
 {
-    std::size_t n = std::strlen(text);
     while (n > 0) {
         const ssize_t w = ::write(fd, text, n);
         if (w <= 0) return;
         text += w;
         n -= static_cast<std::size_t>(w);
     }
+}
+
+void writeAll(int fd, const char* text) noexcept
+{
+    writeAll(fd, text, std::strlen(text));
 }
 
 /// Records the forbidden call `nr` and ends the process.
@@ -308,6 +314,9 @@ void seal(bool allowReadingFiles)
     ::pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
     // Whatever the process inherited stays out of reach of getenv().
     ::clearenv();
+    // Landlock and namespaces under the filter, where the kernel allows them; before the
+    // supervisor thread exists (a user namespace needs a single-threaded process).
+    const std::string deeper = detail::addDefenceInDepth(allowReadingFiles);
 
     // A forbidden call goes to a supervisor thread (user notification, Linux 5.7 with
     // TSYNC); where that is refused, it traps (SIGSYS).
@@ -358,9 +367,17 @@ void seal(bool allowReadingFiles)
             throw Error(Error::Kind::Unavailable,
                         std::string("sandbox: the kernel refused the system-call filter: ") +
                             std::strerror(-rc) + "; untrusted code is not run without it");
+        g_layers = std::string("seccomp-bpf filter (") +
+                   (action == SCMP_ACT_NOTIFY ? "user notification" : "SIGSYS trap") + "); " +
+                   deeper;
         g_sealed = true;
         return;
     }
+}
+
+std::string layers()
+{
+    return g_sealed ? g_layers : std::string();
 }
 
 void confine(std::string_view who, std::string_view detail)
@@ -471,14 +488,7 @@ std::string runIsolated(std::string_view who, std::string_view detail,
             out = std::string("\x01") + e.what();
             code = 1;
         }
-        const char* p = out.data();
-        std::size_t n = out.size();
-        while (n > 0) {
-            const ssize_t w = ::write(fds[1], p, n);
-            if (w <= 0) break;
-            p += w;
-            n -= static_cast<std::size_t>(w);
-        }
+        writeAll(fds[1], out.data(), out.size());
         ::_exit(code);
     }
     ::close(fds[1]);

@@ -45,6 +45,12 @@ std::string violationMessage(std::string_view who, std::string_view call, std::s
 /// line). Throws Error(Unavailable) when the kernel refuses a seccomp filter.
 void seal(bool allowReadingFiles = false);
 
+/// What confines this sealed process, one clause per layer: "seccomp-bpf filter (user
+/// notification); Landlock ABI 7: no file access by path, no TCP, … (all 3 threads); namespaces:
+/// not entered (…)". Empty when the process is not sealed. Landlock and the namespaces are
+/// best effort (detail/SandboxLayers.h): where one is missing, the clause says why.
+std::string layers();
+
 /// Before calling untrusted code in this process: with Policy::Confine seals it (once),
 /// after setActivity(who, detail). Throws Error(Internal) when the process must stay usable
 /// (not disposable): such callers use runIsolated instead.

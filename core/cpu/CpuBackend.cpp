@@ -7,6 +7,7 @@
 #include "core/common/Paths.h"
 #include "core/common/Sandbox.h"
 #include "core/cpu/detail/BlockRunner.h"
+#include "core/cpu/detail/DeviceCheck.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
 #include "core/cpu/detail/SandboxServer.h"
@@ -437,6 +438,7 @@ struct CpuBackend::Impl {
     bool compilerSearched = false;
     std::vector<MemoryFinding> findings;
     std::vector<RaceFinding> races;
+    std::vector<RaceCrowding> raceCrowding;
     /// Race-checked launches: the sandbox process kept between them.
     std::unique_ptr<detail::SandboxServer> raceServer;
     std::uint64_t schedule = 0;
@@ -495,6 +497,10 @@ const std::vector<MemoryFinding>& CpuBackend::lastFindings() const noexcept
 const std::vector<RaceFinding>& CpuBackend::lastRaces() const noexcept
 {
     return m_impl->races;
+}
+const std::vector<RaceCrowding>& CpuBackend::lastRaceCrowding() const noexcept
+{
+    return m_impl->raceCrowding;
 }
 void CpuBackend::setSchedule(std::uint64_t seed)
 {
@@ -595,6 +601,28 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
                      includePathsOf(options, result.sourceName, {dataDir() / "prelude"}),
                      [](std::size_t i, const UserHeader& h) { return headerCopyName(i, h); });
     if (!includes.errors.empty()) return failWith(includes.errors);
+    // What the CUDA backend refuses (a call of a host function above all: system, fopen,
+    // socket ...), the emulator refuses with NVRTC's own diagnostics before the host compiler
+    // sees the file (DeviceCheck.h); without NVRTC the log says so and the sandbox stays.
+    const detail::DeviceCheck device =
+        detail::checkAsDeviceCode(source, result.sourceName, options);
+    if (device.refused()) {
+        result.diagnostics = device.nvrtc.diagnostics;
+        for (Diagnostic& d : result.diagnostics)
+            if (d.severity == Severity::Error || d.severity == Severity::Fatal) {
+                d.context.push_back("note: the CPU emulator compiles a kernel file as device "
+                                    "code with NVRTC first, as the CUDA backend does (" +
+                                    std::string(detail::kDeviceCheckArch) +
+                                    " unless the project names an architecture)");
+                break;
+            }
+        result.compilerVersion = device.nvrtc.compilerVersion;
+        result.log = "device-code check (" + device.nvrtc.compilerVersion + ", " +
+                     detail::deviceCheckOptions(options).arch + "), as on the GPU:\n" +
+                     device.nvrtc.log;
+        return finish();
+    }
+    const std::string deviceNote = device.skipped.empty() ? std::string() : device.skipped + "\n";
     const detail::KernelSource ks = scanSources(includes, result.sourceName, options, trace);
     if (!ks.refusals.empty()) return failWith(ks.refusals);
     for (const detail::ScannedKernel& k : ks.kernels)
@@ -651,7 +679,7 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
     const HostCompileResult built = cxx->compileSharedLibrary(plainReq);
     // A full or unwritable cache is no compile error of the user's code: an I/O error.
     if (!built.environmentError.empty()) throw Error(Error::Kind::Io, built.environmentError);
-    result.log = built.log;
+    result.log = deviceNote + built.log;
     result.diagnostics.insert(result.diagnostics.end(), built.diagnostics.begin(),
                               built.diagnostics.end());
     result.cache = built.cacheHit ? CompileResult::Cache::DiskHit : CompileResult::Cache::Miss;
@@ -1012,12 +1040,14 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
                         std::to_string(abi::kDynamicSharedCapacity));
     m_impl->findings.clear();
     m_impl->races.clear();
+    m_impl->raceCrowding.clear();
 
     if (p.boundsChecked()) {
         detail::SandboxLaunch request{
             p.compiled(),   *info,        config,          args,
             p.constants,    {},           p.raceChecked(), m_impl->schedule,
             &m_impl->races, &p.constants, m_impl->threads};
+        request.crowding = &m_impl->raceCrowding;
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)

@@ -71,6 +71,9 @@ public:
     const std::vector<MemoryFinding>& lastFindings() const noexcept;
     /// Data races found by the last launch in race-check mode.
     const std::vector<RaceFinding>& lastRaces() const noexcept;
+    /// Race-check mode: the words of the last launch that had more accessors between two
+    /// synchronisations than the detector compares (a race among them may be missed).
+    const std::vector<RaceCrowding>& lastRaceCrowding() const noexcept;
     /// Schedule variation for later launches: 0 = the fixed order (threads by index, blocks in
     /// order); any other value = a reproducible pseudo-random order. Kernels without barriers
     /// then run as fibers too, so that their threads' order can vary.

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -243,6 +244,118 @@ void noteHostFunctions(std::vector<Diagnostic>& diagnostics,
             }
             break;
         }
+    }
+}
+
+bool isIdentChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// `text` with comments, string and character literals blanked (newlines kept).
+std::string withoutCommentsAndLiterals(std::string text)
+{
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+            while (i < text.size() && text[i] != '\n')
+                text[i++] = ' ';
+        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+            const std::size_t end = text.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? text.size() : end + 2;
+            for (; i < stop; ++i)
+                if (text[i] != '\n') text[i] = ' ';
+        } else if (c == '"' || c == '\'') {
+            ++i;
+            while (i < text.size() && text[i] != c && text[i] != '\n') {
+                if (text[i] == '\\' && i + 1 < text.size()) text[i++] = ' ';
+                text[i++] = ' ';
+            }
+            ++i;
+        } else {
+            ++i;
+        }
+    }
+    return text;
+}
+
+/// The first place in `text` where `name` is called: `name (`, not preceded by a type or a
+/// declarator (`int system(`), except after `return`. Line and column 1-based; {0, 0} if none.
+std::pair<int, int> firstCall(const std::string& text, std::string_view name)
+{
+    const std::string plain = withoutCommentsAndLiterals(text);
+    for (std::size_t at = plain.find(name); at != std::string::npos;
+         at = plain.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at > 0 && isIdentChar(plain[at - 1])) ||
+            (end < plain.size() && isIdentChar(plain[end])))
+            continue;
+        std::size_t next = end;
+        while (next < plain.size() && (plain[next] == ' ' || plain[next] == '\t'))
+            ++next;
+        if (next >= plain.size() || plain[next] != '(') continue;
+        // A declaration has a type before the name (`int system(`, `char* getenv(`); a call
+        // an operator, a parenthesis or a keyword such as `return`.
+        const auto skipSpaces = [&plain](std::size_t i) {
+            while (i > 0 && (plain[i - 1] == ' ' || plain[i - 1] == '\t' || plain[i - 1] == '\n'))
+                --i;
+            return i;
+        };
+        std::size_t before = skipSpaces(at);
+        const bool logical = before >= 2 && (plain.compare(before - 2, 2, "&&") == 0 ||
+                                             plain.compare(before - 2, 2, "||") == 0);
+        if (!logical) {
+            while (before > 0 && (plain[before - 1] == '*' || plain[before - 1] == '&'))
+                before = skipSpaces(before - 1);
+            if (before > 0 && isIdentChar(plain[before - 1])) {
+                std::size_t word = before;
+                while (word > 0 && isIdentChar(plain[word - 1]))
+                    --word;
+                const std::string_view w(plain.data() + word, before - word);
+                if (w != "return" && w != "case" && w != "else" && w != "do" && w != "throw")
+                    continue; // a declaration
+            }
+        }
+        const std::size_t lineStart = plain.rfind('\n', at);
+        const int line =
+            static_cast<int>(
+                std::count(plain.begin(), plain.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
+            1;
+        const int column =
+            static_cast<int>(at - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
+        return {line, column};
+    }
+    return {0, 0};
+}
+
+/// ptxas's "Unresolved extern function 'system'" has no place: a function declared in the
+/// file (`extern "C" int system(const char*);`) and called from device code, which has no
+/// device definition — a host function. Put it at the first call in the source or its user
+/// headers, with a note saying so.
+void locateUnresolvedExterns(std::vector<Diagnostic>& diagnostics, const IncludeScan& scan,
+                             const std::string& sourceName)
+{
+    constexpr std::string_view prefix = "Unresolved extern function '";
+    for (Diagnostic& d : diagnostics) {
+        if (d.file != "ptxas" || d.message.rfind(prefix, 0) != 0) continue;
+        const std::size_t quote = d.message.find('\'', prefix.size());
+        if (quote == std::string::npos) continue;
+        const std::string name = d.message.substr(prefix.size(), quote - prefix.size());
+        // A C++ name arrives mangled: only plain (extern "C") names can be looked up.
+        if (name.empty() || !std::all_of(name.begin(), name.end(), isIdentChar)) continue;
+        std::pair<int, int> at = firstCall(scan.rewritten, name);
+        std::string file = sourceName;
+        for (std::size_t h = 0; at.first == 0 && h < scan.headers.size(); ++h) {
+            at = firstCall(scan.headers[h].rewritten, name);
+            file = scan.headers[h].displayName;
+        }
+        if (at.first == 0) continue;
+        d.file = file;
+        d.line = at.first;
+        d.column = at.second;
+        d.context.push_back("note: '" + name +
+                            "' is declared but has no device definition: a host function "
+                            "cannot be called from a kernel or a __device__ function");
     }
 }
 
@@ -577,6 +690,7 @@ CompileResult Compiler::Impl::compileOnce(const IncludeScan& scan, const std::st
         for (const UserHeader& h : scan.headers)
             if (d.file == h.path.string()) d.file = h.displayName;
     noteHostFunctions(r.diagnostics, scan.systemIncludes);
+    locateUnresolvedExterns(r.diagnostics, scan, sourceName);
     for (const std::string& e : rejectedExpressions)
         r.diagnostics.push_back(
             {"nvrtc", 0, 0, Severity::Error, {}, "name expression \"" + e + "\" was rejected", {}});

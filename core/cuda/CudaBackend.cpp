@@ -139,7 +139,7 @@ std::unique_ptr<BackendProgram> CudaBackend::load(const CompileResult& compiled)
 
 std::unique_ptr<BackendBuffer> CudaBackend::allocate(std::size_t bytes, std::string_view label)
 {
-    return std::make_unique<CudaBuffer>(DeviceBuffer(m_context, bytes, label));
+    return std::make_unique<CudaBuffer>(DeviceBuffer::pooled(m_context, bytes, label));
 }
 
 void CudaBackend::upload(BackendBuffer& dst, const void* src, std::size_t bytes)

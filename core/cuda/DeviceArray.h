@@ -17,9 +17,10 @@
 
 namespace wb::cuda {
 
-/// A typed array in device memory, up to three dimensions (PyCUDA's GPUArray, without the
-/// arithmetic). Row-major; shape {n}, {rows, cols} or {depth, rows, cols}. Move-only; passes
-/// its device address when given to a kernel.
+/// A typed array in device memory, up to three dimensions (PyCUDA's GPUArray; its arithmetic is
+/// in core/array/ArrayMath.h). Memory comes from the device pool (DevicePool.h). Row-major; shape
+/// {n}, {rows, cols} or {depth, rows, cols}. Move-only; passes its device address when given to a
+/// kernel.
 template <typename T> class DeviceArray {
     static_assert(std::is_trivially_copyable_v<T>,
                   "DeviceArray elements must be trivially copyable");
@@ -32,7 +33,7 @@ public:
                 std::string_view label = "array")
         : m_shape(checkedShape(shape))
         , m_ndim(shape.size())
-        , m_buffer(context, count(m_shape) * sizeof(T), label)
+        , m_buffer(DeviceBuffer::pooled(context, count(m_shape) * sizeof(T), label))
     {
     }
     /// A 1-D array holding a copy of `host`.
@@ -42,6 +43,15 @@ public:
         DeviceArray array(context, {host.size()}, label);
         array.upload(host);
         return array;
+    }
+
+    /// An array of the same shape in the same context, its contents undefined.
+    DeviceArray emptyLike(std::string_view label = "array") const
+    {
+        if (!m_buffer.valid())
+            throw Error(Error::Kind::InvalidArgument,
+                        "emptyLike: use of a moved-from or empty DeviceArray");
+        return DeviceArray(m_buffer.contextState()->ordinal, m_shape, m_ndim, label);
     }
 
     std::size_t size() const noexcept { return count(m_shape); }
@@ -92,6 +102,13 @@ public:
     }
 
 private:
+    DeviceArray(int ordinal, const std::array<std::size_t, 3>& shape, std::size_t ndim,
+                std::string_view label)
+        : m_shape(shape)
+        , m_ndim(ndim)
+        , m_buffer(DeviceBuffer::pooled(Context::primary(ordinal), count(shape) * sizeof(T), label))
+    {
+    }
     static std::array<std::size_t, 3> checkedShape(std::initializer_list<std::size_t> shape)
     {
         if (shape.size() == 0 || shape.size() > 3)

@@ -2,6 +2,7 @@
 #include "core/cuda/DeviceBuffer.h"
 
 #include "core/cuda/CudaError.h"
+#include "core/cuda/DevicePool.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/cuda/Stream.h"
 #include "core/cuda/detail/DriverApi.h"
@@ -32,10 +33,36 @@ DeviceBuffer::DeviceBuffer(const Context& context, std::size_t bytes, std::strin
     HandleRegistry::instance().added(HandleKind::DeviceBuffer, bytes);
 }
 
+DeviceBuffer DeviceBuffer::pooled(const Context& context, std::size_t bytes, std::string_view label)
+{
+    if (!devicePoolEnabled()) return DeviceBuffer(context, bytes, label);
+    const detail::ContextRef& state = context.state();
+    DeviceBuffer buffer;
+    buffer.m_label = label;
+    const std::size_t block = devicePoolClassBytes(bytes);
+    if (block > state->totalMemory)
+        throw Error(Error::Kind::OutOfMemory,
+                    "allocating buffer '" + buffer.m_label + "' (" + detail::formatBytes(bytes) +
+                        ") on " + state->describe() + ": out of memory, the device has only " +
+                        detail::formatBytes(state->totalMemory));
+    CUdeviceptr ptr = 0;
+    if (block > 0)
+        CU_CHECK(state->poolAllocate(block, ptr),
+                 "allocating buffer '" + buffer.m_label + "' (" + detail::formatBytes(bytes) +
+                     ") from the device pool of " + state->describe());
+    buffer.m_context = state;
+    buffer.m_ptr = ptr;
+    buffer.m_bytes = bytes;
+    buffer.m_poolClass = block;
+    HandleRegistry::instance().added(HandleKind::DeviceBuffer, bytes);
+    return buffer;
+}
+
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : m_context(std::move(other.m_context))
     , m_ptr(std::exchange(other.m_ptr, 0))
     , m_bytes(std::exchange(other.m_bytes, 0))
+    , m_poolClass(std::exchange(other.m_poolClass, 0))
     , m_label(std::move(other.m_label))
 {
 }
@@ -47,6 +74,7 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept
         m_context = std::move(other.m_context);
         m_ptr = std::exchange(other.m_ptr, 0);
         m_bytes = std::exchange(other.m_bytes, 0);
+        m_poolClass = std::exchange(other.m_poolClass, 0);
         m_label = std::move(other.m_label);
     }
     return *this;
@@ -60,7 +88,9 @@ DeviceBuffer::~DeviceBuffer()
 void DeviceBuffer::release() noexcept
 {
     if (!m_context) return;
-    if (m_ptr) {
+    if (m_ptr && m_poolClass) {
+        m_context->poolFree(m_ptr, m_poolClass);
+    } else if (m_ptr) {
         const detail::DriverApi& api = detail::driverUnchecked();
         m_context->makeCurrentNoThrow();
         detail::reportCudaFailure(api.cuMemFree(m_ptr), "cuMemFree", "freeing a device buffer");
@@ -68,6 +98,7 @@ void DeviceBuffer::release() noexcept
     HandleRegistry::instance().removed(HandleKind::DeviceBuffer, m_bytes);
     m_ptr = 0;
     m_bytes = 0;
+    m_poolClass = 0;
     m_context.reset();
 }
 

@@ -21,6 +21,12 @@ public:
     DeviceBuffer() = default;
     /// Throws wb::Error (OutOfMemory) naming the buffer when the device cannot hold it.
     DeviceBuffer(const Context& context, std::size_t bytes, std::string_view label = "buffer");
+    /// The same from the context's device memory pool (DevicePool.h): a block of the size
+    /// class of `bytes`, reused from an earlier pooled buffer when one is idle (no driver
+    /// call), given back to the pool on release. The block is reused in the order of the
+    /// legacy default stream: synchronise work on other streams before releasing it.
+    static DeviceBuffer pooled(const Context& context, std::size_t bytes,
+                               std::string_view label = "buffer");
     DeviceBuffer(DeviceBuffer&& other) noexcept;
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -28,6 +34,8 @@ public:
     ~DeviceBuffer();
 
     bool valid() const noexcept { return m_context != nullptr; }
+    /// The block came from the device pool.
+    bool isPooled() const noexcept { return m_poolClass != 0; }
     CUdeviceptr ptr() const noexcept { return m_ptr; }
     /// Where the device address lives, for kernel parameter arrays.
     const CUdeviceptr* ptrAddress() const noexcept { return &m_ptr; }
@@ -59,6 +67,7 @@ private:
     detail::ContextRef m_context;
     CUdeviceptr m_ptr = 0;
     std::size_t m_bytes = 0;
+    std::size_t m_poolClass = 0; ///< the pool size class of the block; 0 = cuMemAlloc'd
     std::string m_label;
 };
 

@@ -18,6 +18,8 @@ const char* handleKindName(HandleKind kind) noexcept
         return "stream";
     case HandleKind::Event:
         return "event";
+    case HandleKind::PooledMemory:
+        return "pooled device memory (idle)";
     case HandleKind::Count:
         break;
     }

@@ -9,7 +9,16 @@
 namespace wb::cuda {
 
 /// The kinds of driver resource Warpbench owns.
-enum class HandleKind { Context, DeviceBuffer, PinnedHostBuffer, Module, Stream, Event, Count };
+enum class HandleKind {
+    Context,
+    DeviceBuffer, ///< in use (pooled or not)
+    PinnedHostBuffer,
+    Module,
+    Stream,
+    Event,
+    PooledMemory, ///< idle blocks kept by the device pool for reuse (DevicePool.h)
+    Count
+};
 
 /// "context", "device buffer", ...
 const char* handleKindName(HandleKind kind) noexcept;

@@ -3,6 +3,7 @@
 
 #include "core/common/Error.h"
 #include "core/cpu/detail/DebugRecord.h"
+#include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
 #include "core/debug/GdbMi.h"
 
@@ -114,6 +115,41 @@ std::vector<unsigned char> readMemory(GdbMi& gdb, const std::string& address, st
     out.resize(bytes, 0);
     return out;
 }
+
+/// A console command's output (gdb's ^error message instead, with `ok` false).
+std::string consoleOf(GdbMi& gdb, const std::string& command, bool& ok)
+{
+    gdb.takeConsole();
+    const MiRecord r = gdb.command("-interpreter-exec console " + miQuote(command));
+    ok = r.cls != "error";
+    return ok ? gdb.takeConsole() : r.results.text("msg", "error");
+}
+
+/// gdb's type of `expression` ("float [2]"), or "" when gdb cannot tell.
+std::string typeOf(GdbMi& gdb, const std::string& expression)
+{
+    bool ok = false;
+    std::string t = consoleOf(gdb, "whatis " + expression, ok);
+    if (!ok || t.rfind("type = ", 0) != 0) return {};
+    t.erase(0, 7);
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+        t.pop_back();
+    return t;
+}
+
+/// gdb's Python: every variable of the selected frame's blocks, from the innermost one to the
+/// function's, with the line of its declaration (DW_AT_decl_line). Sent as one line.
+const char* const kDeclarationLinesPy =
+    "import gdb\n"
+    "def wb_declaration_lines():\n"
+    "    b = gdb.selected_frame().block()\n"
+    "    while b is not None:\n"
+    "        for s in b:\n"
+    "            if s.is_variable and not s.is_argument:\n"
+    "                gdb.write('WBDECL %d %s' % (s.line, s.name) + chr(10))\n"
+    "        if b.function is not None:\n"
+    "            break\n"
+    "        b = b.superblock\n";
 
 std::string evaluateIn(GdbMi& gdb, const std::string& expression)
 {
@@ -270,6 +306,38 @@ std::string DebugSession::gdbExpression(const std::string& e)
             for (const auto& [name, with] : builtins)
                 if (word == name) replacement = with;
         out += replacement;
+    }
+    return out;
+}
+
+std::vector<std::string> DebugSession::uninitialisedIn(const std::string& expression,
+                                                       const std::vector<DebugVariable>& locals)
+{
+    std::vector<std::string> out;
+    const std::string e = cpu::detail::blankCommentsAndLiterals(expression);
+    const auto isIdent = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_';
+    };
+    for (std::size_t i = 0; i < e.size();) {
+        if (!isIdent(e[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t begin = i;
+        while (i < e.size() && isIdent(e[i]))
+            ++i;
+        const bool member = (begin > 0 && e[begin - 1] == '.') ||
+                            (begin > 1 && e[begin - 1] == '>' && e[begin - 2] == '-') ||
+                            (begin > 1 && e[begin - 1] == ':' && e[begin - 2] == ':');
+        const std::string word = e.substr(begin, i - begin);
+        if (member || std::find(out.begin(), out.end(), word) != out.end()) continue;
+        for (const DebugVariable& v : locals)
+            if (v.name == word && !v.argument) {
+                // The innermost declaration of the name is the one the expression sees.
+                if (v.notYetInitialised) out.push_back(word);
+                break;
+            }
     }
     return out;
 }
@@ -543,19 +611,98 @@ std::string DebugSession::evaluate(const std::string& expression)
     return evaluateIn(*m_gdb, gdbExpression(expression));
 }
 
+void DebugSession::checkExpression(const std::string& expression)
+{
+    selectKernelFrame();
+    if (expression.find_first_of("\n\r") != std::string::npos)
+        throw Error(Error::Kind::InvalidArgument, "an expression is one line");
+    if (expression.find_first_not_of(" \t") == std::string::npos)
+        throw Error(Error::Kind::InvalidArgument, "the expression is empty");
+    bool ok = false;
+    const std::string msg = consoleOf(*m_gdb, "whatis " + gdbExpression(expression), ok);
+    if (!ok) throw Error(Error::Kind::InvalidArgument, msg);
+}
+
+std::vector<std::string> DebugSession::sharedInScope()
+{
+    // Candidates: the source's __shared__ declarations (every kernel's, and the file's) and the
+    // frame's own variables; gdb keeps those it finds in the stopped frame's scope (or the
+    // file's) that are thread-local, which is what __shared__ becomes on the emulator (one
+    // block per OS thread). Another kernel's __shared__ is not in scope: "No symbol".
+    std::vector<std::string> names;
+    const auto add = [&](const std::string& n) {
+        if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end())
+            names.push_back(n);
+    };
+    for (const SharedVariable& v : m_target.shared)
+        add(v.name);
+    const MiRecord r = m_gdb->check("-stack-list-variables --no-values");
+    if (const MiValue* vars = r.results.find("variables"))
+        for (const auto& [unused, v] : vars->items)
+            if (v.text("arg") != "1") add(v.text("name"));
+    std::vector<std::string> out;
+    for (const std::string& n : names) {
+        bool ok = false;
+        const std::string where = consoleOf(*m_gdb, "info address " + n, ok);
+        if (ok && where.find("is a thread-local variable") != std::string::npos) out.push_back(n);
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, int>> DebugSession::declarationLines()
+{
+    if (m_python == 0) {
+        std::string code = kDeclarationLinesPy;
+        std::string escaped;
+        for (const char c : code)
+            escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+        bool ok = false;
+        consoleOf(*m_gdb, "python exec(\"" + escaped + "\")", ok);
+        m_python = ok ? 1 : -1;
+    }
+    std::vector<std::pair<std::string, int>> out;
+    if (m_python < 0) return out;
+    bool ok = false;
+    const std::string text = consoleOf(*m_gdb, "python wb_declaration_lines()", ok);
+    if (!ok) return out;
+    for (std::size_t at = text.find("WBDECL "); at != std::string::npos;
+         at = text.find("WBDECL ", at + 1)) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::size_t space = text.find(' ', at + 7);
+        if (space == std::string::npos || space >= end) continue;
+        out.emplace_back(text.substr(space + 1, end - space - 1), std::atoi(text.c_str() + at + 7));
+    }
+    return out;
+}
+
 std::vector<DebugVariable> DebugSession::locals()
 {
     selectKernelFrame();
+    const std::vector<std::string> shared = sharedInScope();
+    const std::vector<std::pair<std::string, int>> lines = declarationLines();
     const MiRecord r = m_gdb->check("-stack-list-variables --simple-values");
     std::vector<DebugVariable> out;
     const MiValue* vars = r.results.find("variables");
     if (!vars) return out;
+    // gdb lists the arguments, then the locals from the innermost block out, as the
+    // declarations' lines come: the n-th local of a name is the n-th declaration of it.
+    std::vector<std::string> seen;
     for (const auto& [unused, v] : vars->items) {
         DebugVariable d;
         d.name = v.text("name");
-        if (std::any_of(m_target.shared.begin(), m_target.shared.end(),
-                        [&](const SharedVariable& s) { return s.name == d.name; }))
-            continue;
+        d.argument = v.text("arg") == "1";
+        if (!d.argument) {
+            auto nth = std::count(seen.begin(), seen.end(), d.name);
+            seen.push_back(d.name);
+            for (const auto& [name, line] : lines)
+                if (name == d.name && nth-- == 0) {
+                    d.declLine = line;
+                    break;
+                }
+            if (std::find(shared.begin(), shared.end(), d.name) != shared.end()) continue;
+        }
+        // The stop is before its line runs: a declaration on that line or later has not run.
+        d.notYetInitialised = d.declLine > 0 && d.declLine >= m_last.line;
         d.type = v.text("type");
         if (const MiValue* value = v.find("value"))
             d.value = value->string;
@@ -570,12 +717,13 @@ std::vector<SharedArray> DebugSession::sharedMemory()
 {
     selectKernelFrame();
     std::vector<SharedArray> out;
-    for (const SharedVariable& v : m_target.shared) {
+    for (const std::string& name : sharedInScope()) {
         SharedArray a;
-        a.name = v.name;
-        std::string expr = v.name;
-        if (v.isExtern) {
-            const std::string size = evaluateIn(*m_gdb, "sizeof(" + v.name + "[0])");
+        a.name = name;
+        std::string expr = name;
+        // `extern __shared__ T a[]` is a reference to the block's dynamic buffer: T (&)[].
+        if (typeOf(*m_gdb, name).find("(&)[]") != std::string::npos) {
+            const std::string size = evaluateIn(*m_gdb, "sizeof(" + name + "[0])");
             const unsigned long elem = std::strtoul(size.c_str(), nullptr, 10);
             if (elem == 0) {
                 a.error = size;
@@ -589,16 +737,9 @@ std::vector<SharedArray> DebugSession::sharedMemory()
                 out.push_back(a);
                 continue;
             }
-            expr = v.name + "[0]@" + std::to_string(n);
+            expr = name + "[0]@" + std::to_string(n);
         }
-        const MiRecord t = m_gdb->command("-var-create - * " + miQuote(expr));
-        if (t.cls == "error") {
-            a.error = t.results.text("msg");
-            out.push_back(a);
-            continue;
-        }
-        a.type = t.results.text("type");
-        m_gdb->command("-var-delete " + miQuote(t.results.text("name")));
+        a.type = typeOf(*m_gdb, expr);
         const std::string value = evaluateIn(*m_gdb, expr);
         if (!value.empty() && value.front() == '<')
             a.error = value;
@@ -620,9 +761,9 @@ std::vector<std::uint32_t> DebugSession::readThreadRecords(unsigned count)
 
 std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
 {
-    selectKernelFrame();
-    if (expression.find_first_of("\n\r") != std::string::npos)
-        throw Error(Error::Kind::InvalidArgument, "an expression is one line");
+    // A name gdb does not know at this line is unknown in every thread: say it now, not after
+    // replaying the launch.
+    checkExpression(expression);
     const Dim3 bd = m_target.launch.block;
     const unsigned n = static_cast<unsigned>(bd.volume());
     std::vector<ThreadRow> rows(n);
@@ -655,18 +796,39 @@ std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
     replay->check("-exec-run");
     QElapsedTimer timer;
     timer.start();
+    std::string lineNumber; // the line's silent breakpoint, once set
+    const auto timeout = [&] {
+        return Error(Error::Kind::Timeout, "replaying the launch for the table took more than " +
+                                               std::to_string(kReplayTimeoutMs / 1000) + " s");
+    };
     const auto nextStop = [&]() -> MiRecord {
         for (;;) {
-            const qint64 left = kReplayTimeoutMs - timer.elapsed();
+            qint64 left = kReplayTimeoutMs - timer.elapsed();
             const std::optional<MiRecord> r =
                 left > 0 ? waitStop(*replay, m_target, static_cast<int>(left)) : std::nullopt;
-            if (!r)
-                throw Error(Error::Kind::Timeout,
-                            "replaying the launch for the table took more than " +
-                                std::to_string(kReplayTimeoutMs / 1000) + " s");
+            if (!r) throw timeout();
             const std::string why = r->results.text("reason");
-            // A reasonless stop is a silent breakpoint whose commands continue by themselves.
-            if (why.empty()) continue;
+            // A reasonless stop is the line's silent breakpoint: its commands print the row and
+            // continue, unless one failed for this thread (gdb left it stopped at the line; the
+            // loop below records gdb's error as its value).
+            if (why.empty()) {
+                left = std::max<qint64>(kReplayTimeoutMs - timer.elapsed(), 1);
+                std::string error;
+                const std::optional<bool> resumed =
+                    replay->waitForCommands(static_cast<int>(left), error);
+                if (!resumed) throw timeout();
+                if (*resumed) continue;
+                MiRecord hit;
+                hit.type = MiRecord::Type::ExecAsync;
+                hit.cls = "stopped";
+                hit.results.kind = MiValue::Kind::Tuple;
+                MiValue text;
+                text.string = "breakpoint-hit";
+                hit.results.items.emplace_back("reason", text);
+                text.string = lineNumber;
+                hit.results.items.emplace_back("bkptno", text);
+                return hit;
+            }
             if (why != "breakpoint-hit" && why.rfind("exited", 0) != 0)
                 throw Error(Error::Kind::Runtime, "the replay stopped unexpectedly (" + why + ")");
             return *r;
@@ -703,7 +865,7 @@ std::vector<ThreadRow> DebugSession::allThreads(const std::string& expression)
     const MiRecord line = replay->check(
         "-break-insert " + miQuote(m_target.sourceName + ":" + std::to_string(m_last.line)));
     const MiValue* lb = line.results.find("bkpt");
-    const std::string lineNumber = lb ? lb->text("number") : std::string();
+    lineNumber = lb ? lb->text("number") : std::string();
     const std::string tid = gdbExpression("threadIdx");
     replay->check(
         "-break-commands " + lineNumber + " " + miQuote("silent") + " " +

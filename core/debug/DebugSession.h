@@ -40,6 +40,11 @@ struct DebugVariable {
     std::string name;
     std::string type;
     std::string value;
+    bool argument = false;
+    int declLine = 0; ///< the line of its declaration (DWARF, through gdb); 0 when unknown
+    /// A local declared on or after the stop's line: its declaration has not run yet, `value` is
+    /// whatever its stack slot held (see docs/debugger.md).
+    bool notYetInitialised = false;
 };
 
 /// A `__shared__` array of the block at the stop, element by element (gdb's text of each).
@@ -120,15 +125,23 @@ public:
     const DebugStop& lastStop() const noexcept { return m_last; }
 
     /// At a stop in the kernel: its locals (arguments included, __shared__ variables left to
-    /// sharedMemory()).
+    /// sharedMemory()), those not yet initialised at the stop's line marked.
     std::vector<DebugVariable> locals();
+    /// The `__shared__` variables visible at the stop: those of the stopped function's scope
+    /// and those of the file's scope (never another kernel's).
     std::vector<SharedArray> sharedMemory();
+    /// Throws Error(InvalidArgument) with gdb's own message ("No symbol \"x\" in current
+    /// context.") when `expression` cannot be evaluated in the chosen thread's frame whatever
+    /// the thread: an unknown name, a syntax error, a missing member. Checked by gdb's `whatis`
+    /// (types only, no memory read), so a value that only some threads cannot read passes.
+    void checkExpression(const std::string& expression);
     /// gdb's value of `expression` in the chosen thread's frame.
     std::string evaluate(const std::string& expression);
     /// Every thread of the stopped block: where it is now (phase, barrier) and the value of
     /// `expression` when it executed the stop's line in the stop's barrier phase. The values
     /// come from a second debugged run of the same launch replayed to that point (the
-    /// emulator's schedule is deterministic), so this session is not disturbed.
+    /// emulator's schedule is deterministic), so this session is not disturbed. An expression
+    /// that checkExpression() refuses throws its Error(InvalidArgument) before any replay.
     std::vector<ThreadRow> allThreads(const std::string& expression);
     /// The chosen thread's warp; `rows` (from allThreads) says which lanes are at the line.
     WarpView warp(const std::vector<ThreadRow>& rows);
@@ -138,6 +151,11 @@ public:
     /// at the kernel's lines: see docs/debugger.md) become the emulator's thread-local
     /// coordinates; string and character literals are left alone.
     static std::string gdbExpression(const std::string& expression);
+    /// The locals of `locals` marked not yet initialised that `expression` names (a member or a
+    /// qualified name is not a local): the all-threads values of such an expression are what
+    /// that memory held, which the views say.
+    static std::vector<std::string> uninitialisedIn(const std::string& expression,
+                                                    const std::vector<DebugVariable>& locals);
     /// The block a condition requires through top-level conjuncts `blockIdx.<axis> == <n>`
     /// (-1 for an axis it leaves free), or nullopt when it requires none.
     static std::optional<std::array<int, 3>> blockOf(const std::string& condition);
@@ -150,6 +168,8 @@ private:
     DebugStop readStop(const struct MiRecord& r, DebugStop::Reason reason);
     void selectKernelFrame();
     void setBreakpointsEnabled(bool on);
+    std::vector<std::string> sharedInScope();
+    std::vector<std::pair<std::string, int>> declarationLines();
     std::vector<std::uint32_t> readThreadRecords(unsigned count);
 
     DebugTarget m_target;
@@ -158,6 +178,7 @@ private:
     DebugStop m_last;
     bool m_started = false;
     bool m_finished = false;
+    int m_python = 0; ///< gdb's Python helper: 0 not defined yet, 1 defined, -1 unavailable
     int m_runTimeoutMs = 60'000;
 };
 

@@ -178,6 +178,36 @@ std::optional<MiRecord> GdbMi::waitForStop(int timeoutMs)
     }
 }
 
+std::optional<bool> GdbMi::waitForCommands(int timeoutMs, std::string& error)
+{
+    QElapsedTimer timer;
+    timer.start();
+    error.clear();
+    // A *running read while answering a command is queued.
+    for (auto it = m_async.begin(); it != m_async.end(); ++it)
+        if (it->type == MiRecord::Type::ExecAsync && it->cls == "running") {
+            m_async.erase(m_async.begin(), it + 1);
+            return true;
+        }
+    for (;;) {
+        const qint64 left = timeoutMs - timer.elapsed();
+        MiRecord r;
+        if (left <= 0 || !readRecord(static_cast<int>(left), r)) {
+            if (!running()) throw Error(Error::Kind::Runtime, "gdb ended: " + m_programOutput);
+            return std::nullopt;
+        }
+        if (r.type == MiRecord::Type::LogStream) error += r.text;
+        if (r.type == MiRecord::Type::Prompt) {
+            while (!error.empty() && (error.back() == '\n' || error.back() == ' '))
+                error.pop_back();
+            return false;
+        }
+        if (r.type == MiRecord::Type::ExecAsync && r.cls == "running") return true;
+        if (r.type == MiRecord::Type::ExecAsync || r.type == MiRecord::Type::NotifyAsync)
+            m_async.push_back(r);
+    }
+}
+
 void GdbMi::interrupt()
 {
     // gdb runs the program in the foreground of no terminal: SIGINT to the program itself

@@ -38,6 +38,11 @@ public:
     MiRecord check(const std::string& cmd, int timeoutMs = 15'000);
     /// Waits for the next *stopped record. Returns std::nullopt when `timeoutMs` passed.
     std::optional<MiRecord> waitForStop(int timeoutMs);
+    /// After the *stopped of a silent breakpoint (no reason: gdb runs its commands): true when
+    /// the commands resumed the program (*running), false when one of them failed (gdb then
+    /// prints the error and its prompt and leaves the program stopped; the error in `error`),
+    /// std::nullopt when `timeoutMs` passed.
+    std::optional<bool> waitForCommands(int timeoutMs, std::string& error);
     /// Interrupts the running program (it then reports *stopped).
     void interrupt();
     /// The debugged process, once started (0 before).

@@ -480,6 +480,7 @@ QJsonObject ReportCodec::toJson(const RunReport& r)
         {"grade", gradeJson(r)},
     };
     if (!r.pipeline.empty()) out["pipeline"] = pipelineJson(r.pipeline);
+    if (!r.sandbox.empty()) out["sandbox"] = qs(r.sandbox);
     return out;
 }
 
@@ -540,6 +541,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     r.referenceKind =
         enumOf(o["referenceKind"], session::ReferenceSpec::Kind::Files, "reference kind");
     r.referenceCompiler = ss(o["referenceCompiler"]);
+    r.sandbox = ss(o["sandbox"]);
     r.referenceDiagnostics = diagnostics(o["referenceDiagnostics"]);
     for (const QJsonValue& x : o["outputs"].toArray()) {
         const QJsonObject oo = x.toObject();
@@ -632,6 +634,20 @@ RaceFinding ReportCodec::raceFromJson(const QJsonObject& o)
     f.second = raceSideFromJson(o["second"].toObject());
     f.occurrences = u64(o["occurrences"]);
     return f;
+}
+
+QJsonObject ReportCodec::crowdingToJson(const RaceCrowding& c)
+{
+    return QJsonObject{{"location", qs(c.location)}, {"shared", c.shared}, {"words", u64(c.words)}};
+}
+
+RaceCrowding ReportCodec::crowdingFromJson(const QJsonObject& o)
+{
+    RaceCrowding c;
+    c.location = ss(o["location"]);
+    c.shared = o["shared"].toBool();
+    c.words = u64(o["words"]);
+    return c;
 }
 
 QJsonObject ReportCodec::arrayHeader(const session::HostArray& a)

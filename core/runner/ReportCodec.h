@@ -29,6 +29,9 @@ public:
     static MemoryFinding findingFromJson(const QJsonObject& json);
     static QJsonObject raceToJson(const RaceFinding& race);
     static RaceFinding raceFromJson(const QJsonObject& json);
+    /// {location, shared, words}
+    static QJsonObject crowdingToJson(const RaceCrowding& crowding);
+    static RaceCrowding crowdingFromJson(const QJsonObject& json);
 
     /// {"type", "shape"}; arrayFromHeader returns a zero-filled array of that type and shape,
     /// after checking (before allocating) that it needs no more than `maxBytes`: what the

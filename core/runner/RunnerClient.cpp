@@ -12,6 +12,7 @@
 #include <QByteArray>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -244,6 +245,12 @@ std::string RunnerClient::runnerExecutable()
     return {};
 }
 
+std::string defaultSanitizer()
+{
+    if (const char* env = std::getenv("WARPBENCH_COMPUTE_SANITIZER"); env && *env) return env;
+    return "/usr/local/cuda/bin/compute-sanitizer";
+}
+
 bool RunnerClient::sanitizerAvailable(const std::string& path)
 {
     return ::access(path.c_str(), X_OK) == 0;
@@ -294,15 +301,26 @@ std::unique_ptr<RunnerProcess> RunnerClient::start(RunOutcome& o, bool oneShot,
         // command starts it through ssh, writing its report to the runner's stderr there.
         const std::size_t at = sanitizerPosition().value_or(0);
         const bool race = m_config.memoryCheck == MemoryCheck::Racecheck;
+        // Only the runner itself is checked: kernels run in it. With the sanitizer's default
+        // (--target-processes all) it also injects itself into the runner's children, the host
+        // compiler of a C++ reference and the reference's sealed fork, and on the H200
+        // (driver 580, CUDA 13.0) the runner then died of SIGSEGV at address 0 on every
+        // project with a C++ reference; with application-only those projects pass.
         std::vector<std::string> tool = {m_config.sanitizer,
                                          "--tool",
                                          race ? "racecheck" : "memcheck",
+                                         "--target-processes",
+                                         "application-only",
                                          "--log-file",
                                          at == 0 ? sanitizerLog : "/dev/stderr",
                                          "--print-limit",
                                          "100"};
-        if (race) tool.insert(tool.begin() + 5, {"--racecheck-report", "all"});
+        if (race) tool.insert(tool.begin() + 7, {"--racecheck-report", "all"});
         argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(at), tool.begin(), tool.end());
+        // Exact device allocations, so that memcheck sees each buffer's real end (a pooled
+        // buffer's size class is larger).
+        argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(at + tool.size() + 1),
+                    "--no-device-pool");
     }
     std::unique_ptr<RunnerProcess> p;
     try {
@@ -451,7 +469,14 @@ RunOutcome RunnerClient::run(const Request& req)
     }
 
     session::Session s = req.session;
-    if (oneShot) s.compileOptions.lineInfo = true; // file:line in the sanitizer's report
+    if (oneShot) {
+        s.compileOptions.lineInfo = true; // file:line in the sanitizer's report
+        // Times under the sanitizer measure the sanitizer (racecheck: seconds per launch): the
+        // checked launch is the result launch, followed by one timed launch unless the user
+        // asked for more.
+        s.warmup = 0;
+        if (!req.options.iterations) s.iterations = 1;
+    }
     QJsonObject run{{"session", QString::fromStdString(session::ProjectFile::toJson(s))},
                     {"baseDir", QString::fromStdString(absoluteDir(s.baseDir))},
                     // Not part of a project file: where an inline kernel text's file lives.
@@ -664,6 +689,8 @@ RunOutcome RunnerClient::run(const Request& req)
             o.findings.push_back(ReportCodec::findingFromJson(v.toObject()));
         for (const QJsonValue& v : j["races"].toArray())
             o.races.push_back(ReportCodec::raceFromJson(v.toObject()));
+        for (const QJsonValue& v : j["raceCrowding"].toArray())
+            o.raceCrowding.push_back(ReportCodec::crowdingFromJson(v.toObject()));
         if (j.contains(QLatin1String("profile")))
             o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
         else if (req.profile)
@@ -812,10 +839,19 @@ RunOutcome RunnerClient::run(const Request& req)
             o.findings.push_back(std::move(f2));
         // A memcheck error or a racecheck hazard fails the run (exit 3), as the emulator's
         // races and bounds findings do; the first one, with its place, is the message.
-        if (!o.findings.empty() && o.fault == Fault::None &&
-            (o.report.status == RunReport::Status::Passed ||
-             o.report.status == RunReport::Status::Mismatch)) {
-            const MemoryFinding& f = o.findings.front();
+        // memcheck stops a kernel at its first invalid access, which the driver then reports
+        // as a launch failure (context lost): the finding is the cause, so it is the message.
+        const bool stoppedByTheCheck = o.fault == Fault::ContextLost;
+        if (!o.findings.empty() &&
+            (stoppedByTheCheck ||
+             (o.fault == Fault::None && (o.report.status == RunReport::Status::Passed ||
+                                         o.report.status == RunReport::Status::Mismatch)))) {
+            // The first that names its place (racecheck's race summaries name lines only; its
+            // hazard records name the block and thread too).
+            const auto placed =
+                std::find_if(o.findings.begin(), o.findings.end(),
+                             [](const MemoryFinding& m) { return m.located && m.line > 0; });
+            const MemoryFinding& f = placed != o.findings.end() ? *placed : o.findings.front();
             std::string where;
             if (!f.file.empty()) where += " at " + f.file + ":" + std::to_string(f.line);
             if (f.located)
@@ -824,11 +860,16 @@ RunOutcome RunnerClient::run(const Request& req)
                          "), thread (" + std::to_string(f.thread.x) + "," +
                          std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
             o.report.status = RunReport::Status::RuntimeError;
-            o.report.message = "compute-sanitizer found " + std::to_string(o.findings.size()) +
-                               (o.findings.size() == 1 ? " problem" : " problems") +
-                               "; the first: " + memoryFindingKindName(f.kind) + where +
-                               (f.kernel.empty() ? "" : " in kernel '" + f.kernel + "'") +
-                               (f.message.empty() ? "" : ": " + f.message);
+            o.report.message =
+                "compute-sanitizer found " + std::to_string(o.findings.size()) +
+                (o.findings.size() == 1 ? " problem" : " problems") +
+                (placed != o.findings.end() && placed != o.findings.begin() ? "; one: "
+                                                                            : "; the first: ") +
+                memoryFindingKindName(f.kind) + where +
+                (f.kernel.empty() ? "" : " in kernel '" + f.kernel + "'") +
+                (f.message.empty() ? "" : ": " + f.message) +
+                (stoppedByTheCheck ? "; the kernel was stopped there (" + o.what + "); " + o.next
+                                   : "");
         }
     }
 

@@ -57,6 +57,8 @@ struct RunOutcome {
     bool runnerStarted = false;          ///< a fresh runner was started for this run
     std::vector<MemoryFinding> findings; ///< bounds-checked CPU runs and compute-sanitizer runs
     std::vector<RaceFinding> races;      ///< race-checked CPU runs (the run's last launch)
+    /// Race-checked CPU runs: words with more accessors than the detector compares.
+    std::vector<RaceCrowding> raceCrowding;
     std::string sanitizerLog; ///< the raw compute-sanitizer report, for memory-check runs
     std::string runnerLog;    ///< the last lines the runner wrote to stderr
     /// What the kernel printed (printf, on the CPU emulator and on the GPU): the first
@@ -87,6 +89,10 @@ struct RunnerStats {
 /// corrupt the caller. Keeps one warm runner per backend/device; after any fault the runner is
 /// gone and the next run starts a fresh one. run() may be called from any one thread at a time
 /// (it serialises); cancel() from any thread. No Qt event loop is needed (posix_spawn + poll).
+/// Where compute-sanitizer is: $WARPBENCH_COMPUTE_SANITIZER, else
+/// /usr/local/cuda/bin/compute-sanitizer.
+std::string defaultSanitizer();
+
 class RunnerClient {
 public:
     enum class MemoryCheck { None, Memcheck, Racecheck };
@@ -101,7 +107,7 @@ public:
         /// A memory check runs the runner under compute-sanitizer (`sanitizer`): locally, or
         /// with a remote command on the remote side, where `sanitizer` is a path there.
         MemoryCheck memoryCheck = MemoryCheck::None;
-        std::string sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
+        std::string sanitizer = defaultSanitizer();
         int cancelGraceMs = 1000;
         int startTimeoutMs = 30000;
         /// Runners start in a process group of their own (the terminal's Ctrl-C is the
@@ -162,8 +168,7 @@ public:
     /// libexec folder; empty when none exists.
     static std::string runnerExecutable();
     /// Whether compute-sanitizer exists at `path`.
-    static bool
-    sanitizerAvailable(const std::string& path = "/usr/local/cuda/bin/compute-sanitizer");
+    static bool sanitizerAvailable(const std::string& path = defaultSanitizer());
 
 private:
     std::unique_ptr<detail::RunnerProcess> start(RunOutcome& outcome, bool oneShot,

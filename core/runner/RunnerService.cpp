@@ -4,6 +4,8 @@
 #include "core/common/Error.h"
 #include "core/common/Sandbox.h"
 #include "core/cpu/CpuBackend.h"
+#include "core/cpu/detail/DeviceCheck.h"
+#include "core/cuda/Compiler.h"
 #include "core/cuda/CudaBackend.h"
 #include "core/cuda/HandleRegistry.h"
 #include "core/host/HostCompiler.h"
@@ -303,6 +305,8 @@ private:
         // Created here so that the client reaches it through this process's descriptors.
         if (!m_inline && !m_arena.valid()) m_arena = SharedMemory::create(64 * 1024);
         (void)HostCompiler::find(); // remembered in this process for every child
+        // NVRTC loaded once here, not by every child (the emulator's device-code check).
+        (void)cuda::Compiler::instance();
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) {
             sendRunError("the runner cannot create a pipe for its sandboxed child");
@@ -540,22 +544,32 @@ private:
                 streamOutput(false);
             }
         }
+        // A sealed run's child says what confined the kernels (Landlock, namespaces: best
+        // effort, see docs/runner.md "Sandbox").
+        if (m_child && sandbox::sealed()) {
+            const std::string checked = cpu::detail::lastDeviceCheck();
+            rep.sandbox = (checked.empty() ? std::string() : checked + "; ") + sandbox::layers();
+        }
         if (rep.message == "std::bad_alloc")
             rep.message = "out of memory: the runner could not allocate host memory for the "
                           "session's buffers";
         QJsonArray findings;
         QJsonArray races;
+        QJsonArray crowding;
         if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) {
             for (const MemoryFinding& f : cpu->lastFindings())
                 findings.append(ReportCodec::findingToJson(f));
             for (const RaceFinding& f : cpu->lastRaces())
                 races.append(ReportCodec::raceToJson(f));
+            for (const RaceCrowding& c : cpu->lastRaceCrowding())
+                crowding.append(ReportCodec::crowdingToJson(c));
         }
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
         QJsonObject answer{
             {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
         if (!races.isEmpty()) answer["races"] = races;
+        if (!crowding.isEmpty()) answer["raceCrowding"] = crowding;
         if (m_output && !m_child) {
             const detail::OutputCapture::Text printed = m_output->take();
             answer["stdout"] =

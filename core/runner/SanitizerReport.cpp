@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace wb::runner {
 
@@ -153,12 +155,14 @@ void parseLocation(std::string_view where, MemoryFinding& f)
     }
 }
 
-/// "(x,y,z)" at `at`.
+/// "(x,y,z)" at `at` (older tools write "(x, y, z)").
 bool dimAt(std::string_view s, std::size_t& at, Dim3& d)
 {
     unsigned v[3] = {0, 0, 0};
     if (!literalAt(s, at, "(")) return false;
     for (int k = 0; k < 3; ++k) {
+        while (at < s.size() && s[at] == ' ')
+            ++at;
         const std::size_t begin = at;
         if (!skipRun(s, at, isDigit)) return false;
         v[k] = static_cast<unsigned>(
@@ -184,6 +188,96 @@ bool raceAccess(std::string_view line, std::string_view prefix, std::string& wor
     return !location.empty();
 }
 
+/// racecheck's hazard records (`--racecheck-report hazard|all`):
+///     Error: Potential RAW hazard detected at __shared__ 0x8 in block (1,0,0) :
+///         Write Thread (31,0,0) at k(int *)+0x2e0 in /tmp/race.cu:12
+///         Read Thread (0,0,0) at k(int *)+0x300 in /tmp/race.cu:15
+///         Current Value : 0, Incoming Value : 1
+/// (older tools: "at 0x2e0 in /tmp/race.cu:12:k(int *)"). The title's kind ("RAW"), space and
+/// offset, and block.
+bool hazardTitle(std::string_view title, std::string& kind, std::string& at, Dim3& block)
+{
+    for (const std::string_view prefix : {"Error: ", "Warning: ", "ERROR: ", "WARNING: "}) {
+        std::size_t i = 0;
+        if (!literalAt(title, i, prefix) || !literalAt(title, i, "Potential ")) continue;
+        const std::size_t begin = i;
+        if (!skipRun(title, i, isWord)) return false;
+        kind = std::string(title.substr(begin, i - begin));
+        if (!literalAt(title, i, " hazard detected at ")) return false;
+        const std::size_t in = title.find(" in block ", i);
+        if (in == std::string_view::npos) return false;
+        at = std::string(title.substr(i, in - i));
+        std::size_t b = in + 10;
+        return dimAt(title, b, block);
+    }
+    return false;
+}
+
+/// "Write Thread (31,0,0) at <location>" → the access word, the thread and the location.
+bool hazardAccess(std::string_view line, std::string& word, Dim3& thread, std::string& location)
+{
+    std::size_t i = 0;
+    if (!skipRun(line, i, isWord)) return false;
+    const std::size_t end = i;
+    if (!literalAt(line, i, " Thread ") || !dimAt(line, i, thread) || !literalAt(line, i, " at ") ||
+        i == line.size())
+        return false;
+    word = std::string(line.substr(0, end));
+    location = std::string(line.substr(i));
+    return true;
+}
+
+std::string dimText(const Dim3& d)
+{
+    // Appended piece by piece: gcc 12 warns (-Wrestrict) about "(" + std::to_string(…).
+    std::string out(1, '(');
+    out += std::to_string(d.x);
+    out += ',';
+    out += std::to_string(d.y);
+    out += ',';
+    out += std::to_string(d.z);
+    out += ')';
+    return out;
+}
+
+/// A hazard record as a finding at its first access: kernel, file:line, block and thread, and
+/// the other access in the message. `key`: the hazard type and the places of its accesses, the
+/// same for every record of one race between two lines.
+MemoryFinding hazardFinding(const std::string& kind, const std::string& at, const Dim3& block,
+                            const std::vector<std::string>& details, std::string& key)
+{
+    key = kind;
+    MemoryFinding f;
+    f.kind = MemoryFinding::Kind::Other;
+    f.block = block;
+    if (const std::size_t hex = at.find(" 0x"); hex != std::string::npos)
+        f.address = std::strtoull(at.c_str() + hex + 3, nullptr, 16);
+    f.message = "shared-memory " + kind + " hazard at " + at;
+    int sides = 0;
+    for (const std::string& detail : details) {
+        std::string word;
+        std::string location;
+        Dim3 thread{};
+        if (!hazardAccess(detail, word, thread, location)) continue;
+        MemoryFinding side;
+        parseLocation(location, side);
+        const std::string place =
+            side.line ? side.file + ":" + std::to_string(side.line) : side.kernel;
+        f.message += std::string(sides == 0 ? ": " : " and ") + word + " by thread " +
+                     dimText(thread) + (place.empty() ? "" : " at " + place);
+        key += "|" + place;
+        if (sides++ == 0) {
+            f.kernel = side.kernel;
+            f.file = side.file;
+            f.line = side.line;
+            f.thread = thread;
+            f.located = true;
+            f.isWrite = word == "Write";
+        }
+    }
+    return f;
+}
+
 bool skipped(const std::string& title)
 {
     static const char* const prefixes[] = {"COMPUTE-SANITIZER",
@@ -200,8 +294,16 @@ bool skipped(const std::string& title)
     return title.empty();
 }
 
-MemoryFinding parseRecord(const Record& r)
+/// `hazardKey`: set for a racecheck hazard record (hazardFinding), else left empty.
+MemoryFinding parseRecord(const Record& r, std::string& hazardKey)
 {
+    {
+        std::string kind;
+        std::string at;
+        Dim3 block{};
+        if (hazardTitle(r.title, kind, at, block))
+            return hazardFinding(kind, at, block, r.details, hazardKey);
+    }
     MemoryFinding f;
     std::string what;
     std::string space;
@@ -351,11 +453,31 @@ SanitizerReport SanitizerReport::parse(const std::string& text)
         if (content.rfind("Saved host backtrace", 0) == 0) inBacktrace = true;
         if (!inBacktrace && !records.empty()) records.back().details.push_back(content);
     }
-    for (const Record& r : records)
-        if (!skipped(r.title)) rep.findings.push_back(parseRecord(r));
+    // racecheck reports a hazard per byte and per pair of threads (hundreds for one missing
+    // barrier): hazards of the same type between the same two lines are one finding, with
+    // their count.
+    struct Hazard {
+        std::size_t finding = 0; ///< index of the first record's finding
+        std::size_t count = 0;
+    };
+    std::map<std::string, Hazard> hazards;
+    for (const Record& r : records) {
+        if (skipped(r.title)) continue;
+        std::string key;
+        MemoryFinding f = parseRecord(r, key);
+        if (!key.empty()) {
+            Hazard& h =
+                hazards.try_emplace(std::move(key), Hazard{rep.findings.size(), 0}).first->second;
+            if (h.count++ > 0) continue;
+        }
+        rep.findings.push_back(std::move(f));
+    }
+    for (const auto& [key, h] : hazards)
+        if (h.count > 1)
+            rep.findings[h.finding].message += " [" + std::to_string(h.count) + " hazards like it]";
     if (rep.tool.empty()) {
         for (const MemoryFinding& f : rep.findings)
-            if (f.message.rfind("shared-memory race", 0) == 0) rep.tool = "racecheck";
+            if (f.message.rfind("shared-memory ", 0) == 0) rep.tool = "racecheck";
     }
     return rep;
 }

@@ -18,7 +18,10 @@ namespace wb::runner {
 ///     =========     and is 1 bytes after the nearest allocation at 0x7f0a1e000000 of size 1024
 ///     bytes
 /// ("at 0x70 in kernel()" without -lineinfo); racecheck's "Error: Race reported between Write
-/// access at k()+0x2e0 in file.cu:12 / and Read access at ..." becomes a finding of kind Other.
+/// access at k()+0x2e0 in file.cu:12 / and Read access at ..." becomes a finding of kind Other,
+/// and so does each hazard record ("Error: Potential RAW hazard detected at __shared__ 0x8 in
+/// block (1,0,0) :" / "Write Thread (31,0,0) at k(int *)+0x2e0 in file.cu:12" / "Read Thread
+/// …"), located at its first access: kernel, file:line, block and thread.
 /// Host API errors ("Program hit cudaErrorLaunchFailure ...") and host backtraces are skipped.
 struct SanitizerReport {
     std::vector<MemoryFinding> findings;

@@ -328,6 +328,10 @@ PipelineLaunch readPipelineLaunch(const QJsonValue& v, std::size_t index,
 QJsonValue exprJson(const std::string& e)
 {
     bool ok = false;
+    // An integer is written as one, every digit kept: as a double, one above 2^53 would be
+    // written rounded ("46744073709551616" saved as 46744073709551620) and load as another.
+    const qint64 i = QString::fromStdString(e).toLongLong(&ok);
+    if (ok && std::to_string(i) == e) return QJsonValue(i);
     const double d = QString::fromStdString(e).toDouble(&ok);
     if (ok && str(QString::number(d, 'g', 17)) == e) return d;
     return qs(e);

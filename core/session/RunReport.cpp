@@ -234,6 +234,7 @@ std::string RunReport::toText() const
             o += ": registers/spills not reported by this backend";
         o += "\n";
     }
+    if (!sandbox.empty()) o += "Sandbox   " + sandbox + "\n";
     if (!referenceDiagnostics.empty()) {
         o += "Reference " + referenceCompiler + "\n";
         for (const Diagnostic& d : referenceDiagnostics)
@@ -451,6 +452,7 @@ std::string RunReport::toJson() const
                                             {"d2hMs", d2hMs},
                                             {"d2hBytes", static_cast<double>(d2hBytes)}};
     }
+    if (!sandbox.empty()) root["sandbox"] = QString::fromStdString(sandbox);
     QJsonObject ref{{"kind", referenceKindName(referenceKind)}};
     if (!referenceCompiler.empty()) ref["compiler"] = QString::fromStdString(referenceCompiler);
     if (!referenceDiagnostics.empty()) ref["diagnostics"] = diagJson(referenceDiagnostics);

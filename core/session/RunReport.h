@@ -126,6 +126,11 @@ struct RunReport {
     std::vector<OutputResult> outputs;
     std::map<std::string, HostArray> results;  ///< the kernel's output buffers
     std::map<std::string, HostArray> expected; ///< the reference's, where there is one
+    /// What confined the run's user code where it ran sealed (the runner's child on the CPU
+    /// emulator): the device-code check and sandbox::layers(), "device-code check: NVRTC 13.0,
+    /// sm_90; seccomp-bpf filter (…); Landlock ABI 7: …; namespaces: …".
+    /// Empty when nothing of the user's ran sealed (CUDA kernels; `--in-process`).
+    std::string sandbox;
     /// Trace mode (CPU emulator): who wrote each element of each output in the result launch.
     std::map<std::string, cpu::WriteTrace> traces;
 

@@ -194,14 +194,21 @@ inline void gradeTooFast(const QString& backend, double peakGBs)
 
 namespace cheats {
 
+/// What stops the escapes: NVRTC's device-code check (the GPU backend's compile, and the CPU
+/// emulator's first step where NVRTC is installed), or on the CPU emulator without NVRTC
+/// (WARPBENCH_LIBNVRTC pointing nowhere) the sandbox alone.
+enum class EscapeLayer { DeviceCheck, Sandbox };
+
 /// The submissions of cheats/escapes try to reach the machine from a kernel: system(), a file
 /// read into the output, a TCP connection, the grader's SECRET_TOKEN, the parent's command
 /// line and the other submissions, kill(getppid()), fork() copies, a detached process that
 /// rewrites grades.csv later, a constructor. Graded together with an honest one; afterwards
 /// the table, the submissions, the marker folder, the listening socket and the process list
-/// are checked. On the CPU emulator each is stopped by the sandbox ("kernel attempted <call>");
-/// on CUDA NVRTC refuses the host calls: no row passes but the honest one.
-inline void gradeEscapes(const QString& backend)
+/// are checked. `layer` DeviceCheck: each is a compile error with NVRTC's own message at the
+/// host call's line (ptxas's "Unresolved extern function" placed at the call), on both
+/// backends. Sandbox (CPU emulator without NVRTC): each is stopped when it runs ("kernel
+/// attempted <call>"), and the run's report says which layers confined it.
+inline void gradeEscapes(const QString& backend, EscapeLayer layer)
 {
     QTemporaryDir work;
     QVERIFY(work.isValid());
@@ -240,6 +247,8 @@ inline void gradeEscapes(const QString& backend)
                         root.filePath(QStringLiteral("honest.cu"))));
 
     const QByteArray tag = "wb-escape-" + QByteArray::number(QCoreApplication::applicationPid());
+    const bool sandboxOnly = layer == EscapeLayer::Sandbox;
+    if (sandboxOnly) qputenv("WARPBENCH_LIBNVRTC", "/nonexistent/libnvrtc.so.13");
     qputenv("SECRET_TOKEN", "hunter2");
     qputenv("WB_ESCAPE_TAG", tag);
     const CliRun r = runCli({"grade", root.filePath(QStringLiteral("escapes.wbproj")),
@@ -252,38 +261,87 @@ inline void gradeEscapes(const QString& backend)
     const CliRun listed =
         runCli({"list-kernels", root.filePath(QStringLiteral("subs/constructor.cu")), "--backend",
                 backend});
+    const CliRun sandboxedRun = runCli(
+        {"run", root.filePath(QStringLiteral("escapes.wbproj")), "--json", "--backend", backend});
     qunsetenv("SECRET_TOKEN");
     qunsetenv("WB_ESCAPE_TAG");
+    qunsetenv("WARPBENCH_LIBNVRTC");
     QVERIFY2(r.exitCode == 0,
              qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
     const auto rows = rowsOf(r);
     QCOMPARE(rows.size(), submitted.size());
     WB_EXPECT_ROW(rows["honest.cu"], "pass", "");
-    // The secret never reached the kernel: it computed the right answer (on CUDA, NVRTC
-    // refuses getenv in device code).
-    if (backend == QLatin1String("cpu"))
+    if (sandboxOnly) {
+        // The secret never reached the kernel: it computed the right answer.
         WB_EXPECT_ROW(rows["getenv.cu"], "pass", "");
-    else
-        QVERIFY2(!rows["getenv.cu"]["passed"].toBool(), "getenv.cu passed on CUDA");
-    const std::pair<const char*, const char*> stopped[] = {
-        {"system.cu", "clone"},   {"fopen.cu", "openat"},      {"connect.cu", "socket"},
-        {"cmdline.cu", "openat"}, {"killparent.cu", "kill"},   {"forks.cu", "clone"},
-        {"detached.cu", "clone"}, {"constructor.cu", "openat"}};
-    for (const auto& [file, call] : stopped) {
-        const QJsonObject row = rows[QLatin1String(file)];
-        QVERIFY2(!row["passed"].toBool(), file);
-        if (backend == QLatin1String("cpu"))
+        const std::pair<const char*, const char*> stopped[] = {
+            {"system.cu", "clone"},   {"fopen.cu", "openat"},      {"connect.cu", "socket"},
+            {"cmdline.cu", "openat"}, {"killparent.cu", "kill"},   {"forks.cu", "clone"},
+            {"detached.cu", "clone"}, {"constructor.cu", "openat"}};
+        for (const auto& [file, call] : stopped) {
+            const QJsonObject row = rows[QLatin1String(file)];
+            QVERIFY2(!row["passed"].toBool(), file);
             QVERIFY2(row["message"].toString().contains(QStringLiteral("kernel attempted ") +
                                                         QLatin1String(call)),
                      qPrintable(QLatin1String(file) + ": " + row["message"].toString()));
-    }
-    QVERIFY2(fopenRun.exitCode != 0, qPrintable(fopenRun.out));
-    QVERIFY2(!fopenRun.out.contains(QStringLiteral("root:")), qPrintable(fopenRun.out));
-    // Listing the kernels runs the constructor only in a sealed child (CPU), or not at all.
-    if (backend == QLatin1String("cpu"))
+        }
+        // The honest kernel's report says what confined it: no device-code check here, the
+        // filter, and Landlock and namespaces where this machine has them.
+        const QJsonObject honestRun = QJsonDocument::fromJson(sandboxedRun.out.toUtf8()).object();
+        const QString layers = honestRun["sandbox"].toString();
+        QVERIFY2(sandboxedRun.exitCode == 0 &&
+                     layers.startsWith(QStringLiteral("device-code check: not done (")) &&
+                     layers.contains(QStringLiteral("; seccomp-bpf filter (")) &&
+                     layers.contains(QStringLiteral("Landlock")) &&
+                     layers.contains(QStringLiteral("namespaces")),
+                 qPrintable(sandboxedRun.out + sandboxedRun.err));
+        qInfo().noquote() << "sandbox layers:" << layers;
+        // Under Landlock and the rest, opening a file is still the filter's to name: exit 3.
+        QCOMPARE(fopenRun.exitCode, 3);
+        QVERIFY2(fopenRun.out.contains(QStringLiteral("kernel attempted openat")),
+                 qPrintable(fopenRun.out));
+        // Listing the kernels runs the constructor only in a sealed child.
         QVERIFY2(listed.exitCode != 0 &&
                      (listed.out + listed.err).contains(QStringLiteral("kernel attempted openat")),
                  qPrintable(listed.out + listed.err));
+    } else {
+        // NVRTC's own message at the line of the first host call (a function the file
+        // declares itself reaches ptxas, whose message is put at the call).
+        const std::tuple<const char*, int, const char*> refused[] = {
+            {"system.cu", 6, "Unresolved extern function 'system'"},
+            {"fopen.cu", 7, "identifier \"FILE\" is undefined"},
+            {"connect.cu", 8, "Unresolved extern function 'socket'"},
+            {"cmdline.cu", 10, "identifier \"snprintf\" is undefined"},
+            {"killparent.cu", 7, "Unresolved extern function 'getppid'"},
+            {"forks.cu", 9, "Unresolved extern function 'fork'"},
+            {"detached.cu", 10, "Unresolved extern function 'fork'"},
+            {"constructor.cu", 4, "identifier \"fopen\" is undefined"},
+            {"getenv.cu", 6, "Unresolved extern function 'getenv'"}};
+        for (const auto& [file, line, message] : refused) {
+            const QJsonObject row = rows[QLatin1String(file)];
+            const QString expected =
+                QStringLiteral(":%1: %2").arg(line).arg(QLatin1String(message));
+            QVERIFY2(row["result"].toString() == QLatin1String("compile-error") &&
+                         row["message"].toString().contains(expected),
+                     qPrintable(QLatin1String(file) + ": " + row["result"].toString() + ": " +
+                                row["message"].toString() + " (expected " + expected + ")"));
+        }
+        QCOMPARE(fopenRun.exitCode, 2);
+        if (backend == QLatin1String("cpu")) {
+            const QString layers =
+                QJsonDocument::fromJson(sandboxedRun.out.toUtf8()).object()["sandbox"].toString();
+            QVERIFY2(sandboxedRun.exitCode == 0 &&
+                         layers.startsWith(QStringLiteral("device-code check: NVRTC ")) &&
+                         layers.contains(QStringLiteral("; seccomp-bpf filter (")),
+                     qPrintable(sandboxedRun.out + sandboxedRun.err));
+        }
+        QVERIFY2(listed.exitCode != 0 && (listed.out + listed.err)
+                                             .contains(QStringLiteral("identifier \"fopen\" is "
+                                                                      "undefined")),
+                 qPrintable(listed.out + listed.err));
+    }
+    QVERIFY2(fopenRun.exitCode != 0, qPrintable(fopenRun.out));
+    QVERIFY2(!fopenRun.out.contains(QStringLiteral("root:")), qPrintable(fopenRun.out));
 
     // The machine afterwards: a detached process would rewrite grades.csv within 3 s.
     QThread::sleep(4);
@@ -319,7 +377,8 @@ namespace cheats {
 /// fresh inputs, so it computes every time (and is timed like the honest kernel); a project
 /// that pins its inputs (with a reason, shown in the report) lets it replay. On the CPU emulator
 /// the timing ratios are checked too (`ratios`): the replay is several times faster.
-inline void replayCacheFindsNothing(const QString& backend, bool ratios)
+/// `n` > 0 sets the matrix size (the project's is 128; the cheat caches up to 512).
+inline void replayCacheFindsNothing(const QString& backend, bool ratios, int n = 0)
 {
     QTemporaryDir work;
     QVERIFY(work.isValid());
@@ -327,7 +386,13 @@ inline void replayCacheFindsNothing(const QString& backend, bool ratios)
     QVERIFY(QFile::copy(data(QStringLiteral("matmul/honest.cu")), root.filePath("honest.cu")));
     QFile in(data(QStringLiteral("matmul/matmul.wbproj")));
     QVERIFY(in.open(QIODevice::ReadOnly));
-    const QByteArray project = in.readAll();
+    QByteArray project = in.readAll();
+    if (n > 0) {
+        const QByteArray sized =
+            QByteArray(project).replace("\"value\": 128", "\"value\": " + QByteArray::number(n));
+        QVERIFY(sized != project);
+        project = sized;
+    }
     writeFile(root.filePath("fresh.wbproj"), project);
     QByteArray pinned = project;
     pinned.replace("\"iterations\": 5,",

@@ -77,6 +77,39 @@ private Q_SLOTS:
             qPrintable(r.out));
     }
 
+    // Words with more accessors than the detector compares are a note in the text, and
+    // raceCrowding / raceCrowdedWords / raceCrowdingNote in --json (not a race: exit 0).
+    void crowdedWordsAreANote()
+    {
+        const QString project = QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_crowded.wbproj");
+        CliRun r = runCli({"run", project, "--races"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("races: none found")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral(
+                     "note: 1 word (shared s: 1) had more accessors than the race check compares "
+                     "(2 reads and 2 writes per word); races among them may be missed")),
+                 qPrintable(r.out));
+
+        r = runCli({"run", project, "--races", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["raceCrowdedWords"].toInt(), 1);
+        const QJsonArray crowding = j["raceCrowding"].toArray();
+        QCOMPARE(crowding.size(), 1);
+        QCOMPARE(crowding[0].toObject()["location"].toString(), QStringLiteral("s"));
+        QCOMPARE(crowding[0].toObject()["memory"].toString(), QStringLiteral("shared"));
+        QCOMPARE(crowding[0].toObject()["words"].toInt(), 1);
+        QVERIFY(j["raceCrowdingNote"].toString().contains(QLatin1String("may be missed")));
+
+        // A run without crowded words says nothing of it.
+        r = runCli({"run",
+                    QStringLiteral(WB_SOURCE_DIR "/resources/examples/reduction/reduction.wbproj"),
+                    "--races", "--json", "--iterations", "1"});
+        const QJsonObject k = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(k["raceCrowdedWords"].toInt(), 0);
+        QVERIFY(!k.contains(QLatin1String("raceCrowdingNote")));
+    }
+
     void correctExamplesHaveNoRaces_data()
     {
         QTest::addColumn<QString>("project");

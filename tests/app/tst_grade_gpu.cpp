@@ -15,15 +15,21 @@ private Q_SLOTS:
 
     void cheatersFailForTheirOwnReason() { cheats::gradeVectorCheats("cuda"); }
 
-    /// The escapes on CUDA: NVRTC refuses the host calls, the C++ reference runs in a sealed
-    /// child of the CUDA runner; nothing reaches the machine.
-    void escapesAreStopped() { cheats::gradeEscapes("cuda"); }
+    /// The escapes on CUDA: NVRTC refuses each host call with its own message at the call's
+    /// line (compile-error rows), the C++ reference runs in a sealed child of the CUDA runner;
+    /// nothing reaches the machine.
+    void escapesAreStopped() { cheats::gradeEscapes("cuda", cheats::EscapeLayer::DeviceCheck); }
 
     /// The result-cache cheat on the H200: fresh inputs for every timed launch, both rows pass,
     /// the reports say so (timings at n = 128 are launch overhead: not compared).
     void replayCacheFindsNothing() { cheats::replayCacheFindsNothing("cuda", false); }
 
     void replayIsCaughtByFreshInputs() { cheats::replayNeedsFreshInputs("cuda"); }
+
+    /// Issue 25's measurement, n = 512 on the H200 (honest 0.066 ms, replay 0.018 ms): with
+    /// fresh inputs for every timed launch the cheat is timed like the honest kernel (ratio >
+    /// 0.6); with pinned inputs it replays (ratio < 0.5), so the check has teeth.
+    void replayCacheGainsNothingAt512() { cheats::replayCacheFindsNothing("cuda", true, 512); }
 
     /// The peak comes from the driver (memory clock x bus width): no --peak-bandwidth.
     void tooFastToBeTrue() { cheats::gradeTooFast("cuda", 0); }

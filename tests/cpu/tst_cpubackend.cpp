@@ -4,6 +4,8 @@
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
 #include "core/cpu/CpuBackend.h"
+#include "core/cpu/detail/DeviceCheck.h"
+#include "core/cuda/Compiler.h"
 #include "tests/support/SuiteMain.h"
 
 #include <QtTest/QtTest>
@@ -1488,9 +1490,14 @@ __global__ void k(int* out)
                                     "tex1Dfetch<float>(t, 0); }\n"
                                     "__global__ void other(int* p) { p[0] = 1; }\n"
                                  << 1 << "textures" << true;
+        // With -rdc NVRTC accepts the launch (the device-code check, issue 25); the emulator
+        // refuses the kernel. Without it NVRTC refuses the file, on both backends.
         QTest::newRow("dynamic parallelism")
             << "__global__ void child() {}\n__global__ void k() { child<<<1, 1>>>(); }\n"
             << 2 << "dynamic parallelism" << true;
+        QTest::newRow("dynamic parallelism without -rdc")
+            << "__global__ void child() {}\n__global__ void k() { child<<<1, 1>>>(); }\n"
+            << 2 << "device-side kernel launch" << false;
     }
 
     void refusedConstructs()
@@ -1500,7 +1507,12 @@ __global__ void k(int* out)
         QFETCH(int, line);
         QFETCH(QString, needle);
         QFETCH(bool, alone);
-        const CompileResult r = m_backend->compile(source.toStdString(), "refused.cu", {});
+        CompileOptions options;
+        if (QByteArray(QTest::currentDataTag()) == "dynamic parallelism")
+            options.extraFlags.push_back("-rdc=true");
+        if (!alone && !cuda::Compiler::instance().available())
+            QSKIP("NVRTC refuses this file; it is not installed here");
+        const CompileResult r = m_backend->compile(source.toStdString(), "refused.cu", options);
         QVERIFY(!r.diagnostics.empty());
         QCOMPARE(r.diagnostics.front().line, line);
         QVERIFY2(r.diagnostics.front().message.find(needle.toStdString()) != std::string::npos,
@@ -1516,6 +1528,70 @@ __global__ void k(int* out)
                                                     0) == 0);
         QVERIFY(!r.findKernel("k"));
         QVERIFY(!r.kernels.empty()); // other / child
+    }
+
+    /// Issue 25: the emulator compiles a kernel file as device code with NVRTC first (as the
+    /// CUDA backend does), so a host function called in it is refused with NVRTC's own message
+    /// at the user's line, before the host compiler runs; the check is served from NVRTC's
+    /// compile cache the next time.
+    void hostCallsAreRefusedAsOnTheGpu()
+    {
+        if (!onCpu()) QSKIP("the device-code check is the CPU emulator's");
+        if (!cuda::Compiler::instance().available())
+            QSKIP(
+                qPrintable(QStringLiteral("NVRTC is not installed (the sandbox alone stops "
+                                          "host calls): ") +
+                           QString::fromStdString(cuda::Compiler::instance().unavailableReason())));
+        const std::string readsAFile = "#include <cstdio>\n"
+                                       "__global__ void k(int* out)\n"
+                                       "{\n"
+                                       "    FILE* f = fopen(\"/etc/passwd\", \"r\");\n"
+                                       "    out[0] = f != nullptr;\n"
+                                       "}\n";
+        const CompileResult r = m_backend->compile(readsAFile, "host.cu", {});
+        QVERIFY(!r.ok);
+        QVERIFY(r.libraryPath.empty()); // the host compiler never ran
+        QVERIFY2(r.compilerVersion.rfind("NVRTC ", 0) == 0, r.compilerVersion.c_str());
+        QVERIFY2(r.log.find("device-code check") == 0, r.log.c_str());
+        const Diagnostic& d = r.diagnostics.front();
+        QCOMPARE(d.file, std::string("host.cu"));
+        QCOMPARE(d.line, 4);
+        QCOMPARE(d.severity, Severity::Error);
+        QVERIFY2(d.message == "identifier \"FILE\" is undefined", d.message.c_str());
+        bool noted = false;
+        for (const Diagnostic& e : r.diagnostics)
+            for (const std::string& c : e.context)
+                noted =
+                    noted || c.find("compiles a kernel file as device code") != std::string::npos;
+        QVERIFY(noted);
+
+        // A host function the file declares itself: ptxas refuses the call, at its line.
+        const std::string shell = "extern \"C\" int system(const char*);\n"
+                                  "__global__ void k(int* out)\n"
+                                  "{\n"
+                                  "    out[0] = system(\"touch /tmp/wb-never\");\n"
+                                  "}\n";
+        const CompileResult s = m_backend->compile(shell, "shell.cu", {});
+        QVERIFY(!s.ok);
+        QCOMPARE(s.diagnostics.front().message, std::string("Unresolved extern function 'system'"));
+        QCOMPARE(s.diagnostics.front().file, std::string("shell.cu"));
+        QCOMPARE(s.diagnostics.front().line, 4);
+
+        // Device code compiles as before; its check is a hit in NVRTC's cache afterwards.
+        const std::string fine = "#include <cstdio>\n"
+                                 "__global__ void k(int* out) { printf(\"%d\\n\", out[0]); }\n";
+        CompileOptions o;
+        o.extraFlags = {cpu::CpuBackend::kBoundsCheckFlag, "--host-flag=-Wall"};
+        QVERIFY(m_backend->compile(fine, "fine.cu", {}).ok);
+        const CompileResult again = cuda::Compiler::instance().compile(
+            fine, "fine.cu", cpu::detail::deviceCheckOptions({}));
+        QVERIFY(again.ok);
+        QVERIFY(again.cache == CompileResult::Cache::MemoryHit ||
+                again.cache == CompileResult::Cache::DiskHit);
+        // The emulator's own flags never reach NVRTC; the emulated architecture is the default.
+        const CompileOptions forNvrtc = cpu::detail::deviceCheckOptions(o);
+        QVERIFY(forNvrtc.extraFlags.empty());
+        QCOMPARE(forNvrtc.arch, std::string("sm_90"));
     }
 
     void kernelDiscovery()

@@ -26,9 +26,17 @@ std::string readFile(const std::string& path)
     return ss.str();
 }
 
+/// Workers of a Run that names none: 1, or $WB_TEST_RACE_WORKERS (the tst_races_workers test
+/// runs every case with blocks on 4 workers: the memory model's state under parallel blocks).
+int defaultWorkers()
+{
+    const int n = qEnvironmentVariableIntValue("WB_TEST_RACE_WORKERS");
+    return n > 0 ? n : 1;
+}
+
 /// Compiles `source`, launches `kernel` on buffers of floats/ints given as byte vectors.
 struct Run {
-    explicit Run(int threads = 1)
+    explicit Run(int threads = defaultWorkers())
         : backend(threads)
     {
     }
@@ -335,6 +343,31 @@ __global__ void tile_sum(int* out, int synced)
         QCOMPARE(r.result<int>(1, 8 * 192)[6], in[63]);
     }
 
+    // A sync() of a tile of 64 threads orders that tile only: it is not a barrier of the
+    // block, so a read of the other tile's element races with its write.
+    void multiWarpTileSyncOrdersOnlyItsTile()
+    {
+        const std::string source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void tiles_apart(int* out)
+{
+    __shared__ int s[128];
+    cg::thread_block_tile<64> tile = cg::tiled_partition<64>(cg::this_thread_block());
+    s[threadIdx.x] = threadIdx.x;
+    tile.sync();
+    out[threadIdx.x] = s[(threadIdx.x + 64) % 128];
+}
+)";
+        Run r;
+        QVERIFY(r.compile(source, "tiles_apart.cu", true));
+        r.buffer(std::vector<int>(128, 0), "out");
+        r.launch("tiles_apart", {1, 1, 1}, {128, 1, 1});
+        const std::string text = describe(r.backend.lastRaces());
+        QVERIFY2(hasRace(r.backend.lastRaces(), 7, true, 9, false), text.c_str());
+        for (const RaceFinding& f : r.backend.lastRaces())
+            QVERIFY2(f.first.thread.x / 64 != f.second.thread.x / 64, text.c_str());
+    }
+
     // grid.sync() in a cooperative launch orders global memory between blocks; without it,
     // block 0 reading every block's partial sum races with their writes.
     void gridSyncOrdersBlocks()
@@ -520,11 +553,18 @@ __global__ void draw(unsigned int* out)
     void aForbiddenCallEndsTheServedSandboxWithItsMessage()
     {
         // The served sandbox is sealed like a one-shot one: a kernel that opens a file for
-        // writing ends it with "kernel attempted ...", and the next launch gets a new one.
-        const char* source = R"(#include <cstdio>
+        // writing ends it with "kernel attempted ...", and the next launch gets a new one. (The
+        // call is hidden from NVRTC's device-code check, which would refuse it at compile time:
+        // the sandbox is the layer under test.)
+        const char* source = R"(#ifdef __CUDACC_RTC__
+#define OPEN_FILE() 0
+#else
+#include <cstdio>
+#define OPEN_FILE() (std::fopen("/tmp/wb-race-escape", "w") != nullptr)
+#endif
 __global__ void escape(int* out, int open)
 {
-    if (open && threadIdx.x == 0) out[0] = std::fopen("/tmp/wb-race-escape", "w") != nullptr;
+    if (open && threadIdx.x == 0) out[0] = OPEN_FILE();
     else out[threadIdx.x] = 2;
 }
 )";
@@ -543,6 +583,262 @@ __global__ void escape(int* out, int open)
         QVERIFY2(message.find("escape") != std::string::npos, message.c_str());
         r.launch("escape", {1, 1, 1}, {32, 1, 1}, {0});
         QCOMPARE(r.result<int>(0, 32)[31], 2);
+    }
+
+    // CUDA's warp reduction in shared memory (the Programming Guide's idiom): __syncwarp()
+    // between each step's read and write orders the lanes; 8 warps of 2 blocks report nothing
+    // and compute the sums. Without the __syncwarp() after one step's read, that read races
+    // with the next write of the lane it reads.
+    void warpReductionWithSyncwarpIsClean()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_warp.cu");
+        std::vector<int> in(512);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<int>(i % 13);
+        Run r;
+        QVERIFY(r.compile(source, "race_warp.cu", true));
+        r.buffer(in, "in");
+        r.buffer(std::vector<int>(16, 0), "out");
+        r.launch("warp_sum", {2, 1, 1}, {256, 1, 1}, {0});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        const std::vector<int> sums = r.result<int>(1, 16);
+        for (std::size_t w = 0; w < 16; ++w) {
+            int expected = 0;
+            for (std::size_t l = 0; l < 32; ++l)
+                expected += in[w * 32 + l];
+            QCOMPARE(sums[w], expected);
+        }
+
+        for (int drop = 1; drop <= 5; ++drop) {
+            Run u;
+            QVERIFY(u.compile(source, "race_warp.cu", true));
+            u.buffer(in, "in");
+            u.buffer(std::vector<int>(16, 0), "out");
+            u.launch("warp_sum", {2, 1, 1}, {256, 1, 1}, {drop});
+            const std::string text = describe(u.backend.lastRaces());
+            QVERIFY2(hasRace(u.backend.lastRaces(), 16, false, 18, true), text.c_str());
+            for (const RaceFinding& f : u.backend.lastRaces()) {
+                QVERIFY2(f.shared, text.c_str());
+                QCOMPARE(f.first.block, f.second.block);
+                QCOMPARE(f.first.thread.x / 32, f.second.thread.x / 32); // within one warp
+            }
+        }
+    }
+
+    // __syncwarp(mask) orders only the lanes of its mask: each half of the warp syncs on its
+    // own, so the two lanes that read across the halves race (15 with 16, 31 with 0) and no
+    // other pair does.
+    void laneOutsideTheMaskIsNotOrdered()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("half_mask", {1, 1, 1}, {32, 1, 1});
+        const auto& races = r.backend.lastRaces();
+        const std::string text = describe(races);
+        QVERIFY2(hasRace(races, 30, true, 32, false), text.c_str());
+        for (const RaceFinding& f : races) {
+            const unsigned a = f.first.thread.x, b = f.second.thread.x;
+            QVERIFY2((a < 16) != (b < 16), text.c_str());
+            QVERIFY2((a == 15 && b == 16) || (a == 16 && b == 15) || (a == 31 && b == 0) ||
+                         (a == 0 && b == 31),
+                     text.c_str());
+        }
+        QCOMPARE(r.result<int>(0, 32)[3], 40);
+    }
+
+    // Shuffles and votes (*_sync intrinsics) order memory among the lanes of their mask.
+    void shufflesAndVotesOrderTheirLanes()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("shuffle_ordered", {1, 1, 1}, {32, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 32)[5], 4 + 32 + 7);
+    }
+
+    // CUDA's threadFenceReduction idiom: each block writes its partial sum, __threadfence(),
+    // takes a ticket with atomicInc; the block with the last ticket reads every partial. The
+    // fence and the ticket order the partials before the last block's reads (and its
+    // __syncthreads() passes that on to all its threads); without the fence they race.
+    void fenceThenAtomicPublishesToTheLastBlock()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const int blocks = 8, threads = 128;
+        std::vector<float> in(blocks * threads);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<float>(i % 5);
+        float expected = 0.0f;
+        for (float v : in)
+            expected += v;
+        Run r;
+        QVERIFY(r.compile(source, "race_atomics.cu", true));
+        r.buffer(in, "in");
+        r.buffer(std::vector<float>(blocks, 0.0f), "partial");
+        r.buffer(std::vector<float>(1, 0.0f), "total");
+        r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<float>(2, 1)[0], expected);
+
+        Run u;
+        QVERIFY(u.compile(source, "race_atomics.cu", true));
+        u.buffer(in, "in");
+        u.buffer(std::vector<float>(blocks, 0.0f), "partial");
+        u.buffer(std::vector<float>(1, 0.0f), "total");
+        u.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {0});
+        const std::string text = describe(u.backend.lastRaces());
+        QVERIFY2(hasRace(u.backend.lastRaces(), 23, true, 32, false), text.c_str());
+        for (const RaceFinding& f : u.backend.lastRaces()) {
+            QVERIFY2(!f.shared, text.c_str());
+            QVERIFY2(f.location.rfind("partial[", 0) == 0, text.c_str());
+            QVERIFY2(f.first.block != f.second.block, text.c_str());
+        }
+    }
+
+    // cuda::atomic_ref with memory orders and scopes: a flag published with release and read
+    // with acquire (or relaxed atomics between release and acquire fences, or seq_cst) orders
+    // the data before it; relaxed does not, nor does a release the reader does not acquire, nor
+    // block scope across blocks.
+    void atomicRefOrdersFollowTheMemoryModel()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const auto run = [&](int mode, std::string& text) {
+            Run r;
+            if (!r.compile(source, "race_atomics.cu", true)) return std::vector<RaceFinding>{};
+            r.buffer(std::vector<int>(4, 0), "data");
+            r.buffer(std::vector<int>(1, 0), "flag");
+            r.buffer(std::vector<int>(1, 0), "seen");
+            r.launch("publish", {2, 1, 1}, {32, 1, 1}, {mode});
+            text = describe(r.backend.lastRaces());
+            if (r.result<int>(2, 1)[0] != 10 + 11 + 12 + 13) text += " (block 1 did not read)";
+            return r.backend.lastRaces();
+        };
+        for (int mode : {1, 3, 5}) {
+            std::string text;
+            const auto races = run(mode, text);
+            QVERIFY2(races.empty() && text == "no races",
+                     (std::to_string(mode) + ": " + text).c_str());
+        }
+        for (int mode : {0, 2, 4}) {
+            std::string text;
+            const auto races = run(mode, text);
+            QVERIFY2(hasRace(races, 57, true, 73, false),
+                     (std::to_string(mode) + ": " + text).c_str());
+            // Block scope across blocks: the two flag atomics race with each other as well.
+            QCOMPARE(hasRace(races, 64, true, 71, false), mode == 4);
+            for (const RaceFinding& f : races)
+                QVERIFY2(f.location.rfind(mode == 4 && f.first.line == 64 ? "flag[" : "data[", 0) ==
+                             0,
+                         text.c_str());
+        }
+    }
+
+    // A lock taken with atomicCAS and freed with atomicExch after a __threadfence() orders
+    // the critical sections of every warp of every block; without the fence they race.
+    void fencedSpinLockOrdersItsCriticalSections()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        for (int fenced : {1, 0}) {
+            Run r;
+            QVERIFY(r.compile(source, "race_atomics.cu", true));
+            r.buffer(std::vector<int>(1, 0), "lock");
+            r.buffer(std::vector<int>(1, 0), "total");
+            r.launch("locked_sum", {4, 1, 1}, {64, 1, 1}, {fenced});
+            QCOMPARE(r.result<int>(1, 1)[0], 8);
+            const std::string text = describe(r.backend.lastRaces());
+            if (fenced)
+                QVERIFY2(r.backend.lastRaces().empty(), text.c_str());
+            else
+                QVERIFY2(hasRace(r.backend.lastRaces(), 106, true, 106, true) ||
+                             hasRace(r.backend.lastRaces(), 106, false, 106, true),
+                         text.c_str());
+        }
+    }
+
+    // atomicAdd_block reaches only its block: on one word from several blocks it is a race
+    // (atomic against atomic); atomicAdd_system, or a word per block, is not.
+    void blockScopedAtomicsAcrossBlocksRace()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        Run r;
+        QVERIFY(r.compile(source, "race_atomics.cu", true));
+        r.buffer(std::vector<int>(4, 0), "count");
+        r.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {0});
+        const std::string text = describe(r.backend.lastRaces());
+        QVERIFY2(hasRace(r.backend.lastRaces(), 81, true, 81, true), text.c_str());
+        for (const RaceFinding& f : r.backend.lastRaces()) {
+            QVERIFY(f.first.isAtomic && f.second.isAtomic);
+            QVERIFY(f.first.block != f.second.block);
+        }
+        QCOMPARE(r.result<int>(0, 1)[0], 128);
+
+        for (int mode : {1, 2}) {
+            Run c;
+            QVERIFY(c.compile(source, "race_atomics.cu", true));
+            c.buffer(std::vector<int>(4, 0), "count");
+            c.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {mode});
+            QVERIFY2(c.backend.lastRaces().empty(), describe(c.backend.lastRaces()).c_str());
+        }
+    }
+
+    // <cuda/atomic> works on the emulator with and without race checking: a block-scope
+    // cuda::atomic in shared memory (no dynamic initialisation), atomic_ref on global memory.
+    void cudaAtomicWorksInEveryMode()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        for (bool races : {false, true}) {
+            Run r;
+            QVERIFY(r.compile(source, "race_atomics.cu", races));
+            r.buffer(std::vector<int>(2, -1), "out");
+            r.launch("shared_counter", {2, 1, 1}, {64, 1, 1});
+            QCOMPARE(r.result<int>(0, 2), (std::vector<int>{64, 64}));
+            QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+
+            Run p;
+            QVERIFY(p.compile(source, "race_atomics.cu", races));
+            p.buffer(std::vector<int>(4, 0), "data");
+            p.buffer(std::vector<int>(1, 0), "flag");
+            p.buffer(std::vector<int>(1, 0), "seen");
+            p.launch("publish", {2, 1, 1}, {32, 1, 1}, {1});
+            QCOMPARE(p.result<int>(1, 1)[0], 1);
+            QCOMPARE(p.result<int>(2, 1)[0], 10 + 11 + 12 + 13);
+        }
+    }
+
+    // The shadow keeps two reads and two writes per word: where a third thread displaced an
+    // access that a later one may race with, the word is counted (lastRaceCrowding), so that
+    // the report says a race may have been missed instead of staying silent. Here thread 34's
+    // write races with thread 0's read, which threads 32 and 33 displaced.
+    void crowdedWordsAreReported()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(64, 0), "out");
+        r.launch("crowded", {1, 1, 1}, {64, 1, 1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        const auto& crowding = r.backend.lastRaceCrowding();
+        QCOMPARE(crowding.size(), std::size_t{1});
+        QCOMPARE(crowding[0].location, std::string("s"));
+        QVERIFY(crowding[0].shared);
+        QCOMPARE(crowding[0].words, std::uint64_t{1});
+        const std::string text = raceCrowdingText(crowding);
+        QVERIFY2(
+            text.find("1 word (shared s: 1) had more accessors than the race check compares") !=
+                std::string::npos,
+            text.c_str());
+        QVERIFY2(text.find("races among them may be missed") != std::string::npos, text.c_str());
+
+        // Read-only words read by many threads, or words read by many and written only after a
+        // barrier, are not crowded.
+        Run c;
+        QVERIFY(c.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        c.buffer(std::vector<float>(8 * 128, 1.0f), "in");
+        c.buffer(std::vector<float>(8, 0.0f), "partial");
+        c.buffer(std::vector<float>(1, 0.0f), "total");
+        c.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {1});
+        QVERIFY(c.backend.lastRaceCrowding().empty());
+        QVERIFY(raceCrowdingText(c.backend.lastRaceCrowding()).empty());
     }
 
     void scheduleVariesTheResultReproducibly()

@@ -125,6 +125,43 @@ private Q_SLOTS:
         QVERIFY(d.message.find("identifier \"undefinedThing\" is undefined") != std::string::npos);
     }
 
+    /// A host function the file declares itself and a kernel calls: NVRTC compiles the call,
+    /// ptxas refuses it without a place ("Unresolved extern function 'system'"); the
+    /// diagnostic is put at the first call (not the declaration), with a note (issue 25).
+    void unresolvedExternIsPlacedAtItsCall()
+    {
+        const std::string src = "// system(\"in a comment\") is no call\n"
+                                "extern \"C\" int system(const char*);\n"
+                                "__global__ void k(int* out)\n"
+                                "{\n"
+                                "    out[0] = 1 + system(\"touch /tmp/x\");\n"
+                                "}\n";
+        const CompileResult r = compile(src);
+        QVERIFY(!r.ok);
+        const Diagnostic* d = firstOf(r, Severity::Fatal);
+        QVERIFY2(d, r.log.c_str());
+        QCOMPARE(d->message, std::string("Unresolved extern function 'system'"));
+        QCOMPARE(d->file, std::string("kernel.cu"));
+        QCOMPARE(d->line, 5);
+        QCOMPARE(d->column, columnOf(src, "system(\"touch"));
+        QVERIFY(!d->context.empty() &&
+                d->context.back().find("host function") != std::string::npos);
+        // Called only after `return`: still a call.
+        const CompileResult r2 = compile("extern \"C\" int getpid();\n"
+                                         "__device__ int f() { return getpid(); }\n"
+                                         "__global__ void k(int* o) { o[0] = f(); }\n");
+        const Diagnostic* d2 = firstOf(r2, Severity::Fatal);
+        QVERIFY2(d2 && d2->line == 2, r2.log.c_str());
+        // After && (not a declarator &): a call.
+        const CompileResult r3 = compile("extern \"C\" int fork();\n"
+                                         "__global__ void k(int* o)\n"
+                                         "{\n"
+                                         "    if (o[0] == 0 && fork() == 0) o[1] = 1;\n"
+                                         "}\n");
+        const Diagnostic* d3 = firstOf(r3, Severity::Fatal);
+        QVERIFY2(d3 && d3->line == 4, r3.log.c_str());
+    }
+
     void errorColumnWithTabs()
     {
         // NVRTC copies the tabs into the caret line, so the caret's index is the column.

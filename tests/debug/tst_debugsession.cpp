@@ -11,6 +11,7 @@
 #include "tests/support/SuiteMain.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,6 +44,29 @@ std::string valueOf(const std::vector<DebugVariable>& vars, const std::string& n
     for (const DebugVariable& v : vars)
         if (v.name == name) return v.value;
     return "<missing " + name + ">";
+}
+
+const DebugVariable* variable(const std::vector<DebugVariable>& vars, const std::string& name)
+{
+    for (const DebugVariable& v : vars)
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+/// tests/debug/data/multi_kernel: three kernels with their own __shared__ memory; the launch
+/// (tile_scale, 4 blocks of 32, in = 1, 2, ..., 128) stopped at `line` in thread 3 of block 1.
+DebugStop stopInMultiKernel(DebugSession& d, int line, int thread = 3)
+{
+    d.addBreakpoint({line, "blockIdx.x == 1 && threadIdx.x == " + std::to_string(thread)});
+    return d.start();
+}
+
+DebugTarget prepareMultiKernel(const QTemporaryDir& work)
+{
+    return DebugTarget::prepare(
+        session::ProjectFile::load(WB_SOURCE_DIR
+                                   "/tests/debug/data/multi_kernel/multi_kernel.wbproj"),
+        work.path().toStdString());
 }
 
 bool processAlive(qint64 pid)
@@ -308,6 +332,124 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("scalar 'v' is a struct with a pointer member "
                                                 "('p')") != std::string::npos,
                      e.what());
+        }
+    }
+
+    /// Issue 27: `--print nosuchvar` waited for the replay's 60 s timeout. A name gdb does not
+    /// know at the stop's line is refused at once with gdb's own message, before any replay;
+    /// an expression that fails only in some threads still gets its table, with gdb's error as
+    /// those threads' values (no wait either).
+    void anUnknownNameIsRefusedAtOnce()
+    {
+        QTemporaryDir work;
+        DebugSession d(prepareMultiKernel(work));
+        const DebugStop st = stopInMultiKernel(d, 44);
+        QCOMPARE(st.line, 44);
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            d.allThreads("nosuchvar");
+            QFAIL("an unknown name was accepted");
+        } catch (const Error& e) {
+            QCOMPARE(int(e.kind()), int(Error::Kind::InvalidArgument));
+            QCOMPARE(std::string(e.what()),
+                     std::string("No symbol \"nosuchvar\" in current context."));
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, d.checkExpression("t +"));
+        QVERIFY_THROWS_EXCEPTION(Error, d.checkExpression("threadIdx.w"));
+        QVERIFY_THROWS_EXCEPTION(Error, d.checkExpression("  "));
+        // Another kernel's shared array is not a name at this line either.
+        QVERIFY_THROWS_EXCEPTION(Error, d.checkExpression("counts[0]"));
+        d.checkExpression("cache[t] / total[0]");
+        // A hang guard, generous for a loaded machine: the refusals take a few gdb round trips.
+        QVERIFY2(timer.elapsed() < 10'000, qPrintable(QString::number(timer.elapsed())));
+
+        timer.restart();
+        const std::vector<ThreadRow> rows = d.allThreads("t < 30 ? cache[t] : ((float*)0)[t]");
+        QVERIFY2(timer.elapsed() < 30'000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(rows.size(), std::size_t(32));
+        for (const ThreadRow& r : rows) {
+            QVERIFY(r.reachedLine);
+            if (r.linear < 30)
+                QCOMPARE(r.value, std::to_string(33 + r.linear));
+            else
+                QVERIFY2(r.value.find("Cannot access memory") != std::string::npos,
+                         r.value.c_str());
+        }
+    }
+
+    /// Issue 27: every __shared__ variable of every kernel of the file was listed, those of the
+    /// other kernels with "-var-create: unable to create variable object". Only the stopped
+    /// kernel's (and the file's) are listed, each once, with their values.
+    void sharedMemoryIsTheStoppedKernels()
+    {
+        QTemporaryDir work;
+        DebugSession d(prepareMultiKernel(work));
+        stopInMultiKernel(d, 44);
+        const std::vector<SharedArray> sh = d.sharedMemory();
+        std::vector<std::string> names;
+        for (const SharedArray& a : sh) {
+            names.push_back(a.name);
+            QVERIFY2(a.error.empty(), (a.name + ": " + a.error).c_str());
+        }
+        QCOMPARE(names, (std::vector<std::string>{"launches_seen", "cache", "total"}));
+        QCOMPARE(sh[0].type, std::string("int [2]"));
+        QCOMPARE(sh[0].elements, (std::vector<std::string>{"1", "0"}));
+        QCOMPARE(sh[1].type, std::string("float [32]"));
+        QCOMPARE(sh[1].elements.size(), std::size_t(32));
+        for (std::size_t i = 0; i < 32; ++i)
+            QCOMPARE(sh[1].elements[i], std::to_string(33 + i)); // in[32 + t] = 33 + t
+        QCOMPARE(sh[2].elements.front(), std::string("1552"));   // 33 + ... + 64
+        const std::vector<DebugVariable> l = d.locals();
+        for (const char* name : {"cache", "total", "tile", "counts", "launches_seen"})
+            QVERIFY2(!variable(l, name), name);
+    }
+
+    /// Issue 27: locals whose declaration has not run at the stop showed their stack slot's
+    /// garbage as a value. A local declared on the stop's line or after it is marked (its
+    /// declaration's line from the DWARF, through gdb), and so is an all-threads expression
+    /// that names one.
+    void localsNotYetInitialisedAreMarked()
+    {
+        QTemporaryDir work;
+        const DebugTarget target = prepareMultiKernel(work);
+        {
+            DebugSession d(target);
+            stopInMultiKernel(d, 33); // const unsigned t = threadIdx.x;
+            std::vector<DebugVariable> l = d.locals();
+            for (const char* name : {"in", "out"}) {
+                QVERIFY(variable(l, name) && variable(l, name)->argument);
+                QVERIFY(!variable(l, name)->notYetInitialised);
+            }
+            QVERIFY(variable(l, "t") && variable(l, "mine") && variable(l, "twice"));
+            QCOMPARE(variable(l, "t")->declLine, 33);
+            QVERIFY(variable(l, "t")->notYetInitialised);
+            QCOMPARE(variable(l, "mine")->declLine, 44);
+            QVERIFY(variable(l, "mine")->notYetInitialised);
+            QVERIFY(variable(l, "twice")->notYetInitialised);
+            QVERIFY(!variable(l, "acc")); // an inner block's local is not in scope here
+
+            QCOMPARE(d.stepOver().line, 34);
+            l = d.locals();
+            QVERIFY(!variable(l, "t")->notYetInitialised);
+            QCOMPARE(variable(l, "t")->value, std::string("3"));
+            QVERIFY(variable(l, "mine")->notYetInitialised);
+            QCOMPARE(DebugSession::uninitialisedIn("mine * 2 + t + v.mine + twice", l),
+                     (std::vector<std::string>{"mine", "twice"}));
+        }
+        {
+            // Inside the `if (t == 0)` block, in its loop: acc (line 38) and k (line 39) have
+            // run; mine (line 44) has not.
+            DebugSession d(target);
+            stopInMultiKernel(d, 40, 0);
+            const std::vector<DebugVariable> l = d.locals();
+            QVERIFY(variable(l, "acc") && variable(l, "k"));
+            QCOMPARE(variable(l, "acc")->declLine, 38);
+            QVERIFY(!variable(l, "acc")->notYetInitialised);
+            QCOMPARE(variable(l, "acc")->value, std::string("0"));
+            QVERIFY(!variable(l, "k")->notYetInitialised);
+            QVERIFY(!variable(l, "t")->notYetInitialised);
+            QVERIFY(variable(l, "mine")->notYetInitialised);
         }
     }
 

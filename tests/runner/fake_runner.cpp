@@ -14,7 +14,8 @@
 //   blobbomb    an inline blob that claims more bytes than its buffer
 // Started as `fake_runner --tool memcheck --log-file F ... PROGRAM ARGS` it plays
 // compute-sanitizer: appends PROGRAM ARGS to $WB_FAKE_SANITIZER_RECORD, says on stderr which
-// program it wraps, writes a one-finding memcheck report to F and executes PROGRAM.
+// program it wraps, writes a one-finding memcheck report to F (with `--tool racecheck` a
+// racecheck report: one hazard and its race summary) and executes PROGRAM.
 #include "core/runner/Protocol.h"
 #include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
@@ -80,8 +81,10 @@ int sanitizer(int argc, char** argv)
 {
     int i = 1;
     std::string log;
+    std::string tool;
     while (i + 1 < argc && std::strncmp(argv[i], "--", 2) == 0) {
         if (std::strcmp(argv[i], "--log-file") == 0) log = argv[i + 1];
+        if (std::strcmp(argv[i], "--tool") == 0) tool = argv[i + 1];
         i += 2;
     }
     if (i >= argc) return 2;
@@ -94,7 +97,27 @@ int sanitizer(int argc, char** argv)
         }
     }
     std::fprintf(stderr, "fake compute-sanitizer wraps: %s\n", argv[i]);
-    if (FILE* f = std::fopen(log.c_str(), "w")) {
+    if (FILE* f = tool == "racecheck" ? std::fopen(log.c_str(), "w") : nullptr) {
+        // A shared-memory race as `--racecheck-report all` reports it: a hazard, then the
+        // analysis summary; in $WB_FAKE_SANITIZER_FILE (a kernel file a test has open).
+        const char* env = std::getenv("WB_FAKE_SANITIZER_FILE");
+        const char* file = env && *env ? env : "/tmp/remote/kernel.cu";
+        std::fprintf(f,
+                     "========= COMPUTE-SANITIZER\n"
+                     "========= Error: Potential RAW hazard detected at __shared__ 0x4 in block "
+                     "(2,0,0) :\n"
+                     "=========     Write Thread (7,0,0) at k(float *)+0x1a0 in %s:3\n"
+                     "=========     Read Thread (8,0,0) at k(float *)+0x1c0 in %s:4\n"
+                     "=========     Current Value : 0, Incoming Value : 1\n"
+                     "=========\n"
+                     "========= Error: Race reported between Write access at k(float *)+0x1a0 "
+                     "in %s:3\n"
+                     "=========     and Read access at k(float *)+0x1c0 in %s:4 [32 hazards]\n"
+                     "=========\n"
+                     "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n",
+                     file, file, file, file);
+        std::fclose(f);
+    } else if (FILE* f = std::fopen(log.c_str(), "w")) {
         std::fprintf(f, "========= COMPUTE-SANITIZER\n"
                         "========= Invalid __global__ write of size 4 bytes\n"
                         "=========     at k(float *)+0x90 in /tmp/remote/kernel.cu:7\n"

@@ -76,6 +76,100 @@ private Q_SLOTS:
         QCOMPARE(r.tool, std::string("racecheck"));
     }
 
+    /// racecheck --racecheck-report all writes a hazard record per byte and pair of threads:
+    /// one finding per (type, line pair), located at the first record's block and thread.
+    void racecheckHazardsAreCollapsed()
+    {
+        const std::string report =
+            "========= COMPUTE-SANITIZER\n"
+            "========= Error: Potential RAW hazard detected at __shared__ 0x500 in block "
+            "(131,0,0) :\n"
+            "=========     Write Thread (3,0,0) at block_sum(const float *, float *, int)+0x1d0 "
+            "in /p/missing_syncthreads.cu:11\n"
+            "=========     Read Thread (1,0,0) at block_sum(const float *, float *, int)+0x1f0 "
+            "in /p/missing_syncthreads.cu:11\n"
+            "=========     Current Value : 0\n"
+            "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+            "=========         Host Frame: cuLaunchKernel [0x39fb94] in libcuda.so.1\n"
+            "=========\n"
+            "========= Error: Potential RAW hazard detected at __shared__ 0x501 in block "
+            "(131,0,0) :\n"
+            "=========     Write Thread (3,0,0) at block_sum(const float *, float *, int)+0x1d0 "
+            "in /p/missing_syncthreads.cu:11\n"
+            "=========     Read Thread (1,0,0) at block_sum(const float *, float *, int)+0x1f0 "
+            "in /p/missing_syncthreads.cu:11\n"
+            "=========\n"
+            "========= Warning: Potential WAR hazard detected at __shared__ 0x8 in block (2, 0, "
+            "0) :\n"
+            "=========     Read Thread (4, 0, 0) at 0x00000748 in /p/other.cu:14:k(int*)\n"
+            "=========     Write Thread (2, 0, 0) at 0x00001078 in /p/other.cu:16:k(int*)\n"
+            "=========\n"
+            "========= RACECHECK SUMMARY: 3 hazards displayed (2 errors, 1 warning)\n";
+        const SanitizerReport r = SanitizerReport::parse(report);
+        QCOMPARE(r.tool, std::string("racecheck"));
+        QCOMPARE(r.findings.size(), std::size_t{2});
+        const MemoryFinding& f = r.findings[0];
+        QCOMPARE(f.kernel, std::string("block_sum"));
+        QCOMPARE(f.file, std::string("/p/missing_syncthreads.cu"));
+        QCOMPARE(f.line, 11);
+        QVERIFY(f.located);
+        QCOMPARE(f.block, (Dim3{131, 0, 0}));
+        QCOMPARE(f.thread, (Dim3{3, 0, 0}));
+        QCOMPARE(f.address, std::uint64_t{0x500});
+        QVERIFY(f.isWrite);
+        QCOMPARE(f.message, std::string("shared-memory RAW hazard at __shared__ 0x500: Write by "
+                                        "thread (3,0,0) at "
+                                        "/p/missing_syncthreads.cu:11 and Read by thread (1,0,0) "
+                                        "at /p/missing_syncthreads.cu:11 [2 hazards like it]"));
+        const MemoryFinding& g = r.findings[1];
+        QCOMPARE(g.kernel, std::string("k"));
+        QCOMPARE(g.line, 14);
+        QCOMPARE(g.block, (Dim3{2, 0, 0}));
+        QCOMPARE(g.thread, (Dim3{4, 0, 0}));
+        QVERIFY(!g.isWrite);
+        QVERIFY2(
+            g.message.find(
+                "WAR hazard at __shared__ 0x8: Read by thread (4,0,0) at /p/other.cu:14 and Write "
+                "by thread (2,0,0) at /p/other.cu:16") != std::string::npos,
+            g.message.c_str());
+    }
+
+    /// `--racecheck-report all` also prints each hazard (the issue 25 run said "Potential RAW
+    /// hazard" with no place): block from the title, thread and file:line from its first
+    /// access, the other access in the message; both location styles, both dim spellings.
+    void racecheckHazards()
+    {
+        const SanitizerReport r = SanitizerReport::parse(readData("racecheck_hazards.txt"));
+        QCOMPARE(r.tool, std::string("racecheck"));
+        QCOMPARE(r.findings.size(), std::size_t{3});
+        const MemoryFinding& raw = r.findings[0];
+        QCOMPARE(raw.kind, MemoryFinding::Kind::Other);
+        QCOMPARE(raw.kernel, std::string("block_sum"));
+        QCOMPARE(raw.file, std::string("/tmp/warpbench-session/race.cu"));
+        QCOMPARE(raw.line, 12);
+        QVERIFY(raw.located);
+        QCOMPARE(raw.block, (Dim3{3, 0, 0}));
+        QCOMPARE(raw.thread, (Dim3{31, 0, 0}));
+        QVERIFY(raw.isWrite);
+        QCOMPARE(raw.address, std::uint64_t{8});
+        QCOMPARE(raw.message,
+                 std::string("shared-memory RAW hazard at __shared__ 0x8: Write by thread "
+                             "(31,0,0) at /tmp/warpbench-session/race.cu:12 and Read by thread "
+                             "(0,1,0) at /tmp/warpbench-session/race.cu:15"));
+        const MemoryFinding& war = r.findings[1];
+        QCOMPARE(war.kernel, std::string("block_sum"));
+        QCOMPARE(war.file, std::string("race.cu"));
+        QCOMPARE(war.line, 15);
+        QCOMPARE(war.block, (Dim3{0, 0, 0}));
+        QCOMPARE(war.thread, (Dim3{2, 0, 0}));
+        QVERIFY(!war.isWrite);
+        QVERIFY2(war.message.find("Write by thread (33,0,0) at race.cu:12") != std::string::npos,
+                 war.message.c_str());
+        // The analysis summary stays as before: lines, no thread.
+        QCOMPARE(r.findings[2].line, 12);
+        QVERIFY(!r.findings[2].located);
+    }
+
     void emptyAndCleanReports()
     {
         QVERIFY(SanitizerReport::parse("").findings.empty());

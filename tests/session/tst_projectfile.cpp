@@ -158,6 +158,20 @@ private Q_SLOTS:
         }
         QCOMPARE(n, 16); // 12 examples + 4 deliberately buggy variants (bugs/)
     }
+    /// An integer above 2^53 (refused when run, but loadable) is saved with every digit: the
+    /// fuzzer found "block": 46744073709551616 saved as 46744073709551620.
+    void bigIntegersSaveExactly()
+    {
+        const std::string json =
+            R"({"schemaVersion": 1, "name": "big", "kernel": {"file": "k.cu"},)"
+            R"( "buffers": [{"name": "out", "type": "f32", "shape": [128], "role": "out"}],)"
+            R"( "launch": {"kernel": "k", "grid": [4], "block": 46744073709551616}})";
+        const Session a = ProjectFile::fromJson(json, "/tmp", "big.wbproj");
+        QCOMPARE(a.launch.block.front(), std::string("46744073709551616"));
+        const std::string saved = ProjectFile::toJson(a);
+        QVERIFY2(saved.find("46744073709551616") != std::string::npos, saved.c_str());
+        QCOMPARE(ProjectFile::toJson(ProjectFile::fromJson(saved, "/tmp", "big.wbproj")), saved);
+    }
     void poisonSettingsRoundTrip()
     {
         QTemporaryDir dir;

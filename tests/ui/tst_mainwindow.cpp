@@ -342,6 +342,71 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// Issue 25: a run under compute-sanitizer (Run → Run under compute-sanitizer) shows its
+    /// findings like the emulator's: in Problems with kernel, block and thread, marked at the
+    /// kernel's editor line, and a click goes there. compute-sanitizer is played by fake_runner
+    /// (a racecheck hazard at lines 3 and 4 of the file it is told).
+    void sanitizerFindingsShowAtTheirLine()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu"); // the fake wraps the runner of either backend
+        // The live compile's result replaces the editor's markers: let it land first.
+        const auto compiled = [&w] {
+            return w.kernelCompiler()->lastResult() && !w.kernelCompiler()->isCompiling();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
+        QTest::qWait(1500); // a debounced compile still pending
+        QTRY_VERIFY_WITH_TIMEOUT(compiled(), 300000);
+        qputenv("WARPBENCH_COMPUTE_SANITIZER", WB_FAKE_RUNNER_EXE);
+        // The name the run compiles the kernel under, which compute-sanitizer reports.
+        qputenv("WB_FAKE_SANITIZER_FILE", w.kernelEditor()->sourceName().toUtf8());
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        const bool started = w.runUnderSanitizer(true);
+        const bool done = started && finished.wait(300000);
+        qunsetenv("WARPBENCH_COMPUTE_SANITIZER");
+        qunsetenv("WB_FAKE_SANITIZER_FILE");
+        QVERIFY(done);
+        const auto outcome = w.runController()->lastOutcome();
+        QCOMPARE(outcome->report.status, session::RunReport::Status::RuntimeError);
+        QVERIFY2(outcome->report.message.find("compute-sanitizer found 2 problems") == 0,
+                 outcome->report.message.c_str());
+        // The run's sealed child said what confined the kernel; the log shows it.
+        QVERIFY2(w.resultsPanel()->logView()->toPlainText().contains(
+                     QStringLiteral("sandbox: device-code check: ")),
+                 qPrintable(w.resultsPanel()->logView()->toPlainText()));
+        QCOMPARE(outcome->findings.size(), std::size_t{2});
+        QCOMPARE(outcome->findings.front().line, 3);
+        auto* problems = w.resultsPanel()->problemsView();
+        int row = -1;
+        for (int r = 0; r < problems->model()->rowCount(); ++r)
+            for (int c = 0; c < problems->model()->columnCount(); ++c)
+                if (problems->model()->index(r, c).data().toString().contains(
+                        QStringLiteral("in kernel 'k' at block (2, 0, 0) thread (7, 0, 0)")))
+                    row = r;
+        QVERIFY(row >= 0);
+        std::string marked;
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            marked += d.file + ":" + std::to_string(d.line) + " " + d.message + "\n";
+        QVERIFY2(w.kernelEditor()->markersAtLine(2) != 0,
+                 (marked + "finding at " + outcome->findings.front().file + ", editor " +
+                  w.kernelEditor()->sourceName().toStdString())
+                     .c_str());
+        KernelEditor* editor = w.kernelEditor();
+        editor->setCursorPosition(0, 0);
+        QTest::mouseClick(problems->viewport(), Qt::LeftButton, {},
+                          problems->visualRect(problems->model()->index(row, 2)).center());
+        int l = 0, i = 0;
+        editor->getCursorPosition(&l, &i);
+        QCOMPARE(l + 1, 3);
+        w.document()->setModified(false);
+    }
+
     /// A runner that breaks the protocol is a message in the window, and the next run gets a
     /// fresh (working) runner; what the kernel prints shows in the Log tab.
     void protocolErrorsAndKernelPrintfShowInTheLog()
@@ -913,6 +978,48 @@ private Q_SLOTS:
             annotated = annotated || (d.line == 11 && d.message.find("data race") == 0);
         QVERIFY(annotated);
         screenshot(w, "races-missing-syncthreads");
+    }
+
+    // Words with more accessors than the detector compares: a warning row in Problems (no
+    // editor marker), not silence.
+    void raceCheckSaysWhenWordsWereCrowded()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        // A copy: the window keeps a run history beside a project it opens.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(WB_SOURCE_DIR "/tests/cpu/kernels/race_warp.cu"),
+                            dir.filePath(QStringLiteral("race_warp.cu"))));
+        QFile source(QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_crowded.wbproj"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile project(dir.filePath(QStringLiteral("race_crowded.wbproj")));
+        QVERIFY(project.open(QIODevice::WriteOnly));
+        project.write(source.readAll().replace("../../cpu/kernels/race_warp.cu", "race_warp.cu"));
+        project.close();
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(project.fileName()));
+        auto* check = w.findChild<QAction*>(QStringLiteral("raceCheckAction"));
+        QVERIFY(check);
+        QSignalSpy finished(w.runController(), &RunController::runFinished);
+        check->trigger();
+        QVERIFY(finished.wait(300000));
+        const auto outcome = w.runController()->lastOutcome();
+        QVERIFY(outcome->raceChecked);
+        QVERIFY2(outcome->races.empty(), outcome->report.message.c_str());
+        QCOMPARE(outcome->raceCrowding.size(), std::size_t{1});
+        auto* problems = w.resultsPanel()->problemsView()->model();
+        bool listed = false;
+        for (int row = 0; row < problems->rowCount(); ++row)
+            for (int c = 0; c < problems->columnCount(); ++c)
+                listed = listed || problems->index(row, c).data().toString().contains(
+                                       QStringLiteral("had more accessors than the race check "
+                                                      "compares"));
+        QVERIFY(listed);
+        for (const Diagnostic& d : w.kernelEditor()->diagnostics())
+            QVERIFY(d.message.find("more accessors") == std::string::npos);
     }
 
 private:

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFont>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -107,6 +108,12 @@ DebugDock::DebugDock(MainWindow* window)
     m_expression = new QLineEdit(QStringLiteral("threadIdx.x"));
     m_expression->setPlaceholderText(tr("Expression to show in every thread, e.g. sum"));
     tl->addWidget(m_expression);
+    m_expressionNote = new QLabel;
+    m_expressionNote->setObjectName(QStringLiteral("debugExpressionNote"));
+    m_expressionNote->setWordWrap(true);
+    m_expressionNote->setTextFormat(Qt::PlainText);
+    m_expressionNote->hide();
+    tl->addWidget(m_expressionNote);
     m_threads = table({tr("Thread"), tr("Phase now"), tr("Where now"), tr("Value at this line")});
     tl->addWidget(m_threads);
     auto* warpPage = new QWidget;
@@ -172,6 +179,11 @@ DebugDock::DebugDock(MainWindow* window)
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &DebugWorker::snapshotReady, this, &DebugDock::show);
     connect(m_worker, &DebugWorker::statusChanged, m_status, &QLabel::setText);
+    connect(m_worker, &DebugWorker::expressionRefused, this, [this](const QString& message) {
+        setBusy(false);
+        showExpressionNote(message, true);
+        Q_EMIT snapshotShown();
+    });
     m_thread.start();
 
     connect(m_debug, &QAction::triggered, this, &DebugDock::startDebugging);
@@ -252,6 +264,14 @@ void DebugDock::refreshMarkers()
         m_editor->markerAdd(line - 1, cond.isEmpty() ? kBreakpointMarker : kConditionalMarker);
 }
 
+void DebugDock::showExpressionNote(const QString& text, bool error)
+{
+    m_expressionNote->setText(text);
+    m_expressionNote->setStyleSheet(error ? QStringLiteral("color: #c0392b;")
+                                          : QStringLiteral("color: #777777;"));
+    m_expressionNote->setVisible(!text.isEmpty());
+}
+
 void DebugDock::setCurrentLine(int line)
 {
     m_currentLine = line;
@@ -317,6 +337,7 @@ void DebugDock::show(const DebugSnapshot& s)
     const debug::DebugStop& st = s.stop;
     if (!s.running) {
         setCurrentLine(0);
+        showExpressionNote(QString(), false);
         m_status->setText(tr("Not stopped: %1").arg(QString::fromStdString(st.message)));
         Q_EMIT snapshotShown();
         return;
@@ -333,9 +354,28 @@ void DebugDock::show(const DebugSnapshot& s)
     m_locals->setRowCount(static_cast<int>(s.locals.size()));
     for (int i = 0; i < static_cast<int>(s.locals.size()); ++i) {
         const auto& v = s.locals[static_cast<std::size_t>(i)];
+        if (!v.notYetInitialised) {
+            setRow(m_locals, i,
+                   {QString::fromStdString(v.name), QString::fromStdString(v.type),
+                    QString::fromStdString(v.value)});
+            continue;
+        }
+        // Its declaration has not run: what gdb reads is a stale stack slot, not a value.
         setRow(m_locals, i,
                {QString::fromStdString(v.name), QString::fromStdString(v.type),
-                QString::fromStdString(v.value)});
+                tr("not yet initialised (declared at line %1)").arg(v.declLine)});
+        for (int c = 0; c < 3; ++c) {
+            QTableWidgetItem* item = m_locals->item(i, c);
+            item->setForeground(QColor(0x88, 0x88, 0x88));
+            QFont f = item->font();
+            f.setItalic(true);
+            item->setFont(f);
+            item->setToolTip(tr("Declared at line %1, which has not run at this stop (line %2): "
+                                "its memory holds %3")
+                                 .arg(v.declLine)
+                                 .arg(st.line)
+                                 .arg(QString::fromStdString(v.value)));
+        }
     }
     int rows = 0;
     for (const auto& a : s.shared)
@@ -371,6 +411,16 @@ void DebugDock::show(const DebugSnapshot& s)
     m_threads->setHorizontalHeaderItem(
         3, new QTableWidgetItem(
                tr("%1 at line %2, phase %3").arg(s.expression).arg(st.line).arg(st.phase)));
+    if (!s.expressionError.isEmpty())
+        showExpressionNote(tr("%1 — showing threadIdx.x").arg(s.expressionError), true);
+    else if (!s.uninitialised.isEmpty())
+        showExpressionNote(tr("Not yet initialised at line %1: %2 (the values are what that "
+                              "memory held)")
+                               .arg(st.line)
+                               .arg(s.uninitialised.join(QStringLiteral(", "))),
+                           false);
+    else
+        showExpressionNote(QString(), false);
     for (int i = 0; i < static_cast<int>(s.rows.size()); ++i) {
         const auto& row = s.rows[static_cast<std::size_t>(i)];
         QString value = row.reachedLine ? QString::fromStdString(row.value)
@@ -379,7 +429,8 @@ void DebugDock::show(const DebugSnapshot& s)
         setRow(m_threads, i,
                {dim(row.thread), QString::number(row.phase), whereText(row.where, row.waitLine),
                 value});
-        if (!row.reachedLine) m_threads->item(i, 3)->setForeground(QColor(0x88, 0x88, 0x88));
+        if (!row.reachedLine || !s.uninitialised.isEmpty())
+            m_threads->item(i, 3)->setForeground(QColor(0x88, 0x88, 0x88));
         if (row.thread == st.thread)
             for (int c = 0; c < 4; ++c)
                 m_threads->item(i, c)->setBackground(QColor(0xf9, 0xe7, 0x9f));

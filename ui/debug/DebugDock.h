@@ -53,6 +53,9 @@ public:
     QTableWidget* threadsTable() const noexcept { return m_threads; }
     QTableWidget* warpTable() const noexcept { return m_warp; }
     QLineEdit* expressionEdit() const noexcept { return m_expression; }
+    /// Under the expression: gdb's refusal of it (red), or which not-yet-initialised locals its
+    /// values read (grey); hidden when there is nothing to say.
+    QLabel* expressionNote() const noexcept { return m_expressionNote; }
     QLabel* statusLabel() const noexcept { return m_status; }
     /// The line the current-line marker is on (1-based), 0 when none.
     int currentLine() const noexcept { return m_currentLine; }
@@ -71,6 +74,7 @@ private:
     void setCurrentLine(int line);
     void refreshMarkers();
     void editCondition(int line);
+    void showExpressionNote(const QString& text, bool error);
 
     MainWindow* m_window;
     KernelEditor* m_editor;
@@ -86,6 +90,7 @@ private:
     QTableWidget* m_warp = nullptr;
     QLabel* m_warpLabel = nullptr;
     QLineEdit* m_expression = nullptr;
+    QLabel* m_expressionNote = nullptr;
     QAction* m_debug = nullptr;
     QAction* m_continue = nullptr;
     QAction* m_stepOver = nullptr;

@@ -28,8 +28,21 @@ DebugSnapshot DebugWorker::snapshot(const debug::DebugStop& stop)
     s.running = true;
     s.locals = m_session->locals();
     s.shared = m_session->sharedMemory();
-    const std::string expr =
+    std::string expr =
         m_expression.trimmed().isEmpty() ? std::string("threadIdx.x") : m_expression.toStdString();
+    // An expression gdb refuses here (a name of another scope) may be fine at a later stop: it
+    // is kept, and this stop's table shows threadIdx.x with gdb's message.
+    try {
+        m_session->checkExpression(expr);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::InvalidArgument) throw;
+        s.expressionError =
+            QStringLiteral("%1: %2").arg(QString::fromStdString(expr), QString::fromUtf8(e.what()));
+        expr = "threadIdx.x";
+    }
+    s.expression = QString::fromStdString(expr);
+    for (const std::string& name : debug::DebugSession::uninitialisedIn(expr, s.locals))
+        s.uninitialised << QString::fromStdString(name);
     s.rows = m_session->allThreads(expr);
     s.warp = m_session->warp(s.rows);
     return s;
@@ -94,6 +107,17 @@ void DebugWorker::setExpression(const QString& expression)
 {
     m_expression = expression;
     if (!m_session || m_session->finished()) return;
+    // A name gdb does not know here is answered before any replay of the launch.
+    try {
+        m_session->checkExpression(expression.trimmed().isEmpty() ? std::string("threadIdx.x")
+                                                                  : expression.toStdString());
+    } catch (const Error& e) {
+        if (e.kind() == Error::Kind::InvalidArgument) {
+            Q_EMIT expressionRefused(
+                QStringLiteral("%1: %2").arg(expression, QString::fromUtf8(e.what())));
+            return;
+        }
+    }
     run([](debug::DebugSession& d) { return d.lastStop(); });
 }
 

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 
 #include <atomic>
@@ -19,7 +20,12 @@ struct DebugSnapshot {
     debug::DebugStop stop;
     std::vector<debug::DebugVariable> locals;
     std::vector<debug::SharedArray> shared;
-    QString expression;
+    QString expression; ///< what the All threads table shows
+    /// gdb's refusal of the user's expression at this stop ("nosuchvar: No symbol ..."); the
+    /// table then shows threadIdx.x.
+    QString expressionError;
+    /// The not-yet-initialised locals the expression reads (its values are stale memory).
+    QStringList uninitialised;
     std::vector<debug::ThreadRow> rows;
     debug::WarpView warp;
     QString error;        ///< set when the call failed (the session may have ended)
@@ -49,6 +55,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void snapshotReady(const wb::ui::DebugSnapshot& snapshot);
+    /// setExpression() with an expression gdb refuses at this stop (gdb's message): answered at
+    /// once, the tables stay as they are.
+    void expressionRefused(const QString& message);
     void statusChanged(const QString& text);
 
 private:

@@ -627,7 +627,9 @@ struct BlockRunner::Impl {
         for (unsigned l : lanesOf(warp, m))
             if (l != t.st.linear) threads[l].state = State::Runnable;
         if (debugRecording()) recordExchange(warp, m, t);
-        if (op == wbcpu::abi::WarpSync && launch->warpSynced) launch->warpSynced(warp * 32u, m);
+        // __syncwarp and every *_sync intrinsic (shuffles, votes, match, reduce) order memory
+        // among the lanes of their mask.
+        if (launch->warpSynced) launch->warpSynced(warp * 32u, m);
         return t.result;
     }
 

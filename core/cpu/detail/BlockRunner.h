@@ -25,8 +25,9 @@ struct LaunchState {
     std::string error;
     /// A cooperative launch: every block runs at once (its own OS thread), grid.sync() allowed.
     bool cooperative = false;
-    /// Race-check mode: called by the last lane of a completed __syncwarp / tile.sync() with the
-    /// block's linear index of lane 0 of the warp and the lanes that synchronised.
+    /// Race-check mode: called by the last lane of a completed warp operation (__syncwarp, a
+    /// *_sync shuffle, vote, match or reduce, a tile's sync() or collective) with the block's
+    /// linear index of lane 0 of the warp and the lanes that took part.
     std::function<void(unsigned warpBase, unsigned mask)> warpSynced;
     /// Race-check mode: called by the last thread of a completed sync() of a tile of 64–512
     /// threads, the block's threads [first, first + count).

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cinttypes>
 #include <cstdlib>
+#include <map>
 #include <new>
 
 #include <sys/mman.h>
@@ -25,6 +26,8 @@ struct RaceDetector::Record {
     std::uint8_t flags = 0;
 
     static constexpr std::uint8_t kValid = 1, kWrite = 2, kAtomic = 4;
+    /// An atomic of block or thread scope (RaceBlock / RaceThread); otherwise device or system.
+    static constexpr std::uint8_t kBlockScope = 8, kThreadScope = 16;
     bool sameThread(const Record& o) const { return block == o.block && thread == o.thread; }
     bool sameEpoch(const Record& o) const
     {
@@ -43,20 +46,209 @@ struct RaceDetector::Cell {
     Record reads[2];
 };
 
+namespace {
+
+/// Knowledge keys: a block's thread (its linear index), a whole warp, or the whole block.
+constexpr std::uint32_t kWarpWide = 0x8000u;   ///< | warp: every lane of the warp (sync gen)
+constexpr std::uint32_t kBlockGen = 0xfffeu;   ///< every thread of the block (sync gen)
+constexpr std::uint32_t kBlockPhase = 0xffffu; ///< every thread of the block (barrier phase)
+/// Entries a Knowledge keeps per thread before it keeps one per block (a bound on the cost of
+/// joins when every thread of a large grid publishes on one location; coarser, so a race among
+/// the threads of a block that published may then be missed).
+constexpr std::size_t kMaxKnowledge = 1u << 10;
+
+constexpr std::uint64_t key(std::uint32_t block, std::uint32_t who)
+{
+    return (static_cast<std::uint64_t>(block) << 16) | who;
+}
+
+bool acquiring(int order)
+{
+    return order == wbcpu::abi::RaceAcquire || order == wbcpu::abi::RaceAcqRel ||
+           order == wbcpu::abi::RaceSeqCst || order == wbcpu::abi::RaceLegacy;
+}
+bool releasingOrder(int order)
+{
+    return order == wbcpu::abi::RaceRelease || order == wbcpu::abi::RaceAcqRel ||
+           order == wbcpu::abi::RaceSeqCst;
+}
+
+inline void spinPause() noexcept
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/// Takes a spin lock word (bit 0 of `*word`); returns the word's other bits as they were.
+inline std::uint32_t lockWord(std::uint32_t* word) noexcept
+{
+    std::uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    for (;;) {
+        if (seen & 1u) {
+            spinPause();
+            seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+        } else if (__atomic_compare_exchange_n(word, &seen, seen | 1u, true, __ATOMIC_ACQUIRE,
+                                               __ATOMIC_RELAXED)) {
+            return seen;
+        }
+    }
+}
+
+std::atomic<std::uint64_t> g_serial{0};
+
+/// The worker of the calling thread, valid while t_serial is its detector's m_serial.
+thread_local void* t_worker = nullptr;
+thread_local std::uint64_t t_serial = 0;
+/// Distinct reports held at most (the rest are counted): enough to sort them in run order.
+constexpr std::size_t kMaxDistinct = 1u << 16;
+/// Stripes of atomic locations while blocks run on several workers (one otherwise).
+constexpr std::size_t kStripes = 1024;
+
+} // namespace
+
+/// What a thread knows to have happened before its current point beyond barriers and warp
+/// syncs, learned through release/acquire: per key (a thread, a warp or a block of the grid)
+/// a bound: its accesses with a sync generation (threads, warps, kBlockGen) or barrier phase
+/// (kBlockPhase) below the bound happened before.
+struct RaceDetector::Knowledge {
+    std::unordered_map<std::uint64_t, std::uint32_t> bounds;
+
+    bool empty() const { return bounds.empty(); }
+    void clear() { bounds.clear(); }
+    void raise(std::uint64_t k, std::uint32_t bound)
+    {
+        std::uint32_t& b = bounds[k];
+        b = std::max(b, bound);
+    }
+    void join(const Knowledge& other)
+    {
+        if (&other == this) return;
+        for (const auto& [k, b] : other.bounds)
+            raise(k, b);
+        if (bounds.size() > kMaxKnowledge) coarsen();
+    }
+    /// One bound per block instead of one per thread and warp.
+    void coarsen()
+    {
+        std::unordered_map<std::uint64_t, std::uint32_t> coarse;
+        for (const auto& [k, b] : bounds) {
+            const auto who = static_cast<std::uint32_t>(k & 0xffffu);
+            std::uint32_t& c =
+                coarse[who == kBlockPhase ? k
+                                          : key(static_cast<std::uint32_t>(k >> 16), kBlockGen)];
+            c = std::max(c, b);
+        }
+        bounds = std::move(coarse);
+    }
+    std::uint32_t bound(std::uint64_t k) const
+    {
+        const auto it = bounds.find(k);
+        return it == bounds.end() ? 0u : it->second;
+    }
+    /// An access of (block, thread) at sync generation `gen` and barrier phase `phase`.
+    bool covers(std::uint32_t block, unsigned thread, std::uint32_t gen, std::uint32_t phase) const
+    {
+        if (bounds.empty()) return false;
+        return bound(key(block, thread)) > gen ||
+               bound(key(block, kWarpWide | (thread / 32u))) > gen ||
+               bound(key(block, kBlockPhase)) > phase || bound(key(block, kBlockGen)) > gen;
+    }
+};
+
+/// An atomic location's release sequence: what its releases published, for acquirers of
+/// device or system scope (`wide`) and for block-scope acquirers of `narrowBlock` (`narrow`:
+/// the releases of that block's threads, of any scope).
+struct RaceDetector::SyncClock {
+    Knowledge wide;
+    std::uint32_t narrowBlock = ~0u;
+    Knowledge narrow;
+};
+
+/// One thread's release/acquire state.
+struct RaceDetector::ThreadSync {
+    Knowledge acquired;  ///< learned from acquires (and from lanes it synchronised with)
+    Knowledge pending;   ///< observed by relaxed atomic reads, for a later acquire fence
+    bool fenced = false; ///< a release fence came before: its atomic writes publish
+    int fenceScope = wbcpu::abi::RaceDevice;
+    Knowledge fenceRelease; ///< what the fence would publish
+};
+
+/// One block's release/acquire state: what its threads learned before its last barrier
+/// (`known`) and before the barrier they now arrive at (`arriving`).
+struct RaceDetector::BlockSync {
+    Knowledge known, arriving;
+    std::uint32_t phase = 0; ///< the barrier phase `known` holds
+};
+
+/// Atomic locations whose addresses fall in one stripe: their lock (bit 0 of `lock`) and their
+/// release sequences. A cache line each, so that workers on different stripes do not contend.
+struct alignas(64) RaceDetector::Stripe {
+    std::uint32_t lock = 0;
+    std::unordered_map<std::uintptr_t, std::unique_ptr<SyncClock>> clocks;
+};
+
 struct RaceDetector::Region {
     std::uintptr_t begin = 0, end = 0;
     int id = 0;
     bool shared = false;
     Cell* cells = nullptr; ///< anonymous mapping: zero pages only where the kernel accesses
     std::size_t bytes = 0;
+    /// Per word, made when first needed: a read of another thread, unordered with the read that
+    /// displaced it from the shadow (its block + 1 and barrier phase; 0: none), and whether the
+    /// word is crowded (kCrowded in `phase`): it may hide a race with a displaced access. An
+    /// entry is read and written under its word's lock, like the word's Cell.
+    struct Displaced {
+        std::uint32_t block;
+        std::uint32_t phase;
+    };
+    static constexpr std::uint32_t kCrowded = 0x80000000u;
+    std::atomic<Displaced*> displaced{nullptr};
+    std::size_t displacedBytes = 0;
+    std::mutex displacedMutex; ///< making `displaced`
+    std::atomic<std::uint64_t> crowdedWords{0};
+
+    Displaced* displacedIfAny() const { return displaced.load(std::memory_order_acquire); }
+    Displaced& displacedAt(std::size_t word)
+    {
+        Displaced* d = displaced.load(std::memory_order_acquire);
+        if (!d) {
+            std::lock_guard lock(displacedMutex);
+            d = displaced.load(std::memory_order_relaxed);
+            if (!d) {
+                displacedBytes = (end - begin + 3) / 4 * sizeof(Displaced);
+                void* m = mmap(nullptr, displacedBytes, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (m == MAP_FAILED) throw std::bad_alloc();
+                d = static_cast<Displaced*>(m);
+                displaced.store(d, std::memory_order_release);
+            }
+        }
+        return d[word];
+    }
+    void crowd(std::size_t word)
+    {
+        Displaced& d = displacedAt(word);
+        if (d.phase & kCrowded) return;
+        d.phase |= kCrowded;
+        crowdedWords.fetch_add(1, std::memory_order_relaxed);
+    }
+    /// Forgets the crowding of an earlier launch (a reused shadow).
+    void clearCrowding()
+    {
+        if (Displaced* d = displaced.exchange(nullptr)) munmap(d, displacedBytes);
+        crowdedWords = 0;
+    }
 
     ~Region()
     {
         if (cells) munmap(cells, bytes);
+        clearCrowding();
     }
 };
 
-/// What one worker thread keeps for the block it runs (all blocks of a cooperative launch).
+/// What one worker thread keeps for the block it runs (all blocks of a cooperative launch):
+/// touched only by that thread.
 struct RaceDetector::Worker {
     std::vector<std::uint32_t> phase; ///< barrier count of each thread (slot())
     std::vector<std::uint32_t> grid;  ///< grid.sync() count of each thread (slot())
@@ -67,10 +259,20 @@ struct RaceDetector::Worker {
     /// part in. An earlier access by lane a at generation g is ordered before this thread's
     /// access when joint[slot * 32 + a] > g.
     std::vector<std::uint32_t> joint;
+    /// Per warp (slot() / 32): the last sync every lane of the warp took part in (counts as
+    /// joint for every pair of its lanes; most warp operations have the full mask).
+    std::vector<std::uint32_t> warpFull;
     /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
     /// access by a thread of that tile at generation g < its generation is ordered.
     std::vector<TileSync> tile;
-    bool warpSynced = false; ///< syncGen / joint / tile were written since startBlock()
+    bool warpSynced = false; ///< syncGen / joint / warpFull / tile written since startBlock()
+    // Release/acquire through atomics (all empty until a kernel's atomics publish something).
+    /// Per thread (slot()): what it learned from acquires, made on first use.
+    std::vector<std::unique_ptr<ThreadSync>> threadSync;
+    bool anyThreadSync = false; ///< some threadSync entry exists
+    /// Per block (one unless cooperative): what its threads learned before its last barrier.
+    std::vector<std::unique_ptr<BlockSync>> blockSync;
+    bool anyBlockSync = false; ///< some blockSync entry exists
     /// This worker's instance of the shared memory (addWorkerRegion).
     std::vector<std::unique_ptr<Region>> regions;
     std::uintptr_t low = ~std::uintptr_t{0}, high = 0;
@@ -85,30 +287,10 @@ struct RaceDetector::Kept {
     bool shared = false;
 };
 
-namespace {
-
-inline void spinPause() noexcept
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-std::atomic<std::uint64_t> g_serial{0};
-
-/// The worker of the calling thread, valid while t_serial is its detector's m_serial.
-thread_local void* t_worker = nullptr;
-thread_local std::uint64_t t_serial = 0;
-/// Distinct reports held at most (the rest are counted): enough to sort them in run order.
-constexpr std::size_t kMaxDistinct = 1u << 16;
-
-} // namespace
-
 std::mutex RaceDetector::s_spareMutex;
 std::vector<std::unique_ptr<RaceDetector::Region>> RaceDetector::s_spare;
 thread_local const wbcpu::abi::ThreadState* RaceDetector::t_current = nullptr;
-thread_local const std::uint32_t* RaceDetector::t_jointRow = nullptr;
-thread_local const RaceDetector::TileSync* RaceDetector::t_tileNow = nullptr;
+thread_local RaceDetector::Now RaceDetector::t_now;
 
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
                            wbcpu::abi::Dim gridSize, std::size_t maxReports, bool cooperative,
@@ -133,9 +315,13 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
         w->grid.assign(blocks * warps * 32u, 0);
         w->syncGen.assign(blocks, 0);
         w->joint.assign(blocks * warps * 32u * 32u, 0);
+        w->warpFull.assign(blocks * warps, 0);
         w->tile.assign(blocks * warps * 32u, TileSync{});
+        w->threadSync.resize(blocks * warps * 32u);
+        w->blockSync.resize(blocks);
         m_workers.push_back(std::move(w));
     }
+    m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
 }
 
 [[gnu::always_inline]] inline std::size_t RaceDetector::slot(std::uint32_t block,
@@ -156,6 +342,24 @@ std::uint32_t RaceDetector::blockOf(const wbcpu::abi::ThreadState* st) const
 {
     if (t_serial == m_serial && t_worker) return *static_cast<Worker*>(t_worker);
     return *m_workers[0];
+}
+
+RaceDetector::Stripe& RaceDetector::stripeOf(std::uintptr_t location) const noexcept
+{
+    // Locations of one 8-byte word share a stripe (an atomic may be narrower than another).
+    return m_stripes[m_parallel ? (location >> 3) % kStripes : 0];
+}
+
+void RaceDetector::lockLocation(const void* address) noexcept
+{
+    if (m_parallel) lockWord(&stripeOf(reinterpret_cast<std::uintptr_t>(address)).lock);
+}
+
+void RaceDetector::unlockLocation(const void* address) noexcept
+{
+    if (m_parallel)
+        __atomic_store_n(&stripeOf(reinterpret_cast<std::uintptr_t>(address)).lock, 0u,
+                         __ATOMIC_RELEASE);
 }
 
 RaceDetector::~RaceDetector()
@@ -183,7 +387,10 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
                 break;
             }
     }
-    if (!r) r = std::make_unique<Region>();
+    if (r)
+        r->clearCrowding();
+    else
+        r = std::make_unique<Region>();
     r->begin = reinterpret_cast<std::uintptr_t>(begin);
     r->end = r->begin + size;
     r->id = id;
@@ -234,16 +441,67 @@ void RaceDetector::startBlock(int worker, std::uint64_t sequence)
     if (w.warpSynced) { // the sync tables are only touched by kernels that sync warps or tiles
         std::fill(w.syncGen.begin(), w.syncGen.end(), 0u);
         std::fill(w.joint.begin(), w.joint.end(), 0u);
+        std::fill(w.warpFull.begin(), w.warpFull.end(), 0u);
         std::fill(w.tile.begin(), w.tile.end(), TileSync{});
         w.warpSynced = false;
     }
+    if (w.anyThreadSync) {
+        for (auto& t : w.threadSync)
+            t.reset();
+        w.anyThreadSync = false;
+    }
+    if (w.anyBlockSync) {
+        for (auto& b : w.blockSync)
+            b.reset();
+        w.anyBlockSync = false;
+    }
+}
+
+RaceDetector::ThreadSync& RaceDetector::threadSync(Worker& w, const Who& who)
+{
+    std::unique_ptr<ThreadSync>& t = w.threadSync[who.slot];
+    if (!t) {
+        t = std::make_unique<ThreadSync>();
+        w.anyThreadSync = true;
+    }
+    return *t;
+}
+
+RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
+{
+    std::unique_ptr<BlockSync>& b = w.blockSync[m_cooperative ? block : 0u];
+    if (!b) {
+        b = std::make_unique<BlockSync>();
+        w.anyBlockSync = true;
+    }
+    return *b;
+}
+
+void RaceDetector::barrierArriving(const wbcpu::abi::ThreadState* st)
+{
+    Worker& w = here();
+    const Who who = whoIs(w, st);
+    if (!who.known || !w.threadSync[who.slot]) return;
+    ThreadSync& t = *w.threadSync[who.slot];
+    if (t.acquired.empty()) return;
+    blockSync(w, who.block).arriving.join(t.acquired);
+    t.acquired.clear(); // its block's from the barrier on
 }
 
 void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
 {
     Worker& w = here();
     const std::size_t i = slot(blockOf(st), st->linear);
-    if (i < w.phase.size()) ++w.phase[i];
+    if (i >= w.phase.size()) return;
+    ++w.phase[i];
+    // The first thread out of the barrier: every thread arrived, what they learned is the
+    // block's now (the others run no code before they pass it too).
+    std::unique_ptr<BlockSync>& b = w.blockSync[m_cooperative ? blockOf(st) : 0u];
+    if (b && w.phase[i] > b->phase) {
+        b->known.join(b->arriving);
+        b->arriving.clear();
+        b->phase = w.phase[i];
+    }
 }
 
 void RaceDetector::gridPassed(const wbcpu::abi::ThreadState* st)
@@ -255,12 +513,22 @@ void RaceDetector::gridPassed(const wbcpu::abi::ThreadState* st)
 
 void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
 {
-    if (!t_current) return;
+    const wbcpu::abi::ThreadState* current = t_current;
+    if (!current) return;
     Worker& w = here();
-    const std::size_t base = slot(blockOf(t_current), warpBase);
+    const std::size_t base = slot(blockOf(current), warpBase);
     if ((base + 32u) * 32u > w.joint.size()) return;
     w.warpSynced = true;
-    const std::uint32_t generation = ++w.syncGen[m_cooperative ? blockOf(t_current) : 0u];
+    const std::uint32_t generation = ++w.syncGen[m_cooperative ? blockOf(current) : 0u];
+    // Every lane of the warp (shuffles and votes mostly are): one number for the warp instead
+    // of 32 rows.
+    const unsigned lanes = std::min(32u, m_threads - warpBase);
+    const unsigned all = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
+    if (w.anyThreadSync) shareKnowledge(w, base, 32u, mask & all);
+    if ((mask & all) == all) {
+        w.warpFull[base / 32u] = generation;
+        return;
+    }
     for (unsigned b = 0; b < 32; ++b) {
         if (!(mask & (1u << b))) continue;
         std::uint32_t* row = &w.joint[(base + b) * 32u];
@@ -271,11 +539,14 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
 
 void RaceDetector::tileSynced(unsigned first, unsigned count)
 {
-    if (!t_current) return;
+    const wbcpu::abi::ThreadState* current = t_current;
+    if (!current) return;
     Worker& w = here();
-    const std::uint32_t block = blockOf(t_current);
+    const std::uint32_t block = blockOf(current);
     w.warpSynced = true;
     const std::uint32_t generation = ++w.syncGen[m_cooperative ? block : 0u];
+    if (w.anyThreadSync && slot(block, first) + count <= w.threadSync.size())
+        shareKnowledge(w, slot(block, first), count, 0xffffffffu);
     for (unsigned t = first; t < first + count; ++t) {
         const std::size_t i = slot(block, t);
         if (i < w.tile.size())
@@ -374,25 +645,48 @@ bool RaceDetector::hasGlobalReports() const
 {
     std::lock_guard lock(m_reportMutex);
     return m_overflow > 0 ||
-           std::any_of(m_reports.begin(), m_reports.end(), [](const Kept& k) { return !k.shared; });
+           std::any_of(m_reports.begin(), m_reports.end(),
+                       [](const Kept& k) { return !k.shared; }) ||
+           std::any_of(m_regions.begin(), m_regions.end(), [](const std::unique_ptr<Region>& r) {
+               return !r->shared && r->crowdedWords.load(std::memory_order_relaxed) > 0;
+           });
 }
 
-void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
+bool RaceDetector::ordered(const Record& r, const Record& now) const
+{
+    const Now& n = t_now;
+    if (r.block != now.block) {
+        if (r.grid != now.grid) return true; // a grid.sync() orders blocks
+    } else {
+        if (r.phase != now.phase) return true; // a barrier orders the same block
+        // A warp sync both threads took part in, after the earlier access.
+        if (r.thread / 32u == now.thread / 32u && n.jointRow &&
+            std::max(*n.warpFull, n.jointRow[r.thread % 32u]) > r.syncGen)
+            return true;
+        // A sync of a tile of several warps both took part in, after it.
+        if (n.tile && n.tile->generation > r.syncGen && r.thread >= n.tile->first &&
+            r.thread < n.tile->first + n.tile->count)
+            return true;
+    }
+    // Release/acquire: what the thread or its block learned through atomics.
+    return (n.sync && n.sync->acquired.covers(r.block, r.thread, r.syncGen, r.phase)) ||
+           (n.block && n.block->known.covers(r.block, r.thread, r.syncGen, r.phase));
+}
+
+void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::size_t word,
                          std::uintptr_t address, unsigned size)
 {
     const auto conflicts = [&](const Record& r) {
         if (!(r.flags & Record::kValid) || !(r.mask & now.mask) || r.sameThread(now)) return false;
         if (region.shared && r.block != now.block) return false; // another block's shared memory
-        if ((r.flags & Record::kAtomic) && (now.flags & Record::kAtomic)) return false;
-        if (r.block != now.block) return r.grid == now.grid; // a grid.sync() orders blocks
-        if (r.phase != now.phase) return false;              // a barrier orders the same block
-        // A warp sync both threads took part in, after the earlier access.
-        // A warp or tile sync both threads took part in, after the earlier access.
-        if (r.thread / 32u == now.thread / 32u && t_jointRow &&
-            t_jointRow[r.thread % 32u] > r.syncGen)
-            return false;
-        return !t_tileNow || t_tileNow->generation <= r.syncGen || r.thread < t_tileNow->first ||
-               r.thread >= t_tileNow->first + t_tileNow->count;
+        if ((r.flags & Record::kAtomic) && (now.flags & Record::kAtomic)) {
+            // Atomics race only when a scope leaves out the other thread: a block-scope atomic
+            // of another block, a thread-scope one of another thread.
+            const std::uint8_t scopes = r.flags | now.flags;
+            if (scopes & Record::kThreadScope) return !ordered(r, now);
+            if (r.block == now.block || !(scopes & Record::kBlockScope)) return false;
+        }
+        return !ordered(r, now);
     };
     const bool write = (now.flags & Record::kWrite) != 0;
     for (const Record& r : cell.writes)
@@ -400,6 +694,16 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
     if (write)
         for (const Record& r : cell.reads)
             if (conflicts(r)) report(r, now, region, address, size);
+    // A write where a displaced read may have been concurrent with it: of another block (global
+    // memory), or of its block in the same barrier phase.
+    if (write) {
+        if (const Region::Displaced* displaced = region.displacedIfAny()) {
+            const Region::Displaced& d = displaced[word];
+            if (d.block && !(d.phase & Region::kCrowded) &&
+                (d.block - 1u != now.block ? !region.shared : d.phase == now.phase))
+                region.crowd(word);
+        }
+    }
 
     // Keep the two latest accesses of this kind by different threads.
     Record* slots = write ? cell.writes : cell.reads;
@@ -423,92 +727,226 @@ void RaceDetector::check(Cell& cell, const Record& now, const Region& region,
         slots[0].mask = mask;
         return;
     }
+    // A third thread: the older of the two is no longer compared. Where it was unordered with
+    // this access, a race with it may go unseen: a displaced write makes the word crowded, a
+    // displaced read does when a write comes that it may be concurrent with.
+    const Record gone = slots[1];
     slots[1] = stale(slots[0]) ? Record{} : slots[0];
     slots[0] = now;
+    if (stale(gone) || ordered(gone, now)) return;
+    if (gone.flags & Record::kWrite) {
+        if (!((gone.flags & Record::kAtomic) && (now.flags & Record::kAtomic))) region.crowd(word);
+    } else {
+        Region::Displaced& d = region.displacedAt(word);
+        d.block = gone.block + 1u;
+        d.phase = (d.phase & Region::kCrowded) | (gone.phase & ~Region::kCrowded);
+    }
 }
 
-void RaceDetector::access(const void* address, std::size_t size, bool write, bool atomic,
-                          const void* pc)
+RaceDetector::Who RaceDetector::whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const
+{
+    Who who;
+    who.block = blockOf(st);
+    who.thread = st->linear;
+    who.slot = slot(who.block, who.thread);
+    who.known = who.slot < w.phase.size();
+    return who;
+}
+
+[[gnu::always_inline]] inline RaceDetector::Who RaceDetector::who(const Worker& w) const
+{
+    if (const wbcpu::abi::ThreadState* current = t_current)
+        return whoIs(w, current); // fiber mode: the host said who runs
+    // Loop mode: the block loop stores the coordinates before each thread.
+    const wbcpu::abi::Current& c = wb_cpu_current;
+    Who who;
+    who.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
+    who.thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
+    who.slot = slot(who.block, who.thread);
+    who.known = who.slot < w.phase.size();
+    return who;
+}
+
+void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)
 {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     if (size == 0) return;
-    if (a < m_high && a + size > m_low)
-        for (const std::unique_ptr<Region>& rp : m_regions)
-            if (a < rp->end && a + size > rp->begin)
-                return accessRegion(*rp, a, size, write, atomic, pc);
-    const Worker& w = here();
-    if (a < w.high && a + size > w.low)
-        for (const std::unique_ptr<Region>& rp : w.regions)
-            if (a < rp->end && a + size > rp->begin)
-                return accessRegion(*rp, a, size, write, atomic, pc);
+    Worker& w = here();
+    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low))
+        accessAs(w, nullptr, a, size, write ? Record::kWrite : 0, pc);
 }
 
-void RaceDetector::accessRegion(const Region& region, std::uintptr_t a, std::size_t size,
-                                bool write, bool atomic, const void* pc)
+void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                            std::uint8_t flags, const void* pc)
 {
-    Worker& w = here();
+    if (size == 0) return;
+    Region* region = nullptr;
+    if (a < m_high && a + size > m_low)
+        for (const std::unique_ptr<Region>& rp : m_regions)
+            if (a < rp->end && a + size > rp->begin) {
+                region = rp.get();
+                break;
+            }
+    if (!region && a < w.high && a + size > w.low)
+        for (const std::unique_ptr<Region>& rp : w.regions)
+            if (a < rp->end && a + size > rp->begin) {
+                region = rp.get();
+                break;
+            }
+    if (!region) return;
+    const Who who = known ? *known : this->who(w);
     Record now;
-    unsigned thread = 0;
-    if (const wbcpu::abi::ThreadState* current = t_current) { // fiber mode: the host said who runs
-        const wbcpu::abi::Dim& b = current->blockIndex;
-        now.block = b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
-        thread = current->linear;
-    } else { // loop mode: the block loop stores the coordinates before each thread
-        const wbcpu::abi::Current& c = wb_cpu_current;
-        now.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
-        thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
-    }
-    now.thread = static_cast<std::uint16_t>(thread);
-    const std::size_t i = slot(now.block, thread);
-    if (i < w.phase.size()) {
+    now.block = who.block;
+    now.thread = static_cast<std::uint16_t>(who.thread);
+    Now& n = t_now;
+    if (who.known) {
+        const std::size_t i = who.slot;
+        const std::size_t b = m_cooperative ? now.block : 0u;
         now.phase = w.phase[i];
         now.grid = w.grid[i];
-        now.syncGen = w.syncGen[m_cooperative ? now.block : 0u];
-        t_jointRow = &w.joint[i * 32u];
-        t_tileNow = &w.tile[i];
+        now.syncGen = w.syncGen[b];
+        n = Now{&w.joint[i * 32u], &w.warpFull[i / 32u], &w.tile[i], w.threadSync[i].get(),
+                w.blockSync[b].get()};
     } else {
-        t_jointRow = nullptr;
-        t_tileNow = nullptr;
+        n = Now{};
     }
     now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
-    now.flags = static_cast<std::uint8_t>(Record::kValid | (write ? Record::kWrite : 0) |
-                                          (atomic ? Record::kAtomic : 0));
+    now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
     // Another worker may update a global-memory word at the same time; shared memory is the
     // worker's own.
-    const bool locked = m_parallel && !region.shared;
-    const std::uintptr_t from = std::max(a, region.begin);
-    const std::uintptr_t to = std::min(a + size, region.end);
-    for (std::uintptr_t word = (from - region.begin) / 4; word <= (to - 1 - region.begin) / 4;
+    const bool locked = m_parallel && !region->shared;
+    const std::uintptr_t from = std::max(a, region->begin);
+    const std::uintptr_t to = std::min(a + size, region->end);
+    for (std::uintptr_t word = (from - region->begin) / 4; word <= (to - 1 - region->begin) / 4;
          ++word) {
-        const std::uintptr_t wordStart = region.begin + word * 4;
+        const std::uintptr_t wordStart = region->begin + word * 4;
         unsigned mask = 0;
         for (unsigned b = 0; b < 4; ++b)
             if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
         now.mask = static_cast<std::uint8_t>(mask);
-        Cell& cell = region.cells[word];
+        Cell& cell = region->cells[word];
         const auto fresh = [&](std::uint32_t state) {
             if ((state & ~1u) != m_generation) // an earlier launch's: empty
                 cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
         };
         if (locked) {
-            std::uint32_t seen = __atomic_load_n(&cell.state, __ATOMIC_RELAXED);
-            for (;;) {
-                if (seen & 1u) {
-                    spinPause();
-                    seen = __atomic_load_n(&cell.state, __ATOMIC_RELAXED);
-                } else if (__atomic_compare_exchange_n(&cell.state, &seen, seen | 1u, true,
-                                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-                    break;
-                }
-            }
-            fresh(seen);
-            check(cell, now, region, a, static_cast<unsigned>(size));
+            fresh(lockWord(&cell.state));
+            check(cell, now, *region, word, a, static_cast<unsigned>(size));
             __atomic_store_n(&cell.state, m_generation, __ATOMIC_RELEASE);
         } else {
             fresh(cell.state);
             cell.state = m_generation;
-            check(cell, now, region, a, static_cast<unsigned>(size));
+            check(cell, now, *region, word, a, static_cast<unsigned>(size));
         }
+    }
+}
+
+RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)
+{
+    Knowledge k;
+    if (const ThreadSync* t = w.threadSync[who.slot].get()) k.join(t->acquired);
+    if (const BlockSync* b = w.blockSync[m_cooperative ? who.block : 0u].get()) k.join(b->known);
+    // Its own accesses so far: a new generation of its block's syncs separates them from later
+    // ones.
+    w.warpSynced = true;
+    const std::uint32_t mine = ++w.syncGen[m_cooperative ? who.block : 0u];
+    k.raise(key(who.block, who.thread), mine);
+    // Its block's accesses before the barriers it passed.
+    if (w.phase[who.slot]) k.raise(key(who.block, kBlockPhase), w.phase[who.slot]);
+    // The lanes and tile threads it synchronised with, before those syncs.
+    const unsigned warpFirst = who.thread / 32u * 32u;
+    const std::uint32_t full = w.warpFull[who.slot / 32u];
+    if (full) k.raise(key(who.block, kWarpWide | (who.thread / 32u)), full);
+    const std::uint32_t* row = &w.joint[who.slot * 32u];
+    for (unsigned lane = 0; lane < 32u; ++lane)
+        if (row[lane] > full) k.raise(key(who.block, warpFirst + lane), row[lane]);
+    const TileSync& tile = w.tile[who.slot];
+    for (unsigned t = tile.first; tile.generation && t < tile.first + tile.count; ++t)
+        k.raise(key(who.block, t), tile.generation);
+    return k;
+}
+
+void RaceDetector::shareKnowledge(Worker& w, std::size_t base, unsigned count, unsigned mask)
+{
+    Knowledge all;
+    const auto in = [&](unsigned t) { return count > 32u || (mask & (1u << t)); };
+    for (unsigned t = 0; t < count; ++t)
+        if (in(t) && base + t < w.threadSync.size() && w.threadSync[base + t])
+            all.join(w.threadSync[base + t]->acquired);
+    if (all.empty()) return;
+    for (unsigned t = 0; t < count; ++t) {
+        if (!in(t) || base + t >= w.threadSync.size()) continue;
+        std::unique_ptr<ThreadSync>& s = w.threadSync[base + t];
+        if (!s) s = std::make_unique<ThreadSync>();
+        s->acquired.join(all);
+    }
+}
+
+void RaceDetector::atomic(const void* address, std::size_t size, AtomicKind kind, int order,
+                          int scope, const void* pc)
+{
+    Worker& wk = here();
+    const Who w = who(wk);
+    std::uint8_t flags = Record::kAtomic;
+    if (kind != AtomicKind::Load) flags |= Record::kWrite;
+    if (scope == wbcpu::abi::RaceBlock) flags |= Record::kBlockScope;
+    if (scope == wbcpu::abi::RaceThread) flags |= Record::kThreadScope;
+    accessAs(wk, &w, reinterpret_cast<std::uintptr_t>(address), size, flags, pc);
+    if (!w.known || scope == wbcpu::abi::RaceThread) return; // orders nothing between threads
+
+    // The location's release sequence: under its stripe's lock, which the caller holds.
+    const auto location = reinterpret_cast<std::uintptr_t>(address);
+    auto& clocks = stripeOf(location).clocks;
+    auto it = clocks.find(location);
+    // The read: what the location's release sequence published, as far as the scopes reach.
+    if (kind != AtomicKind::Store && it != clocks.end() &&
+        (acquiring(order) || order == wbcpu::abi::RaceRelaxed)) {
+        const SyncClock& c = *it->second;
+        ThreadSync& t = threadSync(wk, w);
+        Knowledge& into = acquiring(order) ? t.acquired : t.pending;
+        if (scope != wbcpu::abi::RaceBlock) into.join(c.wide);
+        if (c.narrowBlock == w.block) into.join(c.narrow);
+    }
+    if (kind == AtomicKind::Load) return;
+    // The write: a store starts a new release sequence, a read-modify-write continues it.
+    if (kind == AtomicKind::Store && it != clocks.end()) {
+        it->second->wide.clear();
+        it->second->narrow.clear();
+    }
+    Knowledge published;
+    int publishScope = scope;
+    if (releasingOrder(order)) {
+        published = releasing(wk, w);
+    } else if (wk.threadSync[w.slot] && wk.threadSync[w.slot]->fenced) {
+        const ThreadSync& t = *wk.threadSync[w.slot];
+        published = t.fenceRelease;
+        if (t.fenceScope == wbcpu::abi::RaceBlock) publishScope = wbcpu::abi::RaceBlock;
+    }
+    if (published.empty()) return;
+    if (it == clocks.end()) it = clocks.emplace(location, std::make_unique<SyncClock>()).first;
+    SyncClock& c = *it->second;
+    if (publishScope != wbcpu::abi::RaceBlock) c.wide.join(published);
+    if (c.narrowBlock != w.block) {
+        c.narrow.clear();
+        c.narrowBlock = w.block;
+    }
+    c.narrow.join(published);
+}
+
+void RaceDetector::fence(int order, int scope)
+{
+    Worker& wk = here();
+    const Who w = who(wk);
+    if (!w.known || scope == wbcpu::abi::RaceThread) return;
+    ThreadSync& t = threadSync(wk, w);
+    if (acquiring(order) && !t.pending.empty()) {
+        t.acquired.join(t.pending);
+        t.pending.clear();
+    }
+    if (releasingOrder(order)) {
+        t.fenceRelease = releasing(wk, w);
+        t.fenced = true;
+        t.fenceScope = scope;
     }
 }
 
@@ -527,6 +965,32 @@ void RaceDetector::print(std::FILE* out) const
         std::fputc('\n', out);
     }
     if (const std::uint64_t n = dropped()) std::fprintf(out, "WB-RACE-DROPPED %" PRIu64 "\n", n);
+    // Crowded words per buffer, and per __shared__ variable the words crowded in any block:
+    // each worker (each block of a cooperative launch) has its instance, and how blocks fall on
+    // workers must not change the count.
+    std::map<int, std::uint64_t> crowded;
+    std::map<int, std::vector<bool>> sharedWords;
+    const auto count = [&](const std::unique_ptr<Region>& r) {
+        const std::uint64_t n = r->crowdedWords.load(std::memory_order_relaxed);
+        if (!n) return;
+        if (!r->shared) {
+            crowded[r->id] += n;
+            return;
+        }
+        const Region::Displaced* d = r->displacedIfAny();
+        const std::size_t words = (r->end - r->begin + 3) / 4;
+        std::vector<bool>& crowdedWords = sharedWords[r->id];
+        crowdedWords.resize(std::max(crowdedWords.size(), words));
+        for (std::size_t i = 0; d && i < words; ++i)
+            if (d[i].phase & Region::kCrowded) crowdedWords[i] = true;
+    };
+    std::for_each(m_regions.begin(), m_regions.end(), count);
+    for (const std::unique_ptr<Worker>& w : m_workers)
+        std::for_each(w->regions.begin(), w->regions.end(), count);
+    for (const auto& [id, words] : sharedWords)
+        crowded[id] = static_cast<std::uint64_t>(std::count(words.begin(), words.end(), true));
+    for (const auto& [id, words] : crowded)
+        std::fprintf(out, "WB-RACE-CROWDED %d %" PRIu64 "\n", id, words);
     std::fflush(out);
 }
 

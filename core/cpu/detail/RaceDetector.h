@@ -16,30 +16,45 @@ namespace wb::cpu::detail {
 
 /// The race detector of the CPU emulator's race-check mode, inside warpbench-cpu-sandbox. The
 /// kernel library is built with the compiler's ThreadSanitizer instrumentation, whose entry
-/// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store and atomic here.
+/// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store, atomic and fence here.
 ///
-/// CUDA's rules: two accesses to the same byte by different threads, at least one a write, not
-/// both atomic, race unless they are in the same block and a barrier separates them (the
-/// threads' barrier counts differ), or in the same warp and a __syncwarp / tile.sync() that both
-/// threads took part in separates them; accesses of different blocks to global memory race
-/// (all blocks are concurrent) unless a grid.sync() of a cooperative launch separates them;
-/// shared memory belongs to its block. Only the launch's buffers
-/// and the block's shared memory are watched (registered regions); everything else (stacks,
-/// the prelude's own state) is ignored.
+/// CUDA's memory model (docs/cpu-emulator.md, "Race-check mode"): two accesses to the same byte
+/// by different threads, at least one a write, race unless both are atomics whose scopes include
+/// both threads, or one happens before the other: a barrier of their block between them (the
+/// threads' barrier counts differ); a warp operation (__syncwarp, any *_sync intrinsic, a tile's
+/// sync or collective) both took part in; a grid.sync() of a cooperative launch; or a release
+/// (an atomic write of release order or after a release fence) read by an acquire (an atomic
+/// read of acquire order, a CUDA atomic*() call, or a relaxed read before an acquire fence)
+/// whose scopes include both threads, carried on through barriers and warp operations. All
+/// blocks are concurrent; shared memory belongs to its block. Only the launch's buffers and the
+/// block's shared memory are watched (registered regions); everything else (stacks, the
+/// prelude's own state) is ignored, except that release/acquire is followed on any location.
 ///
 /// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
-/// address). A report is kept once per
-/// distinct (code address pair, kinds) with one example and a count.
+/// address). A word where a third thread displaced an access unordered with its own (a write,
+/// or a read that a later write may be concurrent with) is counted as crowded: a race with the
+/// displaced access may go unseen. A report is kept once per distinct (code address pair, kinds)
+/// with one example and a count.
 ///
 /// Concurrency: the blocks of a launch may run on several worker threads at once (startBlock
-/// names the worker). Each worker has its own per-block tables and its own instance of the
-/// shared memory (addWorkerRegion); a global-memory word's shadow is updated under a per-word
-/// lock; the current emulated thread is per OS thread. The report list does not depend on the
-/// interleaving for shared memory: a report's example is the one of the earliest block in the
-/// run order (startBlock's `sequence`), reports are printed in that order. Global-memory
-/// reports of a parallel run can depend on it: hasGlobalReports() says when the caller should
-/// replay the launch on one worker for a deterministic list.
+/// names the worker). What is whose:
+/// - per block and per thread of a block (barrier phases, grid phases, warp and tile sync
+///   tables, the threads' and the block's release/acquire knowledge): the Worker that runs the
+///   block, touched only by its thread;
+/// - a worker's instance of the shared memory and its shadow (addWorkerRegion): that worker's;
+/// - a global-memory word's shadow Cell and its crowding entry: the word's lock (bit 0 of
+///   Cell::state), taken for each check while blocks run on several workers;
+/// - an atomic location's release sequence (SyncClock): the lock of its stripe
+///   (lockLocation()), which the instrumentation holds around the real atomic operation and the
+///   detector's update of it, so that the value a thread reads and what it acquires agree;
+/// - the report list: m_reportMutex; crowded-word counts: atomic counters;
+/// - the emulated thread that runs: per OS thread (setCurrent).
+/// The report list does not depend on the interleaving for shared memory: a report's example
+/// is the one of the earliest block in the run order (startBlock's `sequence`), reports are
+/// printed in that order. Global-memory reports and crowding of a parallel run can depend on
+/// it: hasGlobalReports() says when the caller should replay the launch on one worker for a
+/// deterministic list.
 class RaceDetector {
 public:
     /// One side of a reported race. `pc` is relative to the kernel library's load address.
@@ -62,7 +77,7 @@ public:
     /// `libraryBase`: the load address of the instrumented kernel library (code addresses are
     /// kept relative to it). `maxReports`: distinct reports kept, later ones only counted.
     /// `cooperative`: every block runs at once (per-thread state is kept for the whole grid and
-    /// startBlock() is not called).
+    /// startBlock() is not called; the blocks take turns, never two at once).
     /// `workers`: worker threads that run blocks at once (startBlock's `worker`).
     RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize, wbcpu::abi::Dim gridSize,
                  std::size_t maxReports = 64, bool cooperative = false, int workers = 1);
@@ -77,8 +92,13 @@ public:
     /// memory is thread_local): seen only by accesses of that worker's thread.
     void addWorkerRegion(int worker, const void* begin, std::size_t size, int id);
     /// Before each block runs, on the thread that runs it: every thread starts at barrier phase
-    /// 0; `worker` (< workers) is that thread's, `sequence` the block's place in the run order.
+    /// 0 and knows nothing from atomics; `worker` (< workers) is that thread's, `sequence` the
+    /// block's place in the run order.
     void startBlock(int worker = 0, std::uint64_t sequence = 0);
+    /// The emulated thread `st` arrives at a barrier of its block (__syncthreads or grid.sync()):
+    /// what it learned from atomics (release/acquire) becomes its block's once the barrier
+    /// completes.
+    void barrierArriving(const wbcpu::abi::ThreadState* st);
     /// The emulated thread `st` passed a barrier (__syncthreads or grid.sync()).
     void barrierPassed(const wbcpu::abi::ThreadState* st);
     /// The emulated thread `st` passed a grid.sync().
@@ -95,16 +115,37 @@ public:
     /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
     /// each thread behind a compiler barrier.
     void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { t_current = st; }
-    /// One access by the current emulated thread, from code address `pc`.
-    void access(const void* address, std::size_t size, bool write, bool atomic, const void* pc);
+    /// One plain access by the current emulated thread, from code address `pc`.
+    void access(const void* address, std::size_t size, bool write, const void* pc);
+    enum class AtomicKind { Load, Store, ReadModifyWrite };
+    /// One atomic operation by the current emulated thread: `order` and `scope` are
+    /// wbcpu::abi::RaceOrder and RaceScope. Checked as an access (atomics of scopes that include
+    /// both threads do not race with each other), then CUDA's memory model: a release (release,
+    /// acq_rel or seq_cst order, or any atomic write after a release fence) publishes what
+    /// happened before it on the location, an acquire (acquire, acq_rel, seq_cst, or CUDA's
+    /// atomicAdd & co.) that reads it orders what follows, when both scopes include both
+    /// threads. Read-modify-writes continue the location's release sequence; a store starts a
+    /// new one. The caller holds lockLocation(address) around the operation and this call.
+    void atomic(const void* address, std::size_t size, AtomicKind kind, int order, int scope,
+                const void* pc);
+    /// A fence by the current emulated thread (__threadfence*, cuda::atomic_thread_fence): of
+    /// release order, it makes the thread's later atomic writes releases; of acquire order, what
+    /// its earlier relaxed atomic reads observed orders what follows.
+    void fence(int order, int scope);
+    /// The lock of the stripe of atomic locations `address` belongs to: the real atomic
+    /// operation and atomic() happen under it, so that no other worker's atomic on the location
+    /// comes between them. Not taken (and not needed) while blocks run on one thread.
+    void lockLocation(const void* address) noexcept;
+    void unlockLocation(const void* address) noexcept;
 
     /// The kept reports (at most maxReports), in run order. After the blocks ran.
     std::vector<Report> reports() const;
     /// Conflicting pairs beyond the kept reports. After the blocks ran.
     std::uint64_t dropped() const;
-    /// Whether some report is about global memory (not a shared-memory region).
+    /// Whether some report or crowded word is about global memory (not a shared-memory region).
     bool hasGlobalReports() const;
-    /// Writes one "WB-RACE ..." line per report (parsed by core/cpu/detail/Sandbox.cpp).
+    /// Writes one "WB-RACE ..." line per report and one "WB-RACE-CROWDED region words" line per
+    /// region with crowded words (parsed by core/cpu/detail/Sandbox.cpp).
     void print(std::FILE* out) const;
 
     /// The detector the instrumentation entry points report to (nullptr: none).
@@ -116,14 +157,42 @@ private:
     struct Region;
     struct Worker;
     struct Kept;
-    void check(Cell& cell, const Record& now, const Region& region, std::uintptr_t address,
-               unsigned size);
-    void accessRegion(const Region& region, std::uintptr_t a, std::size_t size, bool write,
-                      bool atomic, const void* pc);
+    struct Knowledge;
+    struct SyncClock;
+    struct ThreadSync;
+    struct BlockSync;
+    struct Stripe;
+    /// The emulated thread that makes the current access.
+    struct Who {
+        std::uint32_t block = 0;
+        unsigned thread = 0;
+        std::size_t slot = 0; ///< slot(block, thread); valid only if `known`
+        bool known = false;   ///< slot() is within the per-thread tables
+    };
+    Who who(const Worker& w) const;
+    Who whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const;
+    /// One access by `known` (nullptr: who(w)), if it is to a watched region.
+    void accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                  std::uint8_t flags, const void* pc);
+    /// Compares `now` with the shadow of word `word` of `region`, then keeps it there.
+    void check(Cell& cell, const Record& now, Region& region, std::size_t word,
+               std::uintptr_t address, unsigned size);
+    /// `r` (an access by another thread) happens before the current access `now`.
+    bool ordered(const Record& r, const Record& now) const;
+    /// The current thread's ThreadSync, made on first use.
+    ThreadSync& threadSync(Worker& w, const Who& who);
+    BlockSync& blockSync(Worker& w, std::uint32_t block);
+    /// What a release by `who` now publishes: everything that happened before this point of
+    /// it. Starts a new sync generation of its block (its later accesses are not covered).
+    Knowledge releasing(Worker& w, const Who& who);
+    /// Threads [first, first + count) of the block (slots from `base`), those of `mask` when
+    /// count <= 32, share what they learned (they just synchronised).
+    void shareKnowledge(Worker& w, std::size_t base, unsigned count, unsigned mask);
     static std::unique_ptr<Region> makeRegion(const void* begin, std::size_t size, int id,
                                               bool shared);
     /// The calling thread's worker (cooperative launches and threads without startBlock: 0).
     Worker& here() const noexcept;
+    Stripe& stripeOf(std::uintptr_t location) const noexcept;
     /// Index of the per-thread state of thread `linear` of block `block` (linear indices).
     std::size_t slot(std::uint32_t block, unsigned linear) const;
     std::uint32_t blockOf(const wbcpu::abi::ThreadState* st) const;
@@ -146,6 +215,8 @@ private:
         std::uint16_t first = 0, count = 0;
     };
     std::vector<std::unique_ptr<Worker>> m_workers;
+    /// Atomic locations' release sequences, by stripe of addresses (each with its lock).
+    std::unique_ptr<Stripe[]> m_stripes;
     mutable std::mutex m_reportMutex;
     std::vector<Kept> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
@@ -155,8 +226,16 @@ private:
     static std::mutex s_spareMutex;
     static std::vector<std::unique_ptr<Region>> s_spare;
     static thread_local const wbcpu::abi::ThreadState* t_current;
-    static thread_local const std::uint32_t* t_jointRow; ///< the current access's thread's row
-    static thread_local const TileSync* t_tileNow;       ///< the current access's last tile sync
+    /// The current access's thread: its joint row, its warp's full-warp sync, its last tile
+    /// sync, what it and its block learned through atomics (set by accessRegion for check()).
+    struct Now {
+        const std::uint32_t* jointRow = nullptr;
+        const std::uint32_t* warpFull = nullptr;
+        const TileSync* tile = nullptr;
+        const ThreadSync* sync = nullptr;
+        const BlockSync* block = nullptr;
+    };
+    static thread_local Now t_now;
 };
 
 } // namespace wb::cpu::detail

@@ -172,6 +172,39 @@ std::vector<SharedVariable> sharedVariables(const std::string& library)
     return out;
 }
 
+std::vector<RaceCrowding> parseRaceCrowding(const std::string& output,
+                                            const std::vector<std::string>& bufferNames,
+                                            const std::vector<SharedVariable>& shared)
+{
+    std::vector<RaceCrowding> out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("WB-RACE-CROWDED ", 0) != 0) continue;
+        std::istringstream ls(line.substr(16));
+        int region = 0;
+        std::uint64_t words = 0;
+        if (!(ls >> region >> words) || words == 0) continue;
+        RaceCrowding c;
+        c.words = words;
+        if (region >= 1000 && static_cast<std::size_t>(region - 1000) < shared.size()) {
+            c.shared = true;
+            c.location = shared[static_cast<std::size_t>(region - 1000)].name;
+        } else if (region >= 0 && static_cast<std::size_t>(region) < bufferNames.size()) {
+            c.location = bufferNames[static_cast<std::size_t>(region)];
+        }
+        if (c.location.empty()) c.location = "memory";
+        // A cooperative launch watches each block's shared memory apart: one entry per name.
+        const auto same = std::find_if(out.begin(), out.end(), [&](const RaceCrowding& o) {
+            return o.location == c.location && o.shared == c.shared;
+        });
+        if (same != out.end())
+            same->words += c.words;
+        else
+            out.push_back(c);
+    }
+    return out;
+}
+
 std::vector<RaceFinding> parseRaceReport(const std::string& output, const std::string& kernel,
                                          const std::string& library, const std::string& sourceName,
                                          const std::vector<std::string>& bufferNames,

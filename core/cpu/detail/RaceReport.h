@@ -31,4 +31,10 @@ std::vector<RaceFinding> parseRaceReport(const std::string& output, const std::s
                                          const std::vector<std::string>& bufferNames,
                                          const std::vector<SharedVariable>& shared);
 
+/// The sandbox's "WB-RACE-CROWDED region words" lines, regions named as in parseRaceReport;
+/// one entry per buffer or variable, in the order first seen.
+std::vector<RaceCrowding> parseRaceCrowding(const std::string& output,
+                                            const std::vector<std::string>& bufferNames,
+                                            const std::vector<SharedVariable>& shared);
+
 } // namespace wb::cpu::detail

@@ -502,9 +502,10 @@ double acceptSandboxAnswer(const SandboxLaunch& launch, const std::string& outpu
         std::vector<std::string> names;
         for (const SandboxBuffer& b : launch.buffers)
             names.push_back(b.label);
+        const auto shared = sharedVariables(launch.compiled.libraryPath);
         *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
-                                        launch.compiled.sourceName, names,
-                                        sharedVariables(launch.compiled.libraryPath));
+                                        launch.compiled.sourceName, names, shared);
+        if (launch.crowding) *launch.crowding = parseRaceCrowding(output, names, shared);
     }
     try {
         return std::stod(std::string(okValue));

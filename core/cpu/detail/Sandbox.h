@@ -38,6 +38,8 @@ struct SandboxLaunch {
     /// Backend::readGlobal, as on the GPU.
     std::vector<std::pair<std::string, std::vector<unsigned char>>>* constantsAfter = nullptr;
     int workers = 1; ///< race-check mode: worker threads that run the blocks
+    /// Race-check mode: the words that had more accessors than the detector compares.
+    std::vector<RaceCrowding>* crowding = nullptr;
 };
 
 /// Runs the launch in the helper process warpbench-cpu-sandbox with libasan preloaded: the

@@ -1,27 +1,96 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The entry points of the compiler's ThreadSanitizer instrumentation (-fsanitize=thread), defined
 // by warpbench-cpu-sandbox instead of libtsan: a race-checked kernel library calls them for every
-// load, store and atomic, and they hand the access to the CUDA-aware RaceDetector. libtsan is
-// never loaded. Atomic entry points perform the operation (sequentially consistent).
+// load, store, atomic and fence, and they hand each to the CUDA-aware RaceDetector. libtsan is
+// never loaded. Atomic entry points perform the operation (sequentially consistent). The
+// prelude's atomics and fences first say their CUDA order and scope (__wb_race_atomic_begin).
 #include "core/cpu/detail/RaceDetector.h"
 
 #include <cstddef>
 #include <cstring>
 
 using wb::cpu::detail::RaceDetector;
+using Kind = RaceDetector::AtomicKind;
 
 namespace {
 
+/// wbcpu::abi::raceMode(order, scope) of the atomics and fences the prelude is in (per OS
+/// thread: the emulated thread does not change within one), 0 outside.
+thread_local int t_mode = 0;
+
 [[gnu::always_inline]] inline void note(const void* address, std::size_t size, bool write,
-                                        bool atomic, const void* pc)
+                                        const void* pc)
 {
-    if (RaceDetector* d = RaceDetector::active) d->access(address, size, write, atomic, pc);
+    if (RaceDetector* d = RaceDetector::active) d->access(address, size, write, pc);
 }
+
+/// ThreadSanitizer's memory orders (relaxed, consume, acquire, release, acq_rel, seq_cst) as
+/// wbcpu::abi::RaceOrder.
+int orderOf(int mo)
+{
+    switch (mo) {
+    case 0:
+        return wbcpu::abi::RaceRelaxed;
+    case 1:
+    case 2:
+        return wbcpu::abi::RaceAcquire;
+    case 3:
+        return wbcpu::abi::RaceRelease;
+    case 4:
+        return wbcpu::abi::RaceAcqRel;
+    default:
+        return wbcpu::abi::RaceSeqCst;
+    }
+}
+
+[[gnu::always_inline]] inline void noteAtomic(const void* address, std::size_t size, Kind kind,
+                                              int mo, const void* pc)
+{
+    if (RaceDetector* d = RaceDetector::active) {
+        const int order = (t_mode & 15) ? (t_mode & 15) : orderOf(mo);
+        d->atomic(address, size, kind, order, (t_mode >> 4) & 3, pc);
+    }
+}
+
+/// While blocks run on several workers: the detector's lock of an atomic location, held around
+/// the real operation and the detector's record of it, so that the value an atomic reads and
+/// the release/acquire state it takes from the location agree (no other worker's atomic on the
+/// location comes between them).
+class LocationLock {
+public:
+    explicit LocationLock(const volatile void* a) noexcept
+        : m_detector(RaceDetector::active)
+        , m_address(const_cast<const void*>(a))
+    {
+        if (m_detector) m_detector->lockLocation(m_address);
+    }
+    ~LocationLock()
+    {
+        if (m_detector) m_detector->unlockLocation(m_address);
+    }
+    LocationLock(const LocationLock&) = delete;
+    LocationLock& operator=(const LocationLock&) = delete;
+
+private:
+    RaceDetector* m_detector;
+    const void* m_address;
+};
 
 } // namespace
 
 #define WB_PC __builtin_return_address(0)
 #define WB_EXPORT extern "C" __attribute__((visibility("default")))
+
+WB_EXPORT int __wb_race_atomic_begin(int mode)
+{
+    const int previous = t_mode;
+    if (!previous) t_mode = mode; // an enclosing operation already said what this is
+    return previous;
+}
+WB_EXPORT void __wb_race_atomic_end(int previous)
+{
+    t_mode = previous;
+}
 
 WB_EXPORT void __tsan_init() {}
 WB_EXPORT void __tsan_func_entry(void*) {}
@@ -34,35 +103,35 @@ WB_EXPORT void __tsan_ignore_thread_end() {}
 #define WB_TSAN_PLAIN(N)                                                                           \
     WB_EXPORT void __tsan_read##N(void* a)                                                         \
     {                                                                                              \
-        note(a, N, false, false, WB_PC);                                                           \
+        note(a, N, false, WB_PC);                                                                  \
     }                                                                                              \
     WB_EXPORT void __tsan_write##N(void* a)                                                        \
     {                                                                                              \
-        note(a, N, true, false, WB_PC);                                                            \
+        note(a, N, true, WB_PC);                                                                   \
     }                                                                                              \
     WB_EXPORT void __tsan_unaligned_read##N(void* a)                                               \
     {                                                                                              \
-        note(a, N, false, false, WB_PC);                                                           \
+        note(a, N, false, WB_PC);                                                                  \
     }                                                                                              \
     WB_EXPORT void __tsan_unaligned_write##N(void* a)                                              \
     {                                                                                              \
-        note(a, N, true, false, WB_PC);                                                            \
+        note(a, N, true, WB_PC);                                                                   \
     }                                                                                              \
     WB_EXPORT void __tsan_volatile_read##N(void* a)                                                \
     {                                                                                              \
-        note(a, N, false, false, WB_PC);                                                           \
+        note(a, N, false, WB_PC);                                                                  \
     }                                                                                              \
     WB_EXPORT void __tsan_volatile_write##N(void* a)                                               \
     {                                                                                              \
-        note(a, N, true, false, WB_PC);                                                            \
+        note(a, N, true, WB_PC);                                                                   \
     }                                                                                              \
     WB_EXPORT void __tsan_read##N##_pc(void* a, void* pc)                                          \
     {                                                                                              \
-        note(a, N, false, false, pc);                                                              \
+        note(a, N, false, pc);                                                                     \
     }                                                                                              \
     WB_EXPORT void __tsan_write##N##_pc(void* a, void* pc)                                         \
     {                                                                                              \
-        note(a, N, true, false, pc);                                                               \
+        note(a, N, true, pc);                                                                      \
     }
 WB_TSAN_PLAIN(1)
 WB_TSAN_PLAIN(2)
@@ -72,32 +141,34 @@ WB_TSAN_PLAIN(16)
 
 WB_EXPORT void __tsan_read_range(void* a, unsigned long n)
 {
-    note(a, n, false, false, WB_PC);
+    note(a, n, false, WB_PC);
 }
 WB_EXPORT void __tsan_write_range(void* a, unsigned long n)
 {
-    note(a, n, true, false, WB_PC);
+    note(a, n, true, WB_PC);
 }
 WB_EXPORT void* __tsan_memcpy(void* d, const void* s, unsigned long n)
 {
-    note(s, n, false, false, WB_PC);
-    note(d, n, true, false, WB_PC);
+    note(s, n, false, WB_PC);
+    note(d, n, true, WB_PC);
     return std::memcpy(d, s, n);
 }
 WB_EXPORT void* __tsan_memmove(void* d, const void* s, unsigned long n)
 {
-    note(s, n, false, false, WB_PC);
-    note(d, n, true, false, WB_PC);
+    note(s, n, false, WB_PC);
+    note(d, n, true, WB_PC);
     return std::memmove(d, s, n);
 }
 WB_EXPORT void* __tsan_memset(void* d, int c, unsigned long n)
 {
-    note(d, n, true, false, WB_PC);
+    note(d, n, true, WB_PC);
     return std::memset(d, c, n);
 }
 
-WB_EXPORT void __tsan_atomic_thread_fence(int)
+WB_EXPORT void __tsan_atomic_thread_fence(int mo)
 {
+    if (RaceDetector* d = RaceDetector::active)
+        d->fence((t_mode & 15) ? (t_mode & 15) : orderOf(mo), (t_mode >> 4) & 3);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 WB_EXPORT void __tsan_atomic_signal_fence(int)
@@ -105,22 +176,26 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-// Sizes 8 to 64 bits (the prelude's atomics); the memory order arguments are ignored.
+// Sizes 8 to 64 bits (the prelude's atomics), performed sequentially consistent under the
+// location's lock; the order they were given goes to the detector.
 #define WB_TSAN_RMW(N, T, NAME, OP)                                                                \
-    WB_EXPORT T __tsan_atomic##N##_##NAME(volatile T* a, T v, int)                                 \
+    WB_EXPORT T __tsan_atomic##N##_##NAME(volatile T* a, T v, int mo)                              \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        const LocationLock hold(a);                                                                \
+        noteAtomic(const_cast<T*>(a), sizeof(T), Kind::ReadModifyWrite, mo, WB_PC);                \
         return OP(a, v, __ATOMIC_SEQ_CST);                                                         \
     }
 #define WB_TSAN_ATOMICS(N, T)                                                                      \
-    WB_EXPORT T __tsan_atomic##N##_load(const volatile T* a, int)                                  \
+    WB_EXPORT T __tsan_atomic##N##_load(const volatile T* a, int mo)                               \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), false, true, WB_PC);                                    \
+        const LocationLock hold(a);                                                                \
+        noteAtomic(const_cast<T*>(a), sizeof(T), Kind::Load, mo, WB_PC);                           \
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
     }                                                                                              \
-    WB_EXPORT void __tsan_atomic##N##_store(volatile T* a, T v, int)                               \
+    WB_EXPORT void __tsan_atomic##N##_store(volatile T* a, T v, int mo)                            \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        const LocationLock hold(a);                                                                \
+        noteAtomic(const_cast<T*>(a), sizeof(T), Kind::Store, mo, WB_PC);                          \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
     }                                                                                              \
     WB_TSAN_RMW(N, T, exchange, __atomic_exchange_n)                                               \
@@ -130,20 +205,35 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     WB_TSAN_RMW(N, T, fetch_or, __atomic_fetch_or)                                                 \
     WB_TSAN_RMW(N, T, fetch_xor, __atomic_fetch_xor)                                               \
     WB_TSAN_RMW(N, T, fetch_nand, __atomic_fetch_nand)                                             \
-    WB_EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int)   \
+    /* A compare-exchange that fails only reads (with the failure order). */                       \
+    WB_EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int mo,     \
+                                                             int fmo)                              \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
-        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+        const LocationLock hold(a);                                                                \
+        const bool done =                                                                          \
+            __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+        noteAtomic(const_cast<T*>(a), sizeof(T), done ? Kind::ReadModifyWrite : Kind::Load,        \
+                   done ? mo : fmo, WB_PC);                                                        \
+        return done;                                                                               \
     }                                                                                              \
-    WB_EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int)     \
+    WB_EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int mo,       \
+                                                           int fmo)                                \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
-        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+        const LocationLock hold(a);                                                                \
+        const bool done =                                                                          \
+            __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+        noteAtomic(const_cast<T*>(a), sizeof(T), done ? Kind::ReadModifyWrite : Kind::Load,        \
+                   done ? mo : fmo, WB_PC);                                                        \
+        return done;                                                                               \
     }                                                                                              \
-    WB_EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int)         \
+    WB_EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo)  \
     {                                                                                              \
-        note(const_cast<T*>(a), sizeof(T), true, true, WB_PC);                                     \
+        const LocationLock hold(a);                                                                \
+        const T expected = c;                                                                      \
         __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+        noteAtomic(const_cast<T*>(a), sizeof(T),                                                   \
+                   c == expected ? Kind::ReadModifyWrite : Kind::Load, c == expected ? mo : fmo,   \
+                   WB_PC);                                                                         \
         return c;                                                                                  \
     }
 WB_TSAN_ATOMICS(8, unsigned char)

@@ -84,10 +84,14 @@ abi::RunThreadFn g_runThread = nullptr;
 
 int blockSyncTracked(abi::ThreadState* st, int op, int predicate, const char* file, unsigned line)
 {
+    // A tile's sync() is not a barrier of the block: the detector hears of it from the host
+    // (LaunchState::tileSynced), and the block's threads keep their phase.
+    const bool barrier = op != abi::SyncTile;
+    if (auto* d = wb::cpu::detail::RaceDetector::active; d && barrier) d->barrierArriving(st);
     const int r = g_blockSync(st, op, predicate, file, line);
     if (auto* d = wb::cpu::detail::RaceDetector::active) {
         d->setCurrent(st);
-        d->barrierPassed(st);
+        if (barrier) d->barrierPassed(st);
         if (op == abi::SyncGrid) d->gridPassed(st);
     }
     return r;

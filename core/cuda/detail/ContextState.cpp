@@ -174,6 +174,7 @@ ContextState::~ContextState()
 {
     if (!context) return; // the retain failed: nothing to release
     releaseScratch();
+    trimPool();
     const DriverApi& api = driverUnchecked();
     // Leave no thread-current handle to a context that is about to go.
     CUcontext current = nullptr;
@@ -182,6 +183,77 @@ ContextState::~ContextState()
     reportCudaFailure(api.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease",
                       "releasing the primary context");
     HandleRegistry::instance().removed(HandleKind::Context);
+}
+
+CUresult ContextState::poolAllocate(std::size_t classBytes, CUdeviceptr& ptr)
+{
+    makeCurrent();
+    std::lock_guard lock(pool.mutex);
+    auto it = pool.idle.find(classBytes);
+    if (it != pool.idle.end() && !it->second.empty()) {
+        ptr = it->second.back();
+        it->second.pop_back();
+        --pool.idleBlocks;
+        pool.idleBytes -= classBytes;
+        HandleRegistry::instance().removed(HandleKind::PooledMemory, classBytes);
+    } else {
+        const DriverApi& api = driverUnchecked();
+        CUresult result = api.cuMemAlloc(&ptr, classBytes);
+        if (result == CUDA_ERROR_OUT_OF_MEMORY && pool.idleBlocks > 0) {
+            // Idle blocks of other classes may be what is missing: free them and retry once.
+            for (auto& [bytes, blocks] : pool.idle) {
+                for (CUdeviceptr p : blocks) {
+                    reportCudaFailure(api.cuMemFree(p), "cuMemFree", "trimming the device pool");
+                    HandleRegistry::instance().removed(HandleKind::PooledMemory, bytes);
+                }
+                blocks.clear();
+            }
+            pool.idleBlocks = 0;
+            pool.idleBytes = 0;
+            result = api.cuMemAlloc(&ptr, classBytes);
+        }
+        if (result != CUDA_SUCCESS) return result;
+    }
+    ++pool.inUseBlocks;
+    pool.inUseBytes += classBytes;
+    return CUDA_SUCCESS;
+}
+
+void ContextState::poolFree(CUdeviceptr ptr, std::size_t classBytes) noexcept
+{
+    std::lock_guard lock(pool.mutex);
+    try {
+        pool.idle[classBytes].push_back(ptr);
+    } catch (...) {
+        // No memory for the bookkeeping: give the block back to the driver instead.
+        makeCurrentNoThrow();
+        reportCudaFailure(driverUnchecked().cuMemFree(ptr), "cuMemFree", "freeing a pooled block");
+        --pool.inUseBlocks;
+        pool.inUseBytes -= classBytes;
+        return;
+    }
+    ++pool.idleBlocks;
+    pool.idleBytes += classBytes;
+    --pool.inUseBlocks;
+    pool.inUseBytes -= classBytes;
+    HandleRegistry::instance().added(HandleKind::PooledMemory, classBytes);
+}
+
+void ContextState::trimPool() noexcept
+{
+    std::lock_guard lock(pool.mutex);
+    if (pool.idleBlocks == 0) return;
+    makeCurrentNoThrow();
+    const DriverApi& api = driverUnchecked();
+    for (auto& [bytes, blocks] : pool.idle) {
+        for (CUdeviceptr p : blocks) {
+            reportCudaFailure(api.cuMemFree(p), "cuMemFree", "trimming the device pool");
+            HandleRegistry::instance().removed(HandleKind::PooledMemory, bytes);
+        }
+    }
+    pool.idle.clear();
+    pool.idleBlocks = 0;
+    pool.idleBytes = 0;
 }
 
 ContextRef primaryContext(int ordinal)

@@ -7,9 +7,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace wb::cuda::detail {
 
@@ -34,6 +36,18 @@ struct Scratch {
     CUstream stream = nullptr;
     CUevent start = nullptr;
     CUevent stop = nullptr;
+};
+
+/// The device memory pool (core/cuda/DevicePool.h): pooled DeviceBuffers return their block
+/// here when released, and the next pooled allocation of the same size class takes it back
+/// without a driver call. Guarded by its mutex; the idle blocks are freed with the context.
+struct PoolState {
+    std::mutex mutex;
+    std::map<std::size_t, std::vector<CUdeviceptr>> idle; ///< by size class
+    std::size_t idleBytes = 0;
+    std::size_t idleBlocks = 0;
+    std::size_t inUseBytes = 0;
+    std::size_t inUseBlocks = 0;
 };
 
 /// A retained primary context and what launches need to know about its device, cached once.
@@ -61,6 +75,8 @@ struct ContextState {
     std::mutex scratchMutex;
     Scratch scratch;
 
+    PoolState pool;
+
     ContextState() = default;
     ContextState(const ContextState&) = delete;
     ContextState& operator=(const ContextState&) = delete;
@@ -77,6 +93,14 @@ struct ContextState {
     void ensureMappedScratch();
     /// Frees the scratch resources; call with scratchMutex held.
     void releaseScratch() noexcept;
+    /// A block of exactly `classBytes` (a pool size class) from the pool, or from cuMemAlloc
+    /// when none is idle (after freeing the idle blocks if the device is out of memory).
+    /// Returns the driver's result; makes the context current.
+    CUresult poolAllocate(std::size_t classBytes, CUdeviceptr& ptr);
+    /// Gives a block back to the pool; never throws.
+    void poolFree(CUdeviceptr ptr, std::size_t classBytes) noexcept;
+    /// Frees every idle block (cuMemFree); never throws.
+    void trimPool() noexcept;
     /// "device 0 (NVIDIA H200)"
     std::string describe() const;
 };

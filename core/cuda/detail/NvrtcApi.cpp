@@ -2,6 +2,7 @@
 #include "core/cuda/detail/NvrtcApi.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string_view>
 
@@ -49,6 +50,10 @@ std::string NvrtcApi::errorString(nvrtcResult result) const
 const NvrtcApi& NvrtcApi::get()
 {
     static const NvrtcApi api = [] {
+        // $WARPBENCH_LIBNVRTC names the library alone (a path that does not exist: no NVRTC,
+        // as on a machine without the toolkit; tests use it).
+        if (const char* forced = std::getenv("WARPBENCH_LIBNVRTC"); forced && *forced)
+            return load({forced});
         std::vector<std::string> names{"libnvrtc.so.13", "libnvrtc.so"};
 #ifdef WB_CUDA_TOOLKIT_ROOT
         names.push_back(std::string(WB_CUDA_TOOLKIT_ROOT) + "/lib64/libnvrtc.so.13");

@@ -45,6 +45,27 @@ enum WarpOp : int {
 /// (a barrier of block threads [first, first + count), predicate = first | count << 16).
 enum BlockOp : int { SyncPlain = 0, SyncCount, SyncAnd, SyncOr, SyncGrid, SyncTile };
 
+/// Race-check builds: what the atomic operations and fences that follow are in CUDA's memory
+/// model, told to the sandbox's detector by __wb_race_atomic_begin(raceMode(order, scope)) (the
+/// compiler's ThreadSanitizer hooks carry no scope, and CUDA's atomicAdd & co. are relaxed but
+/// observe-to-acquire). RaceFromCompiler: the memory order the instrumentation passes.
+enum RaceOrder : int {
+    RaceFromCompiler = 0,
+    RaceRelaxed,
+    RaceAcquire,
+    RaceRelease,
+    RaceAcqRel,
+    RaceSeqCst,
+    /// atomicAdd, atomicInc, …: relaxed, but a read of a value that a fence-then-atomic
+    /// published orders what follows (CUDA's threadFenceReduction idiom)
+    RaceLegacy,
+};
+enum RaceScope : int { RaceDevice = 0, RaceBlock, RaceSystem, RaceThread };
+constexpr int raceMode(int order, int scope)
+{
+    return order | scope << 4;
+}
+
 struct ThreadState;
 
 /// Services of the host, called by the kernel library.

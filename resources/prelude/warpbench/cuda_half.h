@@ -352,14 +352,17 @@ inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c)
 #define WB_HALF_ATOMIC(T, EXPR)                                                                    \
     inline T atomicAdd(T* p, T v)                                                                  \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceDevice);                              \
         return wbcpu::casLoop(p, [v](T o) { return EXPR; });                                       \
     }                                                                                              \
     inline T atomicAdd_block(T* p, T v)                                                            \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceBlock);                               \
         return atomicAdd(p, v);                                                                    \
     }                                                                                              \
     inline T atomicAdd_system(T* p, T v)                                                           \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceSystem);                              \
         return atomicAdd(p, v);                                                                    \
     }
 WB_HALF_ATOMIC(__half, o + v)

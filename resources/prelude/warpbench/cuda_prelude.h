@@ -217,16 +217,52 @@ WB_SYNC_PRED(__syncthreads_and, SyncAnd)
 WB_SYNC_PRED(__syncthreads_or, SyncOr)
 #undef WB_SYNC_PRED
 
+// Race-check builds (ThreadSanitizer instrumentation, run by warpbench-cpu-sandbox): atomics and
+// fences tell the detector their scope and CUDA's order first (cpu_abi.h RaceOrder). The
+// sandbox defines these two functions; other builds never call them.
+#if defined(__SANITIZE_THREAD__)
+#define WB_RACE_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WB_RACE_BUILD 1
+#endif
+#endif
+#ifdef WB_RACE_BUILD
+extern "C" int __wb_race_atomic_begin(int mode);
+extern "C" void __wb_race_atomic_end(int previous);
+namespace wbcpu {
+/// The atomic operations and fences in its lifetime are `mode`, unless an enclosing one already
+/// said what they are (atomicAdd_block on a float2 calls atomicAdd per component).
+struct RaceMode {
+    int previous;
+    explicit RaceMode(int mode)
+        : previous(__wb_race_atomic_begin(mode))
+    {
+    }
+    ~RaceMode() { __wb_race_atomic_end(previous); }
+    RaceMode(const RaceMode&) = delete;
+    RaceMode& operator=(const RaceMode&) = delete;
+};
+} // namespace wbcpu
+#define WB_RACE_MODE(order, scope)                                                                 \
+    const ::wbcpu::RaceMode wbRaceMode_(::wbcpu::abi::raceMode(order, scope))
+#else
+#define WB_RACE_MODE(order, scope) static_cast<void>(0)
+#endif
+
 inline void __threadfence()
 {
+    WB_RACE_MODE(wbcpu::abi::RaceSeqCst, wbcpu::abi::RaceDevice);
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 inline void __threadfence_block()
 {
+    WB_RACE_MODE(wbcpu::abi::RaceSeqCst, wbcpu::abi::RaceBlock);
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 inline void __threadfence_system()
 {
+    WB_RACE_MODE(wbcpu::abi::RaceSeqCst, wbcpu::abi::RaceSystem);
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -503,14 +539,17 @@ template <typename T, typename F> inline T casLoop(T* p, F f)
 #define WB_ATOMIC(NAME, T, EXPR)                                                                   \
     inline T NAME(T* p, T v)                                                                       \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceDevice);                              \
         return EXPR;                                                                               \
     }                                                                                              \
     inline T NAME##_block(T* p, T v)                                                               \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceBlock);                               \
         return NAME(p, v);                                                                         \
     }                                                                                              \
     inline T NAME##_system(T* p, T v)                                                              \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceSystem);                              \
         return NAME(p, v);                                                                         \
     }
 #define WB_FETCH(OP) wbcpu::ref(p).OP(v, std::memory_order_relaxed)
@@ -565,15 +604,18 @@ WB_ATOMIC(atomicAdd, float4,
 #define WB_ATOMIC_CAS(T)                                                                           \
     inline T atomicCAS(T* p, T compare, T v)                                                       \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceDevice);                              \
         wbcpu::ref(p).compare_exchange_strong(compare, v, std::memory_order_relaxed);              \
         return compare;                                                                            \
     }                                                                                              \
     inline T atomicCAS_block(T* p, T compare, T v)                                                 \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceBlock);                               \
         return atomicCAS(p, compare, v);                                                           \
     }                                                                                              \
     inline T atomicCAS_system(T* p, T compare, T v)                                                \
     {                                                                                              \
+        WB_RACE_MODE(wbcpu::abi::RaceLegacy, wbcpu::abi::RaceSystem);                              \
         return atomicCAS(p, compare, v);                                                           \
     }
 WB_ATOMIC_CAS(int)

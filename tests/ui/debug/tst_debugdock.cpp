@@ -13,6 +13,8 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -170,6 +172,101 @@ private Q_SLOTS:
         QCOMPARE(dock->currentLine(), 0);
         QVERIFY(!dock->continueAction()->isEnabled());
         QCOMPARE(Backend::createdCount(), backends);
+    }
+
+    /// Issue 27 item 5 in the window, on a file of several kernels (tests/debug/data/
+    /// multi_kernel, launching tile_scale): only the stopped kernel's shared arrays, locals
+    /// whose declaration has not run greyed as "not yet initialised", and an unknown name in the
+    /// expression field answered at once with gdb's message.
+    void multiKernelFileInTheWindow()
+    {
+        if (const std::string why = debug::GdbMi::unavailableReason(); !why.empty())
+            QSKIP(why.c_str());
+        if (!HostCompiler::find()) QSKIP("no host C++ compiler: the CPU emulator cannot build");
+        // Opened from a copy (outlives the window): the window keeps a run history next to a
+        // project it opens.
+        QTemporaryDir copy;
+        QVERIFY(copy.isValid());
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const char* file : {"multi_kernel.wbproj", "multi_kernel.cu"})
+            QVERIFY(QFile::copy(QStringLiteral(WB_SOURCE_DIR "/tests/debug/data/multi_kernel/") +
+                                    QLatin1String(file),
+                                copy.filePath(QLatin1String(file))));
+        QVERIFY(w.openProject(copy.filePath(QStringLiteral("multi_kernel.wbproj"))));
+        auto* dock = w.findChild<DebugDock*>();
+        QVERIFY(dock);
+        dock->setBreakpointCondition(33, QStringLiteral("blockIdx.x == 1 && threadIdx.x == 3"));
+        dock->expressionEdit()->setText(QStringLiteral("mine"));
+        QSignalSpy shown(dock, &DebugDock::snapshotShown);
+        dock->debugAction()->trigger();
+        QVERIFY(shown.wait(240'000));
+        QCOMPARE(dock->currentLine(), 33);
+
+        // Locals: t (line 33) and mine (line 44) have not been initialised; the arguments have.
+        QCOMPARE(local(dock, QStringLiteral("t")),
+                 QStringLiteral("not yet initialised (declared at line 33)"));
+        QCOMPARE(local(dock, QStringLiteral("mine")),
+                 QStringLiteral("not yet initialised (declared at line 44)"));
+        QVERIFY(!local(dock, QStringLiteral("in")).contains(QStringLiteral("not yet")));
+        QTableWidget* lt = dock->localsTable();
+        for (int r = 0; r < lt->rowCount(); ++r) {
+            const bool marked = cell(lt, r, 2).startsWith(QStringLiteral("not yet"));
+            QCOMPARE(lt->item(r, 2)->foreground().color() == QColor(0x88, 0x88, 0x88), marked);
+            if (marked) QVERIFY(lt->item(r, 2)->toolTip().contains(QStringLiteral("memory")));
+        }
+        QVERIFY(!dock->expressionNote()->isHidden());
+        QVERIFY2(dock->expressionNote()->text().contains(
+                     QStringLiteral("Not yet initialised at line 33: mine (")),
+                 qPrintable(dock->expressionNote()->text()));
+
+        // Shared memory: tile_scale's arrays and the file's, never another kernel's.
+        QStringList arrays;
+        QTableWidget* st = dock->sharedTable();
+        for (int r = 0; r < st->rowCount(); ++r) {
+            if (!cell(st, r, 0).isEmpty()) arrays << cell(st, r, 0);
+            QVERIFY2(!cell(st, r, 2).contains(QStringLiteral("var-create")),
+                     qPrintable(cell(st, r, 2)));
+        }
+        QCOMPARE(arrays, (QStringList{QStringLiteral("launches_seen (int [2])"),
+                                      QStringLiteral("cache (float [32])"),
+                                      QStringLiteral("total (float [2])")}));
+
+        // F10: t has run.
+        shown.clear();
+        dock->stepOverAction()->trigger();
+        QVERIFY(shown.wait(120'000));
+        QCOMPARE(dock->currentLine(), 34);
+        QCOMPARE(local(dock, QStringLiteral("t")), QStringLiteral("3"));
+
+        // An unknown name in the expression field: gdb's message at once, the table kept.
+        const int rowsBefore = dock->threadsTable()->rowCount();
+        shown.clear();
+        QElapsedTimer timer;
+        timer.start();
+        dock->expressionEdit()->setText(QStringLiteral("nosuchvar"));
+        QTest::keyClick(dock->expressionEdit(), Qt::Key_Return);
+        QVERIFY(shown.wait(60'000));
+        QVERIFY2(timer.elapsed() < 10'000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(!dock->expressionNote()->isHidden());
+        QVERIFY2(dock->expressionNote()->text().contains(
+                     QStringLiteral("nosuchvar: No symbol \"nosuchvar\" in current context.")),
+                 qPrintable(dock->expressionNote()->text()));
+        QCOMPARE(dock->threadsTable()->rowCount(), rowsBefore);
+        QVERIFY(dock->continueAction()->isEnabled());
+
+        // A good expression again: the table at line 34 and no note.
+        shown.clear();
+        dock->expressionEdit()->setText(QStringLiteral("t * 2"));
+        QTest::keyClick(dock->expressionEdit(), Qt::Key_Return);
+        QVERIFY(shown.wait(120'000));
+        QVERIFY(dock->expressionNote()->isHidden());
+        QCOMPARE(dock->threadsTable()->rowCount(), 32);
+        QCOMPARE(cell(dock->threadsTable(), 5, 3), QStringLiteral("10"));
+        dock->stopAction()->trigger();
+        QVERIFY(!dock->sessionActive());
     }
 
 private:
