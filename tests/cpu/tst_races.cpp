@@ -810,6 +810,50 @@ __global__ void escape(int* out, int open)
     // access that a later one may race with, the word is counted (lastRaceCrowding), so that
     // the report says a race may have been missed instead of staying silent. Here thread 34's
     // write races with thread 0's read, which threads 32 and 33 displaced.
+    // Release/acquire state is per launch: a fenced threadFenceReduction launch publishes on
+    // the ticket counter, and the next launch of the unfenced variant on the same program (the
+    // same served sandbox, the same counter, shadow memory passed on) must not acquire it: its
+    // partials race. And the other way round, the races of an unfenced launch do not leak into
+    // a fenced one. Accesses of one launch never race with those of the launch before (launches
+    // on one stream are ordered): the fenced launch after an unfenced one reports nothing,
+    // though both wrote and read the same partials.
+    void releaseAcquireStateIsPerLaunch()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const int blocks = 8, threads = 128;
+        for (int workers : {1, 4}) {
+            Run r(workers);
+            QVERIFY(r.compile(source, "race_atomics.cu", true));
+            r.buffer(std::vector<float>(blocks * threads, 1.0f), "in");
+            r.buffer(std::vector<float>(blocks, 0.0f), "partial");
+            r.buffer(std::vector<float>(1, 0.0f), "total");
+            for (int round = 0; round < 2; ++round) {
+                r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {1});
+                QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+                QCOMPARE(r.result<float>(2, 1)[0], float(blocks * threads));
+                r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {0});
+                const std::string text = describe(r.backend.lastRaces());
+                QVERIFY2(hasRace(r.backend.lastRaces(), 23, true, 32, false), text.c_str());
+                QCOMPARE(r.result<float>(2, 1)[0], float(blocks * threads));
+            }
+        }
+    }
+
+    // Crowding is per launch too: the same launch again on the served sandbox (its shadow
+    // passed on) counts the same word once, not once more per launch.
+    void crowdingIsCountedPerLaunch()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(64, 0), "out");
+        for (int launch = 0; launch < 3; ++launch) {
+            r.launch("crowded", {1, 1, 1}, {64, 1, 1});
+            const auto& crowding = r.backend.lastRaceCrowding();
+            QCOMPARE(crowding.size(), std::size_t{1});
+            QCOMPARE(crowding[0].words, std::uint64_t{1});
+        }
+    }
+
     void crowdedWordsAreReported()
     {
         Run r;
