@@ -275,6 +275,69 @@ __global__ void mixed(int* c)
         QVERIFY(oneAtomic);
     }
 
+    // The atomic side of a race is the innermost line in the user's source, not the line of
+    // the prelude or the C++ library where the atomic happens: atomicInc's compare-exchange
+    // loop runs in atomic_base.h, inlined into a helper of the user's header (which was named
+    // atomic_base.h:992), and float atomics through the prelude (atomicAdd) or <cuda/atomic>
+    // (cuda::atomic_ref::fetch_add) in the kernel file itself.
+    void atomicSideIsTheUsersLine()
+    {
+        const std::string source = R"(#include <cuda/atomic>
+#include <cstdint>
+
+__global__ void tally(float* sum, float* ref, int mode)
+{
+    if (threadIdx.x == 0) {
+        sum[0] = 1.0f;
+        ref[0] = 1.0f;
+    } else if (mode == 0) {
+        atomicAdd(&sum[0], 2.0f);
+    } else {
+        cuda::atomic_ref<float, cuda::thread_scope_device> r(ref[0]);
+        r.fetch_add(2.0f, cuda::memory_order_relaxed);
+    }
+}
+)";
+        // Through a helper in a header of the user's, out of line.
+        Run h;
+        QVERIFY(h.compile(readFile("tests/cpu/kernels/race_header.cu"),
+                          WB_SOURCE_DIR "/tests/cpu/kernels/race_header.cu", true));
+        h.buffer(std::vector<unsigned>(1, 0u), "counter");
+        h.buffer(std::vector<unsigned>(32, 0u), "got");
+        h.launch("tickets", {1, 1, 1}, {32, 1, 1});
+        const std::string text = describe(h.backend.lastRaces());
+        QVERIFY2(!h.backend.lastRaces().empty(), text.c_str());
+        for (const RaceFinding& f : h.backend.lastRaces()) {
+            const RaceAccess& atomic = f.first.isAtomic ? f.first : f.second;
+            const RaceAccess& plain = f.first.isAtomic ? f.second : f.first;
+            QVERIFY2(atomic.isAtomic && !plain.isAtomic, text.c_str());
+            QCOMPARE(atomic.file, std::string("race_header.cuh"));
+            QCOMPARE(atomic.line, 8);
+            QCOMPARE(plain.file, std::string("race_header.cuh"));
+            QCOMPARE(plain.line, 13);
+        }
+
+        for (int mode : {0, 1}) {
+            Run r;
+            QVERIFY(r.compile(source, "tally.cu", true));
+            r.buffer(std::vector<float>(1, 0.0f), "sum");
+            r.buffer(std::vector<float>(1, 0.0f), "ref");
+            r.launch("tally", {1, 1, 1}, {32, 1, 1}, {mode});
+            const auto& races = r.backend.lastRaces();
+            const std::string text = describe(races);
+            QVERIFY2(!races.empty(), text.c_str());
+            for (const RaceFinding& f : races) {
+                const RaceAccess& atomic = f.first.isAtomic ? f.first : f.second;
+                const RaceAccess& plain = f.first.isAtomic ? f.second : f.first;
+                QVERIFY2(atomic.isAtomic && !plain.isAtomic, text.c_str());
+                QCOMPARE(atomic.file, std::string("tally.cu"));
+                QCOMPARE(atomic.line, mode == 0 ? 10 : 13);
+                QCOMPARE(plain.file, std::string("tally.cu"));
+                QCOMPARE(plain.line, mode == 0 ? 7 : 8);
+            }
+        }
+    }
+
     // Cooperative groups' syncs are the barriers they stand for: a block sync and the syncs of
     // tiles made at run time order shared memory (cg_groups.cu reports nothing); a tile whose
     // lanes read what others wrote without tile.sync() in between races at those lines.

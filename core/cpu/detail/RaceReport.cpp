@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/RaceReport.h"
 
+#include "core/common/Paths.h"
 #include "core/common/ProcessTree.h"
 
 #include <QProcess>
@@ -49,7 +50,22 @@ struct Location {
     int line = 0;
 };
 
-/// addr2line -i -a output: per address, "0x…" then the inline chain, innermost first.
+/// Whether a debug-information path is the emulator's or the system's, not the user's: the
+/// prelude (its folder, or the precompiled header's copy of it in the compile cache), the C++
+/// library and other system headers. The user's files (the kernel file and its own headers)
+/// are compiled from copies in a build folder of the cache and keep their names there.
+bool isLibraryFile(const std::string& path)
+{
+    static const std::string prelude = (dataDir() / "prelude").lexically_normal().string() + "/";
+    return path.rfind(prelude, 0) == 0 || path.find("/pch-") != std::string::npos ||
+           path.find("/include/c++/") != std::string::npos || path.rfind("/usr/", 0) == 0 ||
+           path.rfind("/lib/", 0) == 0 || path.rfind("/opt/", 0) == 0;
+}
+
+/// addr2line -i -a output: per address, "0x…" then the inline chain, innermost first. Each
+/// address is named by the innermost frame in the user's source (the kernel file `sourceName`
+/// or a header of the user's): an atomic reached through the prelude and the C++ library
+/// (atomic_base.h) is the user's line that called it. Without such a frame, the innermost one.
 std::map<std::uint32_t, Location> symbolize(const std::string& library,
                                             const std::set<std::uint32_t>& pcs,
                                             const std::string& sourceName)
@@ -85,19 +101,21 @@ std::map<std::uint32_t, Location> symbolize(const std::string& library,
         const std::string where = line.substr(0, space);
         const std::size_t colon = where.rfind(':');
         if (colon == std::string::npos) continue;
+        const std::string path = where.substr(0, colon);
         Location loc;
-        loc.file = std::filesystem::path(where.substr(0, colon)).filename().string();
+        loc.file = std::filesystem::path(path).filename().string();
         try {
             loc.line = std::stoi(where.substr(colon + 1));
         } catch (const std::exception&) {
             loc.line = 0;
         }
+        if (loc.line <= 0) continue;
         Location& slot = out[order[group]];
-        if (loc.file == wanted && loc.line > 0) {
+        if (loc.file == wanted || !isLibraryFile(path)) {
             slot = loc;
             chosen = true;
-        } else if (slot.line == 0 && loc.line > 0) {
-            slot = loc; // not in the user's file: keep the innermost known place for now
+        } else if (slot.line == 0) {
+            slot = loc; // not in the user's source: keep the innermost known place for now
         }
     }
     return out;
