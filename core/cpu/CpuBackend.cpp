@@ -30,6 +30,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace wb::cpu {
 
@@ -439,6 +440,7 @@ struct CpuBackend::Impl {
     std::vector<MemoryFinding> findings;
     std::vector<RaceFinding> races;
     std::vector<RaceCrowding> raceCrowding;
+    RaceLog raceLog; ///< every race-checked launch's since takeRaceLog()
     /// Race-checked launches: the sandbox process kept between them.
     std::unique_ptr<detail::SandboxServer> raceServer;
     std::uint64_t schedule = 0;
@@ -502,6 +504,46 @@ const std::vector<RaceCrowding>& CpuBackend::lastRaceCrowding() const noexcept
 {
     return m_impl->raceCrowding;
 }
+CpuBackend::RaceLog CpuBackend::takeRaceLog()
+{
+    std::lock_guard launchLock(m_impl->launchMutex);
+    RaceLog log = std::move(m_impl->raceLog);
+    m_impl->raceLog = {};
+    return log;
+}
+
+namespace {
+
+/// Adds one launch's races and crowding to `log` (see CpuBackend::RaceLog).
+void appendRaces(CpuBackend::RaceLog& log, const std::vector<RaceFinding>& races,
+                 const std::vector<RaceCrowding>& crowding)
+{
+    const auto side = [](const RaceAccess& a) {
+        return std::tuple(a.file, a.line, a.isWrite, a.isAtomic);
+    };
+    for (const RaceFinding& f : races) {
+        const auto same = std::find_if(log.races.begin(), log.races.end(), [&](const auto& o) {
+            return o.kernel == f.kernel && o.shared == f.shared && side(o.first) == side(f.first) &&
+                   side(o.second) == side(f.second);
+        });
+        if (same == log.races.end())
+            log.races.push_back(f);
+        else
+            same->occurrences = std::max(same->occurrences, f.occurrences);
+    }
+    for (const RaceCrowding& c : crowding) {
+        const auto same = std::find_if(log.crowding.begin(), log.crowding.end(), [&](auto& o) {
+            return o.location == c.location && o.shared == c.shared;
+        });
+        if (same == log.crowding.end())
+            log.crowding.push_back(c);
+        else
+            same->words = std::max(same->words, c.words);
+    }
+}
+
+} // namespace
+
 void CpuBackend::setSchedule(std::uint64_t seed)
 {
     std::lock_guard launchLock(m_impl->launchMutex);
@@ -1055,7 +1097,15 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
         }
         if (p.raceChecked()) {
             if (!m_impl->raceServer) m_impl->raceServer = std::make_unique<detail::SandboxServer>();
-            return m_impl->raceServer->run(request, m_impl->findings);
+            // The log keeps what the launch found, also when it then failed.
+            try {
+                const double ms = m_impl->raceServer->run(request, m_impl->findings);
+                appendRaces(m_impl->raceLog, m_impl->races, m_impl->raceCrowding);
+                return ms;
+            } catch (...) {
+                appendRaces(m_impl->raceLog, m_impl->races, m_impl->raceCrowding);
+                throw;
+            }
         }
         return detail::runInSandbox(request, m_impl->findings);
     }

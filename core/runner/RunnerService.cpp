@@ -539,6 +539,9 @@ private:
                     };
                     opt.beforeLoad = [&profiler](Backend& b) { return profiler->prepare(b); };
                 }
+                // Races of every launch of this run (a guard kernel's too), not an earlier
+                // run's on the warm backend.
+                if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) cpu->takeRaceLog();
                 streamOutput(true);
                 rep = session::SessionRunner::run(s, opt);
                 streamOutput(false);
@@ -559,9 +562,10 @@ private:
         if (auto* cpu = dynamic_cast<cpu::CpuBackend*>(backend)) {
             for (const MemoryFinding& f : cpu->lastFindings())
                 findings.append(ReportCodec::findingToJson(f));
-            for (const RaceFinding& f : cpu->lastRaces())
+            const cpu::CpuBackend::RaceLog log = cpu->takeRaceLog();
+            for (const RaceFinding& f : log.races)
                 races.append(ReportCodec::raceToJson(f));
-            for (const RaceCrowding& c : cpu->lastRaceCrowding())
+            for (const RaceCrowding& c : log.crowding)
                 crowding.append(ReportCodec::crowdingToJson(c));
         }
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;

@@ -902,6 +902,37 @@ __global__ void escape(int* out, int open)
         }
     }
 
+    // CpuBackend::takeRaceLog(): the races of every launch since the last take, each naming
+    // its kernel; a finding a later launch repeats is kept once; a take starts a new log.
+    void raceLogKeepsEveryLaunch()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        r.buffer(std::vector<float>(8 * 128, 1.0f), "in");
+        r.buffer(std::vector<float>(8, 0.0f), "partial");
+        r.buffer(std::vector<float>(1, 0.0f), "total");
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {0});
+        const std::size_t racesOfOne = r.backend.lastRaces().size();
+        QVERIFY(racesOfOne > 0);
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {0});
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {1}); // clean, and the last launch
+        QVERIFY(r.backend.lastRaces().empty());
+        cpu::CpuBackend::RaceLog log = r.backend.takeRaceLog();
+        QCOMPARE(log.races.size(), racesOfOne);
+        for (const RaceFinding& f : log.races)
+            QCOMPARE(f.kernel, std::string("fence_sum"));
+        QVERIFY(r.backend.takeRaceLog().races.empty());
+
+        Run s;
+        QVERIFY(s.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        s.buffer(std::vector<int>(4, 0), "count");
+        s.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {0}); // block-scope atomics: a race
+        s.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {1});
+        log = s.backend.takeRaceLog();
+        QVERIFY2(!log.races.empty(), describe(log.races).c_str());
+        QVERIFY(s.backend.lastRaces().empty());
+    }
+
     // Crowding is per launch too: the same launch again on the served sandbox (its shadow
     // passed on) counts the same word once, not once more per launch.
     void crowdingIsCountedPerLaunch()
