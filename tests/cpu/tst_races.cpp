@@ -648,6 +648,67 @@ __global__ void escape(int* out, int open)
         QCOMPARE(r.result<int>(0, 32)[31], 2);
     }
 
+    // An access out of a buffer's bounds in a race-checked launch (as public suites' racy
+    // kernels have them) is reported like the plain bounds check's: the race-checked launch,
+    // the kernel's line, block and thread, how far out of which buffer; the races found
+    // before it are kept; no protocol text; the next launch runs. A wild pointer alike.
+    void outOfBoundsInARaceCheckedLaunch()
+    {
+        const char* source = R"(__global__ void spill(float* out, int n, int mode)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0) out[0] += 1.0f;
+    if (i == 7 && mode == 1) out[n + 2] = 2.0f;
+    if (i == 7 && mode == 2) out[-1] = 2.0f;
+    if (i == 7 && mode == 3) reinterpret_cast<float*>(static_cast<unsigned long long>(n))[0] = 2.0f;
+}
+)";
+        for (int workers : {1, 4}) {
+            Run r(workers);
+            QVERIFY(r.compile(source, "spill.cu", true));
+            r.buffer(std::vector<float>(64, 0.0f), "out");
+            const auto failure = [&](int mode) {
+                try {
+                    r.launch("spill", {2, 1, 1}, {32, 1, 1}, {64, mode});
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+                return std::string("no error");
+            };
+            for (int mode : {1, 2, 3}) {
+                const std::string message = failure(mode);
+                QVERIFY2(message.find("kernel 'spill' (race-checked launch): ") == 0,
+                         message.c_str());
+                QVERIFY2(message.find(" access at spill.cu:" + std::to_string(4 + mode) +
+                                      " by block (0,0,0), thread (7,0,0): ") != std::string::npos,
+                         message.c_str());
+                QVERIFY2(message.find("WB-") == std::string::npos, message.c_str());
+                QVERIFY2(message.find("bounds-checked") == std::string::npos, message.c_str());
+                if (mode == 1)
+                    QVERIFY2(message.find("out of bounds access") != std::string::npos &&
+                                 message.find("write of 4 bytes, 8 bytes past the end of "
+                                              "buffer 'out' (256 bytes)") != std::string::npos,
+                             message.c_str());
+                if (mode == 2)
+                    QVERIFY2(message.find("4 bytes before buffer 'out'") != std::string::npos,
+                             message.c_str());
+                if (mode == 3)
+                    QVERIFY2(message.find("invalid address access") != std::string::npos,
+                             message.c_str());
+                const auto& races = r.backend.lastRaces();
+                QVERIFY2(hasRace(races, 4, true, 4, false) || hasRace(races, 4, true, 4, true),
+                         describe(races).c_str());
+                QCOMPARE(r.backend.lastFindings().size(), std::size_t{1});
+                QCOMPARE(r.backend.lastFindings()[0].line, 4 + mode);
+                // The next launch gets a new sandbox.
+                r.backend.upload(*r.buffers[0], std::vector<float>(64, 0.0f).data(),
+                                 64 * sizeof(float));
+                r.launch("spill", {1, 1, 1}, {1, 1, 1}, {64, 0});
+                QVERIFY(r.backend.lastRaces().empty());
+            }
+        }
+    }
+
     // CUDA's warp reduction in shared memory (the Programming Guide's idiom): __syncwarp()
     // between each step's read and write orders the lanes; 8 warps of 2 blocks report nothing
     // and compute the sums. Without the __syncwarp() after one step's read, that read races

@@ -13,6 +13,7 @@
 namespace wb::cpu::detail {
 
 RaceDetector* RaceDetector::active = nullptr;
+void (*RaceDetector::outOfBounds)(const RaceDetector&, const Fault&) = nullptr;
 
 /// One access kept in the shadow state (24 bytes).
 struct RaceDetector::Record {
@@ -772,8 +773,67 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, con
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     if (size == 0) return;
     Worker& w = here();
-    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low))
+    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
+        (a < m_guardHigh && a + size > m_guardLow))
         accessAs(w, nullptr, a, size, write ? Record::kWrite : 0, pc);
+}
+
+void RaceDetector::addGuard(int id, const void* low, const void* high)
+{
+    Guard g;
+    g.id = id;
+    g.low = reinterpret_cast<std::uintptr_t>(low);
+    g.high = reinterpret_cast<std::uintptr_t>(high);
+    for (const std::unique_ptr<Region>& r : m_regions)
+        if (r->id == id) g.begin = r->begin;
+    m_guardLow = std::min(m_guardLow, g.low);
+    m_guardHigh = std::max(m_guardHigh, g.high);
+    m_guards.push_back(g);
+}
+
+void RaceDetector::guardHit(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                            bool write, const void* pc)
+{
+    for (const Guard& g : m_guards) {
+        if (a >= g.high || a + size <= g.low) continue;
+        const Who who = known ? *known : this->who(w);
+        Fault f;
+        f.region = g.id;
+        f.offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(g.begin);
+        f.size = size;
+        f.write = write;
+        f.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
+        f.block = {who.block % m_gridSize.x, (who.block / m_gridSize.x) % m_gridSize.y,
+                   who.block / (m_gridSize.x * m_gridSize.y)};
+        f.thread = {who.thread % m_blockSize.x, (who.thread / m_blockSize.x) % m_blockSize.y,
+                    who.thread / (m_blockSize.x * m_blockSize.y)};
+        f.address = a;
+        if (outOfBounds) outOfBounds(*this, f);
+        return;
+    }
+}
+
+void RaceDetector::currentThread(wbcpu::abi::Dim& block, wbcpu::abi::Dim& thread) const
+{
+    if (const wbcpu::abi::ThreadState* st = t_current) {
+        block = st->blockIndex;
+        thread = st->threadIndex;
+        return;
+    }
+    const wbcpu::abi::Current& c = wb_cpu_current;
+    block = c.block;
+    thread = c.thread;
+}
+
+void RaceDetector::locate(Fault& fault) const
+{
+    for (const Guard& g : m_guards)
+        if (fault.address >= g.low && fault.address < g.high) {
+            fault.region = g.id;
+            fault.offset =
+                static_cast<std::int64_t>(fault.address) - static_cast<std::int64_t>(g.begin);
+            return;
+        }
 }
 
 void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
@@ -793,7 +853,11 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
                 region = rp.get();
                 break;
             }
-    if (!region) return;
+    if (!region) {
+        if (a < m_guardHigh && a + size > m_guardLow)
+            guardHit(w, known, a, size, (flags & Record::kWrite) != 0, pc);
+        return;
+    }
     const Who who = known ? *known : this->who(w);
     Record now;
     now.block = who.block;
@@ -950,7 +1014,7 @@ void RaceDetector::fence(int order, int scope)
     }
 }
 
-void RaceDetector::print(std::FILE* out) const
+void RaceDetector::printReports(std::FILE* out) const
 {
     const auto side = [&](const Side& s) {
         std::fprintf(out, " %" PRIu32 " %d %d %u %u %u %u %u %u", s.pc, s.write ? 1 : 0,
@@ -965,6 +1029,11 @@ void RaceDetector::print(std::FILE* out) const
         std::fputc('\n', out);
     }
     if (const std::uint64_t n = dropped()) std::fprintf(out, "WB-RACE-DROPPED %" PRIu64 "\n", n);
+}
+
+void RaceDetector::print(std::FILE* out) const
+{
+    printReports(out);
     // Crowded words per buffer, and per __shared__ variable the words crowded in any block:
     // each worker (each block of a cooperative launch) has its instance, and how blocks fall on
     // workers must not change the count.

@@ -138,6 +138,30 @@ public:
     void lockLocation(const void* address) noexcept;
     void unlockLocation(const void* address) noexcept;
 
+    /// An access outside a buffer's bounds (guard != -1), or a fault of the kernel's code.
+    struct Fault {
+        int region = -1;         ///< the buffer's id (addRegion), -1: none known
+        std::int64_t offset = 0; ///< from the buffer's start
+        std::size_t size = 0;
+        bool write = false;
+        std::uint32_t pc = 0; ///< relative to the library
+        wbcpu::abi::Dim block{}, thread{};
+        std::uintptr_t address = 0;
+    };
+    /// Accesses to [low, high) outside region `id` (a buffer) are out of its bounds: the slack
+    /// and guard pages of its mapping, where nothing else lives. Not while blocks run.
+    void addGuard(int id, const void* low, const void* high);
+    /// Called, before the access happens, for an access out of a buffer's bounds (addGuard); it
+    /// is not expected to return (the sandbox reports and ends the process).
+    static void (*outOfBounds)(const RaceDetector& detector, const Fault& fault);
+    /// The emulated thread the calling OS thread runs (a fault handler's question).
+    void currentThread(wbcpu::abi::Dim& block, wbcpu::abi::Dim& thread) const;
+    /// Names the buffer whose guard `fault.address` is in (region and offset), if any.
+    void locate(Fault& fault) const;
+    std::uintptr_t libraryBase() const noexcept { return m_base; }
+    /// The "WB-RACE" lines of print() alone (no crowding): safe while blocks still run.
+    void printReports(std::FILE* out) const;
+
     /// The kept reports (at most maxReports), in run order. After the blocks ran.
     std::vector<Report> reports() const;
     /// Conflicting pairs beyond the kept reports. After the blocks ran.
@@ -204,6 +228,14 @@ private:
     std::size_t m_maxReports;
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
+    struct Guard {
+        int id = 0;
+        std::uintptr_t low = 0, high = 0, begin = 0;
+    };
+    std::vector<Guard> m_guards;
+    std::uintptr_t m_guardLow = ~std::uintptr_t{0}, m_guardHigh = 0;
+    void guardHit(Worker& w, const Who* known, std::uintptr_t a, std::size_t size, bool write,
+                  const void* pc);
     bool m_cooperative = false;
     bool m_parallel = false;    ///< several workers: global-memory words are locked
     std::uint64_t m_serial;     ///< tells this detector's thread-local state from an earlier one's

@@ -305,4 +305,56 @@ std::vector<RaceFinding> parseRaceReport(const std::string& output, const std::s
     return out;
 }
 
+std::optional<MemoryFinding> parseRaceFault(const std::string& output, const std::string& kernel,
+                                            const std::string& library,
+                                            const std::string& sourceName,
+                                            const std::vector<std::string>& bufferNames,
+                                            const std::vector<std::size_t>& bufferSizes)
+{
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("WB-RACE-FAULT ", 0) != 0) continue;
+        std::istringstream ls(line.substr(14));
+        int region = -1, write = 0;
+        long long offset = 0;
+        std::size_t size = 0;
+        std::uint32_t pc = 0;
+        unsigned long long address = 0;
+        MemoryFinding f;
+        if (!(ls >> region >> offset >> size >> write >> pc >> f.block.x >> f.block.y >>
+              f.block.z >> f.thread.x >> f.thread.y >> f.thread.z >> address))
+            continue;
+        f.kernel = kernel;
+        f.located = true;
+        f.address = address;
+        f.isWrite = write != 0;
+        f.accessSize = static_cast<std::uint32_t>(size);
+        const std::map<std::uint32_t, Location> where = symbolize(library, {pc}, sourceName);
+        if (const auto it = where.find(pc); it != where.end() && it->second.line > 0) {
+            f.file = it->second.file;
+            f.line = it->second.line;
+        }
+        std::string access = f.isWrite ? "write" : "read";
+        if (size) access += " of " + std::to_string(size) + (size == 1 ? " byte" : " bytes");
+        if (region >= 0 && static_cast<std::size_t>(region) < bufferNames.size()) {
+            f.kind = MemoryFinding::Kind::OutOfBounds;
+            const auto bytes = static_cast<long long>(
+                static_cast<std::size_t>(region) < bufferSizes.size() ? bufferSizes[region] : 0);
+            const std::string buffer = "buffer '" + bufferNames[static_cast<std::size_t>(region)] +
+                                       "' (" + std::to_string(bytes) + " bytes)";
+            f.message =
+                access + ", " +
+                (offset < 0 ? std::to_string(-offset) + " bytes before " + buffer
+                            : std::to_string(offset - bytes) + " bytes past the end of " + buffer);
+        } else {
+            f.kind = MemoryFinding::Kind::InvalidAddress;
+            std::ostringstream a;
+            a << std::hex << address;
+            f.message = "SEGV on address 0x" + a.str();
+        }
+        return f;
+    }
+    return std::nullopt;
+}
+
 } // namespace wb::cpu::detail

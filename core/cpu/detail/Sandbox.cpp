@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -511,13 +512,65 @@ double acceptSandboxAnswer(const SandboxLaunch& launch, const std::string& outpu
         return std::stod(std::string(okValue));
     } catch (const std::exception&) {
         throw Error(Error::Kind::Runtime,
-                    "the bounds-checked launch reported no valid time: " + std::string(okValue));
+                    std::string(launch.raceCheck ? "the race-checked" : "the bounds-checked") +
+                        " launch reported no valid time: " + std::string(okValue));
     }
 }
+
+namespace {
+
+/// "kernel 'k': out of bounds access at k.cu:5 by block (0,0,0), thread (7,0,0): write of 4
+/// bytes, …" (`mode`: " (race-checked launch)" or empty).
+std::string findingText(const MemoryFinding& f, const std::string& mode)
+{
+    std::string msg =
+        "kernel '" + f.kernel + "'" + mode + ": " + memoryFindingKindName(f.kind) + " access";
+    if (!f.file.empty()) msg += " at " + f.file + ":" + std::to_string(f.line);
+    if (f.located)
+        msg += " by block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
+               std::to_string(f.block.z) + "), thread (" + std::to_string(f.thread.x) + "," +
+               std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
+    return msg + ": " + f.message;
+}
+
+/// The sandbox's output without its protocol lines ("WB-…"), for a message.
+std::string withoutProtocol(const std::string& output)
+{
+    std::string out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("WB-", 0) != 0) out += line + "\n";
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+        out.pop_back();
+    return out;
+}
+
+} // namespace
 
 void throwSandboxFailure(const SandboxLaunch& launch, const std::string& output, int exitCode,
                          std::vector<MemoryFinding>& findings)
 {
+    const std::string mode = launch.raceCheck ? "race-checked" : "bounds-checked";
+    if (launch.raceCheck) {
+        // What the detector found before the launch stopped is kept (CpuBackend::lastRaces and
+        // the run's race log), and a fault is a finding at the user's line.
+        std::vector<std::string> names;
+        std::vector<std::size_t> sizes;
+        for (const SandboxBuffer& b : launch.buffers) {
+            names.push_back(b.label);
+            sizes.push_back(b.size);
+        }
+        if (launch.races)
+            *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
+                                            launch.compiled.sourceName, names,
+                                            sharedVariables(launch.compiled.libraryPath));
+        if (const std::optional<MemoryFinding> f =
+                parseRaceFault(output, launch.kernel.name, launch.compiled.libraryPath,
+                               launch.compiled.sourceName, names, sizes)) {
+            findings.push_back(*f);
+            throw Error(Error::Kind::Runtime, findingText(*f, " (race-checked launch)"));
+        }
+    }
     if (const std::size_t a = output.find("WB-SANDBOX attempted ");
         a != std::string::npos && exitCode == sandbox::kViolationExitCode)
         throw Error(Error::Kind::Runtime,
@@ -529,19 +582,14 @@ void throwSandboxFailure(const SandboxLaunch& launch, const std::string& output,
             parseSanitizerReport(output, launch.kernel.name, launch.compiled.sourceName);
         if (f.file.empty()) symbolizeOutside(f, output, launch.compiled.sourceName);
         findings.push_back(f);
-        std::string msg = "kernel '" + f.kernel + "': " + memoryFindingKindName(f.kind) + " access";
-        if (!f.file.empty()) msg += " at " + f.file + ":" + std::to_string(f.line);
-        if (f.located)
-            msg += " by block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) +
-                   "," + std::to_string(f.block.z) + "), thread (" + std::to_string(f.thread.x) +
-                   "," + std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
-        msg += ": " + f.message;
-        throw Error(Error::Kind::Runtime, msg);
+        throw Error(Error::Kind::Runtime, findingText(f, ""));
     }
     if (const std::size_t e = output.find("WB-SANDBOX error "); e != std::string::npos)
         throw Error(Error::Kind::Runtime, std::string(restOfLine(output, e + 17)));
-    throw Error(Error::Kind::Runtime, "the bounds-checked launch of '" + launch.kernel.name +
-                                          "' ended abnormally: " + output.substr(0, 2000));
+    const std::string said = withoutProtocol(output);
+    throw Error(Error::Kind::Runtime,
+                "the " + mode + " launch of '" + launch.kernel.name + "' ended abnormally" +
+                    (said.empty() ? std::string() : ": " + said.substr(0, 2000)));
 }
 
 } // namespace wb::cpu::detail

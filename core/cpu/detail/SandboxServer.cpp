@@ -231,6 +231,7 @@ double SandboxServer::run(const SandboxLaunch& launch, std::vector<MemoryFinding
     req << "kernel " << launch.kernel.name << "\n";
     req << "run\n";
 
+    std::string text; ///< the answer's lines so far (race lines, then the ok or error line)
     const auto died = [&]() -> double {
         // The process ended mid-launch: its last words say why, as a one-shot sandbox's would.
         if (m_socket >= 0) ::close(m_socket);
@@ -245,7 +246,8 @@ double SandboxServer::run(const SandboxLaunch& launch, std::vector<MemoryFinding
             m_pid = -1;
             if (WIFEXITED(status)) exitCode = WEXITSTATUS(status);
         }
-        const std::string output = m_log + m_in;
+        // The race lines it sent before are part of its last words.
+        const std::string output = m_log + text + m_in;
         stop();
         throwSandboxFailure(launch, output, exitCode, findings);
     };
@@ -256,7 +258,6 @@ double SandboxServer::run(const SandboxLaunch& launch, std::vector<MemoryFinding
     if (!sent) return died();
 
     // The answer: race lines, then "WB-SANDBOX ok <ms>" and the bytes, or an error line.
-    std::string text;
     for (;;) {
         if (!receive(0, launch)) return died();
         const std::size_t nl = m_in.find('\n');

@@ -24,11 +24,13 @@
 #include <link.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <csignal>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -48,6 +50,90 @@ namespace abi = wbcpu::abi;
 namespace {
 
 const abi::ModuleDesc* g_module = nullptr;
+
+// Race-checked launches of the served sandbox (runServer): each buffer lies in its own mapping
+// between inaccessible guard areas; an access past either end is caught before it happens
+// (RaceDetector::addGuard), any other fault of the kernel's code by a signal handler. Either
+// ends the launch with the races found so far, a "WB-RACE-FAULT" line and the error line.
+constexpr std::size_t kGuardBefore = std::size_t{1} << 16;
+constexpr std::size_t kGuardAfter = std::size_t{1} << 20;
+constexpr std::size_t kPage = 4096;
+bool g_guarded = false;         ///< buffers come from guardedBuffer()
+std::FILE* g_raceOut = nullptr; ///< where the race lines and the answer go
+std::atomic_flag g_faulting = ATOMIC_FLAG_INIT;
+
+std::size_t guardedBytes(std::size_t size)
+{
+    return (std::max<std::size_t>(size, 1) + kPage - 1) / kPage * kPage;
+}
+
+/// A buffer of `size` bytes at kGuardBefore into a mapping of guardedBytes(size) + the guards,
+/// or nullptr.
+unsigned char* guardedBuffer(std::size_t size)
+{
+    const std::size_t total = kGuardBefore + guardedBytes(size) + kGuardAfter;
+    void* map = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) return nullptr;
+    unsigned char* data = static_cast<unsigned char*>(map) + kGuardBefore;
+    if (mprotect(data, guardedBytes(size), PROT_READ | PROT_WRITE) != 0) {
+        munmap(map, total);
+        return nullptr;
+    }
+    return data;
+}
+
+void freeGuarded(unsigned char* data, std::size_t size)
+{
+    if (data) munmap(data - kGuardBefore, kGuardBefore + guardedBytes(size) + kGuardAfter);
+}
+
+[[noreturn]] void reportFault(const wb::cpu::detail::RaceDetector& d,
+                              const wb::cpu::detail::RaceDetector::Fault& f, const char* what)
+{
+    if (g_faulting.test_and_set()) // another worker reports: the process ends with its report
+        for (;;)
+            ::pause();
+    std::FILE* out = g_raceOut ? g_raceOut : stdout;
+    d.printReports(out);
+    std::fprintf(out, "WB-RACE-FAULT %d %lld %zu %d %u %u %u %u %u %u %u %llu\n", f.region,
+                 static_cast<long long>(f.offset), f.size, f.write ? 1 : 0, f.pc, f.block.x,
+                 f.block.y, f.block.z, f.thread.x, f.thread.y, f.thread.z,
+                 static_cast<unsigned long long>(f.address));
+    std::fprintf(out, "WB-SANDBOX error %s\n", what);
+    std::fflush(out);
+    ::_exit(3);
+}
+
+void outOfBounds(const wb::cpu::detail::RaceDetector& d,
+                 const wb::cpu::detail::RaceDetector::Fault& f)
+{
+    reportFault(d, f, "out-of-bounds access");
+}
+
+/// SIGSEGV or SIGBUS while a race-checked launch runs: the faulting instruction and thread.
+void onFault(int sig, siginfo_t* info, void* context)
+{
+    const wb::cpu::detail::RaceDetector* d = wb::cpu::detail::RaceDetector::active;
+    if (!d) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+        return;
+    }
+    wb::cpu::detail::RaceDetector::Fault f;
+    f.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+#if defined(__x86_64__)
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    const auto rip = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    // +1: report lines are looked up at pc - 1 (the call of a hook); this is the instruction.
+    f.pc = static_cast<std::uint32_t>(rip - d->libraryBase() + 1);
+    f.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    static_cast<void>(context);
+#endif
+    d->currentThread(f.block, f.thread);
+    d->locate(f);
+    reportFault(*d, f, sig == SIGBUS ? "SIGBUS (bus error)" : "SIGSEGV (invalid address)");
+}
 
 void reportCurrentThread()
 {
@@ -346,10 +432,14 @@ Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, boo
         state.tileSynced = [d = out.detector.get()](unsigned first, unsigned count) {
             d->tileSynced(first, count);
         };
-        for (std::size_t i = 0; i < bufferData.size(); ++i)
-            if (bufferData[i])
-                out.detector->addRegion(bufferData[i], rq.buffers[i].size, static_cast<int>(i),
-                                        false);
+        for (std::size_t i = 0; i < bufferData.size(); ++i) {
+            if (!bufferData[i]) continue;
+            out.detector->addRegion(bufferData[i], rq.buffers[i].size, static_cast<int>(i), false);
+            if (g_guarded)
+                out.detector->addGuard(static_cast<int>(i), bufferData[i] - kGuardBefore,
+                                       bufferData[i] + guardedBytes(rq.buffers[i].size) +
+                                           kGuardAfter);
+        }
         g_blockSync = runtime.rt.blockSync;
         runtime.rt.blockSync = &blockSyncTracked;
         g_warpOp = runtime.rt.warpOp;
@@ -591,7 +681,16 @@ int runServer()
         unsigned char* data = nullptr;
         std::size_t size = 0;
     };
-    std::vector<Held> held; ///< the buffers, reused while their sizes stay
+    std::vector<Held> held; ///< the buffers (guardedBuffer()), reused while their sizes stay
+    g_guarded = true;
+    g_raceOut = out;
+    wb::cpu::detail::RaceDetector::outOfBounds = &outOfBounds;
+    struct sigaction action {};
+    action.sa_sigaction = &onFault;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, nullptr);
+    sigaction(SIGBUS, &action, nullptr);
     for (;;) {
         Request rq;
         bool complete = false;
@@ -609,9 +708,15 @@ int runServer()
             if (!rq.buffers[i].present) continue;
             Held& h = held[i];
             if (h.size != rq.buffers[i].size || !h.data) {
-                std::free(h.data);
+                freeGuarded(h.data, h.size);
                 h.size = rq.buffers[i].size;
-                h.data = static_cast<unsigned char*>(std::malloc(h.size ? h.size : 1));
+                h.data = guardedBuffer(h.size);
+                if (!h.data) {
+                    std::fprintf(out, "WB-SANDBOX error cannot map %zu bytes for a buffer\n",
+                                 h.size);
+                    std::fflush(out);
+                    return 3;
+                }
             }
             if (!readExactly(in, h.data, h.size)) return 0;
             data[i] = h.data;
