@@ -112,6 +112,19 @@ private Q_SLOTS:
                  qPrintable(r.out));
     }
 
+    // Every launch of a race-checked run starts from the project's inputs: a worklist append
+    // through an atomic counter (inout) runs clean over a warm-up and three timed launches
+    // instead of continuing the first launch's count past the end of its worklist.
+    void everyLaunchStartsFromTheInputs()
+    {
+        const CliRun r =
+            runCli({"run", QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_worklist.wbproj"),
+                    "--races"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("races: none found")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("out of bounds")), qPrintable(r.out));
+    }
+
     // Words with more accessors than the detector compares are a note in the text, and
     // raceCrowding / raceCrowdedWords / raceCrowdingNote in --json (not a race: exit 0).
     void crowdedWordsAreANote()
