@@ -931,7 +931,7 @@ __global__ void wild(float* out, int n)
             QCOMPARE(r.result<int>(0, 2), (std::vector<int>{64, 64}));
             QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
 
-            Run p;
+            Run p(1); // blocks in order: block 1 reads what block 0 published
             QVERIFY(p.compile(source, "race_atomics.cu", races));
             p.buffer(std::vector<int>(4, 0), "data");
             p.buffer(std::vector<int>(1, 0), "flag");
