@@ -138,7 +138,7 @@ public:
     void lockLocation(const void* address) noexcept;
     void unlockLocation(const void* address) noexcept;
 
-    /// An access outside a buffer's bounds (guard != -1), or a fault of the kernel's code.
+    /// An access outside a buffer's bounds (region >= 0), or another fault of the kernel's code.
     struct Fault {
         int region = -1;         ///< the buffer's id (addRegion), -1: none known
         std::int64_t offset = 0; ///< from the buffer's start
