@@ -73,6 +73,11 @@ LaunchFindings Backend::lastLaunchFindings() const
     return {};
 }
 
+LaunchFindings Backend::takeRunFindings()
+{
+    return lastLaunchFindings();
+}
+
 void Backend::setSchedule(std::uint64_t) {}
 
 void Backend::beginTrace(const LaunchConfig&, const std::vector<TraceBuffer>&)

@@ -182,6 +182,11 @@ public:
     /// launch throws Error(Runtime) after a fault) and data races (race-checked programs, whose
     /// launch completes). Empty for other launches and backends.
     virtual LaunchFindings lastLaunchFindings() const;
+    /// What the checks found since the last call, for a run of several launches: the last
+    /// launch's memory errors (a bounds-checked launch stops at its fault) and the races and
+    /// crowded words of every race-checked launch, each race naming its kernel (a guard
+    /// kernel's too). Starts a new log. Default: lastLaunchFindings().
+    virtual LaunchFindings takeRunFindings();
     /// Schedule variation for later launches where the backend chooses the order of threads
     /// and blocks (the CPU emulator): 0 = the fixed order, any other value = a reproducible
     /// pseudo-random order. Nothing where the device schedules (CUDA).

@@ -10,6 +10,7 @@
 #include "core/cpu/detail/DeviceCheck.h"
 #include "core/cpu/detail/KernelSource.h"
 #include "core/cpu/detail/Sandbox.h"
+#include "core/cpu/detail/SandboxServer.h"
 #include "core/cpu/detail/ThreadPool.h"
 #include "core/cpu/detail/TraceRecorder.h"
 #include "core/host/HostCompiler.h"
@@ -29,6 +30,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace wb::cpu {
 
@@ -438,6 +440,9 @@ struct CpuBackend::Impl {
     std::vector<MemoryFinding> findings;
     std::vector<RaceFinding> races;
     std::vector<RaceCrowding> raceCrowding;
+    RaceLog raceLog; ///< every race-checked launch's since takeRaceLog()
+    /// Race-checked launches: the sandbox process kept between them.
+    std::unique_ptr<detail::SandboxServer> raceServer;
     std::uint64_t schedule = 0;
     std::mutex compileMutex;
     std::mutex launchMutex; // one launch at a time: the pool and the fiber runners are shared
@@ -505,6 +510,52 @@ const std::vector<RaceCrowding>& CpuBackend::lastRaceCrowding() const noexcept
 {
     return m_impl->raceCrowding;
 }
+LaunchFindings CpuBackend::takeRunFindings()
+{
+    RaceLog log = takeRaceLog();
+    return {lastFindings(), std::move(log.races), std::move(log.crowding)};
+}
+
+CpuBackend::RaceLog CpuBackend::takeRaceLog()
+{
+    std::lock_guard launchLock(m_impl->launchMutex);
+    RaceLog log = std::move(m_impl->raceLog);
+    m_impl->raceLog = {};
+    return log;
+}
+
+namespace {
+
+/// Adds one launch's races and crowding to `log` (see CpuBackend::RaceLog).
+void appendRaces(CpuBackend::RaceLog& log, const std::vector<RaceFinding>& races,
+                 const std::vector<RaceCrowding>& crowding)
+{
+    const auto side = [](const RaceAccess& a) {
+        return std::tuple(a.file, a.line, a.isWrite, a.isAtomic);
+    };
+    for (const RaceFinding& f : races) {
+        const auto same = std::find_if(log.races.begin(), log.races.end(), [&](const auto& o) {
+            return o.kernel == f.kernel && o.shared == f.shared && side(o.first) == side(f.first) &&
+                   side(o.second) == side(f.second);
+        });
+        if (same == log.races.end())
+            log.races.push_back(f);
+        else
+            same->occurrences = std::max(same->occurrences, f.occurrences);
+    }
+    for (const RaceCrowding& c : crowding) {
+        const auto same = std::find_if(log.crowding.begin(), log.crowding.end(), [&](auto& o) {
+            return o.location == c.location && o.shared == c.shared;
+        });
+        if (same == log.crowding.end())
+            log.crowding.push_back(c);
+        else
+            same->words = std::max(same->words, c.words);
+    }
+}
+
+} // namespace
+
 void CpuBackend::setSchedule(std::uint64_t seed)
 {
     std::lock_guard launchLock(m_impl->launchMutex);
@@ -1047,13 +1098,26 @@ double CpuBackend::launch(BackendProgram& program, const std::string& kernel,
 
     if (p.boundsChecked()) {
         detail::SandboxLaunch request{
-            p.compiled(), *info,           config,           args,           p.constants,
-            {},           p.raceChecked(), m_impl->schedule, &m_impl->races, &p.constants};
+            p.compiled(),   *info,        config,          args,
+            p.constants,    {},           p.raceChecked(), m_impl->schedule,
+            &m_impl->races, &p.constants, m_impl->threads};
         request.crowding = &m_impl->raceCrowding;
         {
             std::lock_guard lock(m_impl->buffers->mutex);
             for (CpuBuffer* b : m_impl->buffers->live)
                 request.buffers.push_back({b->data(), b->size(), b->label()});
+        }
+        if (p.raceChecked()) {
+            if (!m_impl->raceServer) m_impl->raceServer = std::make_unique<detail::SandboxServer>();
+            // The log keeps what the launch found, also when it then failed.
+            try {
+                const double ms = m_impl->raceServer->run(request, m_impl->findings);
+                appendRaces(m_impl->raceLog, m_impl->races, m_impl->raceCrowding);
+                return ms;
+            } catch (...) {
+                appendRaces(m_impl->raceLog, m_impl->races, m_impl->raceCrowding);
+                throw;
+            }
         }
         return detail::runInSandbox(request, m_impl->findings);
     }

@@ -61,6 +61,8 @@ public:
                   std::span<const KernelArgValue> args) override;
     bool supports(CheckMode) const noexcept override { return true; }
     LaunchFindings lastLaunchFindings() const override;
+    /// lastFindings() and takeRaceLog().
+    LaunchFindings takeRunFindings() override;
 
     /// A cooperative launch (LaunchConfig::cooperative) runs every block at once, each on its
     /// own OS thread with its threads as fibers: at most this many blocks and threads in all.
@@ -77,6 +79,17 @@ public:
     /// Race-check mode: the words of the last launch that had more accessors between two
     /// synchronisations than the detector compares (a race among them may be missed).
     const std::vector<RaceCrowding>& lastRaceCrowding() const noexcept;
+    /// Race-check mode: what every launch found since the last takeRaceLog(), in launch order;
+    /// each race names its kernel. A program or session that launches several kernels (a guard
+    /// kernel, then the main one; a pipeline) reports them all, not only the last launch's. A
+    /// finding a later launch repeats (same kernel, memory, lines and kinds) is kept once, with
+    /// the larger count; crowded words per buffer or variable, the most of any launch.
+    struct RaceLog {
+        std::vector<RaceFinding> races;
+        std::vector<RaceCrowding> crowding;
+    };
+    /// Returns the log and starts a new one.
+    RaceLog takeRaceLog();
     /// Schedule variation for later launches: 0 = the fixed order (threads by index, blocks in
     /// order); any other value = a reproducible pseudo-random order. Kernels without barriers
     /// then run as fibers too, so that their threads' order can vary.

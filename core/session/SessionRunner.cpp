@@ -703,15 +703,17 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         if (s.reference.kind == ReferenceSpec::Kind::Kernel)
             checkShared(refLaunch, "reference.sharedBytes");
     }
-    // What the checks of the run's last launch found, kept whatever way the run ends (a
+    // What the checks of the run's launches found (Backend::takeRunFindings: the races of every
+    // launch, not an earlier run's on a warm backend), kept whatever way the run ends (a
     // bounds-checked launch that faults throws).
+    (void)backend->takeRunFindings();
     struct KeepFindings {
-        const Backend& backend;
+        Backend& backend;
         RunReport& rep;
         ~KeepFindings()
         {
             try {
-                LaunchFindings found = backend.lastLaunchFindings();
+                LaunchFindings found = backend.takeRunFindings();
                 rep.memoryFindings = std::move(found.memory);
                 rep.races = std::move(found.races);
                 rep.raceCrowding = std::move(found.raceCrowding);
@@ -1079,8 +1081,14 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         const bool grading = opt.grade.enabled;
         const int checkedTimed =
             grading ? static_cast<int>(rng() % static_cast<std::uint64_t>(rep.iterations)) : -1;
+        // Race-check mode: every launch is checked from the project's inputs, as the first was:
+        // a later one does not continue from what an earlier one left (a worklist's append
+        // counter would run it off its buffers; a data-dependent race would not happen again).
+        const bool raceChecked =
+            cpuBackend && std::find(options.extraFlags.begin(), options.extraFlags.end(),
+                                    cpu::CpuBackend::kRaceCheckFlag) != options.extraFlags.end();
         for (int i = 0; i < rep.warmup; ++i) {
-            if (grading) restoreFrom(first);
+            if (grading || raceChecked) restoreFrom(first);
             pass(nullptr);
         }
         // Grade mode: every timed launch gets inputs of its own from new seeds wherever the
@@ -1121,6 +1129,8 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             } else if (grading) {
                 restoreFrom(first);
                 backend->prepareColdLaunch();
+            } else if (raceChecked) {
+                restoreFrom(first);
             }
             samples.push_back(pass(s.isPipeline() ? &launchSamples : nullptr));
             if (freshTimed) {

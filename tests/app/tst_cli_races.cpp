@@ -77,6 +77,54 @@ private Q_SLOTS:
             qPrintable(r.out));
     }
 
+    // A program of several launches reports the races of every launch, each naming its
+    // kernel: here a guard kernel's (not the last launch, which is race-free), and a race that
+    // only a run's first launch has.
+    void racesOfEveryLaunchAreReported()
+    {
+        const QString project = QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_guard.wbproj");
+        CliRun r = runCli({"run", project, "--races"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "race: global count\\[0\\]: race_guard.cu:9 (read|write) by block "
+                     "\\(\\d+,0,0\\) thread \\(\\d+,0,0\\) vs race_guard.cu:9 (read|write) .*"
+                     "\\(kernel count_large, ")),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("kernel scale,")), qPrintable(r.out));
+
+        r = runCli({"run", project, "--races", "--json"});
+        QCOMPARE(r.exitCode, 3);
+        const QJsonArray races =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()["races"].toArray();
+        QVERIFY2(!races.isEmpty(), qPrintable(r.out));
+        for (const auto& race : races) {
+            QCOMPARE(race.toObject()["kernel"].toString(), QStringLiteral("count_large"));
+            QCOMPARE(race.toObject()["first"].toObject()["line"].toInt(), 9);
+        }
+
+        // A data-dependent race of the run's first launch only (a guarded maximum: once it
+        // holds, no thread writes), as public suites' guardBug kernels have it.
+        r = runCli({"run", QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_guard_max.wbproj"),
+                    "--races"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains(QRegularExpression("race: global best\\[0\\]: race_guard.cu:25 .*"
+                                                   "\\(kernel raise_max, ")),
+                 qPrintable(r.out));
+    }
+
+    // Every launch of a race-checked run starts from the project's inputs: a worklist append
+    // through an atomic counter (inout) runs clean over a warm-up and three timed launches
+    // instead of continuing the first launch's count past the end of its worklist.
+    void everyLaunchStartsFromTheInputs()
+    {
+        const CliRun r =
+            runCli({"run", QStringLiteral(WB_SOURCE_DIR "/tests/app/data/race_worklist.wbproj"),
+                    "--races"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("races: none found")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("out of bounds")), qPrintable(r.out));
+    }
+
     // Words with more accessors than the detector compares are a note in the text, and
     // raceCrowding / raceCrowdedWords / raceCrowdingNote in --json (not a race: exit 0).
     void crowdedWordsAreANote()

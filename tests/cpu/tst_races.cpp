@@ -8,6 +8,8 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -24,9 +26,21 @@ std::string readFile(const std::string& path)
     return ss.str();
 }
 
+/// Workers of a Run that names none: 1, or $WB_TEST_RACE_WORKERS (the tst_races_workers test
+/// runs every case with blocks on 4 workers: the memory model's state under parallel blocks).
+int defaultWorkers()
+{
+    const int n = qEnvironmentVariableIntValue("WB_TEST_RACE_WORKERS");
+    return n > 0 ? n : 1;
+}
+
 /// Compiles `source`, launches `kernel` on buffers of floats/ints given as byte vectors.
 struct Run {
-    cpu::CpuBackend backend{1};
+    explicit Run(int threads = defaultWorkers())
+        : backend(threads)
+    {
+    }
+    cpu::CpuBackend backend;
     std::unique_ptr<BackendProgram> program;
     std::vector<std::unique_ptr<BackendBuffer>> buffers;
     std::vector<std::vector<unsigned char>> values;
@@ -105,6 +119,40 @@ std::string describe(const std::vector<RaceFinding>& races)
              std::to_string(f.second.line) + (f.second.isWrite ? " write" : " read") + "; ";
     return s.empty() ? "no races" : s;
 }
+
+/// Everything a finding says, for comparing whole race lists.
+std::string fullText(const std::vector<RaceFinding>& races)
+{
+    const auto dim = [](const Dim3& d) {
+        char text[64];
+        std::snprintf(text, sizeof text, "(%u,%u,%u)", d.x, d.y, d.z);
+        return std::string(text);
+    };
+    const auto side = [&](const RaceAccess& a) {
+        return a.file + ":" + std::to_string(a.line) + (a.isWrite ? " write" : " read") +
+               (a.isAtomic ? " atomic" : "") + " block " + dim(a.block) + " thread " +
+               dim(a.thread);
+    };
+    std::string s;
+    for (const RaceFinding& f : races)
+        s += f.location + (f.shared ? " shared: " : " global: ") + side(f.first) + " / " +
+             side(f.second) + " x" + std::to_string(f.occurrences) + "\n";
+    return s;
+}
+
+/// Many blocks with every kind of race: in shared memory (no barrier between the store and the
+/// neighbour's load), in global memory within a block (every thread adds to its block's
+/// element) and across blocks (each block's thread 0 writes its neighbour's element).
+const char* kManyBlocksRacy = R"(__global__ void racy(const float* in, float* out)
+{
+    __shared__ float cache[64];
+    const int t = threadIdx.x;
+    cache[t] = in[blockIdx.x * 64 + t];
+    const float v = cache[(t + 1) % 64];
+    out[blockIdx.x] += v;
+    if (t == 0) out[(blockIdx.x + 1) % gridDim.x] = v;
+}
+)";
 
 } // namespace
 
@@ -225,6 +273,69 @@ __global__ void mixed(int* c)
         for (const RaceFinding& f : races)
             oneAtomic = oneAtomic || (f.first.isAtomic != f.second.isAtomic);
         QVERIFY(oneAtomic);
+    }
+
+    // The atomic side of a race is the innermost line in the user's source, not the line of
+    // the prelude or the C++ library where the atomic happens: atomicInc's compare-exchange
+    // loop runs in atomic_base.h, inlined into a helper of the user's header (which was named
+    // atomic_base.h:992), and float atomics through the prelude (atomicAdd) or <cuda/atomic>
+    // (cuda::atomic_ref::fetch_add) in the kernel file itself.
+    void atomicSideIsTheUsersLine()
+    {
+        const std::string source = R"(#include <cuda/atomic>
+#include <cstdint>
+
+__global__ void tally(float* sum, float* ref, int mode)
+{
+    if (threadIdx.x == 0) {
+        sum[0] = 1.0f;
+        ref[0] = 1.0f;
+    } else if (mode == 0) {
+        atomicAdd(&sum[0], 2.0f);
+    } else {
+        cuda::atomic_ref<float, cuda::thread_scope_device> r(ref[0]);
+        r.fetch_add(2.0f, cuda::memory_order_relaxed);
+    }
+}
+)";
+        // Through a helper in a header of the user's, out of line.
+        Run h;
+        QVERIFY(h.compile(readFile("tests/cpu/kernels/race_header.cu"),
+                          WB_SOURCE_DIR "/tests/cpu/kernels/race_header.cu", true));
+        h.buffer(std::vector<unsigned>(1, 0u), "counter");
+        h.buffer(std::vector<unsigned>(32, 0u), "got");
+        h.launch("tickets", {1, 1, 1}, {32, 1, 1});
+        const std::string text = describe(h.backend.lastRaces());
+        QVERIFY2(!h.backend.lastRaces().empty(), text.c_str());
+        for (const RaceFinding& f : h.backend.lastRaces()) {
+            const RaceAccess& atomic = f.first.isAtomic ? f.first : f.second;
+            const RaceAccess& plain = f.first.isAtomic ? f.second : f.first;
+            QVERIFY2(atomic.isAtomic && !plain.isAtomic, text.c_str());
+            QCOMPARE(atomic.file, std::string("race_header.cuh"));
+            QCOMPARE(atomic.line, 8);
+            QCOMPARE(plain.file, std::string("race_header.cuh"));
+            QCOMPARE(plain.line, 13);
+        }
+
+        for (int mode : {0, 1}) {
+            Run r;
+            QVERIFY(r.compile(source, "tally.cu", true));
+            r.buffer(std::vector<float>(1, 0.0f), "sum");
+            r.buffer(std::vector<float>(1, 0.0f), "ref");
+            r.launch("tally", {1, 1, 1}, {32, 1, 1}, {mode});
+            const auto& races = r.backend.lastRaces();
+            const std::string text = describe(races);
+            QVERIFY2(!races.empty(), text.c_str());
+            for (const RaceFinding& f : races) {
+                const RaceAccess& atomic = f.first.isAtomic ? f.first : f.second;
+                const RaceAccess& plain = f.first.isAtomic ? f.second : f.first;
+                QVERIFY2(atomic.isAtomic && !plain.isAtomic, text.c_str());
+                QCOMPARE(atomic.file, std::string("tally.cu"));
+                QCOMPARE(atomic.line, mode == 0 ? 10 : 13);
+                QCOMPARE(plain.file, std::string("tally.cu"));
+                QCOMPARE(plain.line, mode == 0 ? 7 : 8);
+            }
+        }
     }
 
     // Cooperative groups' syncs are the barriers they stand for: a block sync and the syncs of
@@ -356,6 +467,258 @@ __global__ void gather(float* partial, float* out, int synced)
             QVERIFY2(f.first.block != f.second.block, text.c_str());
     }
 
+    void manyBlocksGiveTheSameRaceListOnAnyNumberOfWorkers()
+    {
+        // Blocks of a race-checked launch run on all workers (here 4, whatever the machine); the
+        // list (findings, examples, counts) is the one a single worker gives, run after run.
+        const int blocks = 96;
+        std::vector<float> in(blocks * 64);
+        for (std::size_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<float>(i % 5);
+        const auto races = [&](int workers) {
+            Run r(workers);
+            if (!r.compile(kManyBlocksRacy, "many_blocks.cu", true)) return std::string("compile");
+            r.buffer(in, "in");
+            r.buffer(std::vector<float>(blocks, 0.0f), "out");
+            r.launch("racy", {blocks, 1, 1}, {64, 1, 1});
+            const std::string first = fullText(r.backend.lastRaces());
+            for (int again = 0; again < 2; ++again) { // the same process serves the next launch
+                r.backend.upload(*r.buffers[1], std::vector<float>(blocks, 0.0f).data(),
+                                 blocks * sizeof(float));
+                r.launch("racy", {blocks, 1, 1}, {64, 1, 1});
+                if (fullText(r.backend.lastRaces()) != first)
+                    return "launch " + std::to_string(again + 2) + " differs:\n" +
+                           fullText(r.backend.lastRaces()) + "first:\n" + first;
+            }
+            return first;
+        };
+        const std::string one = races(1);
+        QVERIFY2(one.find(" shared: many_blocks.cu:6 read") != std::string::npos ||
+                     one.find(" shared: many_blocks.cu:5 write") != std::string::npos,
+                 one.c_str());
+        QVERIFY2(one.find(" global: ") != std::string::npos, one.c_str());
+        for (int run = 0; run < 3; ++run) {
+            const std::string four = races(4);
+            QCOMPARE(four, one);
+        }
+    }
+
+    void sharedMemoryRacesOnManyWorkersAreTheOnesOfOneWorker()
+    {
+        // Only shared-memory races (no replay on one worker): each worker's blocks are checked
+        // against its own shared memory, and the example of each finding is that of the first
+        // block in run order, whichever worker found it first.
+        Run one(1), four(4);
+        const std::string source =
+            readFile("resources/examples/bugs/missing_syncthreads/missing_syncthreads.cu");
+        const int n = 256 * 64, threads = 256;
+        std::string lists[2];
+        int k = 0;
+        for (Run* r : {&one, &four}) {
+            QVERIFY(r->compile(source, "missing_syncthreads.cu", true));
+            r->buffer(std::vector<float>(n, 1.0f), "in");
+            r->buffer(std::vector<float>(n / threads, 0.0f), "partial");
+            r->launch("block_sum", {n / threads, 1, 1}, {threads, 1, 1}, {n}, threads * 4);
+            lists[k++] = fullText(r->backend.lastRaces());
+        }
+        QVERIFY2(lists[0].find(" shared: ") != std::string::npos, lists[0].c_str());
+        QVERIFY2(lists[0].find(" global: ") == std::string::npos, lists[0].c_str());
+        QCOMPARE(lists[1], lists[0]);
+        QVERIFY2(lists[0].find("block (0,0,0)") != std::string::npos, lists[0].c_str());
+    }
+
+    void racesAcrossBlocksOnDifferentWorkersAreFound()
+    {
+        // Every block writes the same element and its own: blocks on different workers
+        // conflict through the locked global shadow; nothing else is reported.
+        const char* source = R"(__global__ void last_wins(int* flag, int* own)
+{
+    if (threadIdx.x == 0) *flag = blockIdx.x;
+    own[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+)";
+        for (int run = 0; run < 3; ++run) {
+            Run r(4);
+            QVERIFY(r.compile(source, "last_wins.cu", true));
+            r.buffer(std::vector<int>(1, -1), "flag");
+            r.buffer(std::vector<int>(64 * 32, 0), "own");
+            r.launch("last_wins", {64, 1, 1}, {32, 1, 1});
+            const auto& races = r.backend.lastRaces();
+            const std::string text = fullText(races);
+            QCOMPARE(races.size(), std::size_t{1});
+            const RaceFinding& f = races[0];
+            QCOMPARE(f.location, std::string("flag[0]"));
+            QVERIFY2(f.first.isWrite && f.second.isWrite, text.c_str());
+            QCOMPARE(f.first.line, 3);
+            QVERIFY2(f.first.block != f.second.block, text.c_str());
+            // In block order, as one worker finds it: block 0's write, then block 1's.
+            QCOMPARE(f.first.block, (Dim3{0, 0, 0}));
+            QCOMPARE(f.second.block, (Dim3{1, 0, 0}));
+            // Each later block's write conflicts with the two kept writes of earlier blocks.
+            QCOMPARE(f.occurrences, std::uint64_t{1 + 62 * 2});
+            const auto own = r.result<int>(1, 64 * 32);
+            QVERIFY(std::all_of(own.begin(), own.end(), [](int v) { return v == 1; }));
+        }
+    }
+
+    void theRunInBlockOrderStartsFromTheLaunchsInputs()
+    {
+        // A global race on several workers makes the launch run again on one: the buffers and
+        // the library's __device__ variables are put back first, so the results are those of a
+        // single run in block order (each block draws its ticket in turn).
+        const char* source = R"(__device__ unsigned int ticket = 0;
+__global__ void draw(unsigned int* out)
+{
+    if (threadIdx.x == 0) {
+        out[0] = blockIdx.x;
+        out[1 + blockIdx.x] += atomicAdd(&ticket, 1u);
+    }
+}
+)";
+        const unsigned blocks = 40;
+        Run r(4);
+        QVERIFY(r.compile(source, "draw.cu", true));
+        r.buffer(std::vector<unsigned>(1 + blocks, 0), "out");
+        r.launch("draw", {blocks, 1, 1}, {32, 1, 1});
+        QVERIFY2(r.backend.lastRaces().size() == 1, describe(r.backend.lastRaces()).c_str());
+        const auto out = r.result<unsigned>(0, 1 + blocks);
+        QCOMPARE(out[0], blocks - 1);
+        for (unsigned b = 0; b < blocks; ++b)
+            QCOMPARE(out[1 + b], b);
+    }
+
+    void aFailedRaceCheckedLaunchDoesNotStopTheNext()
+    {
+        // The sandbox that serves race-checked launches ends with a failed launch; the next
+        // launch starts a new one.
+        const char* source = R"(__global__ void stuck(int* out, int skip)
+{
+    if (threadIdx.x != skip) __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}
+)";
+        Run r(2);
+        QVERIFY(r.compile(source, "stuck.cu", true));
+        r.buffer(std::vector<int>(4 * 32, 0), "out");
+        bool threw = false;
+        try {
+            r.launch("stuck", {4, 1, 1}, {32, 1, 1}, {5});
+        } catch (const Error& e) {
+            threw = true;
+            QVERIFY2(std::string(e.what()).find("stuck") != std::string::npos, e.what());
+        }
+        QVERIFY(threw);
+        r.launch("stuck", {4, 1, 1}, {32, 1, 1}, {-1});
+        QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+        QCOMPARE(r.result<int>(0, 4 * 32)[4 * 32 - 1], 31);
+    }
+
+    void aForbiddenCallEndsTheServedSandboxWithItsMessage()
+    {
+        // The served sandbox is sealed like a one-shot one: a kernel that opens a file for
+        // writing ends it with "kernel attempted ...", and the next launch gets a new one. (The
+        // call is hidden from NVRTC's device-code check, which would refuse it at compile time:
+        // the sandbox is the layer under test.)
+        const char* source = R"(#ifdef __CUDACC_RTC__
+#define OPEN_FILE() 0
+#else
+#include <cstdio>
+#define OPEN_FILE() (std::fopen("/tmp/wb-race-escape", "w") != nullptr)
+#endif
+__global__ void escape(int* out, int open)
+{
+    if (open && threadIdx.x == 0) out[0] = OPEN_FILE();
+    else out[threadIdx.x] = 2;
+}
+)";
+        Run r(2);
+        QVERIFY(r.compile(source, "escape.cu", true));
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("escape", {1, 1, 1}, {32, 1, 1}, {0});
+        QCOMPARE(r.result<int>(0, 32)[0], 2);
+        std::string message;
+        try {
+            r.launch("escape", {1, 1, 1}, {32, 1, 1}, {1});
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.find("kernel attempted ") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("escape") != std::string::npos, message.c_str());
+        r.launch("escape", {1, 1, 1}, {32, 1, 1}, {0});
+        QCOMPARE(r.result<int>(0, 32)[31], 2);
+    }
+
+    // An access out of a buffer's bounds in a race-checked launch (as public suites' racy
+    // kernels have them) is reported like the plain bounds check's: the race-checked launch,
+    // the kernel's line, block and thread, how far out of which buffer; the races found
+    // before it are kept; no protocol text; the next launch runs. A wild pointer alike.
+    void outOfBoundsInARaceCheckedLaunch()
+    {
+        // (Separate statements per case: clang merges stores of one kernel under different
+        // conditions into one instruction, which then has no line.)
+        const char* source = R"(__global__ void spill(float* out, int at)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0) out[0] += 1.0f;
+    if (i == 7) out[at] = 2.0f;
+}
+__global__ void wild(float* out, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0) out[0] += 1.0f;
+    if (i == 7) reinterpret_cast<float*>(static_cast<unsigned long long>(n))[0] = 2.0f;
+}
+)";
+        for (int workers : {1, 4}) {
+            Run r(workers);
+            QVERIFY(r.compile(source, "spill.cu", true));
+            r.buffer(std::vector<float>(64, 0.0f), "out");
+            const auto failure = [&](const char* kernel, int value) {
+                try {
+                    r.launch(kernel, {2, 1, 1}, {32, 1, 1}, {value});
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+                return std::string("no error");
+            };
+            struct Case {
+                const char* kernel;
+                int value;
+                int line;
+                const char* says;
+            };
+            for (const Case& c :
+                 {Case{"spill", 66, 5,
+                       "out of bounds access at spill.cu:5 by block (0,0,0), thread (7,0,0): write "
+                       "of 4 bytes, 8 bytes past the end of buffer 'out' (256 bytes)"},
+                  Case{"spill", -1, 5,
+                       "out of bounds access at spill.cu:5 by block (0,0,0), thread (7,0,0): write "
+                       "of 4 bytes, 4 bytes before buffer 'out' (256 bytes)"},
+                  Case{"wild", 64, 11,
+                       "invalid address access at spill.cu:11 by block (0,0,0), thread (7,0,0): "
+                       "SEGV on address 0x40"}}) {
+                const std::string message = failure(c.kernel, c.value);
+                QVERIFY2(message.find("kernel '" + std::string(c.kernel) +
+                                      "' (race-checked launch): ") == 0,
+                         message.c_str());
+                QVERIFY2(message.find(c.says) != std::string::npos, message.c_str());
+                QVERIFY2(message.find("WB-") == std::string::npos, message.c_str());
+                QVERIFY2(message.find("bounds-checked") == std::string::npos, message.c_str());
+                const auto& races = r.backend.lastRaces();
+                QVERIFY2(hasRace(races, c.line - 1, true, c.line - 1, false) ||
+                             hasRace(races, c.line - 1, true, c.line - 1, true),
+                         describe(races).c_str());
+                QCOMPARE(r.backend.lastFindings().size(), std::size_t{1});
+                QCOMPARE(r.backend.lastFindings()[0].line, c.line);
+                // The next launch gets a new sandbox.
+                r.backend.upload(*r.buffers[0], std::vector<float>(64, 0.0f).data(),
+                                 64 * sizeof(float));
+                r.launch("spill", {1, 1, 1}, {1, 1, 1}, {0});
+                QVERIFY(r.backend.lastRaces().empty());
+            }
+        }
+    }
+
     // CUDA's warp reduction in shared memory (the Programming Guide's idiom): __syncwarp()
     // between each step's read and write orders the lanes; 8 warps of 2 blocks report nothing
     // and compute the sums. Without the __syncwarp() after one step's read, that read races
@@ -475,7 +838,9 @@ __global__ void gather(float* partial, float* out, int synced)
     {
         const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
         const auto run = [&](int mode, std::string& text) {
-            Run r;
+            // One worker, blocks in order: block 1 reads what block 0 published. On several
+            // workers (tst_races_workers) block 1 may run first, see no flag and read nothing.
+            Run r(1);
             if (!r.compile(source, "race_atomics.cu", true)) return std::vector<RaceFinding>{};
             r.buffer(std::vector<int>(4, 0), "data");
             r.buffer(std::vector<int>(1, 0), "flag");
@@ -566,7 +931,7 @@ __global__ void gather(float* partial, float* out, int synced)
             QCOMPARE(r.result<int>(0, 2), (std::vector<int>{64, 64}));
             QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
 
-            Run p;
+            Run p(1); // blocks in order: block 1 reads what block 0 published
             QVERIFY(p.compile(source, "race_atomics.cu", races));
             p.buffer(std::vector<int>(4, 0), "data");
             p.buffer(std::vector<int>(1, 0), "flag");
@@ -581,6 +946,81 @@ __global__ void gather(float* partial, float* out, int synced)
     // access that a later one may race with, the word is counted (lastRaceCrowding), so that
     // the report says a race may have been missed instead of staying silent. Here thread 34's
     // write races with thread 0's read, which threads 32 and 33 displaced.
+    // Release/acquire state is per launch: a fenced threadFenceReduction launch publishes on
+    // the ticket counter, and the next launch of the unfenced variant on the same program (the
+    // same served sandbox, the same counter, shadow memory passed on) must not acquire it: its
+    // partials race. And the other way round, the races of an unfenced launch do not leak into
+    // a fenced one. Accesses of one launch never race with those of the launch before (launches
+    // on one stream are ordered): the fenced launch after an unfenced one reports nothing,
+    // though both wrote and read the same partials.
+    void releaseAcquireStateIsPerLaunch()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_atomics.cu");
+        const int blocks = 8, threads = 128;
+        for (int workers : {1, 4}) {
+            Run r(workers);
+            QVERIFY(r.compile(source, "race_atomics.cu", true));
+            r.buffer(std::vector<float>(blocks * threads, 1.0f), "in");
+            r.buffer(std::vector<float>(blocks, 0.0f), "partial");
+            r.buffer(std::vector<float>(1, 0.0f), "total");
+            for (int round = 0; round < 2; ++round) {
+                r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {1});
+                QVERIFY2(r.backend.lastRaces().empty(), describe(r.backend.lastRaces()).c_str());
+                QCOMPARE(r.result<float>(2, 1)[0], float(blocks * threads));
+                r.launch("fence_sum", {blocks, 1, 1}, {threads, 1, 1}, {0});
+                const std::string text = describe(r.backend.lastRaces());
+                QVERIFY2(hasRace(r.backend.lastRaces(), 23, true, 32, false), text.c_str());
+                QCOMPARE(r.result<float>(2, 1)[0], float(blocks * threads));
+            }
+        }
+    }
+
+    // CpuBackend::takeRaceLog(): the races of every launch since the last take, each naming
+    // its kernel; a finding a later launch repeats is kept once; a take starts a new log.
+    void raceLogKeepsEveryLaunch()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        r.buffer(std::vector<float>(8 * 128, 1.0f), "in");
+        r.buffer(std::vector<float>(8, 0.0f), "partial");
+        r.buffer(std::vector<float>(1, 0.0f), "total");
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {0});
+        const std::size_t racesOfOne = r.backend.lastRaces().size();
+        QVERIFY(racesOfOne > 0);
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {0});
+        r.launch("fence_sum", {8, 1, 1}, {128, 1, 1}, {1}); // clean, and the last launch
+        QVERIFY(r.backend.lastRaces().empty());
+        cpu::CpuBackend::RaceLog log = r.backend.takeRaceLog();
+        QCOMPARE(log.races.size(), racesOfOne);
+        for (const RaceFinding& f : log.races)
+            QCOMPARE(f.kernel, std::string("fence_sum"));
+        QVERIFY(r.backend.takeRaceLog().races.empty());
+
+        Run s;
+        QVERIFY(s.compile(readFile("tests/cpu/kernels/race_atomics.cu"), "race_atomics.cu", true));
+        s.buffer(std::vector<int>(4, 0), "count");
+        s.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {0}); // block-scope atomics: a race
+        s.launch("scoped_count", {4, 1, 1}, {32, 1, 1}, {1});
+        log = s.backend.takeRaceLog();
+        QVERIFY2(!log.races.empty(), describe(log.races).c_str());
+        QVERIFY(s.backend.lastRaces().empty());
+    }
+
+    // Crowding is per launch too: the same launch again on the served sandbox (its shadow
+    // passed on) counts the same word once, not once more per launch.
+    void crowdingIsCountedPerLaunch()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_warp.cu"), "race_warp.cu", true));
+        r.buffer(std::vector<int>(64, 0), "out");
+        for (int launch = 0; launch < 3; ++launch) {
+            r.launch("crowded", {1, 1, 1}, {64, 1, 1});
+            const auto& crowding = r.backend.lastRaceCrowding();
+            QCOMPARE(crowding.size(), std::size_t{1});
+            QCOMPARE(crowding[0].words, std::uint64_t{1});
+        }
+    }
+
     void crowdedWordsAreReported()
     {
         Run r;

@@ -2,8 +2,10 @@
 #include "core/cpu/detail/RaceDetector.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdlib>
+#include <map>
 #include <new>
 
 #include <sys/mman.h>
@@ -11,6 +13,7 @@
 namespace wb::cpu::detail {
 
 RaceDetector* RaceDetector::active = nullptr;
+void (*RaceDetector::outOfBounds)(const RaceDetector&, const Fault&) = nullptr;
 
 /// One access kept in the shadow state (24 bytes).
 struct RaceDetector::Record {
@@ -33,8 +36,13 @@ struct RaceDetector::Record {
     }
 };
 
-/// The shadow of one 4-byte word: the two latest writes and reads by different threads.
+/// The shadow of one 4-byte word: the two latest writes and reads by different threads, and
+/// its state word: bit 0 the lock its update takes while blocks run on several workers, the
+/// other bits the detector (generation()) that wrote it last. A cell of an earlier detector
+/// counts as empty, so that shadow memory passes from one launch to the next without being
+/// cleared (the kernel's zeroing of fresh shadow pages was a fifth of a small launch's time).
 struct RaceDetector::Cell {
+    std::uint32_t state = 0;
     Record writes[2];
     Record reads[2];
 };
@@ -65,6 +73,38 @@ bool releasingOrder(int order)
     return order == wbcpu::abi::RaceRelease || order == wbcpu::abi::RaceAcqRel ||
            order == wbcpu::abi::RaceSeqCst;
 }
+
+inline void spinPause() noexcept
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/// Takes a spin lock word (bit 0 of `*word`); returns the word's other bits as they were.
+inline std::uint32_t lockWord(std::uint32_t* word) noexcept
+{
+    std::uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    for (;;) {
+        if (seen & 1u) {
+            spinPause();
+            seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+        } else if (__atomic_compare_exchange_n(word, &seen, seen | 1u, true, __ATOMIC_ACQUIRE,
+                                               __ATOMIC_RELAXED)) {
+            return seen;
+        }
+    }
+}
+
+std::atomic<std::uint64_t> g_serial{0};
+
+/// The worker of the calling thread, valid while t_serial is its detector's m_serial.
+thread_local void* t_worker = nullptr;
+thread_local std::uint64_t t_serial = 0;
+/// Distinct reports held at most (the rest are counted): enough to sort them in run order.
+constexpr std::size_t kMaxDistinct = 1u << 16;
+/// Stripes of atomic locations while blocks run on several workers (one otherwise).
+constexpr std::size_t kStripes = 1024;
 
 } // namespace
 
@@ -142,6 +182,13 @@ struct RaceDetector::BlockSync {
     std::uint32_t phase = 0; ///< the barrier phase `known` holds
 };
 
+/// Atomic locations whose addresses fall in one stripe: their lock (bit 0 of `lock`) and their
+/// release sequences. A cache line each, so that workers on different stripes do not contend.
+struct alignas(64) RaceDetector::Stripe {
+    std::uint32_t lock = 0;
+    std::unordered_map<std::uintptr_t, std::unique_ptr<SyncClock>> clocks;
+};
+
 struct RaceDetector::Region {
     std::uintptr_t begin = 0, end = 0;
     int id = 0;
@@ -150,68 +197,139 @@ struct RaceDetector::Region {
     std::size_t bytes = 0;
     /// Per word, made when first needed: a read of another thread, unordered with the read that
     /// displaced it from the shadow (its block + 1 and barrier phase; 0: none), and whether the
-    /// word is crowded (kCrowded in `phase`): it may hide a race with a displaced access.
+    /// word is crowded (kCrowded in `phase`): it may hide a race with a displaced access. An
+    /// entry is read and written under its word's lock, like the word's Cell.
     struct Displaced {
         std::uint32_t block;
         std::uint32_t phase;
     };
     static constexpr std::uint32_t kCrowded = 0x80000000u;
-    Displaced* displaced = nullptr;
+    std::atomic<Displaced*> displaced{nullptr};
     std::size_t displacedBytes = 0;
-    std::uint64_t crowdedWords = 0;
+    std::mutex displacedMutex; ///< making `displaced`
+    std::atomic<std::uint64_t> crowdedWords{0};
 
+    Displaced* displacedIfAny() const { return displaced.load(std::memory_order_acquire); }
     Displaced& displacedAt(std::size_t word)
     {
-        if (!displaced) {
-            displacedBytes = (end - begin + 3) / 4 * sizeof(Displaced);
-            void* m = mmap(nullptr, displacedBytes, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (m == MAP_FAILED) throw std::bad_alloc();
-            displaced = static_cast<Displaced*>(m);
+        Displaced* d = displaced.load(std::memory_order_acquire);
+        if (!d) {
+            std::lock_guard lock(displacedMutex);
+            d = displaced.load(std::memory_order_relaxed);
+            if (!d) {
+                displacedBytes = (end - begin + 3) / 4 * sizeof(Displaced);
+                void* m = mmap(nullptr, displacedBytes, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (m == MAP_FAILED) throw std::bad_alloc();
+                d = static_cast<Displaced*>(m);
+                displaced.store(d, std::memory_order_release);
+            }
         }
-        return displaced[word];
+        return d[word];
     }
     void crowd(std::size_t word)
     {
         Displaced& d = displacedAt(word);
         if (d.phase & kCrowded) return;
         d.phase |= kCrowded;
-        ++crowdedWords;
+        crowdedWords.fetch_add(1, std::memory_order_relaxed);
+    }
+    /// Forgets the crowding of an earlier launch (a reused shadow).
+    void clearCrowding()
+    {
+        if (Displaced* d = displaced.exchange(nullptr)) munmap(d, displacedBytes);
+        crowdedWords = 0;
     }
 
     ~Region()
     {
         if (cells) munmap(cells, bytes);
-        if (displaced) munmap(displaced, displacedBytes);
+        clearCrowding();
     }
 };
 
+/// What one worker thread keeps for the block it runs (all blocks of a cooperative launch):
+/// touched only by that thread.
+struct RaceDetector::Worker {
+    std::vector<std::uint32_t> phase; ///< barrier count of each thread (slot())
+    std::vector<std::uint32_t> grid;  ///< grid.sync() count of each thread (slot())
+    /// Per block (one unless cooperative): warp and tile syncs completed so far; every access
+    /// records it (Record::syncGen).
+    std::vector<std::uint32_t> syncGen;
+    /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
+    /// part in. An earlier access by lane a at generation g is ordered before this thread's
+    /// access when joint[slot * 32 + a] > g.
+    std::vector<std::uint32_t> joint;
+    /// Per warp (slot() / 32): the last sync every lane of the warp took part in (counts as
+    /// joint for every pair of its lanes; most warp operations have the full mask).
+    std::vector<std::uint32_t> warpFull;
+    /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
+    /// access by a thread of that tile at generation g < its generation is ordered.
+    std::vector<TileSync> tile;
+    bool warpSynced = false; ///< syncGen / joint / warpFull / tile written since startBlock()
+    // Release/acquire through atomics (all empty until a kernel's atomics publish something).
+    /// Per thread (slot()): what it learned from acquires, made on first use.
+    std::vector<std::unique_ptr<ThreadSync>> threadSync;
+    bool anyThreadSync = false; ///< some threadSync entry exists
+    /// Per block (one unless cooperative): what its threads learned before its last barrier.
+    std::vector<std::unique_ptr<BlockSync>> blockSync;
+    bool anyBlockSync = false; ///< some blockSync entry exists
+    /// This worker's instance of the shared memory (addWorkerRegion).
+    std::vector<std::unique_ptr<Region>> regions;
+    std::uintptr_t low = ~std::uintptr_t{0}, high = 0;
+    std::uint64_t sequence = 0; ///< the running block's place in the run order
+    std::uint64_t found = 0;    ///< conflicts found so far (orders the reports of one block)
+};
+
+/// A report and where in the run it was first seen (the earliest block in run order).
+struct RaceDetector::Kept {
+    Report report;
+    std::uint64_t sequence = 0, found = 0;
+    bool shared = false;
+};
+
+std::mutex RaceDetector::s_spareMutex;
+std::vector<std::unique_ptr<RaceDetector::Region>> RaceDetector::s_spare;
+thread_local const wbcpu::abi::ThreadState* RaceDetector::t_current = nullptr;
+thread_local RaceDetector::Now RaceDetector::t_now;
+
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
-                           wbcpu::abi::Dim gridSize, std::size_t maxReports, bool cooperative)
+                           wbcpu::abi::Dim gridSize, std::size_t maxReports, bool cooperative,
+                           int workers)
     : m_base(libraryBase)
     , m_blockSize(blockSize)
     , m_gridSize(gridSize)
     , m_maxReports(maxReports)
     , m_cooperative(cooperative)
+    , m_parallel(!cooperative && workers > 1)
+    , m_serial(++g_serial)
+    , m_generation(static_cast<std::uint32_t>(m_serial % 0x7fffffffu + 1u) << 1)
     , m_threads(blockSize.x * blockSize.y * blockSize.z)
 {
     const std::size_t blocks =
         cooperative ? static_cast<std::size_t>(gridSize.x) * gridSize.y * gridSize.z : 1;
     const std::size_t warps = (m_threads + 31u) / 32u;
-    m_phase.assign(blocks * warps * 32u, 0);
-    m_grid.assign(blocks * warps * 32u, 0);
-    m_syncGen.assign(blocks, 0);
-    m_joint.assign(blocks * warps * 32u * 32u, 0);
-    m_warpFull.assign(blocks * warps, 0);
-    m_threadSync.resize(blocks * warps * 32u);
-    m_blockSync.resize(blocks);
-    m_tile.assign(blocks * warps * 32u, TileSync{});
+    const int count = cooperative ? 1 : std::max(1, workers);
+    for (int i = 0; i < count; ++i) {
+        auto w = std::make_unique<Worker>();
+        w->phase.assign(blocks * warps * 32u, 0);
+        w->grid.assign(blocks * warps * 32u, 0);
+        w->syncGen.assign(blocks, 0);
+        w->joint.assign(blocks * warps * 32u * 32u, 0);
+        w->warpFull.assign(blocks * warps, 0);
+        w->tile.assign(blocks * warps * 32u, TileSync{});
+        w->threadSync.resize(blocks * warps * 32u);
+        w->blockSync.resize(blocks);
+        m_workers.push_back(std::move(w));
+    }
+    m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
 }
 
-std::size_t RaceDetector::slot(std::uint32_t block, unsigned linear) const
+[[gnu::always_inline]] inline std::size_t RaceDetector::slot(std::uint32_t block,
+                                                             unsigned linear) const
 {
     if (!m_cooperative) return linear;
-    // Warp-aligned per block, so that a warp's threads share one row block of m_joint.
+    // Warp-aligned per block, so that a warp's threads share one row block of joint.
     return static_cast<std::size_t>(block) * ((m_threads + 31u) / 32u * 32u) + linear;
 }
 
@@ -221,119 +339,200 @@ std::uint32_t RaceDetector::blockOf(const wbcpu::abi::ThreadState* st) const
     return b.x + m_gridSize.x * (b.y + m_gridSize.y * b.z);
 }
 
+[[gnu::always_inline]] inline RaceDetector::Worker& RaceDetector::here() const noexcept
+{
+    if (t_serial == m_serial && t_worker) return *static_cast<Worker*>(t_worker);
+    return *m_workers[0];
+}
+
+RaceDetector::Stripe& RaceDetector::stripeOf(std::uintptr_t location) const noexcept
+{
+    // Locations of one 8-byte word share a stripe (an atomic may be narrower than another).
+    return m_stripes[m_parallel ? (location >> 3) % kStripes : 0];
+}
+
+void RaceDetector::lockLocation(const void* address) noexcept
+{
+    if (m_parallel) lockWord(&stripeOf(reinterpret_cast<std::uintptr_t>(address)).lock);
+}
+
+void RaceDetector::unlockLocation(const void* address) noexcept
+{
+    if (m_parallel)
+        __atomic_store_n(&stripeOf(reinterpret_cast<std::uintptr_t>(address)).lock, 0u,
+                         __ATOMIC_RELEASE);
+}
+
 RaceDetector::~RaceDetector()
 {
     if (active == this) active = nullptr;
+    std::vector<std::unique_ptr<Region>> spare = std::move(m_regions);
+    for (const std::unique_ptr<Worker>& w : m_workers)
+        for (std::unique_ptr<Region>& r : w->regions)
+            spare.push_back(std::move(r));
+    std::lock_guard lock(s_spareMutex);
+    s_spare.swap(spare); // the previous spare ones go
+}
+
+std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin, std::size_t size,
+                                                               int id, bool shared)
+{
+    const std::size_t bytes = (size + 3) / 4 * sizeof(Cell);
+    std::unique_ptr<Region> r;
+    {
+        // An earlier detector's shadow of about this size: its cells are stale (Cell::state).
+        std::lock_guard lock(s_spareMutex);
+        for (std::unique_ptr<Region>& spare : s_spare)
+            if (spare && spare->bytes >= bytes && spare->bytes <= 2 * bytes + (1u << 21)) {
+                r = std::move(spare);
+                break;
+            }
+    }
+    if (r)
+        r->clearCrowding();
+    else
+        r = std::make_unique<Region>();
+    r->begin = reinterpret_cast<std::uintptr_t>(begin);
+    r->end = r->begin + size;
+    r->id = id;
+    r->shared = shared;
+    if (r->cells) return r;
+    r->bytes = bytes;
+    void* cells =
+        mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (cells == MAP_FAILED) throw std::bad_alloc();
+    // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
+    // instead of one per 4 KiB (the shadow is 25 times the watched memory).
+    madvise(cells, r->bytes, MADV_HUGEPAGE);
+    r->cells = static_cast<Cell*>(cells);
+    return r;
 }
 
 void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool shared)
 {
     if (size == 0) return;
-    auto r = std::make_unique<Region>();
-    r->begin = reinterpret_cast<std::uintptr_t>(begin);
-    r->end = r->begin + size;
-    r->id = id;
-    r->shared = shared;
-    r->bytes = (size + 3) / 4 * sizeof(Cell);
-    void* cells =
-        mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (cells == MAP_FAILED) throw std::bad_alloc();
-    // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
-    // instead of one per 4 KiB (the shadow is 16 times the watched memory).
-    madvise(cells, r->bytes, MADV_HUGEPAGE);
-    r->cells = static_cast<Cell*>(cells);
+    auto r = makeRegion(begin, size, id, shared);
     m_low = std::min(m_low, r->begin);
     m_high = std::max(m_high, r->end);
     m_regions.push_back(std::move(r));
 }
 
-void RaceDetector::startBlock()
+void RaceDetector::addWorkerRegion(int worker, const void* begin, std::size_t size, int id)
 {
-    std::fill(m_phase.begin(), m_phase.end(), 0u);
-    std::fill(m_grid.begin(), m_grid.end(), 0u);
-    if (m_warpSynced) { // the sync tables are only touched by kernels that sync warps or tiles
-        std::fill(m_syncGen.begin(), m_syncGen.end(), 0u);
-        std::fill(m_joint.begin(), m_joint.end(), 0u);
-        std::fill(m_warpFull.begin(), m_warpFull.end(), 0u);
-        std::fill(m_tile.begin(), m_tile.end(), TileSync{});
-        m_warpSynced = false;
-    }
-    if (m_anyThreadSync) {
-        for (auto& t : m_threadSync)
-            t.reset();
-        m_anyThreadSync = false;
-    }
-    for (auto& b : m_blockSync)
-        b.reset();
+    if (size == 0 || worker < 0 || static_cast<std::size_t>(worker) >= m_workers.size()) return;
+    Worker& w = *m_workers[static_cast<std::size_t>(worker)];
+    auto r = makeRegion(begin, size, id, true);
+    w.low = std::min(w.low, r->begin);
+    w.high = std::max(w.high, r->end);
+    w.regions.push_back(std::move(r));
 }
 
-RaceDetector::ThreadSync& RaceDetector::threadSync(const Who& w)
+void RaceDetector::startBlock(int worker, std::uint64_t sequence)
 {
-    std::unique_ptr<ThreadSync>& t = m_threadSync[w.slot];
+    if (worker >= 0 && static_cast<std::size_t>(worker) < m_workers.size()) {
+        t_worker = m_workers[static_cast<std::size_t>(worker)].get();
+        t_serial = m_serial;
+    }
+    t_current = nullptr;
+    Worker& w = here();
+    w.sequence = sequence;
+    w.found = 0;
+    std::fill(w.phase.begin(), w.phase.end(), 0u);
+    std::fill(w.grid.begin(), w.grid.end(), 0u);
+    if (w.warpSynced) { // the sync tables are only touched by kernels that sync warps or tiles
+        std::fill(w.syncGen.begin(), w.syncGen.end(), 0u);
+        std::fill(w.joint.begin(), w.joint.end(), 0u);
+        std::fill(w.warpFull.begin(), w.warpFull.end(), 0u);
+        std::fill(w.tile.begin(), w.tile.end(), TileSync{});
+        w.warpSynced = false;
+    }
+    if (w.anyThreadSync) {
+        for (auto& t : w.threadSync)
+            t.reset();
+        w.anyThreadSync = false;
+    }
+    if (w.anyBlockSync) {
+        for (auto& b : w.blockSync)
+            b.reset();
+        w.anyBlockSync = false;
+    }
+}
+
+RaceDetector::ThreadSync& RaceDetector::threadSync(Worker& w, const Who& who)
+{
+    std::unique_ptr<ThreadSync>& t = w.threadSync[who.slot];
     if (!t) {
         t = std::make_unique<ThreadSync>();
-        m_anyThreadSync = true;
+        w.anyThreadSync = true;
     }
     return *t;
 }
 
-RaceDetector::BlockSync& RaceDetector::blockSync(std::uint32_t block)
+RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
 {
-    std::unique_ptr<BlockSync>& b = m_blockSync[m_cooperative ? block : 0u];
-    if (!b) b = std::make_unique<BlockSync>();
+    std::unique_ptr<BlockSync>& b = w.blockSync[m_cooperative ? block : 0u];
+    if (!b) {
+        b = std::make_unique<BlockSync>();
+        w.anyBlockSync = true;
+    }
     return *b;
 }
 
 void RaceDetector::barrierArriving(const wbcpu::abi::ThreadState* st)
 {
-    const Who w = whoIs(st);
-    if (!w.known || !m_threadSync[w.slot]) return;
-    ThreadSync& t = *m_threadSync[w.slot];
+    Worker& w = here();
+    const Who who = whoIs(w, st);
+    if (!who.known || !w.threadSync[who.slot]) return;
+    ThreadSync& t = *w.threadSync[who.slot];
     if (t.acquired.empty()) return;
-    blockSync(w.block).arriving.join(t.acquired);
+    blockSync(w, who.block).arriving.join(t.acquired);
     t.acquired.clear(); // its block's from the barrier on
 }
 
 void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
 {
+    Worker& w = here();
     const std::size_t i = slot(blockOf(st), st->linear);
-    if (i >= m_phase.size()) return;
-    ++m_phase[i];
+    if (i >= w.phase.size()) return;
+    ++w.phase[i];
     // The first thread out of the barrier: every thread arrived, what they learned is the
     // block's now (the others run no code before they pass it too).
-    std::unique_ptr<BlockSync>& b = m_blockSync[m_cooperative ? blockOf(st) : 0u];
-    if (b && m_phase[i] > b->phase) {
+    std::unique_ptr<BlockSync>& b = w.blockSync[m_cooperative ? blockOf(st) : 0u];
+    if (b && w.phase[i] > b->phase) {
         b->known.join(b->arriving);
         b->arriving.clear();
-        b->phase = m_phase[i];
+        b->phase = w.phase[i];
     }
 }
 
 void RaceDetector::gridPassed(const wbcpu::abi::ThreadState* st)
 {
+    Worker& w = here();
     const std::size_t i = slot(blockOf(st), st->linear);
-    if (i < m_grid.size()) ++m_grid[i];
+    if (i < w.grid.size()) ++w.grid[i];
 }
 
 void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
 {
-    if (!m_current) return;
-    const std::size_t base = slot(blockOf(m_current), warpBase);
-    if ((base + 32u) * 32u > m_joint.size()) return;
-    m_warpSynced = true;
-    const std::uint32_t generation = ++m_syncGen[m_cooperative ? blockOf(m_current) : 0u];
+    const wbcpu::abi::ThreadState* current = t_current;
+    if (!current) return;
+    Worker& w = here();
+    const std::size_t base = slot(blockOf(current), warpBase);
+    if ((base + 32u) * 32u > w.joint.size()) return;
+    w.warpSynced = true;
+    const std::uint32_t generation = ++w.syncGen[m_cooperative ? blockOf(current) : 0u];
     // Every lane of the warp (shuffles and votes mostly are): one number for the warp instead
     // of 32 rows.
     const unsigned lanes = std::min(32u, m_threads - warpBase);
     const unsigned all = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
-    if (m_anyThreadSync) shareKnowledge(base, 32u, mask & all);
+    if (w.anyThreadSync) shareKnowledge(w, base, 32u, mask & all);
     if ((mask & all) == all) {
-        m_warpFull[base / 32u] = generation;
+        w.warpFull[base / 32u] = generation;
         return;
     }
     for (unsigned b = 0; b < 32; ++b) {
         if (!(mask & (1u << b))) continue;
-        std::uint32_t* row = &m_joint[(base + b) * 32u];
+        std::uint32_t* row = &w.joint[(base + b) * 32u];
         for (unsigned a = 0; a < 32; ++a)
             if (mask & (1u << a)) row[a] = generation;
     }
@@ -341,16 +540,18 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
 
 void RaceDetector::tileSynced(unsigned first, unsigned count)
 {
-    if (!m_current) return;
-    const std::uint32_t block = blockOf(m_current);
-    m_warpSynced = true;
-    const std::uint32_t generation = ++m_syncGen[m_cooperative ? block : 0u];
-    if (m_anyThreadSync && slot(block, first) + count <= m_threadSync.size())
-        shareKnowledge(slot(block, first), count, 0xffffffffu);
+    const wbcpu::abi::ThreadState* current = t_current;
+    if (!current) return;
+    Worker& w = here();
+    const std::uint32_t block = blockOf(current);
+    w.warpSynced = true;
+    const std::uint32_t generation = ++w.syncGen[m_cooperative ? block : 0u];
+    if (w.anyThreadSync && slot(block, first) + count <= w.threadSync.size())
+        shareKnowledge(w, slot(block, first), count, 0xffffffffu);
     for (unsigned t = first; t < first + count; ++t) {
         const std::size_t i = slot(block, t);
-        if (i < m_tile.size())
-            m_tile[i] = TileSync{generation, static_cast<std::uint16_t>(first),
+        if (i < w.tile.size())
+            w.tile[i] = TileSync{generation, static_cast<std::uint16_t>(first),
                                  static_cast<std::uint16_t>(count)};
     }
 }
@@ -362,14 +563,6 @@ void RaceDetector::report(const Record& earlier, const Record& now, const Region
                                                   ((now.flags & Record::kWrite) ? 1 : 0));
     const std::uint64_t key =
         (static_cast<std::uint64_t>(earlier.pc & 0x3fffffffu) << 32) | now.pc | (kinds << 62);
-    if (auto it = m_index.find(key); it != m_index.end()) {
-        ++m_reports[it->second].count;
-        return;
-    }
-    if (m_reports.size() >= m_maxReports) {
-        ++m_dropped;
-        return;
-    }
     const auto side = [&](const Record& r) {
         Side s;
         s.pc = r.pc;
@@ -381,36 +574,104 @@ void RaceDetector::report(const Record& earlier, const Record& now, const Region
                     r.thread / (m_blockSize.x * m_blockSize.y)};
         return s;
     };
-    Report rep;
-    rep.region = region.id;
-    rep.address = address;
-    rep.offset = address - region.begin;
-    rep.size = size;
-    rep.first = side(earlier);
-    rep.second = side(now);
-    rep.count = 1;
+    const auto example = [&](Report& rep) {
+        rep.region = region.id;
+        rep.address = address;
+        rep.offset = address - region.begin;
+        rep.size = size;
+        rep.first = side(earlier);
+        rep.second = side(now);
+    };
+    Worker& w = here();
+    const std::uint64_t found = w.found++;
+    std::lock_guard lock(m_reportMutex);
+    if (auto it = m_index.find(key); it != m_index.end()) {
+        Kept& k = m_reports[it->second];
+        ++k.report.count;
+        // The example of the earliest block in run order, whichever worker found it first.
+        if (std::pair(w.sequence, found) < std::pair(k.sequence, k.found)) {
+            example(k.report);
+            k.sequence = w.sequence;
+            k.found = found;
+            k.shared = region.shared;
+        }
+        return;
+    }
+    if (m_reports.size() >= kMaxDistinct) {
+        ++m_overflow;
+        return;
+    }
+    Kept k;
+    example(k.report);
+    k.report.count = 1;
+    k.sequence = w.sequence;
+    k.found = found;
+    k.shared = region.shared;
     m_index.emplace(key, m_reports.size());
-    m_reports.push_back(rep);
+    m_reports.push_back(k);
+}
+
+std::vector<RaceDetector::Report> RaceDetector::reports() const
+{
+    std::lock_guard lock(m_reportMutex);
+    std::vector<const Kept*> order;
+    for (const Kept& k : m_reports)
+        order.push_back(&k);
+    std::sort(order.begin(), order.end(), [](const Kept* a, const Kept* b) {
+        return std::pair(a->sequence, a->found) < std::pair(b->sequence, b->found);
+    });
+    std::vector<Report> out;
+    for (std::size_t i = 0; i < order.size() && i < m_maxReports; ++i)
+        out.push_back(order[i]->report);
+    return out;
+}
+
+std::uint64_t RaceDetector::dropped() const
+{
+    std::lock_guard lock(m_reportMutex);
+    std::uint64_t n = m_overflow;
+    if (m_reports.size() > m_maxReports) {
+        // The same reports reports() leaves out: the latest in run order.
+        std::vector<std::pair<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t>> all;
+        for (const Kept& k : m_reports)
+            all.push_back({{k.sequence, k.found}, k.report.count});
+        std::sort(all.begin(), all.end());
+        for (std::size_t i = m_maxReports; i < all.size(); ++i)
+            n += all[i].second;
+    }
+    return n;
+}
+
+bool RaceDetector::hasGlobalReports() const
+{
+    std::lock_guard lock(m_reportMutex);
+    return m_overflow > 0 ||
+           std::any_of(m_reports.begin(), m_reports.end(),
+                       [](const Kept& k) { return !k.shared; }) ||
+           std::any_of(m_regions.begin(), m_regions.end(), [](const std::unique_ptr<Region>& r) {
+               return !r->shared && r->crowdedWords.load(std::memory_order_relaxed) > 0;
+           });
 }
 
 bool RaceDetector::ordered(const Record& r, const Record& now) const
 {
+    const Now& n = t_now;
     if (r.block != now.block) {
         if (r.grid != now.grid) return true; // a grid.sync() orders blocks
     } else {
         if (r.phase != now.phase) return true; // a barrier orders the same block
         // A warp sync both threads took part in, after the earlier access.
-        if (r.thread / 32u == now.thread / 32u && m_jointRow &&
-            std::max(*m_warpFullNow, m_jointRow[r.thread % 32u]) > r.syncGen)
+        if (r.thread / 32u == now.thread / 32u && n.jointRow &&
+            std::max(*n.warpFull, n.jointRow[r.thread % 32u]) > r.syncGen)
             return true;
         // A sync of a tile of several warps both took part in, after it.
-        if (m_tileNow && m_tileNow->generation > r.syncGen && r.thread >= m_tileNow->first &&
-            r.thread < m_tileNow->first + m_tileNow->count)
+        if (n.tile && n.tile->generation > r.syncGen && r.thread >= n.tile->first &&
+            r.thread < n.tile->first + n.tile->count)
             return true;
     }
     // Release/acquire: what the thread or its block learned through atomics.
-    return (m_syncNow && m_syncNow->acquired.covers(r.block, r.thread, r.syncGen, r.phase)) ||
-           (m_blockNow && m_blockNow->known.covers(r.block, r.thread, r.syncGen, r.phase));
+    return (n.sync && n.sync->acquired.covers(r.block, r.thread, r.syncGen, r.phase)) ||
+           (n.block && n.block->known.covers(r.block, r.thread, r.syncGen, r.phase));
 }
 
 void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::size_t word,
@@ -436,11 +697,13 @@ void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::siz
             if (conflicts(r)) report(r, now, region, address, size);
     // A write where a displaced read may have been concurrent with it: of another block (global
     // memory), or of its block in the same barrier phase.
-    if (write && region.displaced) {
-        const Region::Displaced& d = region.displaced[word];
-        if (d.block && !(d.phase & Region::kCrowded) &&
-            (d.block - 1u != now.block ? !region.shared : d.phase == now.phase))
-            region.crowd(word);
+    if (write) {
+        if (const Region::Displaced* displaced = region.displacedIfAny()) {
+            const Region::Displaced& d = displaced[word];
+            if (d.block && !(d.phase & Region::kCrowded) &&
+                (d.block - 1u != now.block ? !region.shared : d.phase == now.phase))
+                region.crowd(word);
+        }
     }
 
     // Keep the two latest accesses of this kind by different threads.
@@ -481,116 +744,203 @@ void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::siz
     }
 }
 
-RaceDetector::Who RaceDetector::whoIs(const wbcpu::abi::ThreadState* st) const
+RaceDetector::Who RaceDetector::whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const
 {
-    Who w;
-    w.block = blockOf(st);
-    w.thread = st->linear;
-    w.slot = slot(w.block, w.thread);
-    w.known = w.slot < m_phase.size();
-    return w;
+    Who who;
+    who.block = blockOf(st);
+    who.thread = st->linear;
+    who.slot = slot(who.block, who.thread);
+    who.known = who.slot < w.phase.size();
+    return who;
 }
 
-RaceDetector::Who RaceDetector::who() const
+[[gnu::always_inline]] inline RaceDetector::Who RaceDetector::who(const Worker& w) const
 {
-    if (m_current) return whoIs(m_current); // fiber mode: the host said who runs
+    if (const wbcpu::abi::ThreadState* current = t_current)
+        return whoIs(w, current); // fiber mode: the host said who runs
     // Loop mode: the block loop stores the coordinates before each thread.
     const wbcpu::abi::Current& c = wb_cpu_current;
-    Who w;
-    w.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
-    w.thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
-    w.slot = slot(w.block, w.thread);
-    w.known = w.slot < m_phase.size();
-    return w;
+    Who who;
+    who.block = c.block.x + m_gridSize.x * (c.block.y + m_gridSize.y * c.block.z);
+    who.thread = c.thread.x + m_blockSize.x * (c.thread.y + m_blockSize.y * c.thread.z);
+    who.slot = slot(who.block, who.thread);
+    who.known = who.slot < w.phase.size();
+    return who;
 }
 
 void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)
 {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
-    if (size == 0 || a >= m_high || a + size <= m_low) return;
-    accessAs(who(), address, size, write ? Record::kWrite : 0, pc);
+    if (size == 0) return;
+    Worker& w = here();
+    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
+        (a < m_guardHigh && a + size > m_guardLow))
+        accessAs(w, nullptr, a, size, write ? Record::kWrite : 0, pc);
 }
 
-void RaceDetector::accessAs(const Who& w, const void* address, std::size_t size, std::uint8_t flags,
-                            const void* pc)
+void RaceDetector::addGuard(int id, const void* low, const void* high)
 {
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    if (size == 0 || a >= m_high || a + size <= m_low) return;
-    for (const std::unique_ptr<Region>& rp : m_regions) {
-        Region& region = *rp;
-        if (a >= region.end || a + size <= region.begin) continue;
-        Record now;
-        now.block = w.block;
-        now.thread = static_cast<std::uint16_t>(w.thread);
-        m_syncNow = nullptr;
-        m_blockNow = nullptr;
-        if (w.known) {
-            const std::size_t i = w.slot;
-            now.phase = m_phase[i];
-            now.grid = m_grid[i];
-            now.syncGen = m_syncGen[m_cooperative ? now.block : 0u];
-            m_jointRow = &m_joint[i * 32u];
-            m_warpFullNow = &m_warpFull[i / 32u];
-            m_tileNow = &m_tile[i];
-            m_syncNow = m_threadSync[i].get();
-            m_blockNow = m_blockSync[m_cooperative ? now.block : 0u].get();
-        } else {
-            m_jointRow = nullptr;
-            m_tileNow = nullptr;
-        }
-        now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
-        now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
-        const std::uintptr_t from = std::max(a, region.begin);
-        const std::uintptr_t to = std::min(a + size, region.end);
-        for (std::uintptr_t word = (from - region.begin) / 4; word <= (to - 1 - region.begin) / 4;
-             ++word) {
-            const std::uintptr_t wordStart = region.begin + word * 4;
-            unsigned mask = 0;
-            for (unsigned b = 0; b < 4; ++b)
-                if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
-            now.mask = static_cast<std::uint8_t>(mask);
-            check(region.cells[word], now, region, word, a, static_cast<unsigned>(size));
-        }
+    Guard g;
+    g.id = id;
+    g.low = reinterpret_cast<std::uintptr_t>(low);
+    g.high = reinterpret_cast<std::uintptr_t>(high);
+    for (const std::unique_ptr<Region>& r : m_regions)
+        if (r->id == id) g.begin = r->begin;
+    m_guardLow = std::min(m_guardLow, g.low);
+    m_guardHigh = std::max(m_guardHigh, g.high);
+    m_guards.push_back(g);
+}
+
+void RaceDetector::guardHit(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                            bool write, const void* pc)
+{
+    for (const Guard& g : m_guards) {
+        if (a >= g.high || a + size <= g.low) continue;
+        const Who who = known ? *known : this->who(w);
+        Fault f;
+        f.region = g.id;
+        f.offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(g.begin);
+        f.size = size;
+        f.write = write;
+        f.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
+        f.block = {who.block % m_gridSize.x, (who.block / m_gridSize.x) % m_gridSize.y,
+                   who.block / (m_gridSize.x * m_gridSize.y)};
+        f.thread = {who.thread % m_blockSize.x, (who.thread / m_blockSize.x) % m_blockSize.y,
+                    who.thread / (m_blockSize.x * m_blockSize.y)};
+        f.address = a;
+        if (outOfBounds) outOfBounds(*this, f);
         return;
     }
 }
 
-RaceDetector::Knowledge RaceDetector::releasing(const Who& w)
+void RaceDetector::currentThread(wbcpu::abi::Dim& block, wbcpu::abi::Dim& thread) const
+{
+    if (const wbcpu::abi::ThreadState* st = t_current) {
+        block = st->blockIndex;
+        thread = st->threadIndex;
+        return;
+    }
+    const wbcpu::abi::Current& c = wb_cpu_current;
+    block = c.block;
+    thread = c.thread;
+}
+
+void RaceDetector::locate(Fault& fault) const
+{
+    for (const Guard& g : m_guards)
+        if (fault.address >= g.low && fault.address < g.high) {
+            fault.region = g.id;
+            fault.offset =
+                static_cast<std::int64_t>(fault.address) - static_cast<std::int64_t>(g.begin);
+            return;
+        }
+}
+
+void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                            std::uint8_t flags, const void* pc)
+{
+    if (size == 0) return;
+    Region* region = nullptr;
+    if (a < m_high && a + size > m_low)
+        for (const std::unique_ptr<Region>& rp : m_regions)
+            if (a < rp->end && a + size > rp->begin) {
+                region = rp.get();
+                break;
+            }
+    if (!region && a < w.high && a + size > w.low)
+        for (const std::unique_ptr<Region>& rp : w.regions)
+            if (a < rp->end && a + size > rp->begin) {
+                region = rp.get();
+                break;
+            }
+    if (!region) {
+        if (a < m_guardHigh && a + size > m_guardLow)
+            guardHit(w, known, a, size, (flags & Record::kWrite) != 0, pc);
+        return;
+    }
+    const Who who = known ? *known : this->who(w);
+    Record now;
+    now.block = who.block;
+    now.thread = static_cast<std::uint16_t>(who.thread);
+    Now& n = t_now;
+    if (who.known) {
+        const std::size_t i = who.slot;
+        const std::size_t b = m_cooperative ? now.block : 0u;
+        now.phase = w.phase[i];
+        now.grid = w.grid[i];
+        now.syncGen = w.syncGen[b];
+        n = Now{&w.joint[i * 32u], &w.warpFull[i / 32u], &w.tile[i], w.threadSync[i].get(),
+                w.blockSync[b].get()};
+    } else {
+        n = Now{};
+    }
+    now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
+    now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
+    // Another worker may update a global-memory word at the same time; shared memory is the
+    // worker's own.
+    const bool locked = m_parallel && !region->shared;
+    const std::uintptr_t from = std::max(a, region->begin);
+    const std::uintptr_t to = std::min(a + size, region->end);
+    for (std::uintptr_t word = (from - region->begin) / 4; word <= (to - 1 - region->begin) / 4;
+         ++word) {
+        const std::uintptr_t wordStart = region->begin + word * 4;
+        unsigned mask = 0;
+        for (unsigned b = 0; b < 4; ++b)
+            if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
+        now.mask = static_cast<std::uint8_t>(mask);
+        Cell& cell = region->cells[word];
+        const auto fresh = [&](std::uint32_t state) {
+            if ((state & ~1u) != m_generation) // an earlier launch's: empty
+                cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
+        };
+        if (locked) {
+            fresh(lockWord(&cell.state));
+            check(cell, now, *region, word, a, static_cast<unsigned>(size));
+            __atomic_store_n(&cell.state, m_generation, __ATOMIC_RELEASE);
+        } else {
+            fresh(cell.state);
+            cell.state = m_generation;
+            check(cell, now, *region, word, a, static_cast<unsigned>(size));
+        }
+    }
+}
+
+RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)
 {
     Knowledge k;
-    if (const ThreadSync* t = m_threadSync[w.slot].get()) k.join(t->acquired);
-    if (const BlockSync* b = m_blockSync[m_cooperative ? w.block : 0u].get()) k.join(b->known);
+    if (const ThreadSync* t = w.threadSync[who.slot].get()) k.join(t->acquired);
+    if (const BlockSync* b = w.blockSync[m_cooperative ? who.block : 0u].get()) k.join(b->known);
     // Its own accesses so far: a new generation of its block's syncs separates them from later
     // ones.
-    m_warpSynced = true;
-    const std::uint32_t mine = ++m_syncGen[m_cooperative ? w.block : 0u];
-    k.raise(key(w.block, w.thread), mine);
+    w.warpSynced = true;
+    const std::uint32_t mine = ++w.syncGen[m_cooperative ? who.block : 0u];
+    k.raise(key(who.block, who.thread), mine);
     // Its block's accesses before the barriers it passed.
-    if (m_phase[w.slot]) k.raise(key(w.block, kBlockPhase), m_phase[w.slot]);
+    if (w.phase[who.slot]) k.raise(key(who.block, kBlockPhase), w.phase[who.slot]);
     // The lanes and tile threads it synchronised with, before those syncs.
-    const unsigned warpFirst = w.thread / 32u * 32u;
-    const std::uint32_t full = m_warpFull[w.slot / 32u];
-    if (full) k.raise(key(w.block, kWarpWide | (w.thread / 32u)), full);
-    const std::uint32_t* row = &m_joint[w.slot * 32u];
+    const unsigned warpFirst = who.thread / 32u * 32u;
+    const std::uint32_t full = w.warpFull[who.slot / 32u];
+    if (full) k.raise(key(who.block, kWarpWide | (who.thread / 32u)), full);
+    const std::uint32_t* row = &w.joint[who.slot * 32u];
     for (unsigned lane = 0; lane < 32u; ++lane)
-        if (row[lane] > full) k.raise(key(w.block, warpFirst + lane), row[lane]);
-    const TileSync& tile = m_tile[w.slot];
+        if (row[lane] > full) k.raise(key(who.block, warpFirst + lane), row[lane]);
+    const TileSync& tile = w.tile[who.slot];
     for (unsigned t = tile.first; tile.generation && t < tile.first + tile.count; ++t)
-        k.raise(key(w.block, t), tile.generation);
+        k.raise(key(who.block, t), tile.generation);
     return k;
 }
 
-void RaceDetector::shareKnowledge(std::size_t base, unsigned count, unsigned mask)
+void RaceDetector::shareKnowledge(Worker& w, std::size_t base, unsigned count, unsigned mask)
 {
     Knowledge all;
     const auto in = [&](unsigned t) { return count > 32u || (mask & (1u << t)); };
     for (unsigned t = 0; t < count; ++t)
-        if (in(t) && base + t < m_threadSync.size() && m_threadSync[base + t])
-            all.join(m_threadSync[base + t]->acquired);
+        if (in(t) && base + t < w.threadSync.size() && w.threadSync[base + t])
+            all.join(w.threadSync[base + t]->acquired);
     if (all.empty()) return;
     for (unsigned t = 0; t < count; ++t) {
-        if (!in(t) || base + t >= m_threadSync.size()) continue;
-        std::unique_ptr<ThreadSync>& s = m_threadSync[base + t];
+        if (!in(t) || base + t >= w.threadSync.size()) continue;
+        std::unique_ptr<ThreadSync>& s = w.threadSync[base + t];
         if (!s) s = std::make_unique<ThreadSync>();
         s->acquired.join(all);
     }
@@ -599,42 +949,45 @@ void RaceDetector::shareKnowledge(std::size_t base, unsigned count, unsigned mas
 void RaceDetector::atomic(const void* address, std::size_t size, AtomicKind kind, int order,
                           int scope, const void* pc)
 {
-    const Who w = who();
+    Worker& wk = here();
+    const Who w = who(wk);
     std::uint8_t flags = Record::kAtomic;
     if (kind != AtomicKind::Load) flags |= Record::kWrite;
     if (scope == wbcpu::abi::RaceBlock) flags |= Record::kBlockScope;
     if (scope == wbcpu::abi::RaceThread) flags |= Record::kThreadScope;
-    accessAs(w, address, size, flags, pc);
+    accessAs(wk, &w, reinterpret_cast<std::uintptr_t>(address), size, flags, pc);
     if (!w.known || scope == wbcpu::abi::RaceThread) return; // orders nothing between threads
 
+    // The location's release sequence: under its stripe's lock, which the caller holds.
     const auto location = reinterpret_cast<std::uintptr_t>(address);
-    auto it = m_clocks.find(location);
+    auto& clocks = stripeOf(location).clocks;
+    auto it = clocks.find(location);
     // The read: what the location's release sequence published, as far as the scopes reach.
-    if (kind != AtomicKind::Store && it != m_clocks.end() &&
+    if (kind != AtomicKind::Store && it != clocks.end() &&
         (acquiring(order) || order == wbcpu::abi::RaceRelaxed)) {
         const SyncClock& c = *it->second;
-        ThreadSync& t = threadSync(w);
+        ThreadSync& t = threadSync(wk, w);
         Knowledge& into = acquiring(order) ? t.acquired : t.pending;
         if (scope != wbcpu::abi::RaceBlock) into.join(c.wide);
         if (c.narrowBlock == w.block) into.join(c.narrow);
     }
     if (kind == AtomicKind::Load) return;
     // The write: a store starts a new release sequence, a read-modify-write continues it.
-    if (kind == AtomicKind::Store && it != m_clocks.end()) {
+    if (kind == AtomicKind::Store && it != clocks.end()) {
         it->second->wide.clear();
         it->second->narrow.clear();
     }
     Knowledge published;
     int publishScope = scope;
     if (releasingOrder(order)) {
-        published = releasing(w);
-    } else if (m_threadSync[w.slot] && m_threadSync[w.slot]->fenced) {
-        const ThreadSync& t = *m_threadSync[w.slot];
+        published = releasing(wk, w);
+    } else if (wk.threadSync[w.slot] && wk.threadSync[w.slot]->fenced) {
+        const ThreadSync& t = *wk.threadSync[w.slot];
         published = t.fenceRelease;
         if (t.fenceScope == wbcpu::abi::RaceBlock) publishScope = wbcpu::abi::RaceBlock;
     }
     if (published.empty()) return;
-    if (it == m_clocks.end()) it = m_clocks.emplace(location, std::make_unique<SyncClock>()).first;
+    if (it == clocks.end()) it = clocks.emplace(location, std::make_unique<SyncClock>()).first;
     SyncClock& c = *it->second;
     if (publishScope != wbcpu::abi::RaceBlock) c.wide.join(published);
     if (c.narrowBlock != w.block) {
@@ -646,38 +999,67 @@ void RaceDetector::atomic(const void* address, std::size_t size, AtomicKind kind
 
 void RaceDetector::fence(int order, int scope)
 {
-    const Who w = who();
+    Worker& wk = here();
+    const Who w = who(wk);
     if (!w.known || scope == wbcpu::abi::RaceThread) return;
-    ThreadSync& t = threadSync(w);
+    ThreadSync& t = threadSync(wk, w);
     if (acquiring(order) && !t.pending.empty()) {
         t.acquired.join(t.pending);
         t.pending.clear();
     }
     if (releasingOrder(order)) {
-        t.fenceRelease = releasing(w);
+        t.fenceRelease = releasing(wk, w);
         t.fenced = true;
         t.fenceScope = scope;
     }
 }
 
-void RaceDetector::print(std::FILE* out) const
+void RaceDetector::printReports(std::FILE* out) const
 {
     const auto side = [&](const Side& s) {
         std::fprintf(out, " %" PRIu32 " %d %d %u %u %u %u %u %u", s.pc, s.write ? 1 : 0,
                      s.atomic ? 1 : 0, s.block.x, s.block.y, s.block.z, s.thread.x, s.thread.y,
                      s.thread.z);
     };
-    for (const Report& r : m_reports) {
+    for (const Report& r : reports()) {
         std::fprintf(out, "WB-RACE %d %" PRIu64 " %" PRIuPTR " %u %" PRIu64, r.region, r.offset,
                      r.address, r.size, r.count);
         side(r.first);
         side(r.second);
         std::fputc('\n', out);
     }
-    if (m_dropped) std::fprintf(out, "WB-RACE-DROPPED %" PRIu64 "\n", m_dropped);
-    for (const std::unique_ptr<Region>& r : m_regions)
-        if (r->crowdedWords)
-            std::fprintf(out, "WB-RACE-CROWDED %d %" PRIu64 "\n", r->id, r->crowdedWords);
+    if (const std::uint64_t n = dropped()) std::fprintf(out, "WB-RACE-DROPPED %" PRIu64 "\n", n);
+}
+
+void RaceDetector::print(std::FILE* out) const
+{
+    printReports(out);
+    // Crowded words per buffer, and per __shared__ variable the words crowded in any block:
+    // each worker (each block of a cooperative launch) has its instance, and how blocks fall on
+    // workers must not change the count.
+    std::map<int, std::uint64_t> crowded;
+    std::map<int, std::vector<bool>> sharedWords;
+    const auto count = [&](const std::unique_ptr<Region>& r) {
+        const std::uint64_t n = r->crowdedWords.load(std::memory_order_relaxed);
+        if (!n) return;
+        if (!r->shared) {
+            crowded[r->id] += n;
+            return;
+        }
+        const Region::Displaced* d = r->displacedIfAny();
+        const std::size_t words = (r->end - r->begin + 3) / 4;
+        std::vector<bool>& crowdedWords = sharedWords[r->id];
+        crowdedWords.resize(std::max(crowdedWords.size(), words));
+        for (std::size_t i = 0; d && i < words; ++i)
+            if (d[i].phase & Region::kCrowded) crowdedWords[i] = true;
+    };
+    std::for_each(m_regions.begin(), m_regions.end(), count);
+    for (const std::unique_ptr<Worker>& w : m_workers)
+        std::for_each(w->regions.begin(), w->regions.end(), count);
+    for (const auto& [id, words] : sharedWords)
+        crowded[id] = static_cast<std::uint64_t>(std::count(words.begin(), words.end(), true));
+    for (const auto& [id, words] : crowded)
+        std::fprintf(out, "WB-RACE-CROWDED %d %" PRIu64 "\n", id, words);
     std::fflush(out);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,7 +16,7 @@ namespace wb::cpu::detail {
 
 /// The race detector of the CPU emulator's race-check mode, inside warpbench-cpu-sandbox. The
 /// kernel library is built with the compiler's ThreadSanitizer instrumentation, whose entry
-/// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store and atomic here.
+/// points (core/cpu/sandbox/TsanHooks.cpp) hand every load, store, atomic and fence here.
 ///
 /// CUDA's memory model (docs/cpu-emulator.md, "Race-check mode"): two accesses to the same byte
 /// by different threads, at least one a write, race unless both are atomics whose scopes include
@@ -29,17 +30,31 @@ namespace wb::cpu::detail {
 /// block's shared memory are watched (registered regions); everything else (stacks, the
 /// prelude's own state) is ignored, except that release/acquire is followed on any location.
 ///
-/// State, for whoever makes it concurrent: per word of a region its Cell (check() reads and
-/// updates it) and its Region::Displaced entry; per thread (slot()) m_phase, m_grid, m_joint,
-/// m_tile and m_threadSync; per warp m_warpFull; per block m_syncGen and m_blockSync; per atomic
-/// location m_clocks (atomic() and fence() only).
-///
 /// Shadow state: per 4-byte word, the two latest writes and the two latest reads by different
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
 /// address). A word where a third thread displaced an access unordered with its own (a write,
 /// or a read that a later write may be concurrent with) is counted as crowded: a race with the
-/// displaced access may go unseen. A report is kept once per
-/// distinct (code address pair, kinds) with one example and a count.
+/// displaced access may go unseen. A report is kept once per distinct (code address pair, kinds)
+/// with one example and a count.
+///
+/// Concurrency: the blocks of a launch may run on several worker threads at once (startBlock
+/// names the worker). What is whose:
+/// - per block and per thread of a block (barrier phases, grid phases, warp and tile sync
+///   tables, the threads' and the block's release/acquire knowledge): the Worker that runs the
+///   block, touched only by its thread;
+/// - a worker's instance of the shared memory and its shadow (addWorkerRegion): that worker's;
+/// - a global-memory word's shadow Cell and its crowding entry: the word's lock (bit 0 of
+///   Cell::state), taken for each check while blocks run on several workers;
+/// - an atomic location's release sequence (SyncClock): the lock of its stripe
+///   (lockLocation()), which the instrumentation holds around the real atomic operation and the
+///   detector's update of it, so that the value a thread reads and what it acquires agree;
+/// - the report list: m_reportMutex; crowded-word counts: atomic counters;
+/// - the emulated thread that runs: per OS thread (setCurrent).
+/// The report list does not depend on the interleaving for shared memory: a report's example
+/// is the one of the earliest block in the run order (startBlock's `sequence`), reports are
+/// printed in that order. Global-memory reports and crowding of a parallel run can depend on
+/// it: hasGlobalReports() says when the caller should replay the launch on one worker for a
+/// deterministic list.
 class RaceDetector {
 public:
     /// One side of a reported race. `pc` is relative to the kernel library's load address.
@@ -62,17 +77,24 @@ public:
     /// `libraryBase`: the load address of the instrumented kernel library (code addresses are
     /// kept relative to it). `maxReports`: distinct reports kept, later ones only counted.
     /// `cooperative`: every block runs at once (per-thread state is kept for the whole grid and
-    /// startBlock() is not called).
+    /// startBlock() is not called; the blocks take turns, never two at once).
+    /// `workers`: worker threads that run blocks at once (startBlock's `worker`).
     RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize, wbcpu::abi::Dim gridSize,
-                 std::size_t maxReports = 64, bool cooperative = false);
+                 std::size_t maxReports = 64, bool cooperative = false, int workers = 1);
     ~RaceDetector();
     RaceDetector(const RaceDetector&) = delete;
     RaceDetector& operator=(const RaceDetector&) = delete;
 
-    /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory.
+    /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory. Not while
+    /// blocks run on several workers.
     void addRegion(const void* begin, std::size_t size, int id, bool shared);
-    /// Before each block runs: every thread starts at barrier phase 0.
-    void startBlock();
+    /// Watches worker `worker`'s instance of a shared-memory variable (the emulator's shared
+    /// memory is thread_local): seen only by accesses of that worker's thread.
+    void addWorkerRegion(int worker, const void* begin, std::size_t size, int id);
+    /// Before each block runs, on the thread that runs it: every thread starts at barrier phase
+    /// 0 and knows nothing from atomics; `worker` (< workers) is that thread's, `sequence` the
+    /// block's place in the run order.
+    void startBlock(int worker = 0, std::uint64_t sequence = 0);
     /// The emulated thread `st` arrives at a barrier of its block (__syncthreads or grid.sync()):
     /// what it learned from atomics (release/acquire) becomes its block's once the barrier
     /// completes.
@@ -92,7 +114,7 @@ public:
     /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
     /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
     /// each thread behind a compiler barrier.
-    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { m_current = st; }
+    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { t_current = st; }
     /// One plain access by the current emulated thread, from code address `pc`.
     void access(const void* address, std::size_t size, bool write, const void* pc);
     enum class AtomicKind { Load, Store, ReadModifyWrite };
@@ -103,17 +125,49 @@ public:
     /// happened before it on the location, an acquire (acquire, acq_rel, seq_cst, or CUDA's
     /// atomicAdd & co.) that reads it orders what follows, when both scopes include both
     /// threads. Read-modify-writes continue the location's release sequence; a store starts a
-    /// new one.
+    /// new one. The caller holds lockLocation(address) around the operation and this call.
     void atomic(const void* address, std::size_t size, AtomicKind kind, int order, int scope,
                 const void* pc);
     /// A fence by the current emulated thread (__threadfence*, cuda::atomic_thread_fence): of
     /// release order, it makes the thread's later atomic writes releases; of acquire order, what
     /// its earlier relaxed atomic reads observed orders what follows.
     void fence(int order, int scope);
+    /// The lock of the stripe of atomic locations `address` belongs to: the real atomic
+    /// operation and atomic() happen under it, so that no other worker's atomic on the location
+    /// comes between them. Not taken (and not needed) while blocks run on one thread.
+    void lockLocation(const void* address) noexcept;
+    void unlockLocation(const void* address) noexcept;
 
-    const std::vector<Report>& reports() const noexcept { return m_reports; }
-    /// Conflicting pairs beyond the kept reports.
-    std::uint64_t dropped() const noexcept { return m_dropped; }
+    /// An access outside a buffer's bounds (region >= 0), or another fault of the kernel's code.
+    struct Fault {
+        int region = -1;         ///< the buffer's id (addRegion), -1: none known
+        std::int64_t offset = 0; ///< from the buffer's start
+        std::size_t size = 0;
+        bool write = false;
+        std::uint32_t pc = 0; ///< relative to the library
+        wbcpu::abi::Dim block{}, thread{};
+        std::uintptr_t address = 0;
+    };
+    /// Accesses to [low, high) outside region `id` (a buffer) are out of its bounds: the slack
+    /// and guard pages of its mapping, where nothing else lives. Not while blocks run.
+    void addGuard(int id, const void* low, const void* high);
+    /// Called, before the access happens, for an access out of a buffer's bounds (addGuard); it
+    /// is not expected to return (the sandbox reports and ends the process).
+    static void (*outOfBounds)(const RaceDetector& detector, const Fault& fault);
+    /// The emulated thread the calling OS thread runs (a fault handler's question).
+    void currentThread(wbcpu::abi::Dim& block, wbcpu::abi::Dim& thread) const;
+    /// Names the buffer whose guard `fault.address` is in (region and offset), if any.
+    void locate(Fault& fault) const;
+    std::uintptr_t libraryBase() const noexcept { return m_base; }
+    /// The "WB-RACE" lines of print() alone (no crowding): safe while blocks still run.
+    void printReports(std::FILE* out) const;
+
+    /// The kept reports (at most maxReports), in run order. After the blocks ran.
+    std::vector<Report> reports() const;
+    /// Conflicting pairs beyond the kept reports. After the blocks ran.
+    std::uint64_t dropped() const;
+    /// Whether some report or crowded word is about global memory (not a shared-memory region).
+    bool hasGlobalReports() const;
     /// Writes one "WB-RACE ..." line per report and one "WB-RACE-CROWDED region words" line per
     /// region with crowded words (parsed by core/cpu/detail/Sandbox.cpp).
     void print(std::FILE* out) const;
@@ -125,10 +179,13 @@ private:
     struct Record;
     struct Cell;
     struct Region;
+    struct Worker;
+    struct Kept;
     struct Knowledge;
     struct SyncClock;
     struct ThreadSync;
     struct BlockSync;
+    struct Stripe;
     /// The emulated thread that makes the current access.
     struct Who {
         std::uint32_t block = 0;
@@ -136,24 +193,30 @@ private:
         std::size_t slot = 0; ///< slot(block, thread); valid only if `known`
         bool known = false;   ///< slot() is within the per-thread tables
     };
-    Who who() const;
-    Who whoIs(const wbcpu::abi::ThreadState* st) const;
-    void accessAs(const Who& w, const void* address, std::size_t size, std::uint8_t flags,
-                  const void* pc);
+    Who who(const Worker& w) const;
+    Who whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const;
+    /// One access by `known` (nullptr: who(w)), if it is to a watched region.
+    void accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
+                  std::uint8_t flags, const void* pc);
     /// Compares `now` with the shadow of word `word` of `region`, then keeps it there.
     void check(Cell& cell, const Record& now, Region& region, std::size_t word,
                std::uintptr_t address, unsigned size);
     /// `r` (an access by another thread) happens before the current access `now`.
     bool ordered(const Record& r, const Record& now) const;
     /// The current thread's ThreadSync, made on first use.
-    ThreadSync& threadSync(const Who& w);
-    BlockSync& blockSync(std::uint32_t block);
-    /// What a release by `w` now publishes: everything that happened before this point of it.
-    /// Starts a new sync generation of its block (its later accesses are not covered).
-    Knowledge releasing(const Who& w);
+    ThreadSync& threadSync(Worker& w, const Who& who);
+    BlockSync& blockSync(Worker& w, std::uint32_t block);
+    /// What a release by `who` now publishes: everything that happened before this point of
+    /// it. Starts a new sync generation of its block (its later accesses are not covered).
+    Knowledge releasing(Worker& w, const Who& who);
     /// Threads [first, first + count) of the block (slots from `base`), those of `mask` when
     /// count <= 32, share what they learned (they just synchronised).
-    void shareKnowledge(std::size_t base, unsigned count, unsigned mask);
+    void shareKnowledge(Worker& w, std::size_t base, unsigned count, unsigned mask);
+    static std::unique_ptr<Region> makeRegion(const void* begin, std::size_t size, int id,
+                                              bool shared);
+    /// The calling thread's worker (cooperative launches and threads without startBlock: 0).
+    Worker& here() const noexcept;
+    Stripe& stripeOf(std::uintptr_t location) const noexcept;
     /// Index of the per-thread state of thread `linear` of block `block` (linear indices).
     std::size_t slot(std::uint32_t block, unsigned linear) const;
     std::uint32_t blockOf(const wbcpu::abi::ThreadState* st) const;
@@ -165,45 +228,46 @@ private:
     std::size_t m_maxReports;
     std::vector<std::unique_ptr<Region>> m_regions;
     std::uintptr_t m_low = ~std::uintptr_t{0}, m_high = 0;
-    const wbcpu::abi::ThreadState* m_current = nullptr;
+    struct Guard {
+        int id = 0;
+        std::uintptr_t low = 0, high = 0, begin = 0;
+    };
+    std::vector<Guard> m_guards;
+    std::uintptr_t m_guardLow = ~std::uintptr_t{0}, m_guardHigh = 0;
+    void guardHit(Worker& w, const Who* known, std::uintptr_t a, std::size_t size, bool write,
+                  const void* pc);
     bool m_cooperative = false;
-    unsigned m_threads = 0;             ///< threads per block
-    std::vector<std::uint32_t> m_phase; ///< barrier count of each thread (slot())
-    std::vector<std::uint32_t> m_grid;  ///< grid.sync() count of each thread (slot())
-    /// Per block (one in all unless cooperative): warp and tile syncs completed so far; every
-    /// access records it (Record::syncGen).
-    std::vector<std::uint32_t> m_syncGen;
-    /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
-    /// part in. An earlier access by lane a at generation g is ordered before this thread's
-    /// access when m_joint[slot * 32 + a] > g.
-    std::vector<std::uint32_t> m_joint;
-    /// Per warp (slot() / 32): the last sync every lane of the warp took part in (counts as
-    /// m_joint for every pair of its lanes; most warp operations have the full mask).
-    std::vector<std::uint32_t> m_warpFull;
-    /// Per thread (slot()): the last tile sync (64–512 threads) it took part in; an earlier
-    /// access by a thread of that tile at generation g < its generation is ordered.
+    bool m_parallel = false;    ///< several workers: global-memory words are locked
+    std::uint64_t m_serial;     ///< tells this detector's thread-local state from an earlier one's
+    std::uint32_t m_generation; ///< marks the shadow cells it wrote (Cell::state)
+    unsigned m_threads = 0;     ///< threads per block
+    /// A thread's last tile sync (Worker::tile).
     struct TileSync {
         std::uint32_t generation = 0;
         std::uint16_t first = 0, count = 0;
     };
-    std::vector<TileSync> m_tile;
-    const std::uint32_t* m_jointRow = nullptr;    ///< the current access's thread's row
-    const std::uint32_t* m_warpFullNow = nullptr; ///< its warp's m_warpFull
-    const TileSync* m_tileNow = nullptr;          ///< the current access's thread's last tile sync
-    // Release/acquire through atomics (all empty until a kernel's atomics publish something).
-    /// Per location of an atomic that published: what its release sequence carries.
-    std::unordered_map<std::uintptr_t, std::unique_ptr<SyncClock>> m_clocks;
-    /// Per thread (slot()): what it learned from acquires, made on first use.
-    std::vector<std::unique_ptr<ThreadSync>> m_threadSync;
-    bool m_anyThreadSync = false; ///< some m_threadSync entry exists
-    /// Per block (one unless cooperative): what its threads learned before its last barrier.
-    std::vector<std::unique_ptr<BlockSync>> m_blockSync;
-    const ThreadSync* m_syncNow = nullptr; ///< the current access's thread's, or nullptr
-    const BlockSync* m_blockNow = nullptr; ///< its block's, or nullptr
-    bool m_warpSynced = false; ///< m_syncGen / m_joint / m_tile were written since startBlock()
-    std::vector<Report> m_reports;
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    /// Atomic locations' release sequences, by stripe of addresses (each with its lock).
+    std::unique_ptr<Stripe[]> m_stripes;
+    mutable std::mutex m_reportMutex;
+    std::vector<Kept> m_reports;
     std::unordered_map<std::uint64_t, std::size_t> m_index; ///< (pcs, kinds) -> m_reports
-    std::uint64_t m_dropped = 0;
+    std::uint64_t m_overflow = 0; ///< conflicting pairs beyond the distinct reports held
+
+    /// Shadow mappings of the last detector, for the next to take (makeRegion).
+    static std::mutex s_spareMutex;
+    static std::vector<std::unique_ptr<Region>> s_spare;
+    static thread_local const wbcpu::abi::ThreadState* t_current;
+    /// The current access's thread: its joint row, its warp's full-warp sync, its last tile
+    /// sync, what it and its block learned through atomics (set by accessRegion for check()).
+    struct Now {
+        const std::uint32_t* jointRow = nullptr;
+        const std::uint32_t* warpFull = nullptr;
+        const TileSync* tile = nullptr;
+        const ThreadSync* sync = nullptr;
+        const BlockSync* block = nullptr;
+    };
+    static thread_local Now t_now;
 };
 
 } // namespace wb::cpu::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/RaceReport.h"
 
+#include "core/common/Paths.h"
 #include "core/common/ProcessTree.h"
 
 #include <QProcess>
@@ -49,7 +50,22 @@ struct Location {
     int line = 0;
 };
 
-/// addr2line -i -a output: per address, "0x…" then the inline chain, innermost first.
+/// Whether a debug-information path is the emulator's or the system's, not the user's: the
+/// prelude (its folder, or the precompiled header's copy of it in the compile cache), the C++
+/// library and other system headers. The user's files (the kernel file and its own headers)
+/// are compiled from copies in a build folder of the cache and keep their names there.
+bool isLibraryFile(const std::string& path)
+{
+    static const std::string prelude = (dataDir() / "prelude").lexically_normal().string() + "/";
+    return path.rfind(prelude, 0) == 0 || path.find("/pch-") != std::string::npos ||
+           path.find("/include/c++/") != std::string::npos || path.rfind("/usr/", 0) == 0 ||
+           path.rfind("/lib/", 0) == 0 || path.rfind("/opt/", 0) == 0;
+}
+
+/// addr2line -i -a output: per address, "0x…" then the inline chain, innermost first. Each
+/// address is named by the innermost frame in the user's source (the kernel file `sourceName`
+/// or a header of the user's): an atomic reached through the prelude and the C++ library
+/// (atomic_base.h) is the user's line that called it. Without such a frame, the innermost one.
 std::map<std::uint32_t, Location> symbolize(const std::string& library,
                                             const std::set<std::uint32_t>& pcs,
                                             const std::string& sourceName)
@@ -85,19 +101,21 @@ std::map<std::uint32_t, Location> symbolize(const std::string& library,
         const std::string where = line.substr(0, space);
         const std::size_t colon = where.rfind(':');
         if (colon == std::string::npos) continue;
+        const std::string path = where.substr(0, colon);
         Location loc;
-        loc.file = std::filesystem::path(where.substr(0, colon)).filename().string();
+        loc.file = std::filesystem::path(path).filename().string();
         try {
             loc.line = std::stoi(where.substr(colon + 1));
         } catch (const std::exception&) {
             loc.line = 0;
         }
+        if (loc.line <= 0) continue;
         Location& slot = out[order[group]];
-        if (loc.file == wanted && loc.line > 0) {
+        if (loc.file == wanted || !isLibraryFile(path)) {
             slot = loc;
             chosen = true;
-        } else if (slot.line == 0 && loc.line > 0) {
-            slot = loc; // not in the user's file: keep the innermost known place for now
+        } else if (slot.line == 0) {
+            slot = loc; // not in the user's source: keep the innermost known place for now
         }
     }
     return out;
@@ -285,6 +303,58 @@ std::vector<RaceFinding> parseRaceReport(const std::string& output, const std::s
         return std::minmax(a.first.line, a.second.line) < std::minmax(b.first.line, b.second.line);
     });
     return out;
+}
+
+std::optional<MemoryFinding> parseRaceFault(const std::string& output, const std::string& kernel,
+                                            const std::string& library,
+                                            const std::string& sourceName,
+                                            const std::vector<std::string>& bufferNames,
+                                            const std::vector<std::size_t>& bufferSizes)
+{
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("WB-RACE-FAULT ", 0) != 0) continue;
+        std::istringstream ls(line.substr(14));
+        int region = -1, write = 0;
+        long long offset = 0;
+        std::size_t size = 0;
+        std::uint32_t pc = 0;
+        unsigned long long address = 0;
+        MemoryFinding f;
+        if (!(ls >> region >> offset >> size >> write >> pc >> f.block.x >> f.block.y >>
+              f.block.z >> f.thread.x >> f.thread.y >> f.thread.z >> address))
+            continue;
+        f.kernel = kernel;
+        f.located = true;
+        f.address = address;
+        f.isWrite = write != 0;
+        f.accessSize = static_cast<std::uint32_t>(size);
+        const std::map<std::uint32_t, Location> where = symbolize(library, {pc}, sourceName);
+        if (const auto it = where.find(pc); it != where.end() && it->second.line > 0) {
+            f.file = it->second.file;
+            f.line = it->second.line;
+        }
+        std::string access = f.isWrite ? "write" : "read";
+        if (size) access += " of " + std::to_string(size) + (size == 1 ? " byte" : " bytes");
+        if (region >= 0 && static_cast<std::size_t>(region) < bufferNames.size()) {
+            f.kind = MemoryFinding::Kind::OutOfBounds;
+            const auto bytes = static_cast<long long>(
+                static_cast<std::size_t>(region) < bufferSizes.size() ? bufferSizes[region] : 0);
+            const std::string buffer = "buffer '" + bufferNames[static_cast<std::size_t>(region)] +
+                                       "' (" + std::to_string(bytes) + " bytes)";
+            f.message =
+                access + ", " +
+                (offset < 0 ? std::to_string(-offset) + " bytes before " + buffer
+                            : std::to_string(offset - bytes) + " bytes past the end of " + buffer);
+        } else {
+            f.kind = MemoryFinding::Kind::InvalidAddress;
+            std::ostringstream a;
+            a << std::hex << address;
+            f.message = "SEGV on address 0x" + a.str();
+        }
+        return f;
+    }
+    return std::nullopt;
 }
 
 } // namespace wb::cpu::detail

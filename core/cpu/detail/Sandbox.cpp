@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -413,6 +414,7 @@ std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::fil
     std::vector<SharedVariable> sharedVars;
     if (launch.raceCheck) {
         req << "races 1\n";
+        req << "workers " << std::max(1, launch.workers) << "\n";
         sharedVars = sharedVariables(launch.compiled.libraryPath);
         for (const SharedVariable& v : sharedVars)
             req << "sharedvar " << v.offset << " " << v.size << "\n";
@@ -471,47 +473,106 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
     const std::string output = process.readAll().toStdString();
 
     const std::string_view okValue = sandboxOk(output);
-    if (!okValue.empty() && process.exitStatus() == QProcess::NormalExit &&
-        process.exitCode() == 0) {
-        for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
-            if (!used[b]) continue;
-            std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
-            in.read(reinterpret_cast<char*>(launch.buffers[b].data),
-                    static_cast<std::streamsize>(launch.buffers[b].size));
+    const int exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    if (okValue.empty() || exitCode != 0) throwSandboxFailure(launch, output, exitCode, findings);
+    for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
+        if (!used[b]) continue;
+        std::ifstream in(work / ("buffer" + std::to_string(b)), std::ios::binary);
+        in.read(reinterpret_cast<char*>(launch.buffers[b].data),
+                static_cast<std::streamsize>(launch.buffers[b].size));
+    }
+    if (launch.constantsAfter) {
+        *launch.constantsAfter = launch.constants;
+        for (std::size_t c = 0; c < launch.constantsAfter->size(); ++c) {
+            std::vector<unsigned char>& bytes = (*launch.constantsAfter)[c].second;
+            std::ifstream in(work / ("global" + std::to_string(c)), std::ios::binary);
+            in.read(reinterpret_cast<char*>(bytes.data()),
+                    static_cast<std::streamsize>(bytes.size()));
+            if (in.gcount() != static_cast<std::streamsize>(bytes.size()))
+                throw Error(Error::Kind::Runtime, "the sandbox did not return variable '" +
+                                                      (*launch.constantsAfter)[c].first + "'");
         }
-        if (launch.constantsAfter) {
-            *launch.constantsAfter = launch.constants;
-            for (std::size_t c = 0; c < launch.constantsAfter->size(); ++c) {
-                std::vector<unsigned char>& bytes = (*launch.constantsAfter)[c].second;
-                std::ifstream in(work / ("global" + std::to_string(c)), std::ios::binary);
-                in.read(reinterpret_cast<char*>(bytes.data()),
-                        static_cast<std::streamsize>(bytes.size()));
-                if (in.gcount() != static_cast<std::streamsize>(bytes.size()))
-                    throw Error(Error::Kind::Runtime, "the sandbox did not return variable '" +
-                                                          (*launch.constantsAfter)[c].first + "'");
-            }
+    }
+    return acceptSandboxAnswer(launch, output);
+}
+
+double acceptSandboxAnswer(const SandboxLaunch& launch, const std::string& output)
+{
+    const std::string_view okValue = sandboxOk(output);
+    if (launch.raceCheck && launch.races) {
+        std::vector<std::string> names;
+        for (const SandboxBuffer& b : launch.buffers)
+            names.push_back(b.label);
+        const auto shared = sharedVariables(launch.compiled.libraryPath);
+        *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
+                                        launch.compiled.sourceName, names, shared);
+        if (launch.crowding) *launch.crowding = parseRaceCrowding(output, names, shared);
+    }
+    try {
+        return std::stod(std::string(okValue));
+    } catch (const std::exception&) {
+        throw Error(Error::Kind::Runtime,
+                    std::string(launch.raceCheck ? "the race-checked" : "the bounds-checked") +
+                        " launch reported no valid time: " + std::string(okValue));
+    }
+}
+
+namespace {
+
+/// "kernel 'k': out of bounds access at k.cu:5 by block (0,0,0), thread (7,0,0): write of 4
+/// bytes, …" (`mode`: " (race-checked launch)" or empty).
+std::string findingText(const MemoryFinding& f, const std::string& mode)
+{
+    std::string msg =
+        "kernel '" + f.kernel + "'" + mode + ": " + memoryFindingKindName(f.kind) + " access";
+    if (!f.file.empty()) msg += " at " + f.file + ":" + std::to_string(f.line);
+    if (f.located)
+        msg += " by block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) + "," +
+               std::to_string(f.block.z) + "), thread (" + std::to_string(f.thread.x) + "," +
+               std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
+    return msg + ": " + f.message;
+}
+
+/// The sandbox's output without its protocol lines ("WB-…"), for a message.
+std::string withoutProtocol(const std::string& output)
+{
+    std::string out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("WB-", 0) != 0) out += line + "\n";
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+        out.pop_back();
+    return out;
+}
+
+} // namespace
+
+void throwSandboxFailure(const SandboxLaunch& launch, const std::string& output, int exitCode,
+                         std::vector<MemoryFinding>& findings)
+{
+    const std::string mode = launch.raceCheck ? "race-checked" : "bounds-checked";
+    if (launch.raceCheck) {
+        // What the detector found before the launch stopped is kept (CpuBackend::lastRaces and
+        // the run's race log), and a fault is a finding at the user's line.
+        std::vector<std::string> names;
+        std::vector<std::size_t> sizes;
+        for (const SandboxBuffer& b : launch.buffers) {
+            names.push_back(b.label);
+            sizes.push_back(b.size);
         }
-        if (launch.raceCheck && launch.races) {
-            std::vector<std::string> names;
-            for (const SandboxBuffer& b : launch.buffers)
-                names.push_back(b.label);
+        if (launch.races)
             *launch.races = parseRaceReport(output, launch.kernel.name, launch.compiled.libraryPath,
                                             launch.compiled.sourceName, names,
                                             sharedVariables(launch.compiled.libraryPath));
-            if (launch.crowding)
-                *launch.crowding =
-                    parseRaceCrowding(output, names, sharedVariables(launch.compiled.libraryPath));
-        }
-        try {
-            return std::stod(std::string(okValue));
-        } catch (const std::exception&) {
-            throw Error(Error::Kind::Runtime, "the bounds-checked launch reported no valid time: " +
-                                                  std::string(okValue));
+        if (const std::optional<MemoryFinding> f =
+                parseRaceFault(output, launch.kernel.name, launch.compiled.libraryPath,
+                               launch.compiled.sourceName, names, sizes)) {
+            findings.push_back(*f);
+            throw Error(Error::Kind::Runtime, findingText(*f, " (race-checked launch)"));
         }
     }
     if (const std::size_t a = output.find("WB-SANDBOX attempted ");
-        a != std::string::npos && process.exitStatus() == QProcess::NormalExit &&
-        process.exitCode() == sandbox::kViolationExitCode)
+        a != std::string::npos && exitCode == sandbox::kViolationExitCode)
         throw Error(Error::Kind::Runtime,
                     sandbox::violationMessage("kernel", restOfLine(output, a + 21),
                                               "kernel '" + launch.kernel.name + "'"));
@@ -521,19 +582,14 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
             parseSanitizerReport(output, launch.kernel.name, launch.compiled.sourceName);
         if (f.file.empty()) symbolizeOutside(f, output, launch.compiled.sourceName);
         findings.push_back(f);
-        std::string msg = "kernel '" + f.kernel + "': " + memoryFindingKindName(f.kind) + " access";
-        if (!f.file.empty()) msg += " at " + f.file + ":" + std::to_string(f.line);
-        if (f.located)
-            msg += " by block (" + std::to_string(f.block.x) + "," + std::to_string(f.block.y) +
-                   "," + std::to_string(f.block.z) + "), thread (" + std::to_string(f.thread.x) +
-                   "," + std::to_string(f.thread.y) + "," + std::to_string(f.thread.z) + ")";
-        msg += ": " + f.message;
-        throw Error(Error::Kind::Runtime, msg);
+        throw Error(Error::Kind::Runtime, findingText(f, ""));
     }
     if (const std::size_t e = output.find("WB-SANDBOX error "); e != std::string::npos)
         throw Error(Error::Kind::Runtime, std::string(restOfLine(output, e + 17)));
-    throw Error(Error::Kind::Runtime, "the bounds-checked launch of '" + launch.kernel.name +
-                                          "' ended abnormally: " + output.substr(0, 2000));
+    const std::string said = withoutProtocol(output);
+    throw Error(Error::Kind::Runtime,
+                "the " + mode + " launch of '" + launch.kernel.name + "' ended abnormally" +
+                    (said.empty() ? std::string() : ": " + said.substr(0, 2000)));
 }
 
 } // namespace wb::cpu::detail

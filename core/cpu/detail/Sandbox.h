@@ -37,6 +37,7 @@ struct SandboxLaunch {
     /// __device__ variable the kernel wrote keeps its value for the next launch and for
     /// Backend::readGlobal, as on the GPU.
     std::vector<std::pair<std::string, std::vector<unsigned char>>>* constantsAfter = nullptr;
+    int workers = 1; ///< race-check mode: worker threads that run the blocks
     /// Race-check mode: the words that had more accessors than the detector compares.
     std::vector<RaceCrowding>* crowding = nullptr;
 };
@@ -53,6 +54,16 @@ double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& fin
 /// runs the same request under gdb.
 std::vector<int> writeSandboxRequest(const SandboxLaunch& launch,
                                      const std::filesystem::path& work);
+
+/// The sandbox's answer to `launch` (its output `output`, whose "WB-SANDBOX ok" line has been
+/// found): the races into launch.races, the time in ms. Throws Error(Runtime).
+double acceptSandboxAnswer(const SandboxLaunch& launch, const std::string& output);
+
+/// Throws the error that the sandbox's output `output` tells of, for a launch that did not
+/// complete (a sanitizer report becomes a MemoryFinding appended to `findings`). `exitCode`:
+/// the process's, or -1 when it did not exit normally.
+[[noreturn]] void throwSandboxFailure(const SandboxLaunch& launch, const std::string& output,
+                                      int exitCode, std::vector<MemoryFinding>& findings);
 
 /// Parses a sanitizer report (and the sandbox's "WB-SANDBOX at" line) into a finding.
 MemoryFinding parseSanitizerReport(const std::string& output, const std::string& kernel,

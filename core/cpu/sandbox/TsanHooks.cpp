@@ -52,6 +52,30 @@ int orderOf(int mo)
     }
 }
 
+/// While blocks run on several workers: the detector's lock of an atomic location, held around
+/// the real operation and the detector's record of it, so that the value an atomic reads and
+/// the release/acquire state it takes from the location agree (no other worker's atomic on the
+/// location comes between them).
+class LocationLock {
+public:
+    explicit LocationLock(const volatile void* a) noexcept
+        : m_detector(RaceDetector::active)
+        , m_address(const_cast<const void*>(a))
+    {
+        if (m_detector) m_detector->lockLocation(m_address);
+    }
+    ~LocationLock()
+    {
+        if (m_detector) m_detector->unlockLocation(m_address);
+    }
+    LocationLock(const LocationLock&) = delete;
+    LocationLock& operator=(const LocationLock&) = delete;
+
+private:
+    RaceDetector* m_detector;
+    const void* m_address;
+};
+
 } // namespace
 
 #define WB_PC __builtin_return_address(0)
@@ -152,22 +176,25 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-// Sizes 8 to 64 bits (the prelude's atomics), performed sequentially consistent; the order
-// they were given goes to the detector.
+// Sizes 8 to 64 bits (the prelude's atomics), performed sequentially consistent under the
+// location's lock; the order they were given goes to the detector.
 #define WB_TSAN_RMW(N, T, NAME, OP)                                                                \
     WB_EXPORT T __tsan_atomic##N##_##NAME(volatile T* a, T v, int mo)                              \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         noteAtomic(const_cast<T*>(a), sizeof(T), Kind::ReadModifyWrite, mo, WB_PC);                \
         return OP(a, v, __ATOMIC_SEQ_CST);                                                         \
     }
 #define WB_TSAN_ATOMICS(N, T)                                                                      \
     WB_EXPORT T __tsan_atomic##N##_load(const volatile T* a, int mo)                               \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         noteAtomic(const_cast<T*>(a), sizeof(T), Kind::Load, mo, WB_PC);                           \
         return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
     }                                                                                              \
     WB_EXPORT void __tsan_atomic##N##_store(volatile T* a, T v, int mo)                            \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         noteAtomic(const_cast<T*>(a), sizeof(T), Kind::Store, mo, WB_PC);                          \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
     }                                                                                              \
@@ -182,6 +209,7 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     WB_EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int mo,     \
                                                              int fmo)                              \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         const bool done =                                                                          \
             __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
         noteAtomic(const_cast<T*>(a), sizeof(T), done ? Kind::ReadModifyWrite : Kind::Load,        \
@@ -191,6 +219,7 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     WB_EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int mo,       \
                                                            int fmo)                                \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         const bool done =                                                                          \
             __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
         noteAtomic(const_cast<T*>(a), sizeof(T), done ? Kind::ReadModifyWrite : Kind::Load,        \
@@ -199,6 +228,7 @@ WB_EXPORT void __tsan_atomic_signal_fence(int)
     }                                                                                              \
     WB_EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo)  \
     {                                                                                              \
+        const LocationLock hold(a);                                                                \
         const T expected = c;                                                                      \
         __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
         noteAtomic(const_cast<T*>(a), sizeof(T),                                                   \

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cpu/detail/SandboxServer.h"
+
+#include "core/common/Error.h"
+#include "core/common/ProcessTree.h"
+#include "core/cpu/detail/RaceReport.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace wb::cpu::detail {
+
+namespace {
+
+constexpr int kLaunchTimeoutMs = 600'000;
+constexpr std::size_t kLogKeep = 64 * 1024;
+
+std::string hex(const void* data, std::size_t n)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) {
+        s += digits[p[i] >> 4];
+        s += digits[p[i] & 15];
+    }
+    return s.empty() ? "-" : s;
+}
+
+} // namespace
+
+SandboxServer::~SandboxServer()
+{
+    stop();
+}
+
+void SandboxServer::stop() noexcept
+{
+    if (m_socket >= 0) ::close(m_socket);
+    if (m_output >= 0) ::close(m_output);
+    m_socket = m_output = -1;
+    if (m_pid > 0) {
+        killProcessTree(m_pid);
+        int status = 0;
+        while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    m_pid = -1;
+    m_library.clear();
+    m_in.clear();
+}
+
+void SandboxServer::start(const std::string& library)
+{
+    stop();
+    const std::string helper = sandboxExecutable();
+    if (helper.empty())
+        throw Error(Error::Kind::Unavailable,
+                    "race-checked launches need warpbench-cpu-sandbox, which was not "
+                    "found (set $WARPBENCH_CPU_SANDBOX)");
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw Error(Error::Kind::Unavailable, std::string("socketpair: ") + std::strerror(errno));
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        const int e = errno;
+        ::close(sv[0]);
+        ::close(sv[1]);
+        throw Error(Error::Kind::Unavailable, std::string("pipe: ") + std::strerror(e));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr,
+                             static_cast<short>(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    std::string serve = "--serve";
+    char* argv[] = {const_cast<char*>(helper.c_str()), serve.data(), nullptr};
+    const int rc = ::posix_spawn(&m_pid, helper.c_str(), &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    ::close(sv[1]);
+    ::close(out[1]);
+    m_socket = sv[0];
+    m_output = out[0];
+    if (rc != 0) {
+        m_pid = -1;
+        stop();
+        throw Error(Error::Kind::Unavailable, "cannot start " + helper + ": " + std::strerror(rc));
+    }
+    ::fcntl(m_output, F_SETFL, ::fcntl(m_output, F_GETFL) | O_NONBLOCK);
+    ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
+    m_library = library;
+}
+
+void SandboxServer::drainOutput() noexcept
+{
+    if (m_output < 0) return;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(m_output, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n == 0) {
+                ::close(m_output);
+                m_output = -1;
+            }
+            return;
+        }
+        m_log.append(buf, static_cast<std::size_t>(n));
+        if (m_log.size() > 2 * kLogKeep) m_log.erase(0, m_log.size() - kLogKeep);
+    }
+}
+
+bool SandboxServer::sendAll(const void* data, std::size_t size)
+{
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::send(m_socket, p, size, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                pollfd fds[2] = {{m_socket, POLLOUT, 0}, {m_output, POLLIN, 0}};
+                ::poll(fds, m_output >= 0 ? 2 : 1, 100);
+                drainOutput();
+                continue;
+            }
+            return false;
+        }
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+bool SandboxServer::receive(std::size_t want, const SandboxLaunch& launch)
+{
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchTimeoutMs);
+    char buf[65536];
+    for (;;) {
+        if (want ? m_in.size() >= want : m_in.find('\n') != std::string::npos) return true;
+        const ssize_t n = ::recv(m_socket, buf, sizeof buf, 0);
+        if (n > 0) {
+            m_in.append(buf, static_cast<std::size_t>(n));
+            continue;
+        }
+        if (n == 0) return false;
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return false;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0) {
+            stop();
+            throw Error(Error::Kind::Timeout, "race-checked launch of '" + launch.kernel.name +
+                                                  "' did not finish within " +
+                                                  std::to_string(kLaunchTimeoutMs / 1000) + " s");
+        }
+        pollfd fds[2] = {{m_socket, POLLIN, 0}, {m_output, POLLIN, 0}};
+        ::poll(fds, m_output >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 1000)));
+        drainOutput();
+    }
+}
+
+double SandboxServer::run(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings)
+{
+    if (m_pid <= 0 || m_library != launch.compiled.libraryPath) start(launch.compiled.libraryPath);
+    m_log.clear();
+    m_in.clear();
+
+    // The request: writeSandboxRequest's lines, the buffers inline.
+    std::ostringstream req;
+    req << "library " << launch.compiled.libraryPath << "\n";
+    req << "dims " << launch.config.grid.x << " " << launch.config.grid.y << " "
+        << launch.config.grid.z << " " << launch.config.block.x << " " << launch.config.block.y
+        << " " << launch.config.block.z << " " << launch.config.sharedBytes << "\n";
+    std::vector<int> used(launch.buffers.size(), 0);
+    for (std::size_t i = 0; i < launch.args.size(); ++i) {
+        const KernelArgValue& a = launch.args[i];
+        if (a.isPointer && a.size == 8) {
+            std::uint64_t addr = 0;
+            std::memcpy(&addr, a.data, 8);
+            bool found = false;
+            for (std::size_t b = 0; b < launch.buffers.size() && !found; ++b) {
+                const auto base = reinterpret_cast<std::uint64_t>(launch.buffers[b].data);
+                if (addr >= base && addr <= base + launch.buffers[b].size) {
+                    req << "argptr " << i << " " << b << " " << (addr - base) << "\n";
+                    used[b] = 1;
+                    found = true;
+                }
+            }
+            if (found) continue;
+        }
+        req << "argraw " << i << " " << hex(a.data, a.size) << "\n";
+    }
+    for (std::size_t b = 0; b < launch.buffers.size(); ++b)
+        if (used[b]) req << "buffer " << b << " " << launch.buffers[b].size << " -\n";
+    for (std::size_t c = 0; c < launch.constants.size(); ++c) {
+        const auto& [name, bytes] = launch.constants[c];
+        req << "const " << name << " " << hex(bytes.data(), bytes.size()) << "\n";
+        req << "constout " << c << " -\n";
+    }
+    if (launch.schedule) req << "schedule " << launch.schedule << "\n";
+    if (launch.config.cooperative) req << "cooperative 1\n";
+    req << "races 1\n";
+    req << "workers " << std::max(1, launch.workers) << "\n";
+    for (const SharedVariable& v : sharedVariables(launch.compiled.libraryPath))
+        req << "sharedvar " << v.offset << " " << v.size << "\n";
+    req << "kernel " << launch.kernel.name << "\n";
+    req << "run\n";
+
+    std::string text; ///< the answer's lines so far (race lines, then the ok or error line)
+    const auto died = [&]() -> double {
+        // The process ended mid-launch: its last words say why, as a one-shot sandbox's would.
+        if (m_socket >= 0) ::close(m_socket);
+        m_socket = -1;
+        for (int i = 0; i < 50 && m_output >= 0; ++i) {
+            pollfd p{m_output, POLLIN, 0};
+            ::poll(&p, 1, 100);
+            drainOutput();
+        }
+        int status = 0, exitCode = -1;
+        if (m_pid > 0 && ::waitpid(m_pid, &status, 0) == m_pid) {
+            m_pid = -1;
+            if (WIFEXITED(status)) exitCode = WEXITSTATUS(status);
+        }
+        // The race lines it sent before are part of its last words.
+        const std::string output = m_log + text + m_in;
+        stop();
+        throwSandboxFailure(launch, output, exitCode, findings);
+    };
+    const std::string header = req.str();
+    bool sent = sendAll(header.data(), header.size());
+    for (std::size_t b = 0; b < launch.buffers.size() && sent; ++b)
+        if (used[b]) sent = sendAll(launch.buffers[b].data, launch.buffers[b].size);
+    if (!sent) return died();
+
+    // The answer: race lines, then "WB-SANDBOX ok <ms>" and the bytes, or an error line.
+    for (;;) {
+        if (!receive(0, launch)) return died();
+        const std::size_t nl = m_in.find('\n');
+        const std::string line = m_in.substr(0, nl + 1);
+        m_in.erase(0, nl + 1);
+        text += line;
+        if (line.rfind("WB-SANDBOX ok ", 0) == 0) break;
+        if (line.rfind("WB-SANDBOX error ", 0) == 0) {
+            // The process ends after an error: wait for it, then report as it said.
+            return died();
+        }
+    }
+    std::size_t bytes = 0;
+    for (std::size_t b = 0; b < launch.buffers.size(); ++b)
+        if (used[b]) bytes += launch.buffers[b].size;
+    for (const auto& c : launch.constants)
+        bytes += c.second.size();
+    if (!receive(bytes, launch)) return died();
+    std::size_t at = 0;
+    for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
+        if (!used[b]) continue;
+        std::memcpy(launch.buffers[b].data, m_in.data() + at, launch.buffers[b].size);
+        at += launch.buffers[b].size;
+    }
+    if (launch.constantsAfter) {
+        *launch.constantsAfter = launch.constants;
+        for (auto& c : *launch.constantsAfter) {
+            std::memcpy(c.second.data(), m_in.data() + at, c.second.size());
+            at += c.second.size();
+        }
+    }
+    m_in.erase(0, bytes);
+    return acceptSandboxAnswer(launch, text);
+}
+
+} // namespace wb::cpu::detail
