@@ -1084,9 +1084,7 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
         // Race-check mode: every launch is checked from the project's inputs, as the first was:
         // a later one does not continue from what an earlier one left (a worklist's append
         // counter would run it off its buffers; a data-dependent race would not happen again).
-        const bool raceChecked =
-            cpuBackend && std::find(options.extraFlags.begin(), options.extraFlags.end(),
-                                    cpu::CpuBackend::kRaceCheckFlag) != options.extraFlags.end();
+        const bool raceChecked = rep.check == CheckMode::Races;
         for (int i = 0; i < rep.warmup; ++i) {
             if (grading || raceChecked) restoreFrom(first);
             pass(nullptr);
