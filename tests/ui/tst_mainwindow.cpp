@@ -1008,7 +1008,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->raceChecked);
-        QVERIFY2(outcome->races.empty(), outcome->report.message.c_str());
+        QVERIFY2(outcome->report.races.empty(), outcome->report.message.c_str());
         QCOMPARE(outcome->report.raceCrowding.size(), std::size_t{1});
         auto* problems = w.resultsPanel()->problemsView()->model();
         bool listed = false;
