@@ -5,6 +5,7 @@
 
 #include "ui/buffers/BufferTableModel.h"
 #include "ui/buffers/ScalarTableModel.h"
+#include "ui/common/RunController.h"
 #include "ui/common/SessionDocument.h"
 #include "ui/common/SessionEval.h"
 #include "ui/common/ValidatingDelegate.h"
@@ -15,6 +16,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -174,6 +176,19 @@ BufferPanel::BufferPanel(SessionDocument* document, QWidget* parent)
     connect(m_doc, &SessionDocument::edited, this, &BufferPanel::updateMemory);
     connect(m_doc, &SessionDocument::sessionReplaced, this, &BufferPanel::updateMemory);
     updateMemory();
+}
+
+void BufferPanel::subscribe(RunController* runner)
+{
+    auto* timer = new QTimer(this);
+    timer->setInterval(100);
+    connect(timer, &QTimer::timeout, this, &BufferPanel::updateMemory);
+    connect(runner, &RunController::runStarted, timer, qOverload<>(&QTimer::start));
+    connect(runner, &RunController::runCancelled, timer, &QTimer::stop);
+    connect(runner, &RunController::runFinished, this, [this, timer]() {
+        timer->stop();
+        updateMemory();
+    });
 }
 
 void BufferPanel::updateMemory()

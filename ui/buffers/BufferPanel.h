@@ -8,6 +8,7 @@ class QTableView;
 
 namespace wb::ui {
 
+class RunController;
 class BufferTableModel;
 class ScalarTableModel;
 class SessionDocument;
@@ -28,6 +29,8 @@ public:
     QTableView* scalarTable() const noexcept { return m_scalarView; }
     /// Refreshes the memory line (after runs: the device memory in use changes).
     void updateMemory();
+    /// While a run runs the memory line is refreshed; after it, once more.
+    void subscribe(RunController* runner);
 
 Q_SIGNALS:
     void bufferActivated(const QString& name);

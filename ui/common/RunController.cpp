@@ -26,6 +26,8 @@ RunController::RunController(SessionDocument* document, Worker* worker, QObject*
     , m_doc(document)
     , m_worker(worker)
 {
+    // Another project: its buffers are not the last run's.
+    connect(document, &SessionDocument::sessionReplaced, this, &RunController::forgetLastOutcome);
 }
 
 bool RunController::run(bool boundsChecked, bool raceChecked)

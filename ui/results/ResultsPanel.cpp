@@ -4,6 +4,8 @@
 #include "core/session/Pipeline.h"
 
 #include "core/profiling/Summary.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
 #include "ui/results/DiagnosticsModel.h"
 #include "ui/results/DiffView.h"
 #include "ui/results/InspectPanel.h"
@@ -21,6 +23,7 @@
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <map>
@@ -267,6 +270,45 @@ bool ResultsPanel::isVeiled() const
 QString ResultsPanel::staleText() const
 {
     return m_stale ? m_staleLabel->text() : QString();
+}
+
+void ResultsPanel::subscribe(RunController* runner, SessionDocument* document)
+{
+    m_elapsed = new QTimer(this);
+    m_elapsed->setInterval(100);
+    connect(m_elapsed, &QTimer::timeout, this, [this, runner]() {
+        setRunning(true, tr("Running… %1 s (Shift+Esc cancels)")
+                             .arg(static_cast<double>(runner->elapsedMs()) / 1000.0, 0, 'f', 1));
+    });
+    connect(runner, &RunController::runStarted, this, [this]() {
+        m_elapsed->start();
+        setRunning(true, tr("Running…"));
+        appendLog(tr("run started"));
+    });
+    connect(runner, &RunController::runCancelled, this, [this]() {
+        m_elapsed->stop();
+        setRunning(
+            true,
+            tr("Cancelled — the window is free; the abandoned run's result will be dropped."));
+        appendLog(tr("run cancelled"));
+    });
+    connect(runner, &RunController::runFinished, this,
+            [this, document](std::shared_ptr<const RunOutcome> outcome) {
+                m_elapsed->stop();
+                const session::RunReport& r = outcome->report;
+                // What confined the kernels (an emulator run: device-code check, filter,
+                // Landlock, …).
+                if (!r.sandbox.empty())
+                    appendLog(tr("sandbox: %1").arg(QString::fromStdString(r.sandbox)));
+                setOutcome(outcome, document->runnableSession());
+                // A profile with hotspots: samples beside the SASS.
+                if (outcome->profile) {
+                    const auto& hot = outcome->profile->hotspots;
+                    m_inspect->setHotspots(hot ? &*hot : nullptr);
+                }
+            });
+    // Results belong to a run of the project that was open: another one starts empty.
+    connect(document, &SessionDocument::sessionReplaced, this, &ResultsPanel::clearResults);
 }
 
 void ResultsPanel::clearResults()

@@ -12,12 +12,15 @@ class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
+class QTimer;
 
 namespace wb::ui {
 
 class DiagnosticsModel;
 class DiffView;
 class InspectPanel;
+class RunController;
+class SessionDocument;
 class TimingCharts;
 
 /// The answer to "is it right and how fast": a one-line verdict with the median time always in
@@ -32,6 +35,9 @@ public:
 
     explicit ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent = nullptr);
 
+    /// Follows the runs (the running line with its elapsed time, the outcome, a cancel) and
+    /// the document (another project clears the results).
+    void subscribe(RunController* runner, SessionDocument* document);
     void setOutcome(std::shared_ptr<const RunOutcome> outcome, const session::Session& session);
     void setRunning(bool running, const QString& what = {});
     /// Results belong to a run of one project: another project (open, new) clears them — the
@@ -95,6 +101,7 @@ private:
     QTableView* m_problems = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QTableWidget* m_launches = nullptr;
+    QTimer* m_elapsed = nullptr; ///< refreshes the running line while a run runs
 };
 
 } // namespace wb::ui
