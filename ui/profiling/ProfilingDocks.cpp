@@ -226,6 +226,7 @@ ProfilingDocks::ProfilingDocks(QMainWindow* window, Parts parts)
         }
     });
     connect(doc, &SessionDocument::sessionReplaced, this, [this]() {
+        clearRunResults();
         updateGeometry();
         projectChanged();
         updateProfileAction();
@@ -306,6 +307,16 @@ void ProfilingDocks::projectChanged()
     }
     m_guide->showGuideFor(path);
     m_sol->setBaseline({}, {});
+}
+
+void ProfilingDocks::clearRunResults()
+{
+    m_runSession.reset();
+    m_sol->clear();
+    m_rooflineKernel.clear();
+    m_rooflineRunId = -1;
+    m_roofline->showMessage(tr("No roofline yet: Run → Profile a CUDA session."));
+    m_trace->setTrace({});
 }
 
 void ProfilingDocks::updateGeometry()

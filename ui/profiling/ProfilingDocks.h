@@ -91,6 +91,8 @@ private:
     void onRunFinished(const RunOutcome& outcome);
     void updateGeometry();
     void projectChanged();
+    /// Another project: the figures, the roofline and the trace were of its runs.
+    void clearRunResults();
     void updateProfileAction();
 
     QMainWindow* m_window;

@@ -145,7 +145,12 @@ void DiffView::clear()
     m_stats->setText(tr("Run the kernel (Ctrl+R) to compare it with its reference."));
     m_model->setArrays({}, {}, {});
     m_heatmap->setArray({});
-    m_histogram->chart()->removeAllSeries();
+    // The histogram keeps nothing of the last output: no bars, axes or title.
+    QChart* histogram = m_histogram->chart();
+    histogram->removeAllSeries();
+    for (QAbstractAxis* a : histogram->axes())
+        histogram->removeAxis(a);
+    histogram->setTitle(QString());
     m_tabs->setTabEnabled(1, false);
     m_tabs->setTabEnabled(3, false);
 }

@@ -45,6 +45,8 @@ public:
     DiffTableModel* tableModel() const noexcept { return m_model; }
     VirtualTableView* table() const noexcept { return m_table; }
     ImageView* errorHeatmap() const noexcept { return m_heatmap; }
+    /// The error histogram (log2 bins of |result − reference|) of the shown output.
+    QChartView* errorHistogram() const noexcept { return m_histogram; }
     bool hasImageComparison() const noexcept { return m_hasImages; }
     /// Absolute row of the mismatch shown last (-1 none).
     std::int64_t currentMismatch() const noexcept { return m_currentMismatch; }

@@ -48,6 +48,9 @@ void ProblemsController::subscribe(CompileController* compiler, RunController* r
     connect(compiler, &CompileController::referenceDropped, this,
             [this]() { m_model->setDiagnostics(QStringLiteral("reference"), {}); });
     connect(runner, &RunController::runStarted, this, &ProblemsController::clearRunProblems);
+    // A run's problems belong to the project it ran (the editors reload the new one's text).
+    connect(document, &SessionDocument::sessionReplaced, this,
+            &ProblemsController::clearRunProblems);
     connect(runner, &RunController::runFinished, this,
             [this](std::shared_ptr<const RunOutcome> outcome) {
                 if (outcome) onRunFinished(*outcome);
