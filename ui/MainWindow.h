@@ -1,60 +1,48 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/backend/Backend.h"
-#include "ui/RunOutcome.h"
+#include "ui/common/Environment.h"
+#include "ui/project/Examples.h"
 
 #include <QMainWindow>
 
-#include <map>
-#include <memory>
+#include <functional>
 
-class QAction;
 class QDockWidget;
 class QFileSystemWatcher;
-class QTemporaryDir;
-class QLabel;
-class QMenu;
-class QProgressBar;
 class QTabWidget;
-
-namespace wb::session {
-struct RunDiagnostics;
-}
 
 namespace wb::ui {
 
 class Autosave;
 class BufferPanel;
+class BufferPreview;
 class BufferViewer;
+class CompileController;
 class DiagnosticsModel;
-class FindReplaceBar;
+class EditorArea;
 class KernelEditor;
 class LaunchPanel;
 class LiveCompiler;
+class ProblemsController;
+class ProfilingDocks;
+class ProjectFiles;
+class Recovery;
 class ResultsPanel;
 class RunController;
 class SessionDocument;
+class SignatureBuffers;
 class StatusBanner;
+class WindowActions;
+class WindowLayout;
+class WindowStatus;
 class Worker;
-
-/// What the machine offers, probed off the GUI thread at start-up.
-struct Environment {
-    bool probed = false;
-    std::optional<std::string> cudaProblem; ///< nullopt: a GPU is usable
-    bool nvrtc = false;
-    std::string nvrtcProblem, nvrtcVersion;
-    bool hostCompiler = false;
-    std::string hostCompilerProblem, hostCompilerVersion;
-    DeviceDescription device; ///< of the backend "auto" picks
-    BackendKind backend = BackendKind::Cpu;
-    std::string backendProblem; ///< no backend at all
-};
 
 /// The kernel workbench: editor tabs (kernel.cu, reference.cpp) in the middle, Launch and
 /// Buffers docks on the right, Results (with the diff, timing, PTX/SASS, problems and log) at
-/// the bottom, and the buffer viewer on demand. Compiles and runs happen on workers; results
-/// come back as signals, so the window never waits.
+/// the bottom, and the buffer viewer on demand. The window only assembles its parts: each
+/// panel subscribes to the RunController (run started / finished / cancelled) and to the
+/// SessionDocument itself; compiles and runs happen on workers, so the window never waits.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -62,7 +50,7 @@ public:
     explicit MainWindow(const QString& autosaveDir = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Files
+    // Files (ProjectFiles)
     void newProject();
     /// Opens a project; on failure shows why (in the banner and log) and returns false. A
     /// shipped example (under dataDir()/examples) is opened as a private copy (openExample).
@@ -74,18 +62,12 @@ public:
     /// Refuses (with a message) to write into the shipped examples or an example's private
     /// copy: those are never the user's project.
     bool saveAs(const QString& path);
-    /// The folder the Save dialog starts in: the project's own for a saved project, else the
-    /// user's documents folder (QStandardPaths::DocumentsLocation).
     QString saveDialogFolder() const;
-    /// What the Save dialog proposes: the project itself, the documents folder for a new one,
-    /// `<documents>/<example>/<example>.wbproj` for an example's copy.
     QString saveProposal() const;
-    /// Edit → Create Buffers from Signature: compiles the kernel now, then adds the buffers and
-    /// scalars its signature needs (SessionDocument::createFromSignature);
-    /// buffersCreatedFromSignature reports what changed.
+    /// Edit → Create Buffers from Signature (SignatureBuffers); buffersCreatedFromSignature
+    /// reports what changed.
     void createBuffersFromSignature();
-    /// The kernel.cu (or reference.cpp) of the project changed on disk: reloads it into the
-    /// editor, asking first when the editor has edits of that file not saved.
+    /// The kernel.cu (or reference.cpp) of the project changed on disk (ProjectFiles).
     void sourceFileChanged(const QString& path);
     /// Asks about unsaved changes; false when the user cancelled.
     bool maybeSave();
@@ -104,49 +86,43 @@ public:
     /// kernel line, with block and thread, like the emulator's.
     bool runUnderSanitizer(bool racecheck);
     void cancel();
-    /// View → Reset Layout: the docks exactly as on the first start (places, tabs, sizes) and
-    /// the first start's window size, unless maximised.
+    /// View → Reset Layout (WindowLayout).
     void resetLayout();
     /// F8 / Shift+F8: next diagnostic while the compile is failing, else the next mismatch.
     void goToNext(bool backwards);
     /// Shows buffer `name` (its latest data) in the viewer; `raise` brings the viewer forward.
     void showBuffer(const QString& name, bool raise = true);
 
-    /// Snapshots left by a process that died; restore() loads one into the window.
+    /// Snapshots left by a process that died; restoreSnapshot() loads one into the window.
     int offerRecovery();
     bool restoreSnapshot(const QByteArray& content);
 
     // For tests and automation
     SessionDocument* document() const noexcept { return m_doc; }
-    KernelEditor* kernelEditor() const noexcept { return m_kernelEditor; }
-    KernelEditor* referenceEditor() const noexcept { return m_referenceEditor; }
+    KernelEditor* kernelEditor() const;
+    KernelEditor* referenceEditor() const;
     LaunchPanel* launchPanel() const noexcept { return m_launch; }
     BufferPanel* bufferPanel() const noexcept { return m_buffers; }
     ResultsPanel* resultsPanel() const noexcept { return m_results; }
     BufferViewer* bufferViewer() const noexcept { return m_viewer; }
     RunController* runController() const noexcept { return m_runner; }
-    LiveCompiler* kernelCompiler() const noexcept { return m_liveKernel; }
-    LiveCompiler* referenceCompiler() const noexcept { return m_liveReference; }
+    LiveCompiler* kernelCompiler() const;
+    LiveCompiler* referenceCompiler() const;
     Autosave* autosave() const noexcept { return m_autosave; }
-    StatusBanner* banner() const noexcept { return m_banner; }
-    const Environment& environment() const noexcept { return m_env; }
+    StatusBanner* banner() const;
+    const Environment& environment() const { return m_environment->environment(); }
     QString recoveryText() const;
-    QTabWidget* editorTabs() const noexcept { return m_editorTabs; }
+    QTabWidget* editorTabs() const;
     QDockWidget* viewerDock() const noexcept { return m_viewerDock; }
+    ProjectFiles* files() const noexcept { return m_files; }
 
     /// Examples shipped under dataDir()/examples: (title, path).
-    static QList<QPair<QString, QString>> examples();
-    /// One example of the Examples menu.
-    struct ExampleEntry {
-        QString title;       ///< "saxpy", "bugs/missing_bounds_check"
-        QString path;        ///< its .wbproj
-        QString description; ///< one line, from its README.md or the project's description
-        bool buggy = false;  ///< under examples/bugs: wrong on purpose
-    };
-    static QList<ExampleEntry> exampleEntries();
+    static QList<QPair<QString, QString>> examples() { return Examples::all(); }
+    using ExampleEntry = wb::ui::ExampleEntry;
+    static QList<ExampleEntry> exampleEntries() { return Examples::entries(); }
     /// The documentation folder: installed (share/doc/warpbench) or the source tree's docs/.
-    static QString documentationDir();
-    QFileSystemWatcher* sourceWatcher() const noexcept { return m_sourceWatcher; }
+    static QString documentationDir() { return Examples::documentationDir(); }
+    QFileSystemWatcher* sourceWatcher() const;
 
 Q_SIGNALS:
     void environmentProbed();
@@ -162,73 +138,33 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void buildActions();
-    void buildMenus();
     void buildDocks();
-    /// 1400 × 900, or the screen's available size when that is smaller.
-    QSize defaultWindowSize() const;
-    /// The first start's dock sizes for the window's current size.
-    void applyDefaultDockSizes();
-    void probeEnvironment();
-    void applyEnvironment();
     void updateTitle();
-    void updateBanner();
     /// Before a run: true when the session's flags may run, asking the user (TrustPrompt) when
     /// some are outside the allowed set and not yet trusted.
     bool confirmFlags();
-    void scheduleKernelCompile(bool now);
-    /// The read-only tab of a user header the kernel includes (`file` as diagnostics name it:
-    /// relative to the project folder, or absolute), opened on first use; nullptr when it
-    /// cannot be read (said in the log).
-    KernelEditor* headerEditor(const std::string& file);
-    void scheduleReferenceCompile(bool now);
-    void loadEditorsFromDocument();
-    /// The reference tab's title and whether it can be typed into.
-    void updateReferenceTab();
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
-    void onRunFinished(std::shared_ptr<const RunOutcome> outcome);
-    void applySignature(const CompileResult& compiled);
-    /// Watches the project's separate kernel and reference files.
-    void updateWatchedFiles();
-    /// The session was edited since the shown results (`part` says what): grey them.
-    void markResultsStale(const QString& why);
-    /// The races of a race-checked run (`races` of them; `run`: their problems at kernel lines
-    /// and the crowded-words note, session::toDiagnostics): in Problems and on the kernel
-    /// editor's lines.
-    void showRaces(std::size_t races, const session::RunDiagnostics& run);
-    QByteArray snapshot() const;
+    /// Flushes the autosave, settles trust, starts `start` and says `what` in the status bar.
+    bool startRun(const std::function<bool()>& start, const QString& what);
 
     SessionDocument* m_doc = nullptr;
     Worker* m_compileWorker = nullptr;
     Worker* m_runWorker = nullptr;
-    LiveCompiler* m_liveKernel = nullptr;
-    LiveCompiler* m_liveReference = nullptr;
+    EnvironmentProbe* m_environment = nullptr;
+    CompileController* m_compiler = nullptr;
     RunController* m_runner = nullptr;
     Autosave* m_autosave = nullptr;
     DiagnosticsModel* m_diagnostics = nullptr;
-    Environment m_env;
-    bool m_loadingEditors = false;
-    std::string m_lastCompileLog;
-    bool m_layoutRestored =
-        false; ///< a saved dock layout was restored (else size docks on first show)
-    bool m_shownOnce = false;
-    QByteArray m_defaultState; ///< the docks before any saved layout: Reset Layout's target
-    bool m_signaturePending = false;
-    quint64 m_editGeneration = 0; ///< counts edits; a run remembers the one it started from
-    quint64 m_runEditGeneration = 0;
-    QString m_runStaleReason; ///< what was edited while the run ran
-    QFileSystemWatcher* m_sourceWatcher = nullptr;
-    std::unique_ptr<QTemporaryDir> m_exampleCopy; ///< the open example's private copy
+    EditorArea* m_editors = nullptr;
+    ProblemsController* m_problems = nullptr;
+    BufferPreview* m_preview = nullptr;
+    SignatureBuffers* m_signature = nullptr;
+    ProjectFiles* m_files = nullptr;
+    Recovery* m_recovery = nullptr;
+    WindowStatus* m_status = nullptr;
+    WindowLayout* m_layout = nullptr;
+    WindowActions* m_actions = nullptr;
+    ProfilingDocks* m_profiling = nullptr;
 
-    StatusBanner* m_banner = nullptr;
-    QWidget* m_recoveryBar = nullptr;
-    QLabel* m_recoveryLabel = nullptr;
-    QTabWidget* m_editorTabs = nullptr;
-    KernelEditor* m_kernelEditor = nullptr;
-    KernelEditor* m_referenceEditor = nullptr;
-    std::map<std::string, KernelEditor*> m_headerEditors; ///< tabs of included headers
-    FindReplaceBar* m_findBar = nullptr;
     LaunchPanel* m_launch = nullptr;
     BufferPanel* m_buffers = nullptr;
     ResultsPanel* m_results = nullptr;
@@ -237,21 +173,6 @@ private:
     QDockWidget* m_buffersDock = nullptr;
     QDockWidget* m_resultsDock = nullptr;
     QDockWidget* m_viewerDock = nullptr;
-
-    QAction* m_runAction = nullptr;
-    QAction* m_compileAction = nullptr;
-    QAction* m_cancelAction = nullptr;
-    QAction* m_boundsCheckAction = nullptr;
-    QAction* m_raceCheckAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QLabel* m_deviceLabel = nullptr;
-    QLabel* m_versionsLabel = nullptr;
-    QLabel* m_lastRunLabel = nullptr;
-    QLabel* m_compileState = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QTimer* m_elapsedTimer = nullptr;
-    QList<QByteArray> m_pendingRecovery;
-    QStringList m_pendingRecoveryPaths;
 };
 
 } // namespace wb::ui

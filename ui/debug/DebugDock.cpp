@@ -2,9 +2,8 @@
 #include "ui/debug/DebugDock.h"
 
 #include "core/debug/GdbMi.h"
-#include "ui/KernelEditor.h"
-#include "ui/MainWindow.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -13,6 +12,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTabWidget>
@@ -61,10 +61,11 @@ QString whereText(debug::ThreadWhere w, int line)
 
 } // namespace
 
-DebugDock::DebugDock(MainWindow* window)
+DebugDock::DebugDock(QMainWindow* window, Parts parts)
     : QObject(window)
     , m_window(window)
-    , m_editor(window->kernelEditor())
+    , m_doc(parts.document)
+    , m_editor(parts.editor)
 {
     qRegisterMetaType<DebugSnapshot>();
     qRegisterMetaType<session::Session>();
@@ -135,19 +136,17 @@ DebugDock::DebugDock(MainWindow* window)
     m_dock->setObjectName(QStringLiteral("debugDock"));
     m_dock->setWidget(panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
-    if (auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock"))) {
+    if (QDockWidget* results = parts.results) {
         window->tabifyDockWidget(results, m_dock);
         results->raise(); // the Results stay in front until a debug session starts
     }
 
     // Menus: Run → Debug on CPU and the stepping actions.
-    for (QAction* top : window->menuBar()->actions())
-        if (top->menu() && top->text() == tr("&Run")) {
-            QMenu* run = top->menu();
-            run->addSeparator();
-            for (QAction* a : {m_debug, m_continue, m_stepOver, m_stepInto, m_stop})
-                run->addAction(a);
-        }
+    if (QMenu* run = parts.run) {
+        run->addSeparator();
+        for (QAction* a : {m_debug, m_continue, m_stepOver, m_stepInto, m_stop})
+            run->addAction(a);
+    }
 
     // The editor's margin: breakpoints and the current line.
     if (m_editor) {
@@ -303,7 +302,7 @@ void DebugDock::startDebugging()
         return;
     }
     // The editor's text, saved or not, is what is debugged (as Run does).
-    const session::Session s = m_window->document()->runnableSession();
+    const session::Session s = m_doc->runnableSession();
     std::vector<debug::Breakpoint> bps;
     for (const auto& [line, cond] : m_breakpoints)
         bps.push_back({line, cond.toStdString()});

@@ -15,13 +15,15 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QMainWindow;
+class QMenu;
 class QTableWidget;
 class QTabWidget;
 
 namespace wb::ui {
 
 class KernelEditor;
-class MainWindow;
+class SessionDocument;
 
 /// The thread debugger in the window (docs/debugger.md, docs/gui.md): breakpoints in the kernel
 /// editor's margin (click; right-click for a condition such as `blockIdx.x == 2 &&
@@ -30,11 +32,17 @@ class MainWindow;
 /// locals, the block's shared memory, one expression in every thread of the block with the
 /// barrier phases, and the chosen thread's warp. The session runs in gdb on the emulator's
 /// sandbox, on a worker thread: the window never blocks and a crashing kernel ends the session
-/// only. The window's code changes by one line (MainWindow constructs this).
+/// only. The window constructs it with the parts it needs (Parts).
 class DebugDock : public QObject {
     Q_OBJECT
 public:
-    explicit DebugDock(MainWindow* window);
+    struct Parts {
+        KernelEditor* editor;      ///< the kernel's: breakpoints and the current line
+        SessionDocument* document; ///< the session debugged (unsaved edits included)
+        QDockWidget* results;      ///< the Debug dock is tabbed with it
+        QMenu* run;                ///< Debug on CPU and the stepping actions go there
+    };
+    DebugDock(QMainWindow* window, Parts parts);
     ~DebugDock() override;
 
     /// Breakpoints by 1-based line: condition ("" = always).
@@ -76,7 +84,8 @@ private:
     void editCondition(int line);
     void showExpressionNote(const QString& text, bool error);
 
-    MainWindow* m_window;
+    QMainWindow* m_window;
+    SessionDocument* m_doc;
     KernelEditor* m_editor;
     QThread m_thread;
     DebugWorker* m_worker = nullptr;

@@ -4,12 +4,12 @@
 #include "core/common/Paths.h"
 #include "core/profiling/SessionProfiling.h"
 #include "core/profiling/history/RunHistory.h"
-#include "ui/DockScrollArea.h"
-#include "ui/LaunchPanel.h"
-#include "ui/MainWindow.h"
-#include "ui/RunController.h"
-#include "ui/SessionDocument.h"
-#include "ui/SessionEval.h"
+#include "ui/common/DockScrollArea.h"
+#include "ui/common/Environment.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/common/SessionEval.h"
+#include "ui/launch/LaunchPanel.h"
 #include "ui/profiling/HistoryPanel.h"
 #include "ui/profiling/HistoryTableModel.h"
 #include "ui/profiling/RooflineChart.h"
@@ -23,8 +23,11 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -36,16 +39,6 @@
 namespace wb::ui {
 
 namespace {
-
-/// The menu of the window's menu bar that holds `action` (found through the action, not the
-/// menu's title, so translations do not matter).
-QMenu* menuHolding(QMainWindow* window, QAction* action)
-{
-    if (!action) return nullptr;
-    for (QAction* top : window->menuBar()->actions())
-        if (QMenu* m = top->menu(); m && m->actions().contains(action)) return m;
-    return nullptr;
-}
 
 /// Beside the project; in the app data folder for unsaved sessions and for the shipped
 /// examples (their folder is read-only once installed, and the source tree is not ours to fill).
@@ -77,9 +70,13 @@ void addTheoreticalOccupancy(std::vector<profiling::Summary>& summaries, const O
 
 } // namespace
 
-ProfilingDocks::ProfilingDocks(MainWindow* window)
+ProfilingDocks::ProfilingDocks(QMainWindow* window, Parts parts)
     : QObject(window)
     , m_window(window)
+    , m_doc(parts.document)
+    , m_runner(parts.runner)
+    , m_environment(parts.environment)
+    , m_launch(parts.launch)
 {
     setObjectName(QStringLiteral("profilingDocks"));
     auto dock = [window](const QString& title, const char* name, QWidget* w) {
@@ -90,7 +87,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     };
     m_sol = new SpeedOfLightPanel(window);
     m_history = new HistoryPanel(window);
-    m_sweep = new SweepPanel(window->document(), window);
+    m_sweep = new SweepPanel(m_doc, window);
     m_geometry = new LaunchGeometryView(window);
     m_guide = new GuidePanel(window);
     m_trace = new TraceOverlayView(window);
@@ -128,11 +125,11 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     m_traceDock = dock(tr("Who wrote what"), "traceDock", traceBox);
     QDockWidget* geometryDock = dock(tr("Launch geometry"), "geometryDock", m_geometry);
     QDockWidget* guideDock = dock(tr("Guide"), "guideDock", m_guide);
+    m_guideDock = guideDock;
 
-    auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock"));
-    auto* launch = window->findChild<QDockWidget*>(QStringLiteral("launchDock"));
-    auto* buffers = window->findChild<QDockWidget*>(QStringLiteral("buffersDock"));
-    QDockWidget* viewer = window->viewerDock();
+    QDockWidget* results = parts.results;
+    QDockWidget* buffers = parts.buffers;
+    QDockWidget* viewer = parts.viewer;
     window->addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
     window->addDockWidget(Qt::RightDockWidgetArea, geometryDock);
     QDockWidget* bottomAnchor = viewer ? viewer : results;
@@ -163,20 +160,16 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     m_traceAction->setCheckable(true);
     m_traceAction->setToolTip(tr("Runs on the CPU emulator in trace mode: the last writer and the "
                                  "number of writes of every output element"));
-    connect(m_traceAction, &QAction::toggled, window,
-            [window](bool on) { window->runController()->setTrace(on); });
+    connect(m_traceAction, &QAction::toggled, window, [this](bool on) { m_runner->setTrace(on); });
 
-    QMenu* view = menuHolding(window, launch ? launch->toggleViewAction() : nullptr);
-    if (!view) view = window->menuBar()->addMenu(tr("&Profile"));
+    QMenu* view = parts.view ? parts.view : window->menuBar()->addMenu(tr("&Profile"));
     view->addSeparator();
     for (QDockWidget* d :
          {m_profileDock, m_historyDock, m_sweepDock, m_traceDock, geometryDock, guideDock})
         view->addAction(d->toggleViewAction());
     view->addSeparator();
     view->addAction(m_presentation);
-    QMenu* run = nullptr;
-    for (QAction* top : window->menuBar()->actions())
-        if (top->menu() && top->text() == tr("&Run")) run = top->menu();
+    QMenu* run = parts.run;
     m_profileAction = new QAction(tr("&Profile"), window);
     m_profileAction->setObjectName(QStringLiteral("profileAction"));
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
@@ -213,9 +206,9 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     (run ? run : view)->addAction(m_traceAction);
 
     // Runs: the session at the start is what the history records.
-    RunController* runner = window->runController();
+    RunController* runner = m_runner;
     connect(runner, &RunController::runStarted, this, [this]() {
-        m_runSession = m_window->document()->runnableSession();
+        m_runSession = m_doc->runnableSession();
         updateProfileAction();
     });
     connect(runner, &RunController::runFinished, this,
@@ -225,7 +218,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
             });
     connect(runner, &RunController::runCancelled, this, [this]() { updateProfileAction(); });
 
-    SessionDocument* doc = window->document();
+    SessionDocument* doc = m_doc;
     connect(doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         if (part != SessionDocument::Part::Kernel && part != SessionDocument::Part::Reference) {
             updateGeometry();
@@ -233,12 +226,13 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
         }
     });
     connect(doc, &SessionDocument::sessionReplaced, this, [this]() {
+        clearRunResults();
         updateGeometry();
         projectChanged();
         updateProfileAction();
     });
     connect(doc, &SessionDocument::filePathChanged, this, [this]() { projectChanged(); });
-    connect(window, &MainWindow::environmentProbed, this, [this]() { updateProfileAction(); });
+    connect(m_environment, &EnvironmentProbe::probed, this, [this]() { updateProfileAction(); });
     connect(m_history, &HistoryPanel::runsListed, this, &ProfilingDocks::updateRooflineHistory);
     connect(m_history, &HistoryPanel::runRecorded, this, [this](qint64 id) {
         if (m_rooflineRunId != 0) return;
@@ -248,7 +242,7 @@ ProfilingDocks::ProfilingDocks(MainWindow* window)
     connect(m_history, &HistoryPanel::baselineChanged, this,
             [this](const QString& kernel, const std::vector<profiling::Summary>& metrics,
                    const QString& label) {
-                if (kernel.toStdString() == m_window->document()->session().launch.kernel)
+                if (kernel.toStdString() == m_doc->session().launch.kernel)
                     m_sol->setBaseline(metrics, label);
             });
     updateGeometry();
@@ -262,16 +256,15 @@ QString ProfilingDocks::profileUnavailableReason() const
 {
     // From the window's probe (off the GUI thread): asking the driver here could run cuInit on
     // the GUI thread, which takes a few hundred ms on a GPU machine.
-    const Environment& env = m_window->environment();
+    const Environment& env = m_environment->environment();
     if (!env.probed) return tr("still checking for a usable GPU");
-    return RunController::profileUnavailableReason(m_window->document()->session(),
-                                                   env.cudaProblem);
+    return RunController::profileUnavailableReason(m_doc->session(), env.cudaProblem);
 }
 
 void ProfilingDocks::updateProfileAction()
 {
     const QString why = profileUnavailableReason();
-    m_profileAction->setEnabled(why.isEmpty() && !m_window->runController()->isRunning());
+    m_profileAction->setEnabled(why.isEmpty() && !m_runner->isRunning());
     m_profileAction->setToolTip(
         why.isEmpty() ? tr("Run the session in warpbench-runner and profile its kernel: cold-L2 "
                            "timing and hardware counters (Speed of Light)")
@@ -281,7 +274,7 @@ void ProfilingDocks::updateProfileAction()
 
 bool ProfilingDocks::profile()
 {
-    RunController* runner = m_window->runController();
+    RunController* runner = m_runner;
     const QString why = profileUnavailableReason();
     if (!why.isEmpty()) {
         // The figures of the last run stay; the status line says why there is no profile.
@@ -306,7 +299,7 @@ profiling::SessionProfileOptions ProfilingDocks::profileOptions() const
 
 void ProfilingDocks::projectChanged()
 {
-    const QString path = m_window->document()->filePath();
+    const QString path = m_doc->filePath();
     try {
         m_history->setDatabase(historyPathFor(path));
     } catch (const std::exception&) {
@@ -316,9 +309,19 @@ void ProfilingDocks::projectChanged()
     m_sol->setBaseline({}, {});
 }
 
+void ProfilingDocks::clearRunResults()
+{
+    m_runSession.reset();
+    m_sol->clear();
+    m_rooflineKernel.clear();
+    m_rooflineRunId = -1;
+    m_roofline->showMessage(tr("No roofline yet: Run → Profile a CUDA session."));
+    m_trace->setTrace({});
+}
+
 void ProfilingDocks::updateGeometry()
 {
-    const session::Session& s = m_window->document()->session();
+    const session::Session& s = m_doc->session();
     SessionEval eval(s);
     LaunchConfig config;
     auto dims = [&eval](const std::vector<std::string>& exprs, const char* field, Dim3& out) {
@@ -347,8 +350,7 @@ void ProfilingDocks::updateGeometry()
 void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
 {
     const session::RunReport& report = outcome.report;
-    const session::Session session =
-        m_runSession ? *m_runSession : m_window->document()->runnableSession();
+    const session::Session session = m_runSession ? *m_runSession : m_doc->runnableSession();
     m_runSession.reset();
 
     if (outcome.profile) {
@@ -370,8 +372,7 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
             m_roofline->setProfile(profile.summaries);
         updateRooflineHistory();
         profiling::ProfileReport shown = profile;
-        if (shown.profiled())
-            addTheoreticalOccupancy(shown.summaries, m_window->launchPanel()->occupancy());
+        if (shown.profiled()) addTheoreticalOccupancy(shown.summaries, m_launch->occupancy());
         m_sol->setProfile(shown, profile.profiled()
                                      ? QString()
                                      : tr("Profile: %1 · %2")
@@ -410,7 +411,7 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
             : tr("No roofline for a plain run: Run → Profile collects the FLOP and byte "
                  "counters."));
     std::vector<profiling::Summary> figures = profiling::sessionSummaries(report);
-    addTheoreticalOccupancy(figures, m_window->launchPanel()->occupancy());
+    addTheoreticalOccupancy(figures, m_launch->occupancy());
     m_sol->setSummaries(std::move(figures), counters,
                         tr("%1 · %2 · %3")
                             .arg(QString::fromStdString(session.launch.kernel),
@@ -426,6 +427,15 @@ void ProfilingDocks::onRunFinished(const RunOutcome& outcome)
                           values != report.results.end() ? values->second : session::HostArray{});
         m_traceDock->show();
         m_traceDock->raise();
+    }
+}
+
+void ProfilingDocks::showGuideOf(const QString& project)
+{
+    // The example's guide is what a learner reads first.
+    if (QFileInfo::exists(QFileInfo(project).absoluteDir().filePath(QStringLiteral("GUIDE.md")))) {
+        m_guideDock->show();
+        m_guideDock->raise();
     }
 }
 

@@ -11,13 +11,18 @@
 
 class QAction;
 class QDockWidget;
+class QMainWindow;
+class QMenu;
 
 namespace wb::ui {
 
+class EnvironmentProbe;
 class GuidePanel;
 class HistoryPanel;
 class LaunchGeometryView;
-class MainWindow;
+class LaunchPanel;
+class RunController;
+class SessionDocument;
 class SpeedOfLightPanel;
 class RooflineChart;
 class SweepPanel;
@@ -25,14 +30,27 @@ class TraceOverlayView;
 struct RunOutcome;
 
 /// Adds the profiling (issue 7) and teaching (issue 9) docks to the main window and wires them
-/// to its document and run controller, so the window's own code changes by one line:
+/// to the document, the run controller and the environment it is given (Parts):
 /// Profile (Speed-of-Light), History, Sweep and "Who wrote what" tabbed with the results;
 /// Launch geometry and Guide beside the launch form; View → Presentation Mode and
 /// Run → Profile and Run → Record Who Wrote What. Every finished run is recorded in the history.
 class ProfilingDocks : public QObject {
     Q_OBJECT
 public:
-    explicit ProfilingDocks(MainWindow* window);
+    /// What the docks need from the window: whom they listen to, the docks they are tabbed
+    /// with, the menus their actions go into.
+    struct Parts {
+        SessionDocument* document;
+        RunController* runner;
+        EnvironmentProbe* environment;
+        LaunchPanel* launch;  ///< its occupancy is a figure of the Profile dock
+        QDockWidget* buffers; ///< Launch geometry and Guide are tabbed with it
+        QDockWidget* results; ///< stays in front
+        QDockWidget* viewer;  ///< Profile, History, Sweep and Who wrote what follow it
+        QMenu* view;
+        QMenu* run;
+    };
+    ProfilingDocks(QMainWindow* window, Parts parts);
     ~ProfilingDocks() override;
 
     SpeedOfLightPanel* speedOfLight() const noexcept { return m_sol; }
@@ -64,6 +82,8 @@ public:
     QDockWidget* profileDock() const noexcept { return m_profileDock; }
     QDockWidget* historyDock() const noexcept { return m_historyDock; }
     QDockWidget* sweepDock() const noexcept { return m_sweepDock; }
+    /// An example was opened: its guide (a GUIDE.md beside `project`) comes forward.
+    void showGuideOf(const QString& project);
 
 private:
     /// Why Run → Profile cannot run now, from the window's environment probe; empty if it can.
@@ -71,9 +91,16 @@ private:
     void onRunFinished(const RunOutcome& outcome);
     void updateGeometry();
     void projectChanged();
+    /// Another project: the figures, the roofline and the trace were of its runs.
+    void clearRunResults();
     void updateProfileAction();
 
-    MainWindow* m_window;
+    QMainWindow* m_window;
+    SessionDocument* m_doc;
+    RunController* m_runner;
+    EnvironmentProbe* m_environment;
+    LaunchPanel* m_launch;
+    QDockWidget* m_guideDock = nullptr;
     SpeedOfLightPanel* m_sol = nullptr;
     RooflineChart* m_roofline = nullptr;
     /// The kernel the roofline shows and the history id of its run (not an "earlier" run).

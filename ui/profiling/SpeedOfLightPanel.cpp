@@ -175,6 +175,19 @@ void SpeedOfLightPanel::setBaseline(std::vector<profiling::Summary> baseline, co
     m_baselineLabel->setVisible(has);
 }
 
+void SpeedOfLightPanel::clear()
+{
+    m_model->setSummaries({});
+    m_title->setText(tr("No profile yet: run the session."));
+    showMessage(QString());
+    updateBars();
+}
+
+QString SpeedOfLightPanel::titleText() const
+{
+    return m_title->text();
+}
+
 void SpeedOfLightPanel::showMessage(const QString& text)
 {
     m_status->setText(text);

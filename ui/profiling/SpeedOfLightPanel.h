@@ -40,6 +40,10 @@ public:
     /// Replaces the status line with `text` (e.g. why a profile could not start); the figures
     /// shown stay.
     void showMessage(const QString& text);
+    /// No figures, title or status: as before the first run (another project was opened).
+    void clear();
+    /// The title line (the run or profile the figures are of).
+    QString titleText() const;
     /// Baseline figures (from the history); empty clears it.
     void setBaseline(std::vector<profiling::Summary> baseline, const QString& label = {});
 
