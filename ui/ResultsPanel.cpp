@@ -57,6 +57,8 @@ QString statusWord(session::RunReport::Status s)
         return QObject::tr("✘ runtime error");
     case session::RunReport::Status::Invalid:
         return QObject::tr("✘ invalid session");
+    case session::RunReport::Status::Unchecked:
+        return QObject::tr("Ran — not checked");
     }
     return {};
 }
