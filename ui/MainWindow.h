@@ -18,6 +18,10 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 
+namespace wb::session {
+struct RunDiagnostics;
+}
+
 namespace wb::ui {
 
 class Autosave;
