@@ -397,9 +397,9 @@ private Q_SLOTS:
             QSKIP("bounds-checked mode is unavailable here (needs clang++ with AddressSanitizer)");
         const profiling::SweepPointOutcome& oob = r.points[0].outcome;
         QVERIFY(oob.boundsChecked && !oob.ok && !oob.valid);
-        QVERIFY(!oob.report.memoryFindings.empty());
-        QCOMPARE(oob.report.memoryFindings[0].kind, MemoryFinding::Kind::OutOfBounds);
-        QCOMPARE(oob.report.memoryFindings[0].line, 3);
+        QVERIFY(!oob.findings.empty());
+        QCOMPARE(oob.findings[0].kind, MemoryFinding::Kind::OutOfBounds);
+        QCOMPARE(oob.findings[0].line, 3);
         QVERIFY2(oob.verdict.rfind("invalid: out of bounds at ", 0) == 0, oob.verdict.c_str());
         QVERIFY2(oob.verdict.find(":3 (block (") != std::string::npos, oob.verdict.c_str());
         QVERIFY(r.points[1].outcome.valid && r.points[1].outcome.boundsChecked);
