@@ -2,10 +2,10 @@
 #include "ui/Application.h"
 
 #include "core/session/imageio/QtImageCodec.h"
-#include "ui/Autosave.h"
-#include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
+#include "ui/project/Autosave.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/backend/Backend.h"
-#include "ui/RunOutcome.h"
+#include "ui/common/RunOutcome.h"
 
 #include <QMainWindow>
 

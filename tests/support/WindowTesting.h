@@ -5,9 +5,9 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Paths.h"
-#include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/launch/LaunchPanel.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -3,7 +3,7 @@
 // started again; the second start must offer (and restore) the typed text. Also the Autosave
 // class itself: snapshot timing, live locks not offered, discard.
 #include "tests/support/SuiteMain.h"
-#include "ui/Autosave.h"
+#include "ui/project/Autosave.h"
 
 #include <QDateTime>
 #include <QDir>

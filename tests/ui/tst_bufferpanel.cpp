@@ -2,12 +2,12 @@
 // Buffers, scalars and parameter bindings edited through their models and delegates, with
 // validation as you type, against a real session document.
 #include "tests/support/SuiteMain.h"
-#include "ui/BufferPanel.h"
-#include "ui/BufferTableModel.h"
-#include "ui/ParamBindingModel.h"
-#include "ui/ScalarTableModel.h"
-#include "ui/SessionDocument.h"
-#include "ui/ValidatingDelegate.h"
+#include "ui/buffers/BufferPanel.h"
+#include "ui/buffers/BufferTableModel.h"
+#include "ui/buffers/ScalarTableModel.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/common/ValidatingDelegate.h"
+#include "ui/launch/ParamBindingModel.h"
 
 #include <QLabel>
 #include <QLineEdit>

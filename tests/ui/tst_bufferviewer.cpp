@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Typed arrays, the virtualized table (100M elements), decimated plots and the image view.
 #include "tests/support/SuiteMain.h"
-#include "ui/ArraySummary.h"
-#include "ui/ArrayTableModel.h"
-#include "ui/ArrayView.h"
-#include "ui/BufferViewer.h"
-#include "ui/ImageView.h"
-#include "ui/VirtualTableView.h"
+#include "ui/buffers/ArraySummary.h"
+#include "ui/buffers/ArrayTableModel.h"
+#include "ui/buffers/BufferViewer.h"
+#include "ui/buffers/ImageView.h"
+#include "ui/common/ArrayView.h"
+#include "ui/common/VirtualTableView.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

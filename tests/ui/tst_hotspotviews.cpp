@@ -5,8 +5,8 @@
 // of matmul_tiled.cu as recorded on the H200 (tests/profiling/data).
 #include "core/profiling/Hotspots.h"
 #include "tests/support/SuiteMain.h"
-#include "ui/InspectPanel.h"
-#include "ui/KernelEditor.h"
+#include "ui/editor/KernelEditor.h"
+#include "ui/results/InspectPanel.h"
 
 #include <QFile>
 #include <QPlainTextEdit>

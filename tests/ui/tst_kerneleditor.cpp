@@ -2,11 +2,11 @@
 // The kernel editor: CUDA word lists, diagnostics as markers/squiggles/annotations, navigation,
 // find/replace and go-to-line, and the Problems model.
 #include "tests/support/SuiteMain.h"
-#include "ui/CudaLexer.h"
-#include "ui/CudaWords.h"
-#include "ui/DiagnosticsModel.h"
-#include "ui/FindReplaceBar.h"
-#include "ui/KernelEditor.h"
+#include "ui/editor/CudaLexer.h"
+#include "ui/editor/CudaWords.h"
+#include "ui/editor/FindReplaceBar.h"
+#include "ui/editor/KernelEditor.h"
+#include "ui/results/DiagnosticsModel.h"
 
 #include <QLineEdit>
 #include <QSpinBox>

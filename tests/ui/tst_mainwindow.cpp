@@ -12,21 +12,21 @@
 #include "core/session/imageio/QtImageCodec.h"
 #include "tests/support/SuiteMain.h"
 #include "tests/support/WindowTesting.h"
-#include "ui/BufferViewer.h"
-#include "ui/DiffView.h"
-#include "ui/ImageView.h"
-#include "ui/InspectPanel.h"
-#include "ui/KernelEditor.h"
-#include "ui/LaunchPanel.h"
-#include "ui/LiveCompiler.h"
 #include "ui/MainWindow.h"
-#include "ui/Occupancy.h"
-#include "ui/ParamBindingModel.h"
-#include "ui/ResultsPanel.h"
-#include "ui/RunController.h"
-#include "ui/SessionDocument.h"
 #include "ui/StatusBanner.h"
-#include "ui/TimingCharts.h"
+#include "ui/buffers/BufferViewer.h"
+#include "ui/buffers/ImageView.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
+#include "ui/editor/LiveCompiler.h"
+#include "ui/launch/LaunchPanel.h"
+#include "ui/launch/Occupancy.h"
+#include "ui/launch/ParamBindingModel.h"
+#include "ui/results/DiffView.h"
+#include "ui/results/InspectPanel.h"
+#include "ui/results/ResultsPanel.h"
+#include "ui/results/TimingCharts.h"
 
 #include <QAction>
 #include <QApplication>
@@ -1008,7 +1008,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(300000));
         const auto outcome = w.runController()->lastOutcome();
         QVERIFY(outcome->raceChecked);
-        QVERIFY2(outcome->races.empty(), outcome->report.message.c_str());
+        QVERIFY2(outcome->report.races.empty(), outcome->report.message.c_str());
         QCOMPARE(outcome->report.raceCrowding.size(), std::size_t{1});
         auto* problems = w.resultsPanel()->problemsView()->model();
         bool listed = false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The occupancy formula against values from NVIDIA's CUDA Occupancy Calculator.
 #include "tests/support/SuiteMain.h"
-#include "ui/Occupancy.h"
+#include "ui/launch/Occupancy.h"
 
 #include <QTest>
 

@@ -7,13 +7,13 @@
 #include "tests/session/PipelineProjects.h"
 #include "tests/support/SuiteMain.h"
 #include "tests/support/WindowTesting.h"
-#include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
-#include "ui/ResultsPanel.h"
-#include "ui/RunController.h"
-#include "ui/ScalarTableModel.h"
-#include "ui/SessionDocument.h"
+#include "ui/buffers/ScalarTableModel.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/launch/LaunchPanel.h"
 #include "ui/profiling/SweepPanel.h"
+#include "ui/results/ResultsPanel.h"
 
 #include <QGroupBox>
 #include <QLabel>

@@ -2,9 +2,9 @@
 #include "ui/debug/DebugDock.h"
 
 #include "core/debug/GdbMi.h"
-#include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/profiling/HistoryPanel.h"
 
-#include "ui/ChartTheme.h"
-#include "ui/Worker.h"
+#include "ui/common/ChartTheme.h"
+#include "ui/common/Worker.h"
 #include "ui/profiling/HistoryTableModel.h"
 
 #include <QElapsedTimer>

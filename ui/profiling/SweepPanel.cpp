@@ -5,9 +5,9 @@
 #include "core/profiling/SessionProfiling.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerSweep.h"
-#include "ui/ChartTheme.h"
-#include "ui/SessionDocument.h"
-#include "ui/Worker.h"
+#include "ui/common/ChartTheme.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/common/Worker.h"
 
 #include <QCheckBox>
 #include <QComboBox>

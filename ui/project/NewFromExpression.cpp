@@ -2,7 +2,7 @@
 #include "ui/project/NewFromExpression.h"
 
 #include "core/common/Error.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/SessionDocument.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

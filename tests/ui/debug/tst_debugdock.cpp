@@ -7,9 +7,9 @@
 #include "core/debug/GdbMi.h"
 #include "core/host/HostCompiler.h"
 #include "tests/support/SuiteMain.h"
-#include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
 #include "ui/debug/DebugDock.h"
+#include "ui/editor/KernelEditor.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -7,14 +7,14 @@
 #include "core/common/Paths.h"
 #include "tests/support/SuiteMain.h"
 #include "tests/support/WindowTesting.h"
-#include "ui/InspectPanel.h"
-#include "ui/KernelEditor.h"
-#include "ui/LaunchPanel.h"
 #include "ui/MainWindow.h"
-#include "ui/ResultsPanel.h"
-#include "ui/RunController.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
+#include "ui/launch/LaunchPanel.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/results/InspectPanel.h"
+#include "ui/results/ResultsPanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -6,12 +6,12 @@
 #include "core/host/HostCompiler.h"
 #include "tests/support/SuiteMain.h"
 #include "tests/support/WindowTesting.h"
-#include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
-#include "ui/ResultsPanel.h"
-#include "ui/RunController.h"
-#include "ui/SessionDocument.h"
+#include "ui/common/RunController.h"
+#include "ui/common/SessionDocument.h"
+#include "ui/editor/KernelEditor.h"
 #include "ui/project/NewFromExpression.h"
+#include "ui/results/ResultsPanel.h"
 
 #include <QAction>
 #include <QApplication>

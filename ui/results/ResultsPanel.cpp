@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/results/ResultsPanel.h"
+
+#include "core/session/Pipeline.h"
+
+#include "core/profiling/Summary.h"
+#include "ui/results/DiagnosticsModel.h"
+#include "ui/results/DiffView.h"
+#include "ui/results/InspectPanel.h"
+#include "ui/results/TimingCharts.h"
+
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QTextDocumentFragment>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace wb::ui {
+
+namespace {
+
+QString formatMs(double ms)
+{
+    if (ms < 1e-3) return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
+    if (ms < 1.0) return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
+}
+
+/// Bandwidth in the unit its size asks for ("412 MB/s", never "0.0 GB/s"); one formatter for
+/// the window and the profiler's tables (profiling::formatSummaryValue).
+QString formatBandwidth(double gbPerSecond)
+{
+    return QString::fromStdString(
+        profiling::formatSummaryValue({"", "", "bandwidth", gbPerSecond * 1e9, {}}));
+}
+
+QString statusWord(session::RunReport::Status s)
+{
+    switch (s) {
+    case session::RunReport::Status::Passed:
+        return QObject::tr("✔ PASS");
+    case session::RunReport::Status::Mismatch:
+        return QObject::tr("✘ FAIL — mismatch");
+    case session::RunReport::Status::CompileError:
+        return QObject::tr("✘ compile error");
+    case session::RunReport::Status::RuntimeError:
+        return QObject::tr("✘ runtime error");
+    case session::RunReport::Status::Invalid:
+        return QObject::tr("✘ invalid session");
+    case session::RunReport::Status::Unchecked:
+        return QObject::tr("Ran — not checked");
+    }
+    return {};
+}
+
+QString statusColour(session::RunReport::Status s)
+{
+    switch (s) {
+    case session::RunReport::Status::Passed:
+        return QStringLiteral("#2e9e44");
+    case session::RunReport::Status::Mismatch:
+        return QStringLiteral("#d0342c");
+    default:
+        return QStringLiteral("#b26b00");
+    }
+}
+
+/// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
+/// launch is in the Launches tab).
+QString pipelineTimingHtml(const session::RunReport& r)
+{
+    const session::TimingStats& t = r.timing;
+    QString html =
+        ResultsPanel::tr("median <b>%1</b> per pass · min %2 · mean %3 · stdev %4 · %5 passes "
+                         "after %6 warm-up · a pass: %7 launches, its time the sum of theirs "
+                         "(each in the Launches tab)")
+            .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs), formatMs(t.stdevMs))
+            .arg(r.iterations)
+            .arg(r.warmup)
+            .arg(r.pipeline.size());
+    std::map<std::size_t, std::pair<std::size_t, double>> entries; // count, summed medians
+    std::map<std::size_t, std::string> kernels;
+    for (const session::PipelineLaunchTiming& l : r.pipeline) {
+        auto& e = entries[l.entry];
+        ++e.first;
+        e.second += l.timing.medianMs;
+        kernels[l.entry] = l.kernel;
+    }
+    for (const auto& [entry, e] : entries)
+        html += ResultsPanel::tr("<br>launches[%1] <b>%2</b> ×%3: medians sum %4")
+                    .arg(entry)
+                    .arg(QString::fromStdString(kernels[entry]).toHtmlEscaped())
+                    .arg(e.first)
+                    .arg(formatMs(e.second));
+    return html;
+}
+
+} // namespace
+
+ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("verdict"));
+    m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                       Qt::LinksAccessibleByKeyboard);
+    connect(m_verdict, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == u"wb:bounds-check") Q_EMIT boundsCheckRequested();
+    });
+    m_verdict->setText(
+        tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    layout->addWidget(m_verdict);
+    // Texts that grow with a message or a run (a timeout's or a crash's words, long names) wrap
+    // inside the width they are given and never ask for more: the window stays on the screen.
+    m_timing = new QLabel(this);
+    m_throughput = new QLabel(this);
+    for (QLabel* l : {m_verdict, m_timing, m_throughput}) {
+        l->setWordWrap(true);
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        l->setMinimumWidth(0);
+        // Never shorter than the wrapped text (a short dock then scrolls, see eventFilter).
+        l->installEventFilter(this);
+    }
+    m_staleLabel = new QLabel(this);
+    m_staleLabel->setObjectName(QStringLiteral("staleResultsLabel"));
+    m_staleLabel->setWordWrap(true);
+    m_staleLabel->setStyleSheet(QStringLiteral(
+        "#staleResultsLabel { background: palette(midlight); color: palette(window-text); "
+        "border: 1px dashed palette(mid); border-radius: 3px; padding: 2px 6px; }"));
+    m_staleLabel->hide();
+    layout->addWidget(m_staleLabel);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    auto* summary = new QWidget(m_tabs);
+    auto* sl = new QVBoxLayout(summary);
+    sl->setContentsMargins(2, 2, 2, 2);
+    m_timing->setParent(summary);
+    m_timing->setTextFormat(Qt::RichText);
+    m_timing->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_throughput->setParent(summary);
+    m_throughput->setTextFormat(Qt::RichText);
+    m_charts = new TimingCharts(summary);
+    sl->addWidget(m_timing);
+    sl->addWidget(m_throughput);
+    sl->addWidget(m_charts, 1);
+    sl->addStretch(); // takes the room while the charts are hidden (nothing timed)
+    m_tabs->addTab(summary, tr("Summary"));
+    m_diff = new DiffView(m_tabs);
+    m_tabs->addTab(m_diff, tr("Diff"));
+    m_inspect = new InspectPanel(m_tabs);
+    m_tabs->addTab(m_inspect, tr("Inspect"));
+    m_problems = new QTableView(m_tabs);
+    m_problems->setModel(diagnostics);
+    m_problems->verticalHeader()->hide();
+    m_problems->horizontalHeader()->setStretchLastSection(true);
+    m_problems->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_problems->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_problems->setWordWrap(false);
+    m_tabs->addTab(m_problems, tr("Problems"));
+    m_log = new QPlainTextEdit(m_tabs);
+    m_log->setReadOnly(true);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setMaximumBlockCount(20000);
+    m_tabs->addTab(m_log, tr("Log"));
+    m_launches = new QTableWidget(0, 7, m_tabs);
+    m_launches->setObjectName(QStringLiteral("pipelineLaunches"));
+    m_launches->setHorizontalHeaderLabels({tr("#"), tr("Kernel"), tr("Loop"), tr("Grid"),
+                                           tr("Block"), tr("Shared (B)"), tr("Median")});
+    m_launches->verticalHeader()->hide();
+    m_launches->horizontalHeader()->setStretchLastSection(true);
+    m_launches->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_launches->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_launches->setWordWrap(false);
+    m_tabs->addTab(m_launches, tr("Launches"));
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), false);
+    layout->addWidget(m_tabs, 1);
+    m_veil = new QWidget(m_tabs);
+    m_veil->setObjectName(QStringLiteral("staleResultsVeil"));
+    m_veil->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_veil->setAttribute(Qt::WA_StyledBackground);
+    m_veil->hide();
+    m_tabs->installEventFilter(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this]() { setGreyed(m_stale); });
+
+    m_log->viewport()->installEventFilter(this);
+    m_log->setToolTip(tr("Click a file(line) or file:line:col location to jump to it"));
+    connect(m_problems, &QTableView::activated, this,
+            [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
+    connect(m_problems, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { Q_EMIT diagnosticActivated(i.row()); });
+    connect(diagnostics, &QAbstractItemModel::modelReset, this, [this, diagnostics]() {
+        const int e = diagnostics->errorCount(), w = diagnostics->warningCount();
+        m_tabs->setTabText(3, e + w ? tr("Problems (%1)").arg(e + w) : tr("Problems"));
+    });
+    m_charts->clear();
+    m_charts->hide(); // calm until there is something to show
+}
+
+bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // A wrapped text keeps the height of its lines at the width it got: a short panel scrolls
+    // (DockScrollArea) rather than cutting the last lines off.
+    if (event->type() == QEvent::Resize)
+        for (QLabel* l : {m_verdict, m_timing, m_throughput})
+            if (watched == l && l->width() > 0) {
+                const int h = l->heightForWidth(l->width());
+                if (h > 0 && h != l->minimumHeight()) l->setMinimumHeight(h);
+            }
+    if (watched == m_tabs && event->type() == QEvent::Resize && m_stale) setGreyed(true);
+    if (m_log && watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const QString line = m_log->cursorForPosition(mouse->position().toPoint()).block().text();
+        // NVRTC: kernel.cu(4): error …   gcc: reference.cpp:4:12: error …
+        static const QRegularExpression location(QStringLiteral(
+            "([\\w.+-]+\\.(?:cu|cuh|cpp|cc|cxx|h|hpp))(?:\\((\\d+)\\)|:(\\d+)(?::(\\d+))?)"));
+        const auto m = location.match(line);
+        if (m.hasMatch()) {
+            const int lineNo = (m.captured(2).isEmpty() ? m.captured(3) : m.captured(2)).toInt();
+            Q_EMIT locationActivated(m.captured(1), lineNo, m.captured(4).toInt());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ResultsPanel::showTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(static_cast<int>(tab));
+}
+
+QString ResultsPanel::verdictText() const
+{
+    return m_verdict->text();
+}
+
+QString ResultsPanel::timingText() const
+{
+    return m_timing->text();
+}
+
+QString ResultsPanel::throughputText() const
+{
+    return m_throughput->text();
+}
+
+void ResultsPanel::setRunning(bool running, const QString& what)
+{
+    if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
+}
+
+bool ResultsPanel::isVeiled() const
+{
+    return m_veil->isVisible();
+}
+
+QString ResultsPanel::staleText() const
+{
+    return m_stale ? m_staleLabel->text() : QString();
+}
+
+void ResultsPanel::clearResults()
+{
+    setGreyed(false);
+    m_stale = false;
+    m_hasResults = false;
+    m_staleLabel->hide();
+    m_verdictHtml.clear();
+    m_verdict->setText(
+        tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    m_timing->clear();
+    m_throughput->clear();
+    m_charts->clear();
+    m_charts->hide();
+    m_diff->clear();
+    m_launches->setRowCount(0);
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), false);
+}
+
+bool ResultsPanel::launchesTabVisible() const
+{
+    return m_tabs->isTabVisible(static_cast<int>(Tab::Launches));
+}
+
+void ResultsPanel::setStale(const QString& why)
+{
+    if (!m_hasResults) return;
+    m_stale = true;
+    m_staleLabel->setText(tr("⟲ <b>From an earlier version</b> — %1 since this run. Run "
+                             "(Ctrl+R) for results of what you see now.")
+                              .arg(why.toHtmlEscaped()));
+    m_staleLabel->show();
+    // The verdict keeps its words but loses its colours: grey, struck through.
+    QString plain = QTextDocumentFragment::fromHtml(m_verdictHtml).toPlainText();
+    plain.replace(QChar(0x2028), u'\n'); // <br>
+    QStringList lines;
+    for (const QString& line : plain.split(u'\n'))
+        lines << line.toHtmlEscaped();
+    m_verdict->setText(
+        QStringLiteral("<span style='color:gray'><s>%1</s></span>").arg(lines.join("<br>")));
+    setGreyed(true);
+}
+
+void ResultsPanel::setGreyed(bool greyed)
+{
+    // A veil of the window's colour over the Summary and Diff pages (charts and images
+    // included; an opacity effect would turn chart views black). Clicks and scrolling go
+    // through it to the page.
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(165);
+    m_veil->setStyleSheet(QStringLiteral("background: %1;").arg(veil.name(QColor::HexArgb)));
+    QRect page = m_tabs->rect();
+    page.setTop(m_tabs->tabBar()->geometry().bottom() + 1);
+    m_veil->setGeometry(page);
+    const int tab = m_tabs->currentIndex();
+    m_veil->setVisible(
+        greyed && (tab == static_cast<int>(Tab::Summary) || tab == static_cast<int>(Tab::Diff)));
+    m_veil->raise();
+}
+
+void ResultsPanel::appendLog(const QString& line)
+{
+    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(
+        QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
+}
+
+void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
+                              const session::Session& session)
+{
+    if (!outcome) return;
+    const session::RunReport& r = outcome->report;
+    const session::TimingStats& t = r.timing;
+    const bool timed = !t.samplesMs.empty();
+    QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
+                          .arg(statusColour(r.status), statusWord(r.status));
+    // A pass without a reference only means that it ran.
+    if (r.status == session::RunReport::Status::Passed &&
+        r.referenceKind == session::ReferenceSpec::Kind::None)
+        verdict += tr(" (ran; not compared: no reference)");
+    if (timed && !r.pipeline.empty())
+        verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass (±%3, %4 passes)")
+                       .arg(r.pipeline.size())
+                       .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
+                       .arg(t.samplesMs.size());
+    else if (timed)
+        verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
+                       .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
+                       .arg(t.samplesMs.size());
+    if (r.bandwidthGBs > 0)
+        verdict += r.peakPercent > 0 ? tr(" · %1 = %2 % of peak")
+                                           .arg(formatBandwidth(r.bandwidthGBs))
+                                           .arg(r.peakPercent, 0, 'g', 3)
+                                     : tr(" · %1").arg(formatBandwidth(r.bandwidthGBs));
+    verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
+    QString tip;
+    if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
+        // A long message (a timeout's, a crash's) shows shortened; whole on hover and in Log.
+        QString message = QString::fromStdString(r.message);
+        if (message.size() > kVerdictMessageChars) {
+            tip = message.size() > 4000 ? message.left(4000) + QStringLiteral(" …") : message;
+            message = message.left(kVerdictMessageChars - 40) +
+                      tr(" … (the whole message is in the Log tab)");
+        }
+        verdict += QStringLiteral("<br><span style='color:%1'>%2</span>")
+                       .arg(statusColour(r.status), message.toHtmlEscaped());
+    }
+    if (outcome->offersBoundsCheck)
+        verdict += tr("<br><a href=\"wb:bounds-check\">Run with Bounds Checking</a> — the CPU "
+                      "emulator checks every access and names the faulting line (Ctrl+Alt+R)");
+    m_verdictHtml = verdict;
+    m_verdict->setText(verdict);
+    m_verdict->setToolTip(tip);
+    m_hasResults = true;
+    m_stale = false;
+    m_staleLabel->hide();
+    setGreyed(false);
+
+    if (timed)
+        m_timing->setText(
+            // Flowing text, not a table: it wraps in a narrow panel (Presentation Mode)
+            // instead of losing its last columns.
+            tr("median <b>%1</b> · min %2 · mean %3 · stdev %4 · %5 iterations after %6 "
+               "warm-up · grid %7×%8×%9 · block %10×%11×%12 · %13 B shared")
+                .arg(formatMs(t.medianMs), formatMs(t.minMs), formatMs(t.meanMs),
+                     formatMs(t.stdevMs))
+                .arg(r.iterations)
+                .arg(r.warmup)
+                .arg(r.launch.grid.x)
+                .arg(r.launch.grid.y)
+                .arg(r.launch.grid.z)
+                .arg(r.launch.block.x)
+                .arg(r.launch.block.y)
+                .arg(r.launch.block.z)
+                .arg(r.launch.sharedBytes));
+    else
+        m_timing->setText(
+            tr("Not timed: %1").arg(QString::fromStdString(r.message).toHtmlEscaped()));
+    if (timed && !r.pipeline.empty()) m_timing->setText(pipelineTimingHtml(r));
+    m_launches->setRowCount(static_cast<int>(r.pipeline.size()));
+    const auto dims = [](const Dim3& d) {
+        return QStringLiteral("%1×%2×%3").arg(d.x).arg(d.y).arg(d.z);
+    };
+    for (std::size_t i = 0; i < r.pipeline.size(); ++i) {
+        const session::PipelineLaunchTiming& l = r.pipeline[i];
+        const QStringList cells{QString::number(i + 1),
+                                QString::fromStdString(l.kernel),
+                                QString::fromStdString(session::loopValuesText(l.vars)),
+                                dims(l.config.grid),
+                                dims(l.config.block),
+                                QString::number(l.config.sharedBytes),
+                                formatMs(l.timing.medianMs)};
+        for (int c = 0; c < static_cast<int>(cells.size()); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == 0 || c >= 5) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_launches->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    m_launches->resizeColumnsToContents();
+    m_tabs->setTabVisible(static_cast<int>(Tab::Launches), !r.pipeline.empty());
+
+    QStringList lines;
+    if (timed && r.bytesMoved > 0) {
+        QString bw = tr("Effective bandwidth <b>%1</b> (%2 moved per launch: inputs read "
+                        "once, outputs written once)")
+                         .arg(formatBandwidth(r.bandwidthGBs))
+                         .arg(QLocale().formattedDataSize(static_cast<qint64>(r.bytesMoved), 1,
+                                                          QLocale::DataSizeSIFormat));
+        if (r.device.peakBandwidthGBs > 0)
+            bw += tr(" — %1 % of the device's %2 peak")
+                      .arg(r.peakPercent, 0, 'g', 3)
+                      .arg(formatBandwidth(r.device.peakBandwidthGBs));
+        else
+            bw += tr(" — device peak unknown (%1)")
+                      .arg(QString::fromStdString(r.device.name).toHtmlEscaped());
+        lines << bw;
+        // One operation per output element is the least a kernel does; a lower bound on GFLOP/s.
+        std::uint64_t outElements = 0;
+        for (const auto& [name, array] : r.results)
+            outElements += array.count();
+        if (outElements > 0 && t.medianMs > 0)
+            lines.last() += tr(" · ≥ %1 at one operation per output element (%2 elements)")
+                                .arg(QString::fromStdString(profiling::formatSummaryValue(
+                                    {"",
+                                     "",
+                                     "flops",
+                                     static_cast<double>(outElements) / (t.medianMs * 1e-3),
+                                     {}})))
+                                .arg(outElements);
+    }
+    // A run whose runner crashed has no compile figures: say only how long it took.
+    QString last =
+        r.compilerVersion.empty()
+            ? tr("Whole run %1").arg(formatMs(outcome->wallMs))
+            : tr("Compiled by %1 for %2 in %3 · whole run %4")
+                  .arg(QString::fromStdString(r.compilerVersion), QString::fromStdString(r.target))
+                  .arg(formatMs(r.compileMs), formatMs(outcome->wallMs));
+    if (r.h2dMs >= 0 && r.d2hMs >= 0)
+        last += tr(" · the run's copies: H2D %1 (%2 B), D2H %3 (%4 B)")
+                    .arg(formatMs(r.h2dMs))
+                    .arg(r.h2dBytes)
+                    .arg(formatMs(r.d2hMs))
+                    .arg(r.d2hBytes);
+    else if (!outcome->transferNote.isEmpty())
+        last += QStringLiteral(" · ") + outcome->transferNote.toHtmlEscaped();
+    lines << last;
+    m_throughput->setText(lines.join(QStringLiteral("<br>")));
+    m_charts->setTimes(t.samplesMs, r.h2dMs, timed ? t.medianMs : -1, r.d2hMs);
+    m_charts->setVisible(timed);
+
+    m_diff->setOutcome(outcome, session);
+    appendLog(tr("run finished: %1").arg(QString::fromUtf8(r.statusName())));
+    for (const QString& line : QString::fromStdString(r.toText()).split(u'\n'))
+        if (!line.isEmpty()) m_log->appendPlainText(QStringLiteral("    ") + line);
+    if (!outcome->report.kernelOutput.empty()) {
+        appendLog(tr("the kernel printed:"));
+        QStringList printed = QString::fromStdString(outcome->report.kernelOutput).split(u'\n');
+        if (printed.last().isEmpty()) printed.removeLast();
+        for (const QString& line : printed)
+            m_log->appendPlainText(QStringLiteral("    ") + line);
+    }
+    if (r.status == session::RunReport::Status::CompileError)
+        showTab(Tab::Problems);
+    else if (r.status == session::RunReport::Status::Mismatch)
+        showTab(Tab::Diff);
+    else if (r.status == session::RunReport::Status::Passed && m_tabs->currentIndex() > 1)
+        showTab(Tab::Summary);
+}
+
+} // namespace wb::ui
