@@ -296,6 +296,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     connect(m_doc, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
         m_autosave->noteModified();
         ++m_editGeneration;
+        if (part != SessionDocument::Part::Kernel) updateReferenceStub(); // roles, scalars
         m_runStaleReason = whatChanged(part);
         markResultsStale(m_runStaleReason);
         // A template instance typed into the kernel chooser needs a compile that instantiates it.
@@ -344,6 +345,7 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
                     m_signaturePending = false;
                     applySignature(*r);
                 }
+                updateReferenceStub();
             });
     connect(m_liveReference, &LiveCompiler::compiled, this,
             [this](std::shared_ptr<const CompileResult> r) {
@@ -878,6 +880,21 @@ void MainWindow::updateReferenceTab()
                           .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind)))));
     // No reference yet: typing one makes it a C++ reference (SessionDocument::setReferenceText).
     m_referenceEditor->setReadOnly(!cpp && !none);
+    updateReferenceStub();
+}
+
+void MainWindow::updateReferenceStub()
+{
+    // An empty reference.cpp shows the signature a reference needs (a hint, not text: running
+    // still compares nothing until a reference is written).
+    const session::Session& s = m_doc->session();
+    const auto last = m_liveKernel->lastResult();
+    const KernelInfo* kernel = last ? last->findKernel(s.launch.kernel) : nullptr;
+    const bool cppOrNone = s.reference.kind == session::ReferenceSpec::Kind::Cpp ||
+                           s.reference.kind == session::ReferenceSpec::Kind::None;
+    m_referenceEditor->setEmptyHint(
+        kernel && cppOrNone ? QString::fromStdString(session::CppReference::stub(s, *kernel))
+                            : QString());
 }
 
 void MainWindow::scheduleKernelCompile(bool now)
@@ -1472,6 +1489,8 @@ void MainWindow::applySignature(const CompileResult& compiled)
         summary += tr(". Runs are not compared until you write a reference in reference.cpp");
     m_results->appendLog(tr("Create Buffers from Signature — %1").arg(summary));
     statusBar()->showMessage(summary, 8000);
+    for (const std::string& note : added.notes) // how each role was chosen, or why it is a guess
+        m_results->appendLog(tr("    %1").arg(QString::fromStdString(note)));
     m_buffersDock->show();
     m_buffersDock->raise();
     Q_EMIT buffersCreatedFromSignature(true, summary);

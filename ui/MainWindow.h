@@ -185,6 +185,8 @@ private:
     void loadEditorsFromDocument();
     /// The reference tab's title and whether it can be typed into.
     void updateReferenceTab();
+    /// reference.cpp's empty-editor hint: the stub for the launched kernel (CppReference::stub).
+    void updateReferenceStub();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void onRunFinished(std::shared_ptr<const RunOutcome> outcome);

@@ -203,7 +203,8 @@ session::SignatureSpecs SessionDocument::createFromSignature(const KernelInfo& k
 {
     session::SignatureSpecs added;
     edit(Part::All, [&](session::Session& s) {
-        added = session::SignatureSpecs::apply(s, kernel);
+        // The editor's text decides in, out and inout by what the body does with each pointer.
+        added = session::SignatureSpecs::apply(s, kernel, "1024", m_kernelText.toStdString());
         // What the new project's template brought and this kernel does not take goes, when
         // still exactly as the template made it (nothing the user typed is removed).
         SessionDocument templ;

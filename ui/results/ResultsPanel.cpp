@@ -2,6 +2,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "core/session/Pipeline.h"
+#include "core/session/Poison.h"
 
 #include "core/profiling/Summary.h"
 #include "ui/results/DiagnosticsModel.h"
@@ -71,11 +72,38 @@ QString statusColour(session::RunReport::Status s)
     case session::RunReport::Status::Mismatch:
         return QStringLiteral("#d0342c");
     default:
+    case session::RunReport::Status::Unchecked:
+        return QStringLiteral("#5e5c64"); // neutral: it ran, nothing was compared
         return QStringLiteral("#b26b00");
     }
 }
 
 /// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
+/// What is known of a run that compared nothing, one output a part: "y: 1,000 of 1,000 never
+/// written · 0 NaN · 0 Inf" ("all written" when the poison check saw every element change).
+QString uncheckedFacts(const session::RunReport& r)
+{
+    QStringList parts;
+    const auto n = [](std::uint64_t v) {
+        return QString::fromStdString(session::withThousands(v));
+    };
+    for (const session::OutputResult& o : r.outputs) {
+        if (o.compared) continue;
+        const QString name = QString::fromStdString(o.buffer).toHtmlEscaped();
+        QString written;
+        if (!o.coverage.checked)
+            written = ResultsPanel::tr("not poisoned (inout): unwritten elements not detectable");
+        else if (o.coverage.unwritten == 0)
+            written = ResultsPanel::tr("all %1 elements written").arg(n(o.coverage.total));
+        else
+            written = ResultsPanel::tr("<b>%1 of %2 never written</b>")
+                          .arg(n(o.coverage.unwritten), n(o.coverage.total));
+        parts
+            << ResultsPanel::tr("%1: %2 · %3 NaN · %4 Inf").arg(name, written, n(o.nan), n(o.inf));
+    }
+    return parts.join(QStringLiteral("<br>"));
+}
+
 /// launch is in the Launches tab).
 QString pipelineTimingHtml(const session::RunReport& r)
 {
@@ -345,10 +373,15 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     const bool timed = !t.samplesMs.empty();
     QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
                           .arg(statusColour(r.status), statusWord(r.status));
-    // A pass without a reference only means that it ran.
-    if (r.status == session::RunReport::Status::Passed &&
-        r.referenceKind == session::ReferenceSpec::Kind::None)
-        verdict += tr(" (ran; not compared: no reference)");
+    // Nothing compared: a neutral word, never green; amber when an output was left unwritten.
+    const bool unchecked = r.status == session::RunReport::Status::Unchecked;
+    if (unchecked)
+        verdict =
+            QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
+                .arg(r.unwrittenElements() ? QStringLiteral("#b26b00") : statusColour(r.status),
+                     r.referenceKind == session::ReferenceSpec::Kind::None
+                         ? tr("Ran — not checked (no reference)")
+                         : tr("Ran — not checked (the reference covers no output)"));
     if (timed && !r.pipeline.empty())
         verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass (±%3, %4 passes)")
                        .arg(r.pipeline.size())
@@ -365,7 +398,14 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                                      : tr(" · %1").arg(formatBandwidth(r.bandwidthGBs));
     verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
     QString tip;
-    if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
+    if (unchecked) {
+        verdict +=
+            QStringLiteral("<br><span style='color:%1'>%2</span>")
+                .arg(r.unwrittenElements() ? QStringLiteral("#b26b00") : statusColour(r.status),
+                     uncheckedFacts(r));
+        if (r.referenceKind == session::ReferenceSpec::Kind::None)
+            verdict += tr("<br>Write a reference in reference.cpp to compare the outputs.");
+    } else if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
         // A long message (a timeout's, a crash's) shows shortened; whole on hover and in Log.
         QString message = QString::fromStdString(r.message);
         if (message.size() > kVerdictMessageChars) {
