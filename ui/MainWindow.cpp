@@ -1649,7 +1649,9 @@ void MainWindow::applyDefaultDockSizes()
 {
     // First start: the editor gets most of the width, results a good third of the height.
     resizeDocks({m_launchDock}, {std::max(440, width() * 36 / 100)}, Qt::Horizontal);
-    resizeDocks({m_resultsDock}, {std::max(340, height() * 44 / 100)}, Qt::Vertical);
+    // On a 720-line projector a little more: the diff table keeps 8 rows in view.
+    resizeDocks({m_resultsDock}, {std::max(340, height() * (height() < 800 ? 50 : 44) / 100)},
+                Qt::Vertical);
     resizeDocks({m_launchDock, m_buffersDock}, {height() * 64 / 100, height() * 36 / 100},
                 Qt::Vertical);
 }

@@ -405,7 +405,9 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                      uncheckedFacts(r));
         if (r.referenceKind == session::ReferenceSpec::Kind::None)
             verdict += tr("<br>Write a reference in reference.cpp to compare the outputs.");
-    } else if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
+    } else if (!r.message.empty() && r.status != session::RunReport::Status::Passed &&
+               // "FAIL — mismatch" says it already; the Diff tab says where.
+               r.message != "outputs differ from the reference") {
         // A long message (a timeout's, a crash's) shows shortened; whole on hover and in Log.
         QString message = QString::fromStdString(r.message);
         if (message.size() > kVerdictMessageChars) {
