@@ -1136,6 +1136,7 @@ void MainWindow::showRaces(std::size_t races, const session::RunDiagnostics& run
     if (const auto last = m_liveKernel->lastResult()) marks = last->diagnostics;
     marks.insert(marks.end(), found.begin(), found.end());
     m_kernelEditor->setDiagnostics(marks);
+    m_kernelEditor->markRaces(found); // their own marker, not the error's red dot
     m_results->appendLog(
         races == 0 ? tr("race check: no races found")
                    : tr("race check: %n race(s) found", nullptr, static_cast<int>(races)));
@@ -1488,9 +1489,9 @@ void MainWindow::applySignature(const CompileResult& compiled)
     if (removed.contains(QStringLiteral("reference.cpp")))
         summary += tr(". Runs are not compared until you write a reference in reference.cpp");
     m_results->appendLog(tr("Create Buffers from Signature — %1").arg(summary));
-    statusBar()->showMessage(summary, 8000);
     for (const std::string& note : added.notes) // how each role was chosen, or why it is a guess
         m_results->appendLog(tr("    %1").arg(QString::fromStdString(note)));
+    statusBar()->showMessage(summary, 8000);
     m_buffersDock->show();
     m_buffersDock->raise();
     Q_EMIT buffersCreatedFromSignature(true, summary);

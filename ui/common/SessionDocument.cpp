@@ -129,9 +129,12 @@ void SessionDocument::setModified(bool modified)
 session::Session SessionDocument::runnableSession() const
 {
     session::Session s = m_session;
-    // The text replaces the file; #include still looks next to the file.
-    if (!s.kernelFile.empty())
+    // The text replaces the file; #include still looks next to the file, and diagnostics,
+    // memory findings and races name the file (the tab's name), not kernel.cu.
+    if (!s.kernelFile.empty()) {
         s.compileOptions.sourceDir = s.resolve(s.kernelFile).parent_path().string();
+        s.kernelSourceFileName = s.kernelSourceName();
+    }
     s.kernelFile.clear();
     s.kernelSource = m_kernelText.toStdString();
     if (s.reference.kind == session::ReferenceSpec::Kind::Cpp) {

@@ -23,6 +23,7 @@
 #include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <map>
 
@@ -71,14 +72,13 @@ QString statusColour(session::RunReport::Status s)
         return QStringLiteral("#2e9e44");
     case session::RunReport::Status::Mismatch:
         return QStringLiteral("#d0342c");
-    default:
     case session::RunReport::Status::Unchecked:
         return QStringLiteral("#5e5c64"); // neutral: it ran, nothing was compared
+    default:
         return QStringLiteral("#b26b00");
     }
 }
 
-/// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
 /// What is known of a run that compared nothing, one output a part: "y: 1,000 of 1,000 never
 /// written · 0 NaN · 0 Inf" ("all written" when the poison check saw every element change).
 QString uncheckedFacts(const session::RunReport& r)
@@ -104,6 +104,7 @@ QString uncheckedFacts(const session::RunReport& r)
     return parts.join(QStringLiteral("<br>"));
 }
 
+/// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
 /// launch is in the Launches tab).
 QString pipelineTimingHtml(const session::RunReport& r)
 {
@@ -264,6 +265,13 @@ bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+void ResultsPanel::wheelEvent(QWheelEvent* event)
+{
+    // What scrolls (tables, the log, charts) took the wheel already; the rest of the panel does
+    // not hand it on to the dock's scroll area, which would scroll the verdict out of view.
+    event->accept();
+}
+
 void ResultsPanel::showTab(Tab tab)
 {
     m_tabs->setCurrentIndex(static_cast<int>(tab));
@@ -286,7 +294,12 @@ QString ResultsPanel::throughputText() const
 
 void ResultsPanel::setRunning(bool running, const QString& what)
 {
-    if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
+    // An icon (an image, not a font glyph: the bundled fonts lack the hourglass).
+    if (running)
+        m_verdict->setText(QStringLiteral("<img src=':/warpbench/icons/running.svg' width='%1' "
+                                          "height='%1' style='vertical-align: middle'> %2")
+                               .arg(m_verdict->fontMetrics().height())
+                               .arg(what.toHtmlEscaped()));
 }
 
 bool ResultsPanel::isVeiled() const
