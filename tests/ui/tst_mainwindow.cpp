@@ -514,7 +514,8 @@ private Q_SLOTS:
         w.resultsPanel()->showTab(ResultsPanel::Tab::Log);
         QPlainTextEdit* log = w.resultsPanel()->logView();
         const QTextBlock block =
-            log->document()->find(QStringLiteral("kernel.cu(%1)").arg(line)).block();
+            // (named after the tab's file, as the CLI names it: issue 29)
+            log->document()->find(QStringLiteral("hello_gpu.cu(%1)").arg(line)).block();
         QVERIFY(block.isValid());
         QTextCursor at(block);
         log->setTextCursor(at);
