@@ -13,7 +13,8 @@ namespace wb::cli {
 /// One graded submission: a row of the CSV/JSON table.
 struct GradeRow {
     QString file; ///< the submission's file name
-    /// pass, fail, impossible, compile-error, runtime-error, invalid, timeout, crashed
+    /// pass, fail, impossible, compile-error, runtime-error, invalid, timeout, crashed, unchecked
+    /// (no reference: nothing compared)
     QString result;
     double maxAbs = 0;        ///< largest |result - reference| over the outputs (NaN if unknown)
     qint64 unwritten = -1;    ///< output elements never written; -1 when not measured

@@ -27,7 +27,8 @@ struct RunRecord {
     LaunchConfig launch;
     DeviceDescription device;
     std::vector<Summary> metrics; ///< "wb/timing/median", "wb/counter/dram__bytes_read.sum", ...
-    std::string verdict;          ///< the diff against the reference: "pass", "fail: ...", ""
+    std::string
+        verdict; ///< the diff against the reference: "pass", "mismatch: ...", "unchecked: ...", ""
     std::string note;
     bool baseline = false; ///< the baseline of its kernel
 };

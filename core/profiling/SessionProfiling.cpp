@@ -113,7 +113,8 @@ SweepPointOutcome sweepPointOutcome(const session::RunReport& report,
 {
     using Status = session::RunReport::Status;
     SweepPointOutcome o;
-    o.ok = report.status == Status::Passed || report.status == Status::Mismatch;
+    o.ok = report.status == Status::Passed || report.status == Status::Mismatch ||
+           report.status == Status::Unchecked;
     o.findings = findings;
     for (const MemoryFinding& f : findings)
         o.problems.push_back(findingProblem(f));
@@ -138,7 +139,9 @@ SweepPointOutcome sweepPointOutcome(const session::RunReport& report,
                                      " in '" + out.buffer + "'");
         }
     }
-    o.valid = report.status == Status::Passed && o.problems.empty();
+    // A point of a session without a reference is valid on its coverage alone ("unchecked").
+    o.valid = (report.status == Status::Passed || report.status == Status::Unchecked) &&
+              o.problems.empty();
     if (o.valid) {
         o.verdict = report.statusName();
     } else if (!o.problems.empty()) {

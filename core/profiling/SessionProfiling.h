@@ -22,7 +22,7 @@ std::vector<Summary> sessionSummaries(const session::RunReport& report);
 /// The history record of a session run. `extra` (counters, CUPTI timing) is appended to the
 /// metrics; an extra figure with the tag of a session figure replaces it (a profiled run's
 /// "wb/timing/*" is the profiler's cold-L2 timing). The verdict is the report's status ("pass",
-/// "mismatch: …", "compile-error: …").
+/// "mismatch: …", "compile-error: …", "unchecked: the project has no reference").
 RunRecord toRunRecord(const session::Session& session, const session::RunReport& report,
                       const std::vector<Summary>& extra = {});
 
@@ -33,11 +33,12 @@ RunRecord toRunRecord(const session::Session& session, const session::RunReport&
 void applySweepValue(session::Session& session, const SweepParameter& parameter,
                      const std::string& value);
 
-/// What a sweep point's run report means: ok = the kernel ran (pass or mismatch); valid = it
-/// passed, no poisoned output element stayed unwritten (OutputResult::coverage, so a session
-/// without a reference is checked too) and `findings` (the point's bounds check) is empty;
-/// problems = the out-of-bounds accesses (file:line, block, thread), the never-written and the
-/// mismatching element counts per output; verdict = "pass", or "invalid: "/"mismatch: " and
+/// What a sweep point's run report means: ok = the kernel ran (pass, mismatch or unchecked);
+/// valid = it passed (or, without a reference, ran unchecked), no poisoned output element
+/// stayed unwritten (OutputResult::coverage, so a session without a reference is checked too)
+/// and `findings` (the point's bounds check) is empty; problems = the out-of-bounds accesses
+/// (file:line, block, thread), the never-written and the mismatching element counts per
+/// output; verdict = "pass" (or "unchecked"), or "invalid: "/"mismatch: " and
 /// the problems, or the status and message; time = median of the timed launches, summaries =
 /// sessionSummaries(report). Both sweep runners (in-process and runner::runnerSweepRunner)
 /// use it.

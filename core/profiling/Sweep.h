@@ -44,7 +44,8 @@ const char* sweepKindName(SweepParameter::Kind kind) noexcept;
 struct SweepPointOutcome {
     bool ok = false;
     bool valid = false;
-    /// "pass"; "invalid: …" / "mismatch: …" followed by the problems; or the error.
+    /// "pass" ("unchecked" without a reference); "invalid: …" / "mismatch: …" followed by the
+    /// problems; or the error.
     std::string verdict;
     double timeSeconds = 0;         ///< the figure the sweep ranks by (e.g. median kernel time)
     std::vector<Summary> summaries; ///< timing, throughput, counters of the point

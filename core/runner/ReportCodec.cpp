@@ -490,7 +490,7 @@ RunReport ReportCodec::fromJson(const QJsonObject& o)
     if (!o.contains(QLatin1String("status")) || !o.contains(QLatin1String("timing")))
         throw Error(Error::Kind::Internal, "runner protocol: report is missing fields");
     RunReport r;
-    r.status = enumOf(o["status"], RunReport::Status::Invalid, "report status");
+    r.status = enumOf(o["status"], RunReport::Status::Unchecked, "report status");
     r.message = ss(o["message"]);
     r.project = ss(o["project"]);
     r.backend = enumOf(o["backend"], BackendKind::Cpu, "backend");

@@ -848,7 +848,8 @@ RunOutcome RunnerClient::run(const Request& req)
         if (!o.report.memoryFindings.empty() &&
             (stoppedByTheCheck ||
              (o.fault == Fault::None && (o.report.status == RunReport::Status::Passed ||
-                                         o.report.status == RunReport::Status::Mismatch)))) {
+                                         o.report.status == RunReport::Status::Mismatch ||
+                                         o.report.status == RunReport::Status::Unchecked)))) {
             // The first that names its place (racecheck's race summaries name lines only; its
             // hazard records name the block and thread too).
             const auto placed =
@@ -880,7 +881,8 @@ RunOutcome RunnerClient::run(const Request& req)
     }
 
     if (!req.options.outputDir.empty() && (o.report.status == RunReport::Status::Passed ||
-                                           o.report.status == RunReport::Status::Mismatch)) {
+                                           o.report.status == RunReport::Status::Mismatch ||
+                                           o.report.status == RunReport::Status::Unchecked)) {
         try {
             session::SessionRunner::writeOutputs(o.report, req.session, req.options.outputDir);
         } catch (const Error& e) {

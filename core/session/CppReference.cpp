@@ -80,6 +80,69 @@ bool splitParameter(std::string_view p, std::string& type, std::string& name)
 }
 } // namespace
 
+std::string CppReference::stub(const Session& s, const KernelInfo& kernel,
+                               const std::string& function)
+{
+    const auto withoutConst = [](std::string t) {
+        if (t.rfind("const ", 0) == 0) t.erase(0, 6);
+        return t;
+    };
+    const auto elementSpelling = [](ElementType t, const std::string& written) {
+        return t == ElementType::F16 || t == ElementType::BF16 ? std::string("std::uint16_t")
+                                                               : written;
+    };
+    std::vector<std::string> params, outputs;
+    std::string size;
+    bool halfBits = false;
+    for (const KernelParam& p : kernel.params) {
+        if (const BufferSpec* b = s.findBuffer(p.name); b && p.isPointer) {
+            const std::string element = elementSpelling(
+                b->type, p.pointee.empty() ? std::string(elementTypeName(b->type)) : p.pointee);
+            halfBits = halfBits || element == "std::uint16_t";
+            params.push_back((b->role == BufferRole::In ? "const " : "") + element + "* " + p.name);
+            if (b->isOutput()) outputs.push_back(p.name);
+        } else if (p.isPointer) {
+            params.push_back(p.type + " " + p.name + " /* no buffer of this name yet */");
+        } else {
+            const std::string type = withoutConst(p.type);
+            if (size.empty())
+                if (const auto t = elementTypeOfCType(type); t && isInteger(*t)) size = p.name;
+            params.push_back(type + " " + p.name);
+        }
+    }
+    for (const BufferSpec& g : s.globals)
+        if (g.isOutput()) {
+            params.push_back(std::string(elementTypeName(g.type)) + "* " + g.name);
+            outputs.push_back(g.name);
+        }
+    std::string o = "// No reference yet: runs are not checked. A C++ reference takes the kernel's "
+                    "buffers\n// and scalars by name, computes on the CPU what the kernel "
+                    "should, and every run\n// compares the kernel's outputs";
+    if (!outputs.empty()) {
+        o += " (";
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+            o += (i ? ", " : "") + outputs[i];
+        o += ")";
+    }
+    o += " with it. Its signature:\n";
+    if (halfBits) o += "#include <cstdint> // f16/bf16 elements arrive as their 16-bit patterns\n";
+    o += "void " + function + "(";
+    for (std::size_t i = 0; i < params.size(); ++i)
+        o += (i ? ", " : "") + params[i];
+    o += ")\n{\n";
+    if (!size.empty()) {
+        o += "    for (int i = 0; i < " + size + "; ++i) {\n";
+        for (const std::string& out : outputs)
+            o += "        // " + out + "[i] = ...;\n";
+        o += "    }\n";
+    } else {
+        for (const std::string& out : outputs)
+            o += "    // " + out + "[...] = ...;\n";
+    }
+    o += "}\n";
+    return o;
+}
+
 std::vector<CppParam> CppReference::parseParameters(const std::string& sourceIn,
                                                     const std::string& function)
 {

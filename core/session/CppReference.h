@@ -4,6 +4,8 @@
 #include "core/common/Diagnostic.h"
 #include "core/common/DynamicLibrary.h"
 #include "core/common/IncludeScan.h"
+#include "core/common/KernelInfo.h"
+#include "core/session/Session.h"
 
 #include <memory>
 #include <string>
@@ -38,6 +40,13 @@ public:
     /// function is not found.
     static std::vector<CppParam> parseParameters(const std::string& source,
                                                  const std::string& function);
+    /// A reference with the signature `kernel` needs in session `s`, for an empty reference
+    /// editor: the kernel's parameters in order, each bound by name — a buffer as a pointer to
+    /// its element type (`const` for an `in` buffer; f16/bf16 as std::uint16_t), a scalar as
+    /// the kernel's value type —, then the output globals; a comment saying what it is for and
+    /// a loop over the size (the first integer scalar) naming each output, to fill in.
+    static std::string stub(const Session& s, const KernelInfo& kernel,
+                            const std::string& function = "reference");
     /// The translation unit handed to the compiler.
     static std::string wrapperSource(const std::string& source, const std::string& sourceName,
                                      const std::string& function, std::size_t arity);

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -543,6 +544,20 @@ Session ProjectFile::fromJson(const std::string& json, const std::filesystem::pa
         s.kernelFile = k->string("file", "");
         if (hasFile && s.kernelFile.empty()) invalid("kernel.file", "must not be empty");
         s.kernelSource = k->string("source", "");
+        s.kernelSourceFileName = k->string("name", "");
+        if (k->has("name")) {
+            if (hasFile) invalid("kernel.name", "only an inline \"source\" takes a name");
+            const std::string& n = s.kernelSourceFileName;
+            if (n.empty() || n.size() > 255 || n == "." || n == ".." ||
+                n.find_first_of("/\\") != std::string::npos ||
+                std::any_of(n.begin(), n.end(), [](char c) {
+                    return static_cast<unsigned char>(c) < 0x20 || c == '\x7f';
+                }))
+                invalid("kernel.name",
+                        "\"" + n +
+                            "\" is not a plain file name (the name the "
+                            "inline source goes by in diagnostics, e.g. \"saxpy.cu\")");
+        }
         k->finish();
     }
 
@@ -747,6 +762,8 @@ std::string ProjectFile::toJson(const Session& s)
         kernel["file"] = qs(s.kernelFile);
     else
         kernel["source"] = qs(s.kernelSource);
+    if (s.kernelFile.empty() && !s.kernelSourceFileName.empty())
+        kernel["name"] = qs(s.kernelSourceFileName);
     root["kernel"] = kernel;
 
     const CompileOptions& o = s.compileOptions;

@@ -181,8 +181,18 @@ int RunReport::exitCode() const noexcept
         return 3;
     case Status::Invalid:
         return 4;
+    case Status::Unchecked:
+        return unwrittenElements() ? 1 : 0;
     }
     return 3;
+}
+
+std::uint64_t RunReport::unwrittenElements() const noexcept
+{
+    std::uint64_t n = 0;
+    for (const OutputResult& o : outputs)
+        n += o.coverage.checked ? o.coverage.unwritten : 0;
+    return n;
 }
 
 int RunReport::exitCodeWithFindings() const noexcept
@@ -203,6 +213,8 @@ const char* RunReport::statusName() const noexcept
         return "runtime-error";
     case Status::Invalid:
         return "invalid";
+    case Status::Unchecked:
+        return "unchecked";
     }
     return "runtime-error";
 }
@@ -297,6 +309,10 @@ std::string RunReport::toText() const
                               r.buffer.c_str(), "-");
                 o += line;
                 if (!unwritten.empty()) o += "             " + unwritten + "\n";
+                if (r.nan + r.inf)
+                    o += "             NaN " + withThousands(r.nan) + ", Inf " +
+                         withThousands(r.inf) + " in the result" +
+                         (r.coverage.unwritten ? " (besides the unwritten)" : "") + "\n";
                 continue;
             }
             const DiffStats& s = r.stats;
@@ -359,9 +375,10 @@ std::string RunReport::toText() const
             }
     }
     o += std::string("Result    ") +
-         (status == Status::Passed     ? "PASS"
-          : status == Status::Mismatch ? "FAIL"
-                                       : "ERROR") +
+         (status == Status::Passed      ? "PASS"
+          : status == Status::Mismatch  ? "FAIL"
+          : status == Status::Unchecked ? "RAN, NOT CHECKED"
+                                        : "ERROR") +
          (message.empty() ? "" : ": " + message) + " (exit " + std::to_string(exitCode()) + ")\n";
     return o;
 }
@@ -482,6 +499,11 @@ std::string RunReport::toJson() const
     QJsonArray outs;
     for (const OutputResult& r : outputs) {
         QJsonObject o{{"buffer", QString::fromStdString(r.buffer)}, {"compared", r.compared}};
+        if (!r.compared) {
+            // What is known without a reference (a compared output has them in nan/inf below).
+            o["nan"] = QJsonObject{{"result", static_cast<double>(r.nan)}};
+            o["inf"] = QJsonObject{{"result", static_cast<double>(r.inf)}};
+        }
         if (r.coverage.checked) {
             QJsonObject c{{"total", static_cast<double>(r.coverage.total)},
                           {"unwritten", static_cast<double>(r.coverage.unwritten)},

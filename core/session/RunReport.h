@@ -42,6 +42,9 @@ struct OutputResult {
     Tolerance tolerance;
     DiffStats stats;
     CoverageStats coverage; ///< elements never written (out buffers filled with Poison)
+    /// NaN and Inf elements of the result, the unwritten ones (the poison is a NaN) left out:
+    /// what is known of an output that was not compared (SessionRunner::checkCoverage).
+    std::uint64_t nan = 0, inf = 0;
 };
 
 /// One launch besides the result launch whose outputs were checked (grade mode): a kernel that
@@ -78,9 +81,11 @@ struct SpeedOfLight {
 /// Everything a session run produced: the data behind the CLI's text and JSON reports and the
 /// GUI's result panels.
 struct RunReport {
-    enum class Status { Passed, Mismatch, CompileError, RuntimeError, Invalid };
+    /// Unchecked: the run completed but no output was compared (no reference, or one that
+    /// covers none of the outputs): "ran, not checked", never a pass.
+    enum class Status { Passed, Mismatch, CompileError, RuntimeError, Invalid, Unchecked };
     Status status = Status::Invalid;
-    std::string message; ///< why, when not Passed
+    std::string message; ///< why, when not Passed (for Unchecked: why nothing was compared)
     std::string project;
     BackendKind backend = BackendKind::Auto;
     DeviceDescription device;
@@ -155,7 +160,11 @@ struct RunReport {
     CheckMode check = CheckMode::None;
 
     /// 0 pass, 1 mismatch, 2 compile error, 3 runtime error, 4 invalid project/arguments.
+    /// Unchecked: 1 when an output was left (partly) unwritten, which is wrong whatever the
+    /// reference would say; 0 otherwise.
     int exitCode() const noexcept;
+    /// Elements never written over all outputs (CoverageStats::unwritten summed).
+    std::uint64_t unwrittenElements() const noexcept;
     /// exitCode(), raised to 3 when the run's checks found a data race (a runtime finding): the
     /// exit status of `warpbench-cli run`.
     int exitCodeWithFindings() const noexcept;

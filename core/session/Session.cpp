@@ -86,7 +86,8 @@ std::string Session::loadKernelSource() const
 
 std::string Session::kernelSourceName() const
 {
-    if (kernelFile.empty()) return "kernel.cu";
+    if (kernelFile.empty())
+        return kernelSourceFileName.empty() ? "kernel.cu" : kernelSourceFileName;
     return std::filesystem::path(kernelFile).filename().string();
 }
 

@@ -191,6 +191,10 @@ struct Session {
     std::string description;
     std::string kernelSource; ///< inline CUDA source (used when kernelFile is empty)
     std::string kernelFile;   ///< .cu path, relative to the project file
+    /// For an inline source: the file name its diagnostics and findings give it — the window
+    /// runs its editor's text under the tab's name ("missing_syncthreads.cu"). Empty:
+    /// "kernel.cu". A plain file name (no '/').
+    std::string kernelSourceFileName;
     CompileOptions compileOptions;
     std::vector<ScalarSpec> scalars;
     std::vector<BufferSpec> buffers;
@@ -238,7 +242,8 @@ struct Session {
     std::filesystem::path resolve(const std::string& path) const;
     /// The kernel source text (reads kernelFile if set).
     std::string loadKernelSource() const;
-    /// "kernel.cu" or the file's name, for diagnostics.
+    /// The file's name, kernelSourceFileName for an inline source, or "kernel.cu": the name
+    /// diagnostics, memory findings and races carry.
     std::string kernelSourceName() const;
     const BufferSpec* findBuffer(const std::string& name) const noexcept;
     const ScalarSpec* findScalar(const std::string& name) const noexcept;
@@ -248,6 +253,7 @@ struct Session {
     {
         return a.name == b.name && a.description == b.description &&
                a.kernelSource == b.kernelSource && a.kernelFile == b.kernelFile &&
+               a.kernelSourceFileName == b.kernelSourceFileName &&
                a.compileOptions == b.compileOptions && a.scalars == b.scalars &&
                a.buffers == b.buffers && a.globals == b.globals && a.launch == b.launch &&
                a.warmup == b.warmup && a.flops == b.flops && a.pinInputs == b.pinInputs &&

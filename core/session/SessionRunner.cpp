@@ -1229,6 +1229,17 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
     if (!opt.outputDir.empty()) writeOutputFiles(rep, s, opt.outputDir);
     rep.status = allPass ? RunReport::Status::Passed : RunReport::Status::Mismatch;
     if (!allPass) rep.message = "outputs differ from the reference";
+    // Nothing compared is not a pass: the run is "ran, not checked", with what is known.
+    if (std::none_of(rep.outputs.begin(), rep.outputs.end(),
+                     [](const OutputResult& o) { return o.compared; })) {
+        rep.status = RunReport::Status::Unchecked;
+        rep.message = s.reference.kind == ReferenceSpec::Kind::None
+                          ? "the project has no reference"
+                          : "the reference covers none of the outputs";
+        for (const OutputResult& o : rep.outputs)
+            if (const std::string m = o.coverage.message(o.buffer); !m.empty())
+                rep.message += "; " + m;
+    }
 
     // 9. Grade mode: the result launch, a timed launch and the launch after timing must all
     // pass; an unwritten element fails even where NaN == NaN would let the poison through.
@@ -1271,7 +1282,9 @@ void runInner(const Session& s, const SessionRunner::Options& opt, RunReport& re
             rep.launch, label, rep.warmup + rep.iterations + 1));
         for (const LaunchCheck& c : rep.checks)
             if (!c.passed) {
-                if (rep.status == RunReport::Status::Passed) rep.message.clear();
+                if (rep.status == RunReport::Status::Passed ||
+                    rep.status == RunReport::Status::Unchecked)
+                    rep.message.clear();
                 rep.status = RunReport::Status::Mismatch;
                 rep.message += (rep.message.empty() ? "" : "; ") + c.label + ": " + c.message;
             }
@@ -1305,13 +1318,26 @@ void SessionRunner::checkCoverage(const Session& session, RunReport& report)
     for (OutputResult& o : report.outputs) {
         const BufferSpec* b = session.findBuffer(o.buffer);
         const auto res = report.results.find(o.buffer);
-        if (!b || !session.poisons(*b) || res == report.results.end()) {
+        o.nan = o.inf = 0;
+        if (res == report.results.end()) {
             o.coverage = CoverageStats{};
             continue;
         }
         const auto exp = report.expected.find(o.buffer);
-        o.coverage = Poison::check(
-            res->second, exp != report.expected.end() ? &exp->second : nullptr, &report.launch);
+        const HostArray* expected = exp != report.expected.end() ? &exp->second : nullptr;
+        const bool poisoned = b && session.poisons(*b);
+        o.coverage =
+            poisoned ? Poison::check(res->second, expected, &report.launch) : CoverageStats{};
+        if (!isFloatingPoint(res->second.type())) continue;
+        const std::vector<std::uint8_t> unwritten =
+            o.coverage.unwritten ? Poison::unwrittenMask(res->second, expected)
+                                 : std::vector<std::uint8_t>{};
+        for (std::size_t i = 0; i < res->second.count(); ++i) {
+            if (!unwritten.empty() && unwritten[i]) continue;
+            const double v = res->second.at(i);
+            o.nan += std::isnan(v) ? 1 : 0;
+            o.inf += std::isinf(v) ? 1 : 0;
+        }
     }
 }
 

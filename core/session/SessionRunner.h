@@ -111,7 +111,8 @@ public:
     static std::map<std::string, HostArray> makeInputs(const Session& session);
 
     /// Fills OutputResult::coverage of every poisoned output from `report.results` (and
-    /// `expected`). run() calls it; a client that gets the report and the buffers from another
+    /// `expected`), and every floating-point output's NaN and Inf counts (OutputResult::nan,
+    /// inf). run() calls it; a client that gets the report and the buffers from another
     /// process (the isolated runner) can call it again on its side.
     static void checkCoverage(const Session& session, RunReport& report);
     /// The speed-of-light check of a timed report (run() fills RunReport::speedOfLight with

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/SignatureSpecs.h"
 
+#include "core/session/PointerAccess.h"
+
 #include <algorithm>
 
 namespace wb::session {
@@ -23,13 +25,57 @@ std::string valueSpelling(std::string type)
 } // namespace
 
 SignatureSpecs SignatureSpecs::apply(Session& s, const KernelInfo& kernel,
-                                     const std::string& defaultSize)
+                                     const std::string& defaultSize, const std::string& source)
 {
     SignatureSpecs out;
     s.launch.kernel = kernel.name;
     const bool anyConstPointer =
         std::any_of(kernel.params.begin(), kernel.params.end(),
                     [](const KernelParam& p) { return p.isPointer && p.isConst; });
+    // What the body does through each non-const pointer, where the source is at hand.
+    std::vector<std::string> pointers;
+    for (const KernelParam& p : kernel.params)
+        if (p.isPointer && !p.isConst && !taken(s, p.name)) pointers.push_back(p.name);
+    bool bodyFound = false;
+    const std::map<std::string, PointerAccess> access =
+        source.empty() || pointers.empty()
+            ? std::map<std::string, PointerAccess>{}
+            : PointerAccess::analyse(source, kernel.name, pointers, &bodyFound);
+    if (!source.empty() && !pointers.empty() && !bodyFound)
+        out.notes.push_back("the body of kernel " + kernel.name +
+                            " was not found in the source: roles from const alone");
+    const std::string fallback = anyConstPointer ? "out" : "inout";
+    const auto roleOf = [&](const KernelParam& p) {
+        if (p.isConst) return BufferRole::In;
+        const BufferRole guess = anyConstPointer ? BufferRole::Out : BufferRole::InOut;
+        const auto a = access.find(p.name);
+        if (a == access.end()) return guess;
+        const std::string at =
+            a->second.line ? " (line " + std::to_string(a->second.line) + ")" : std::string();
+        switch (a->second.kind) {
+        case PointerAccess::Kind::Read:
+            out.notes.push_back(p.name + ": only read by the kernel" + at +
+                                " → in, random data (not const: add const to say so)");
+            return BufferRole::In;
+        case PointerAccess::Kind::Written:
+            out.notes.push_back(p.name + ": only written by the kernel" + at +
+                                " → out (elements it leaves unwritten are reported)");
+            return BufferRole::Out;
+        case PointerAccess::Kind::ReadWritten:
+            out.notes.push_back(p.name + ": read and written by the kernel" + at +
+                                " → inout, random data");
+            return BufferRole::InOut;
+        case PointerAccess::Kind::Unused:
+            out.notes.push_back(p.name + ": not used by the kernel's body → " + fallback);
+            return guess;
+        case PointerAccess::Kind::Unknown:
+            break;
+        }
+        out.notes.push_back(p.name + ": cannot tell whether the kernel reads or writes it (" +
+                            a->second.why + ") → " + fallback +
+                            "; change its role in Buffers if that is wrong");
+        return guess;
+    };
 
     // The size: the first integer value parameter, else a scalar N.
     std::string size;
@@ -58,8 +104,7 @@ SignatureSpecs SignatureSpecs::apply(Session& s, const KernelInfo& kernel,
             BufferSpec b;
             b.name = p.name;
             b.type = *type;
-            b.role = p.isConst ? BufferRole::In
-                               : (anyConstPointer ? BufferRole::Out : BufferRole::InOut);
+            b.role = roleOf(p);
             if (b.role != BufferRole::Out) {
                 b.init.kind = Initialiser::Kind::Uniform;
                 b.init.seed = seed++;

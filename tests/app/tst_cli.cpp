@@ -211,6 +211,104 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(outDir + "/g_hits.npy"));
         QVERIFY(QFile::exists(outDir + "/out.npy"));
     }
+    /// Issue 29 item 1 from the shell: a run that compared nothing is "RAN, NOT CHECKED"
+    /// (status `unchecked`), never PASS; it exits 1 when an output was left unwritten (a
+    /// student's saxpy whose `y` is an `out` it also reads: the poison flows through), 0 when
+    /// everything was written, and says how many NaN/Inf the result holds.
+    void runWithoutReferenceIsNotAPass_data()
+    {
+        QTest::addColumn<QString>("role");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<double>("unwritten");
+        QTest::newRow("y out: read poison, never written") << "out" << 1 << 1000.0;
+        QTest::newRow("y inout: written") << "inout" << 0 << 0.0;
+    }
+    void runWithoutReferenceIsNotAPass()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QFETCH(QString, role);
+        QFETCH(int, code);
+        QFETCH(double, unwritten);
+        QTemporaryDir dir;
+        writeFile(dir.filePath("saxpy.cu"),
+                  "__global__ void saxpy(int n, float a, const float* x, float* y)\n"
+                  "{\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (i < n) y[i] = a * x[i] + y[i];\n"
+                  "}\n");
+        const QString project = dir.filePath("saxpy.wbproj");
+        writeFile(project, QString::fromUtf8(R"x({"schemaVersion": 1, "name": "student",
+            "kernel": {"file": "saxpy.cu"},
+            "scalars": [{"name": "n", "type": "i32", "value": 1000},
+                        {"name": "a", "type": "f32", "value": 2}],
+            "buffers": [{"name": "x", "type": "f32", "shape": ["n"], "role": "in",
+                         "init": {"kind": "uniform", "seed": 1}},
+                        {"name": "y", "type": "f32", "shape": ["n"], "role": "%1",
+                         "init": {"kind": "uniform", "seed": 2}}],
+            "launch": {"kernel": "saxpy", "grid": ["ceil(n/128)"], "block": [128],
+                       "iterations": 2}})x")
+                               .arg(role)
+                               .toUtf8());
+        CliRun r = runCli({"run", project, "--backend", "cpu"});
+        QVERIFY2(r.exitCode == code,
+                 qPrintable(QString("exit %1\n%2%3").arg(r.exitCode).arg(r.out, r.err)));
+        QVERIFY2(
+            r.out.contains(QString("Result    RAN, NOT CHECKED: the project has no reference")),
+            qPrintable(r.out));
+        QVERIFY2(!r.out.contains("PASS"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QString("(exit %1)").arg(code)), qPrintable(r.out));
+        if (unwritten > 0)
+            QVERIFY2(r.out.contains("1,000 of 1,000 elements of 'y' were never written"),
+                     qPrintable(r.out));
+
+        r = runCli({"run", project, "--backend", "cpu", "--json"});
+        QCOMPARE(r.exitCode, code);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["status"].toString(), QString("unchecked"));
+        QCOMPARE(o["exitCode"].toInt(), code);
+        QCOMPARE(o["reference"].toObject()["kind"].toString(), QString("none"));
+        const QJsonObject y = o["outputs"].toArray().at(0).toObject();
+        QCOMPARE(y["buffer"].toString(), QString("y"));
+        QVERIFY(!y["compared"].toBool());
+        QVERIFY(!y.contains("result")); // no PASS/FAIL for an output that was not compared
+        QCOMPARE(y["nan"].toObject()["result"].toDouble(), 0.0); // the unwritten are not counted
+        QCOMPARE(y["inf"].toObject()["result"].toDouble(), 0.0);
+        if (role == QLatin1String("out"))
+            QCOMPARE(y["coverage"].toObject()["unwritten"].toDouble(), unwritten);
+        else
+            QVERIFY(!y.contains("coverage")); // an inout buffer is not poisoned
+    }
+    /// NaN and Inf a kernel wrote are counted for an output with no reference.
+    void runWithoutReferenceCountsNanAndInf()
+    {
+        const QString why = cpuUnavailable();
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+        QTemporaryDir dir;
+        writeFile(dir.filePath("k.cu"),
+                  "__global__ void k(float* out, float z, int n)\n"
+                  "{\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (i < n) out[i] = i < 3 ? 0.0f / z : (i < 5 ? 1.0f / z : 1.0f);\n"
+                  "}\n");
+        const QString project = dir.filePath("k.wbproj");
+        writeFile(project, R"x({"schemaVersion": 1, "name": "nonfinite", "kernel": {"file": "k.cu"},
+            "scalars": [{"name": "z", "type": "f32", "value": 0},
+                        {"name": "n", "type": "i32", "value": 64}],
+            "buffers": [{"name": "out", "type": "f32", "shape": ["n"], "role": "out"}],
+            "launch": {"kernel": "k", "grid": [1], "block": [64], "iterations": 1}})x");
+        CliRun r = runCli({"run", project, "--backend", "cpu", "--json"});
+        QCOMPARE(r.exitCode, 0); // everything written: nothing known to be wrong
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["status"].toString(), QString("unchecked"));
+        const QJsonObject out = o["outputs"].toArray().at(0).toObject();
+        QCOMPARE(out["nan"].toObject()["result"].toDouble(), 3.0);
+        QCOMPARE(out["inf"].toObject()["result"].toDouble(), 2.0);
+        QCOMPARE(out["coverage"].toObject()["unwritten"].toDouble(), 0.0);
+        r = runCli({"run", project, "--backend", "cpu"});
+        QVERIFY2(r.out.contains("NaN 3, Inf 2 in the result"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("RAN, NOT CHECKED"), qPrintable(r.out));
+    }
     /// Issue 17 item 8 from the shell: `sweep` marks the points of a kernel correct only at
     /// block 256 invalid — 512 for its never-written elements, 128 (with --bounds-check) for
     /// its out-of-bounds access, named by file:line — and recommends only 256; with no valid
@@ -250,7 +348,8 @@ private Q_SLOTS:
         // Text: the table, the invalid points in full, the conclusion.
         r = runCli({"sweep", project, "block", "256..512 x2"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("block size = 256  (best)  [pass]"), qPrintable(r.out));
+        // No reference: the valid point ran unchecked, never "pass".
+        QVERIFY2(r.out.contains("block size = 256  (best)  [unchecked]"), qPrintable(r.out));
         QVERIFY2(r.out.contains("block size = 512: 256 never-written elements in 'out'"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("best: block size = 256 ("), qPrintable(r.out));

@@ -2,6 +2,7 @@
 // Tests of core/testing/WarpbenchTest.*: the verdicts of checkProject()/checkSession() in this
 // process, and the WB_VERIFY_* macros and project data rows through a child Qt Test program
 // (sdk_child), whose pass, failure and skip lines are checked here.
+#include "core/session/ProjectFile.h"
 #include "core/testing/WarpbenchTest.h"
 #include "tests/support/SuiteMain.h"
 
@@ -78,6 +79,18 @@ private Q_SLOTS:
         QVERIFY(v.report.outputs[0].compared);
         QCOMPARE(v.report.outputs[0].stats.count, std::size_t(1000));
         QCOMPARE(v.report.outputs[0].stats.mismatches, std::size_t(0));
+    }
+
+    /// Issue 29: a project with no reference compared nothing: it fails, saying so.
+    void projectWithoutReferenceFails()
+    {
+        wb::session::Session s = wb::session::ProjectFile::load(data("pass/scale.wbproj"));
+        s.reference = wb::session::ReferenceSpec{};
+        const auto v = wb::testing::checkSession(s, kCpu);
+        QVERIFY(!v.passed());
+        QCOMPARE(v.report.status, wb::session::RunReport::Status::Unchecked);
+        QVERIFY2(v.message.find("unchecked - the project has no reference") != std::string::npos,
+                 v.message.c_str());
     }
 
     void mismatchCarriesTheDiffTable()

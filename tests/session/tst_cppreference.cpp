@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QTest>
 
+using namespace wb;
 using namespace wb::session;
 
 class TestCppReference : public QObject {
@@ -191,6 +192,53 @@ private Q_SLOTS:
             }
         }
         QVERIFY(!QFile::exists(marker));
+    }
+
+    /// Issue 29: the empty reference editor shows a stub with the signature the reference
+    /// needs — the kernel's parameters bound by name, `in` buffers const — and it compiles.
+    void stubHasTheSignatureTheSessionBinds()
+    {
+        KernelInfo k;
+        k.name = "saxpy";
+        const auto param = [](const char* name, const char* type, const char* pointee, bool c) {
+            KernelParam p;
+            p.name = name;
+            p.type = type;
+            p.pointee = pointee;
+            p.isPointer = *pointee != 0;
+            p.isConst = c;
+            return p;
+        };
+        k.params = {param("n", "int", "", false), param("a", "const float", "", false),
+                    param("x", "const float*", "float", true), param("y", "float*", "float", false),
+                    param("h", "__half*", "__half", false)};
+        Session s;
+        s.scalars = {ScalarSpec("n", ElementType::I32, "1024"),
+                     ScalarSpec("a", ElementType::F32, "2")};
+        BufferSpec x, y, h;
+        x.name = "x";
+        x.role = BufferRole::In;
+        y.name = "y";
+        y.role = BufferRole::InOut;
+        h.name = "h";
+        h.type = ElementType::F16;
+        h.role = BufferRole::Out;
+        s.buffers = {x, y, h};
+        const std::string stub = CppReference::stub(s, k);
+        QVERIFY2(stub.find("void reference(int n, float a, const float* x, float* y, "
+                           "std::uint16_t* h)\n{\n    for (int i = 0; i < n; ++i) {\n"
+                           "        // y[i] = ...;\n        // h[i] = ...;\n    }\n}\n") !=
+                     std::string::npos,
+                 stub.c_str());
+        QVERIFY2(stub.find("compares the kernel's outputs (y, h) with it") != std::string::npos,
+                 stub.c_str());
+        const std::vector<CppParam> params = CppReference::parseParameters(stub, "reference");
+        QCOMPARE(params.size(), std::size_t{5});
+        QCOMPARE(params[2].type, std::string("const float*"));
+        if (!wb::HostCompiler::find()) QSKIP("no host C++ compiler installed");
+        CppReference ref;
+        const auto b = ref.compile(stub, "reference.cpp", "reference", {});
+        QVERIFY2(b.ok, b.log.c_str());
     }
 };
 

@@ -216,6 +216,25 @@ private Q_SLOTS:
         const Session again = ProjectFile::fromJson(ProjectFile::toJson(s), {}, "t.wbproj");
         QVERIFY(again == s);
     }
+    /// Issue 29: an inline source keeps the name the window's tab gives it, so a race or a
+    /// diagnostic names that file, not kernel.cu; the name survives a round trip.
+    void inlineSourceKeepsItsName()
+    {
+        const std::string json = R"x({"schemaVersion": 1,
+            "kernel": {"source": "__global__ void k(int n) {}", "name": "missing_syncthreads.cu"},
+            "scalars": [{"name": "n", "type": "i32", "value": 3}],
+            "launch": {"kernel": "k", "grid": [1], "block": [1]}})x";
+        const Session s = ProjectFile::fromJson(json, {}, "t.wbproj");
+        QCOMPARE(s.kernelSourceName(), std::string("missing_syncthreads.cu"));
+        const Session again = ProjectFile::fromJson(ProjectFile::toJson(s), {}, "t.wbproj");
+        QVERIFY(again == s);
+        Session unnamed = s;
+        unnamed.kernelSourceFileName.clear();
+        QCOMPARE(unnamed.kernelSourceName(), std::string("kernel.cu"));
+        Session file = s;
+        file.kernelFile = "sub/k.cu";
+        QCOMPARE(file.kernelSourceName(), std::string("k.cu"));
+    }
     void validationMessagesNameTheField_data()
     {
         QTest::addColumn<QString>("json");
@@ -292,6 +311,13 @@ private Q_SLOTS:
         QTest::newRow("kernelSrc")
             << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "source": "x"})x")
             << "kernel: give exactly one of";
+        // Issue 29: an inline source's name is a plain file name, for inline sources only.
+        QTest::newRow("kernelNameWithFile")
+            << withChange(R"x({"file": "k.cu"})x", R"x({"file": "k.cu", "name": "k.cu"})x")
+            << "kernel.name: only an inline \"source\" takes a name";
+        QTest::newRow("kernelNamePath")
+            << withChange(R"x({"file": "k.cu"})x", R"x({"source": "x", "name": "../k.cu"})x")
+            << "kernel.name: \"../k.cu\" is not a plain file name";
         QTest::newRow("newer") << withChange(R"x("schemaVersion": 1)x", R"x("schemaVersion": 7)x")
                                << "schemaVersion: this project uses schema version 7, newer than "
                                   "this Warpbench understands (1)";

@@ -143,7 +143,7 @@ private Q_SLOTS:
         s.warmup = 0;
         s.iterations = 1;
         const RunReport r = SessionRunner::run(s, {});
-        QVERIFY2(r.status == RunReport::Status::Passed, r.message.c_str());
+        QVERIFY2(r.status == RunReport::Status::Unchecked, r.message.c_str()); // no reference
         const auto& o = r.results.at("out");
         for (std::size_t i : {std::size_t{0}, std::size_t{9}, std::size_t{50}})
             QCOMPARE(o.at(i), std::min(std::sqrt(double(i)), 5.0) + double(i % 3));
@@ -350,7 +350,7 @@ private Q_SLOTS:
         s.warmup = 0;
         s.iterations = 1;
         const RunReport plain = SessionRunner::run(s, {});
-        QVERIFY2(plain.status == RunReport::Status::Passed, plain.message.c_str());
+        QVERIFY2(plain.status == RunReport::Status::Unchecked, plain.message.c_str()); // ran
         QCOMPARE(plain.kernel.params.at(0).name, std::string("m_cuda"));
         // m[8*(i+1)] = a[8*(i+1)] / a[0] would divide by 0: a[0] = 0 (iota): check one row.
         QCOMPARE(plain.results.at("m_cuda").at(8), std::numeric_limits<double>::infinity());
@@ -358,7 +358,7 @@ private Q_SLOTS:
         SessionRunner::Options trace;
         trace.check = wb::CheckMode::Trace;
         const RunReport traced = SessionRunner::run(s, trace);
-        QVERIFY2(traced.status == RunReport::Status::Passed, traced.message.c_str());
+        QVERIFY2(traced.status == RunReport::Status::Unchecked, traced.message.c_str());
         QVERIFY(traced.traces.count("m_cuda"));
 
         CompileOptions o;

@@ -67,6 +67,64 @@ private Q_SLOTS:
         QCOMPARE(Binding::bind(k.params, s, {}, "kernel saxpy").size(), k.params.size());
     }
 
+    /// Issue 29: with the kernel's source, a pointer it reads and writes is `inout` (random
+    /// data), one it only reads `in`, one it only writes `out`; each choice is noted.
+    void sourceDecidesTheRoles()
+    {
+        KernelInfo k;
+        k.name = "saxpy";
+        k.params = {value("n", "int", 4),         value("a", "float", 4),
+                    pointer("x", "float", true),  pointer("y", "float", false),
+                    pointer("z", "float", false), pointer("w", "float", false)};
+        const std::string src =
+            "__global__ void saxpy(int n, float a, const float* x, float* y, float* z, float* w)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= n) return;\n"
+            "    y[i] = a * x[i] + y[i];\n"
+            "    z[i] = w[i];\n"
+            "}\n";
+        Session s;
+        const SignatureSpecs added = SignatureSpecs::apply(s, k, "1024", src);
+        QCOMPARE(s.findBuffer("x")->role, BufferRole::In);
+        QCOMPARE(s.findBuffer("y")->role, BufferRole::InOut);
+        QCOMPARE(s.findBuffer("y")->init.kind, Initialiser::Kind::Uniform);
+        QCOMPARE(s.findBuffer("z")->role, BufferRole::Out);
+        QCOMPARE(s.findBuffer("z")->init.kind, Initialiser::Kind::Zeros);
+        QCOMPARE(s.findBuffer("w")->role, BufferRole::In);
+        QCOMPARE(s.findBuffer("w")->init.kind, Initialiser::Kind::Uniform);
+        // Every seed differs (fresh data per input).
+        QVERIFY(s.findBuffer("y")->init.seed != s.findBuffer("w")->init.seed);
+        QCOMPARE(added.notes.size(), std::size_t{3});
+        QCOMPARE(added.notes[0], std::string("y: read and written by the kernel (line 5) → inout, "
+                                             "random data"));
+        QCOMPARE(added.notes[1], std::string("z: only written by the kernel (line 6) → out "
+                                             "(elements it leaves unwritten are reported)"));
+        QVERIFY(added.notes[2].rfind("w: only read by the kernel (line 6) → in", 0) == 0);
+    }
+
+    /// Where the source cannot tell (the pointer goes to a helper), the old rule holds and the
+    /// note says why.
+    void ambiguousSourceFallsBackAndSaysWhy()
+    {
+        KernelInfo k;
+        k.name = "k";
+        k.params = {pointer("in", "float", true), pointer("p", "float", false)};
+        const std::string src = "__device__ void fill(float* r, const float* in);\n"
+                                "__global__ void k(const float* in, float* p)\n"
+                                "{\n"
+                                "    fill(p, in);\n"
+                                "}\n";
+        Session s;
+        const SignatureSpecs added = SignatureSpecs::apply(s, k, "1024", src);
+        QCOMPARE(s.findBuffer("p")->role, BufferRole::Out);
+        QCOMPARE(added.notes.size(), std::size_t{1});
+        QCOMPARE(added.notes[0],
+                 std::string("p: cannot tell whether the kernel reads or writes it (the pointer "
+                             "is passed to fill() at line 4) → out; change its role in Buffers if "
+                             "that is wrong"));
+    }
+
     void inPlaceKernelGetsAnInoutBufferAndN()
     {
         KernelInfo k;

@@ -38,6 +38,67 @@ Diagnostic diag(int line, int column, Severity s, const char* message,
 class TestKernelEditor : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// Issue 29 item 6: a race is marked with its own symbol (a bookmark), not the red dot of
+    /// an error or a breakpoint; the next compile's diagnostics clear it.
+    void racesHaveTheirOwnMarker()
+    {
+        KernelEditor editor(KernelEditor::Language::Cuda);
+        editor.setText(QString::fromUtf8(kSource));
+        const Diagnostic race = diag(3, 0, Severity::Error, "data race on shared cache[1]");
+        editor.setDiagnostics({race});
+        editor.markRaces({race});
+        QVERIFY(editor.hasRaceMarker(3));
+        QVERIFY(!editor.hasErrorMarker(3));
+        QCOMPARE(editor.raceMarkerSymbol(), static_cast<int>(QsciScintilla::Bookmark));
+        QVERIFY(editor.raceMarkerSymbol() != static_cast<int>(QsciScintilla::Circle));
+        QVERIFY(editor.annotationText(3).contains(QStringLiteral("data race")));
+        editor.setDiagnostics({});
+        QVERIFY(!editor.hasRaceMarker(3));
+    }
+
+    /// Issue 29 item 6: a `}` typed alone on its line goes to its `{` line's indentation.
+    void closingBraceIsDedented()
+    {
+        KernelEditor editor(KernelEditor::Language::Cuda);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setText(QStringLiteral("__global__ void k(float* p)\n{\n    if (p) {\n"
+                                      "        p[0] = 1;\n        "));
+        editor.setCursorPosition(4, 8);
+        QTest::keyClicks(&editor, QStringLiteral("}"));
+        QCOMPARE(editor.text(4), QStringLiteral("    }"));
+        int line = 0, column = 0;
+        editor.getCursorPosition(&line, &column);
+        QCOMPARE(line, 4);
+        QCOMPARE(column, 5); // after the brace
+        // The kernel's closing brace: to column 0. A brace after code stays where it is.
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QTest::keyClicks(&editor, QStringLiteral("}"));
+        QCOMPARE(editor.text(5), QStringLiteral("}"));
+        editor.setText(QStringLiteral("{\n    int a[] = {1, 2"));
+        editor.setCursorPosition(1, 19);
+        QTest::keyClicks(&editor, QStringLiteral("}"));
+        QCOMPARE(editor.text(1), QStringLiteral("    int a[] = {1, 2}"));
+    }
+
+    /// Issue 29 item 1: an empty editor shows its hint (reference.cpp's stub) under the first
+    /// line; typing hides it, emptying the text brings it back.
+    void emptyEditorShowsItsHint()
+    {
+        KernelEditor editor(KernelEditor::Language::Cpp);
+        const QString hint = QStringLiteral("void reference(int n, float* y)\n{\n}");
+        editor.setEmptyHint(hint);
+        QVERIFY(editor.emptyHintShown());
+        QCOMPARE(editor.annotationText(1), hint);
+        editor.setText(QStringLiteral("void reference("));
+        QVERIFY(!editor.emptyHintShown());
+        QCOMPARE(editor.annotationText(1), QString());
+        editor.setText(QString());
+        QVERIFY(editor.emptyHintShown());
+        editor.setDiagnostics({}); // clears annotations: the hint stays
+        QCOMPARE(editor.annotationText(1), hint);
+    }
+
     void wordLists()
     {
         const CudaWords& w = CudaWords::instance();

@@ -514,7 +514,8 @@ private Q_SLOTS:
         w.resultsPanel()->showTab(ResultsPanel::Tab::Log);
         QPlainTextEdit* log = w.resultsPanel()->logView();
         const QTextBlock block =
-            log->document()->find(QStringLiteral("kernel.cu(%1)").arg(line)).block();
+            // (named after the tab's file, as the CLI names it: issue 29)
+            log->document()->find(QStringLiteral("hello_gpu.cu(%1)").arg(line)).block();
         QVERIFY(block.isValid());
         QTextCursor at(block);
         log->setTextCursor(at);
@@ -961,6 +962,9 @@ private Q_SLOTS:
         QCOMPARE(race.first.line, 11);
         QCOMPARE(race.second.line, 11);
         QVERIFY(race.first.isWrite != race.second.isWrite);
+        // Issue 29: the race names the tab's file, as the CLI does, not kernel.cu.
+        QCOMPARE(race.first.file, std::string("missing_syncthreads.cu"));
+        QCOMPARE(w.editorTabs()->tabText(0), QStringLiteral("missing_syncthreads.cu"));
         // Problems lists it, naming the shared array ...
         auto* problems = w.resultsPanel()->problemsView()->model();
         int raceRow = -1;
@@ -970,8 +974,18 @@ private Q_SLOTS:
                         QStringLiteral("data race on shared cache[")))
                     raceRow = row;
         QVERIFY(raceRow >= 0);
-        // ... and the editor marks the line of both accesses (line 11 for both here).
+        bool namesTheFile = false;
+        for (int c = 0; c < problems->columnCount(); ++c)
+            namesTheFile = namesTheFile || problems->index(raceRow, c)
+                                               .data()
+                                               .toString()
+                                               .contains(QStringLiteral("missing_syncthreads.cu"));
+        QVERIFY(namesTheFile);
+        // ... and the editor marks the line of both accesses (line 11 for both here), with the
+        // race's own marker (not the red dot of an error or a breakpoint).
         QVERIFY(w.kernelEditor()->markersAtLine(10) != 0);
+        QVERIFY(w.kernelEditor()->hasRaceMarker(11));
+        QVERIFY(!w.kernelEditor()->hasErrorMarker(11));
         QVERIFY(w.kernelEditor()->markersAtLine(8) == 0);
         bool annotated = false;
         for (const Diagnostic& d : w.kernelEditor()->diagnostics())

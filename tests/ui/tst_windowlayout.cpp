@@ -12,6 +12,7 @@
 #include "ui/MainWindow.h"
 #include "ui/StatusBanner.h"
 #include "ui/buffers/BufferPanel.h"
+#include "ui/buffers/ImageView.h"
 #include "ui/common/RunController.h"
 #include "ui/common/SessionDocument.h"
 #include "ui/common/VirtualTableView.h"
@@ -19,6 +20,7 @@
 #include "ui/launch/LaunchPanel.h"
 #include "ui/profiling/HistoryPanel.h"
 #include "ui/profiling/ProfilingDocks.h"
+#include "ui/profiling/SweepPanel.h"
 #include "ui/results/DiffView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/results/TimingCharts.h"
@@ -34,6 +36,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScreen>
@@ -45,6 +48,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocumentFragment>
+#include <QWheelEvent>
 #include <QtCharts/QChartView>
 #include <QtCharts/QXYSeries>
 
@@ -314,6 +319,162 @@ private Q_SLOTS:
         presentationAction(w)->setChecked(false);
         checkOnScreen(w, "after Presentation Mode");
         QCOMPARE(w.size(), before);
+        w.document()->setModified(false);
+    }
+
+    /// Issue 29 item 6 at 1280×720: the "Running…" line starts with an icon (an image), not a
+    /// glyph the bundled font lacks; the wheel over the Results panel does not scroll its dock
+    /// away from the verdict.
+    void resultsVerdictStaysInView()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* verdict = w.resultsPanel()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        w.resultsPanel()->setRunning(true, QStringLiteral("Running…"));
+        const QString running = w.resultsPanel()->verdictText();
+        QVERIFY2(running.contains(QStringLiteral("<img src=':/warpbench/icons/running.svg'")),
+                 qPrintable(running));
+        QVERIFY(!QImage(QStringLiteral(":/warpbench/icons/running.svg")).isNull());
+        const QString shown = QTextDocumentFragment::fromHtml(running).toPlainText();
+        const QFontMetrics fm(verdict->font());
+        for (const QChar c : shown)
+            if (!c.isSpace() && c != QChar::ObjectReplacementCharacter)
+                QVERIFY2(fm.inFont(c), qPrintable(QStringLiteral("U+%1 is not in %2")
+                                                      .arg(c.unicode(), 4, 16, QLatin1Char('0'))
+                                                      .arg(verdict->font().family())));
+
+        // A short Results dock scrolls; the wheel over its texts leaves it where it is.
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+        auto* scroll = qobject_cast<QAbstractScrollArea*>(dock->widget());
+        QVERIFY(scroll);
+        w.resizeDocks({dock}, {140}, Qt::Vertical);
+        QApplication::processEvents();
+        QScrollBar* bar = scroll->verticalScrollBar();
+        QVERIFY2(bar->maximum() > 0, qPrintable(QString::number(dock->height())));
+        bar->setValue(0);
+        for (QWidget* target :
+             {static_cast<QWidget*>(verdict), static_cast<QWidget*>(w.resultsPanel())}) {
+            const QPointF at(target->width() / 2.0, 2.0);
+            QWheelEvent wheel(at, target->mapToGlobal(at), QPoint(), QPoint(0, -240), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &wheel);
+            QApplication::processEvents();
+            QCOMPARE(bar->value(), 0);
+        }
+        // The scroll bar itself still scrolls it.
+        QWheelEvent onBar(QPointF(2, 2), bar->mapToGlobal(QPointF(2, 2)), QPoint(), QPoint(0, -120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(bar, &onBar);
+        QVERIFY(bar->value() > 0);
+    }
+
+    /// Issue 29 item 6: the Sweep dock's chart at 1280×720 draws its title, axis titles and
+    /// labels whole (nothing squeezed to "…").
+    void sweepChartIsReadableAt720p()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("saxpy")));
+        selectBackend(w, "cpu");
+        SweepPanel* sweep = w.findChild<ProfilingDocks*>()->sweep();
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("sweepDock"));
+        dock->show();
+        dock->raise();
+        sweep->setParameter(profiling::SweepParameter::Kind::BlockSize, {},
+                            QStringLiteral("64, 128, 256, 512"));
+        QSignalSpy finished(sweep, &SweepPanel::sweepFinished);
+        QVERIFY(sweep->start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QApplication::processEvents();
+        auto* view = sweep->findChild<QChartView*>();
+        QVERIFY(view);
+        screenshot(w, QStringLiteral("sweep-1280x720"));
+        QVERIFY(view->isVisible());
+        QVERIFY2(view->width() >= 300, qPrintable(QString::number(view->width())));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            elidedLabels(chartTexts(view)).isEmpty(),
+            qPrintable(chartTexts(view).join(QStringLiteral(" | ")) +
+                       QStringLiteral(" in %1×%2").arg(view->width()).arg(view->height())),
+            5000);
+        w.document()->setModified(false);
+    }
+
+    /// Issue 29 item 5 at 1280×720: the diff table shows at least 8 rows; each Next ▶ / F8
+    /// step scrolls it to the mismatch (the selected row inside the part of the table on
+    /// screen) and marks it on the heatmap; the row labels stay inside the table.
+    void mismatchNavigationAt720p()
+    {
+        if (!m_hasHostCompiler)
+            QSKIP("no host C++ compiler: the CPU backend cannot build kernels here");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openProject(example("hello_gpu")));
+        selectBackend(w, "cpu");
+        // A mismatch every 37 elements of 400: rows 5, 42, 79, …
+        QString text = w.kernelEditor()->text();
+        text.replace(QStringLiteral("dest[i] = a[i] * b[i];"),
+                     QStringLiteral("dest[i] = i % 37 == 5 ? -1.0f : a[i] * b[i];"));
+        w.kernelEditor()->setText(text);
+        const auto outcome = runAndWait(w);
+        QVERIFY(outcome);
+        QVERIFY2(outcome->report.status == session::RunReport::Status::Mismatch,
+                 outcome->report.message.c_str());
+        w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+        QApplication::processEvents();
+        DiffView* diff = w.resultsPanel()->diffView();
+        auto* virtualTable = diff->findChild<VirtualTableView*>();
+        QTableView* table = virtualTable->table();
+        const int rowHeight = table->verticalHeader()->defaultSectionSize();
+        // The part of the table's cells on screen (the dock may scroll the panel).
+        const auto shownRect = [&]() { return table->viewport()->visibleRegion().boundingRect(); };
+        QVERIFY2(shownRect().height() >= 8 * rowHeight,
+                 qPrintable(QStringLiteral("%1 px shown, rows of %2 px; table %3 px")
+                                .arg(shownRect().height())
+                                .arg(rowHeight)
+                                .arg(table->height())));
+        std::int64_t previous = virtualTable->currentRow(); // the run may show the first
+        for (int step = 0; step < 8; ++step) {
+            w.goToNext(false); // F8
+            QApplication::processEvents();
+            const std::int64_t row = virtualTable->currentRow();
+            QCOMPARE(row, previous < 5 ? std::int64_t{5} : ((previous - 5) / 37 + 1) * 37 + 5);
+            previous = row;
+            const QRect cell = table->visualRect(table->currentIndex());
+            QVERIFY2(shownRect().contains(cell),
+                     qPrintable(QStringLiteral("step %1: row %2 at y %3, shown %4..%5")
+                                    .arg(step)
+                                    .arg(row)
+                                    .arg(cell.y())
+                                    .arg(shownRect().top())
+                                    .arg(shownRect().bottom())));
+            QCOMPARE(diff->errorHeatmap()->highlight(), row);
+            // Row labels: inside the table's own rectangle, never over what lies below it.
+            QHeaderView* labels = table->verticalHeader();
+            const QRect labelsInWindow(labels->mapTo(&w, QPoint(0, 0)), labels->size());
+            const QRect tableInWindow(table->mapTo(&w, QPoint(0, 0)), table->size());
+            QVERIFY(tableInWindow.contains(labelsInWindow));
+            const QRect shownLabels = labels->viewport()->visibleRegion().boundingRect().translated(
+                labels->viewport()->mapTo(&w, QPoint(0, 0)));
+            for (QTabBar* bar : w.findChildren<QTabBar*>()) {
+                if (!bar->isVisible() || bar->isAncestorOf(table)) continue;
+                const QRect barInWindow(bar->mapTo(&w, QPoint(0, 0)), bar->size());
+                QVERIFY2(!shownLabels.intersects(barInWindow),
+                         qPrintable(QStringLiteral("labels %1,%2 %3×%4 over a tab bar at %5,%6")
+                                        .arg(shownLabels.x())
+                                        .arg(shownLabels.y())
+                                        .arg(shownLabels.width())
+                                        .arg(shownLabels.height())
+                                        .arg(barInWindow.x())
+                                        .arg(barInWindow.y())));
+            }
+        }
+        screenshot(w, QStringLiteral("mismatch-navigation-1280x720"));
         w.document()->setModified(false);
     }
 

@@ -54,6 +54,7 @@ ImageView::ImageView(QWidget* parent)
 void ImageView::setArray(ArrayView array)
 {
     m_array = std::move(array);
+    m_highlight = -1;
     rerender();
 }
 
@@ -196,6 +197,23 @@ void ImageView::paintEvent(QPaintEvent*)
     p.drawImage(r, m_image);
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(r.adjusted(0, 0, -1, -1));
+    if (const QRectF e = elementRect(m_highlight); !e.isEmpty()) {
+        // Cross-hairs through the element and a box at least 9 px wide, in white over black so
+        // it shows on every colour of the map.
+        const QPointF c = e.center();
+        const QRectF box =
+            e.adjusted(-std::max(0.0, (9 - e.width()) / 2), -std::max(0.0, (9 - e.height()) / 2),
+                       std::max(0.0, (9 - e.width()) / 2), std::max(0.0, (9 - e.height()) / 2));
+        for (const auto& [colour, width] :
+             {std::pair{QColor(Qt::black), 3.0}, std::pair{QColor(Qt::white), 1.0}}) {
+            p.setPen(QPen(colour, width));
+            p.drawLine(QPointF(r.left(), c.y()), QPointF(box.left(), c.y()));
+            p.drawLine(QPointF(box.right(), c.y()), QPointF(r.right(), c.y()));
+            p.drawLine(QPointF(c.x(), r.top()), QPointF(c.x(), box.top()));
+            p.drawLine(QPointF(c.x(), box.bottom()), QPointF(c.x(), r.bottom()));
+            p.drawRect(box);
+        }
+    }
     if (isTrueColour()) return;
     // Colour bar with the range.
     const QRect bar(r.right() + 10, r.top(), 12, r.height());
@@ -222,6 +240,13 @@ qint64 ImageView::elementAtPos(QPointF pos) const
     // For colour images report the first channel's element.
     if (g.layout == Layout::Interleaved) return (y * w + x) * static_cast<qint64>(g.channels);
     return y * w + x;
+}
+
+void ImageView::setHighlight(qint64 index)
+{
+    if (index == m_highlight) return;
+    m_highlight = index;
+    update();
 }
 
 QRectF ImageView::elementRect(qint64 index) const

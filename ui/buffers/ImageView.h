@@ -37,6 +37,11 @@ public:
     /// e.g. RunReport::unwrittenMask). Empty clears it; setArray() keeps it only if it fits.
     void setMask(std::vector<std::uint8_t> mask, QColor colour);
 
+    /// Marks element `index` (a box and cross-hairs over the picture: Next ▶ / F8 in the diff
+    /// show the mismatch here too); -1 clears it. setArray() clears it.
+    void setHighlight(qint64 index);
+    qint64 highlight() const noexcept { return m_highlight; }
+
     /// The rendered image (sampled), for tests and screenshots.
     const QImage& image() const noexcept { return m_image; }
     int imageWidth() const noexcept;  ///< in elements
@@ -81,6 +86,7 @@ private:
     QImage m_image;
     std::vector<std::uint8_t> m_mask;
     QColor m_maskColour;
+    qint64 m_highlight = -1;
 };
 
 } // namespace wb::ui

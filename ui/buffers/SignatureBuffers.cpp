@@ -71,6 +71,8 @@ void SignatureBuffers::apply(const CompileResult& compiled)
     if (removed.contains(QStringLiteral("reference.cpp")))
         summary += tr(". Runs are not compared until you write a reference in reference.cpp");
     Q_EMIT logged(tr("Create Buffers from Signature — %1").arg(summary));
+    for (const std::string& note : added.notes) // how each role was chosen, or why it is a guess
+        Q_EMIT logged(tr("    %1").arg(QString::fromStdString(note)));
     Q_EMIT statusMessage(summary, 8000);
     Q_EMIT created(true, summary);
 }

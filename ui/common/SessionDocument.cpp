@@ -129,9 +129,12 @@ void SessionDocument::setModified(bool modified)
 session::Session SessionDocument::runnableSession() const
 {
     session::Session s = m_session;
-    // The text replaces the file; #include still looks next to the file.
-    if (!s.kernelFile.empty())
+    // The text replaces the file; #include still looks next to the file, and diagnostics,
+    // memory findings and races name the file (the tab's name), not kernel.cu.
+    if (!s.kernelFile.empty()) {
         s.compileOptions.sourceDir = s.resolve(s.kernelFile).parent_path().string();
+        s.kernelSourceFileName = s.kernelSourceName();
+    }
     s.kernelFile.clear();
     s.kernelSource = m_kernelText.toStdString();
     if (s.reference.kind == session::ReferenceSpec::Kind::Cpp) {
@@ -203,7 +206,8 @@ session::SignatureSpecs SessionDocument::createFromSignature(const KernelInfo& k
 {
     session::SignatureSpecs added;
     edit(Part::All, [&](session::Session& s) {
-        added = session::SignatureSpecs::apply(s, kernel);
+        // The editor's text decides in, out and inout by what the body does with each pointer.
+        added = session::SignatureSpecs::apply(s, kernel, "1024", m_kernelText.toStdString());
         // What the new project's template brought and this kernel does not take goes, when
         // still exactly as the template made it (nothing the user typed is removed).
         SessionDocument templ;

@@ -195,6 +195,7 @@ DebugDock::DebugDock(QMainWindow* window, Parts parts)
         m_active = false;
         setCurrentLine(0);
         m_status->setText(tr("Debugging stopped."));
+        clearStopState();
         setBusy(false);
     });
     connect(m_expression, &QLineEdit::returnPressed, this, [this] {
@@ -321,6 +322,15 @@ void DebugDock::post(void (DebugWorker::*slot)())
     setBusy(true);
     m_status->setText(tr("Running…"));
     QMetaObject::invokeMethod(m_worker, slot, Qt::QueuedConnection);
+}
+
+void DebugDock::clearStopState()
+{
+    // Nothing is stopped any more: no thread is "stopped here", no warp is at a line.
+    for (QTableWidget* t : {m_locals, m_shared, m_threads, m_warp})
+        t->setRowCount(0);
+    m_warpLabel->setText(tr("Debugging stopped: the warp shows where its lanes are at the next "
+                            "stop."));
 }
 
 void DebugDock::show(const DebugSnapshot& s)

@@ -78,6 +78,8 @@ private:
     void startDebugging();
     void post(void (DebugWorker::*slot)());
     void show(const DebugSnapshot& s);
+    /// After Stop: the tables of the last stop are emptied (they no longer describe a thread).
+    void clearStopState();
     void setBusy(bool busy);
     void setCurrentLine(int line);
     void refreshMarkers();

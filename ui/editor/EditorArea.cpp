@@ -4,6 +4,7 @@
 #include "core/common/Error.h"
 #include "core/common/Text.h"
 #include "core/common/UserFile.h"
+#include "core/session/CppReference.h"
 #include "ui/common/RunController.h"
 #include "ui/common/SessionDocument.h"
 #include "ui/editor/CompileController.h"
@@ -59,6 +60,7 @@ EditorArea::EditorArea(SessionDocument* document, CompileController* compiler, Q
                 m_kernel->setDiagnostics(r->diagnostics);
                 for (const auto& [file, editor] : m_headers)
                     editor->setDiagnostics(r->diagnostics);
+                updateReferenceStub();
             });
     connect(compiler->reference(), &LiveCompiler::compiled, this,
             [this](std::shared_ptr<const CompileResult> r) {
@@ -67,6 +69,9 @@ EditorArea::EditorArea(SessionDocument* document, CompileController* compiler, Q
     connect(compiler, &CompileController::referenceDropped, this,
             [this]() { m_reference->clearDiagnostics(); });
     connect(document, &SessionDocument::sessionReplaced, this, &EditorArea::loadFromDocument);
+    connect(document, &SessionDocument::edited, this, [this](SessionDocument::Part part) {
+        if (part != SessionDocument::Part::Kernel) updateReferenceStub(); // roles, scalars
+    });
 }
 
 void EditorArea::subscribe(RunController* runner)
@@ -120,6 +125,21 @@ void EditorArea::updateReferenceTab()
                           .arg(QString::fromUtf8(session::referenceKindName(s.reference.kind)))));
     // No reference yet: typing one makes it a C++ reference (SessionDocument::setReferenceText).
     m_reference->setReadOnly(!cpp && !none);
+    updateReferenceStub();
+}
+
+void EditorArea::updateReferenceStub()
+{
+    // An empty reference.cpp shows the signature a reference needs (a hint, not text: running
+    // still compares nothing until a reference is written).
+    const session::Session& s = m_doc->session();
+    const auto last = m_compiler->kernel()->lastResult();
+    const KernelInfo* kernel = last ? last->findKernel(s.launch.kernel) : nullptr;
+    const bool cppOrNone = s.reference.kind == session::ReferenceSpec::Kind::Cpp ||
+                           s.reference.kind == session::ReferenceSpec::Kind::None;
+    m_reference->setEmptyHint(kernel && cppOrNone
+                                  ? QString::fromStdString(session::CppReference::stub(s, *kernel))
+                                  : QString());
 }
 
 KernelEditor* EditorArea::headerEditor(const std::string& file)

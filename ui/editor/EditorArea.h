@@ -62,6 +62,8 @@ private:
     KernelEditor* headerEditor(const std::string& file);
     /// The reference tab's title and whether it can be typed into.
     void updateReferenceTab();
+    /// reference.cpp's empty-editor hint: the stub for the launched kernel (CppReference::stub).
+    void updateReferenceStub();
 
     SessionDocument* m_doc;
     CompileController* m_compiler;

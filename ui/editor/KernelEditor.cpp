@@ -25,6 +25,8 @@ namespace {
 
 constexpr int kErrorMarker = 0;
 constexpr int kWarningMarker = 1;
+/// A data race's line: a bookmark, distinct from an error's and a breakpoint's red dots.
+constexpr int kRaceMarker = 2;
 constexpr int kErrorIndicator = 8;
 constexpr int kWarningIndicator = 9;
 constexpr int kMarkerMargin = 1;
@@ -92,7 +94,11 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     setMarginType(kMarkerMargin, SymbolMargin);
     setMarginWidth(kMarkerMargin, 16);
     setMarginSensitivity(kMarkerMargin, true);
-    setMarginMarkerMask(kMarkerMargin, (1 << kErrorMarker) | (1 << kWarningMarker));
+    setMarginMarkerMask(kMarkerMargin,
+                        (1 << kErrorMarker) | (1 << kWarningMarker) | (1 << kRaceMarker));
+    markerDefine(QsciScintilla::Bookmark, kRaceMarker);
+    setMarkerBackgroundColor(QColor(0x9141ac), kRaceMarker);
+    setMarkerForegroundColor(QColor(0x5b2a6e), kRaceMarker);
     markerDefine(QsciScintilla::Circle, kErrorMarker);
     setMarkerBackgroundColor(QColor(0xd0342c), kErrorMarker);
     setMarkerForegroundColor(QColor(0x8a1c16), kErrorMarker);
@@ -106,6 +112,12 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     setIndicatorForegroundColor(QColor(0xd08a00), kWarningIndicator);
 
     setAnnotationDisplay(AnnotationBoxed);
+    // A typed `}` alone on its line goes to the indentation of the line with its `{`.
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this](int ch) {
+        if (ch == '}') dedentClosingBrace();
+    });
+    // The empty-text hint comes and goes with the text.
+    connect(this, &QsciScintilla::textChanged, this, &KernelEditor::showEmptyHint);
 
     connect(this, &QsciScintilla::linesChanged, this, &KernelEditor::updateLineNumberWidth);
     connect(this, &QsciScintilla::marginClicked, this,
@@ -334,7 +346,9 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
 {
     markerDeleteAll(kErrorMarker);
     markerDeleteAll(kWarningMarker);
+    markerDeleteAll(kRaceMarker);
     clearAnnotations();
+    m_hintShown = false;
     const int lastLine = std::max(0, lines() - 1);
     clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), kErrorIndicator);
     clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), kWarningIndicator);
@@ -397,6 +411,72 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
                                                             : m_noteStyle;
         if (style) annotate(line, parts.join(u'\n'), *style);
     }
+    showEmptyHint();
+}
+
+void KernelEditor::markRaces(const std::vector<Diagnostic>& races)
+{
+    const std::string mine = m_sourceName.toStdString();
+    for (const Diagnostic& d : races) {
+        if ((!d.file.empty() && d.file != mine) || d.line <= 0 || d.line > lines()) continue;
+        const bool compileError =
+            std::any_of(m_diagnostics.begin(), m_diagnostics.end(), [&](const Diagnostic& c) {
+                return c.line == d.line && isErrorSeverity(c.severity) && c.message != d.message;
+            });
+        if (!compileError) markerDelete(d.line - 1, kErrorMarker);
+        markerAdd(d.line - 1, kRaceMarker);
+    }
+}
+
+bool KernelEditor::hasRaceMarker(int line) const
+{
+    return line >= 1 &&
+           (const_cast<KernelEditor*>(this)->markersAtLine(line - 1) & (1u << kRaceMarker));
+}
+
+int KernelEditor::raceMarkerSymbol() const
+{
+    return static_cast<int>(const_cast<KernelEditor*>(this)->SendScintilla(
+        SCI_MARKERSYMBOLDEFINED, static_cast<unsigned long>(kRaceMarker)));
+}
+
+void KernelEditor::setEmptyHint(const QString& hint)
+{
+    if (hint == m_emptyHint) return;
+    m_emptyHint = hint;
+    showEmptyHint();
+}
+
+void KernelEditor::showEmptyHint()
+{
+    const bool show = !m_emptyHint.isEmpty() && length() == 0;
+    if (show && m_noteStyle) {
+        annotate(0, m_emptyHint, *m_noteStyle);
+        m_hintShown = true;
+    } else if (m_hintShown) {
+        clearAnnotations(0);
+        m_hintShown = false;
+    }
+}
+
+void KernelEditor::dedentClosingBrace()
+{
+    int line = 0, column = 0;
+    getCursorPosition(&line, &column);
+    const QString text = this->text(line);
+    const qsizetype brace = text.indexOf(u'}');
+    if (brace < 0 || !text.left(brace).trimmed().isEmpty()) return; // not alone on its line
+    const long at = SendScintilla(SCI_GETCURRENTPOS) - 1;
+    const long match = SendScintilla(SCI_BRACEMATCH, static_cast<unsigned long>(at), 0L);
+    const int step = indentationWidth() > 0 ? indentationWidth() : tabWidth();
+    const int target = match >= 0 ? indentation(static_cast<int>(SendScintilla(
+                                        SCI_LINEFROMPOSITION, static_cast<unsigned long>(match))))
+                                  : std::max(0, indentation(line) - step);
+    if (target == indentation(line)) return;
+    const int after = column - static_cast<int>(brace); // the caret's offset from the brace
+    setIndentation(line, target);
+    const QString now = this->text(line);
+    setCursorPosition(line, static_cast<int>(now.indexOf(u'}')) + after);
 }
 
 bool KernelEditor::hasErrorMarker(int line) const

@@ -42,6 +42,17 @@ public:
     bool hasWarningMarker(int line) const;
     /// The annotation under 1-based `line` ("" when none).
     QString annotationText(int line) const;
+    /// Marks the lines of data races (diagnostics of this file) with the race marker, distinct
+    /// from an error's and a breakpoint's red dot; call after setDiagnostics, which clears them.
+    void markRaces(const std::vector<Diagnostic>& races);
+    bool hasRaceMarker(int line) const;
+    /// The Scintilla marker symbol races are drawn with (SC_MARK_…).
+    int raceMarkerSymbol() const;
+    /// A text shown (greyed, as an annotation under the first line) while the editor is empty:
+    /// reference.cpp's stub with the signature a reference needs. "" for none.
+    void setEmptyHint(const QString& hint);
+    const QString& emptyHint() const noexcept { return m_emptyHint; }
+    bool emptyHintShown() const noexcept { return m_hintShown; }
 
     /// Moves the cursor to 1-based line/column and makes it visible.
     void goToLine(int line, int column = 1);
@@ -87,6 +98,9 @@ protected:
 
 private:
     void updateLineNumberWidth();
+    void showEmptyHint();
+    /// A `}` typed alone on its line: to the indentation of its `{` line.
+    void dedentClosingBrace();
     void applyHeat();
     void fitLines();
 
@@ -107,6 +121,8 @@ private:
     std::map<int, Heat> m_heat;           ///< 1-based line → its samples
     std::vector<QsciStyle*> m_heatStyles; ///< coolest to hottest
     int m_minLines = 0;                   ///< setMinimumLinesOnScreen
+    QString m_emptyHint;
+    bool m_hintShown = false;
 };
 
 } // namespace wb::ui

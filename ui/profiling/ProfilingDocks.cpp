@@ -337,14 +337,26 @@ void ProfilingDocks::updateGeometry()
     if (!dims(s.launch.grid, "grid", config.grid) || !dims(s.launch.block, "block", config.block))
         return; // the launch form shows the error; keep the last good picture
     m_geometry->setLaunch(config);
+    // The data the threads map to: the largest buffer (a reduction's 65,536-element input, not
+    // its 256 partial sums), an output where sizes tie (matmul's C); the summary names it.
+    const session::BufferSpec* data = nullptr;
+    std::vector<std::size_t> dataShape;
+    std::size_t dataCount = 0;
     for (const auto& b : s.buffers) {
-        if (!b.isOutput()) continue;
         QString error;
-        if (const auto shape = eval.shape(b, &error)) {
-            m_geometry->setShape(*shape, QString::fromStdString(b.name));
-            break;
+        const auto shape = eval.shape(b, &error);
+        if (!shape) continue;
+        std::size_t count = 1;
+        for (std::size_t d : *shape)
+            count *= d;
+        if (!data || count > dataCount ||
+            (count == dataCount && b.isOutput() && !data->isOutput())) {
+            data = &b;
+            dataShape = *shape;
+            dataCount = count;
         }
     }
+    if (data) m_geometry->setShape(dataShape, QString::fromStdString(data->name));
 }
 
 void ProfilingDocks::onRunFinished(const RunOutcome& outcome)

@@ -103,6 +103,9 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumHeight(140);
+    // Wide enough for its title and axis labels whole: beside the form and table the splitter
+    // otherwise left it a sliver ("Media…", "…") at 1280×720.
+    m_chart->setMinimumWidth(std::max(320, fontMetrics().horizontalAdvance(chart->title()) + 48));
 
     auto* form = new QFormLayout;
     form->addRow(tr("Parameter"), m_kind);

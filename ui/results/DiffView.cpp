@@ -12,6 +12,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -50,7 +52,6 @@ DiffView::DiffView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* top = new QHBoxLayout;
     m_output = new QComboBox(this);
     m_output->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_badge = new QLabel(this);
@@ -58,8 +59,8 @@ DiffView::DiffView(QWidget* parent)
     m_stats = new QLabel(this);
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // The statistics wrap in the whole width under the output's row, so at a projector's
-    // font size the row still fits a narrow panel.
+    // The statistics wrap in the whole width above the views, so at a projector's font size
+    // they still fit a narrow panel.
     m_stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* prev = new QToolButton(this);
     prev->setText(tr("◀ Previous"));
@@ -67,16 +68,29 @@ DiffView::DiffView(QWidget* parent)
     auto* next = new QToolButton(this);
     next->setText(tr("Next ▶"));
     next->setToolTip(tr("Next mismatch (F8)"));
+    // The output and its badge left of the views' tabs, Previous / Next right of them: no row
+    // of their own, so at 1280×720 the table keeps at least 8 rows in view (placeControls).
+    m_outputBox = new QWidget(this);
+    auto* top = new QHBoxLayout(m_outputBox);
+    top->setContentsMargins(0, 0, 6, 0);
     top->addWidget(m_output);
     top->addWidget(m_badge);
-    top->addStretch(1);
-    top->addWidget(prev);
-    top->addWidget(next);
-    layout->addLayout(top);
+    m_stepBox = new QWidget(this);
+    auto* steps = new QHBoxLayout(m_stepBox);
+    steps->setContentsMargins(0, 0, 0, 0);
+    steps->addWidget(prev);
+    steps->addWidget(next);
+    m_controlsRow = new QWidget(this);
+    auto* row = new QHBoxLayout(m_controlsRow);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addStretch(1);
+    layout->addWidget(m_controlsRow);
     layout->addWidget(m_stats);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
+    // Its width is the panel's to give: the controls move to their own row when narrow.
+    m_tabs->setMinimumWidth(1);
     m_model = new DiffTableModel(this);
     m_table = new VirtualTableView(m_tabs);
     m_table->setModel(m_model);
@@ -101,6 +115,7 @@ DiffView::DiffView(QWidget* parent)
         m_currentMismatch = found;
         m_tabs->setCurrentWidget(m_table);
         m_table->scrollToRow(found, DiffTableModel::AbsErrorColumn);
+        m_heatmap->setHighlight(found);
         Q_EMIT mismatchShown(found);
     });
     m_errors = new QFutureWatcher<std::shared_ptr<std::vector<float>>>(this);
@@ -124,10 +139,43 @@ DiffView::DiffView(QWidget* parent)
                                         : tr("|result − reference| (magenta: NaN/Inf · violet: "
                                              "never written)"));
             });
+    placeControls();
     connect(next, &QToolButton::clicked, this, [this]() { goToMismatch(false); });
     connect(prev, &QToolButton::clicked, this, [this]() { goToMismatch(true); });
     connect(m_output, &QComboBox::currentIndexChanged, this, &DiffView::showOutput);
     clear();
+}
+
+void DiffView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeControls();
+}
+
+void DiffView::placeControls()
+{
+    const int needed = m_outputBox->sizeHint().width() + m_tabs->tabBar()->sizeHint().width() +
+                       m_stepBox->sizeHint().width() + 16;
+    const bool corners = width() >= needed;
+    if (m_controlsPlaced && corners == m_controlsInCorners) return;
+    m_controlsPlaced = true;
+    m_controlsInCorners = corners;
+    auto* row = static_cast<QHBoxLayout*>(m_controlsRow->layout());
+    if (corners) {
+        row->removeWidget(m_outputBox);
+        row->removeWidget(m_stepBox);
+        m_tabs->setCornerWidget(m_outputBox, Qt::TopLeftCorner);
+        m_tabs->setCornerWidget(m_stepBox, Qt::TopRightCorner);
+        m_controlsRow->hide();
+    } else {
+        m_tabs->setCornerWidget(nullptr, Qt::TopLeftCorner);
+        m_tabs->setCornerWidget(nullptr, Qt::TopRightCorner);
+        row->insertWidget(0, m_outputBox);
+        row->addWidget(m_stepBox);
+        m_controlsRow->show();
+    }
+    m_outputBox->show();
+    m_stepBox->show();
 }
 
 DiffView::~DiffView()
@@ -353,6 +401,7 @@ bool DiffView::goToMismatch(bool backwards)
         m_currentMismatch = found;
         m_tabs->setCurrentWidget(m_table);
         m_table->scrollToRow(found, DiffTableModel::AbsErrorColumn);
+        m_heatmap->setHighlight(found);
         Q_EMIT mismatchShown(found);
         return true;
     }

@@ -54,7 +54,14 @@ public:
 Q_SIGNALS:
     void mismatchShown(qint64 index);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /// The output chooser and Previous / Next beside the views' tabs where the width allows,
+    /// else in a row of their own above them (a narrow panel, Presentation Mode's large font).
+    void placeControls();
+
     void showOutput(int i);
     void buildImages(const session::Session& session);
 
@@ -64,6 +71,11 @@ private:
     QLabel* m_badge = nullptr;
     QLabel* m_stats = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QWidget* m_outputBox = nullptr; ///< the output chooser and its badge
+    QWidget* m_stepBox = nullptr;   ///< Previous / Next
+    QWidget* m_controlsRow = nullptr;
+    bool m_controlsInCorners = false;
+    bool m_controlsPlaced = false;
     DiffTableModel* m_model = nullptr;
     VirtualTableView* m_table = nullptr;
     ImageView* m_heatmap = nullptr;

@@ -101,6 +101,7 @@ void ProblemsController::showRaces(std::size_t races, const std::vector<Diagnost
     problems.insert(problems.end(), notes.begin(), notes.end());
     m_model->setDiagnostics(QStringLiteral("races"), problems);
     m_editors->markKernel(found);
+    m_editors->kernelEditor()->markRaces(found); // their own marker, not the error's red dot
     m_results->appendLog(
         races == 0 ? tr("race check: no races found")
                    : tr("race check: %n race(s) found", nullptr, static_cast<int>(races)));

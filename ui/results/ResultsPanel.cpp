@@ -2,6 +2,7 @@
 #include "ui/results/ResultsPanel.h"
 
 #include "core/session/Pipeline.h"
+#include "core/session/Poison.h"
 
 #include "core/profiling/Summary.h"
 #include "ui/common/RunController.h"
@@ -25,6 +26,7 @@
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <map>
 
@@ -60,6 +62,8 @@ QString statusWord(session::RunReport::Status s)
         return QObject::tr("✘ runtime error");
     case session::RunReport::Status::Invalid:
         return QObject::tr("✘ invalid session");
+    case session::RunReport::Status::Unchecked:
+        return QObject::tr("Ran — not checked");
     }
     return {};
 }
@@ -71,9 +75,36 @@ QString statusColour(session::RunReport::Status s)
         return QStringLiteral("#2e9e44");
     case session::RunReport::Status::Mismatch:
         return QStringLiteral("#d0342c");
+    case session::RunReport::Status::Unchecked:
+        return QStringLiteral("#5e5c64"); // neutral: it ran, nothing was compared
     default:
         return QStringLiteral("#b26b00");
     }
+}
+
+/// What is known of a run that compared nothing, one output a part: "y: 1,000 of 1,000 never
+/// written · 0 NaN · 0 Inf" ("all written" when the poison check saw every element change).
+QString uncheckedFacts(const session::RunReport& r)
+{
+    QStringList parts;
+    const auto n = [](std::uint64_t v) {
+        return QString::fromStdString(session::withThousands(v));
+    };
+    for (const session::OutputResult& o : r.outputs) {
+        if (o.compared) continue;
+        const QString name = QString::fromStdString(o.buffer).toHtmlEscaped();
+        QString written;
+        if (!o.coverage.checked)
+            written = ResultsPanel::tr("not poisoned (inout): unwritten elements not detectable");
+        else if (o.coverage.unwritten == 0)
+            written = ResultsPanel::tr("all %1 elements written").arg(n(o.coverage.total));
+        else
+            written = ResultsPanel::tr("<b>%1 of %2 never written</b>")
+                          .arg(n(o.coverage.unwritten), n(o.coverage.total));
+        parts
+            << ResultsPanel::tr("%1: %2 · %3 NaN · %4 Inf").arg(name, written, n(o.nan), n(o.inf));
+    }
+    return parts.join(QStringLiteral("<br>"));
 }
 
 /// A pipeline's timing: the pass, then each `launches` entry's count and summed medians (each
@@ -237,6 +268,13 @@ bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+void ResultsPanel::wheelEvent(QWheelEvent* event)
+{
+    // What scrolls (tables, the log, charts) took the wheel already; the rest of the panel does
+    // not hand it on to the dock's scroll area, which would scroll the verdict out of view.
+    event->accept();
+}
+
 void ResultsPanel::showTab(Tab tab)
 {
     m_tabs->setCurrentIndex(static_cast<int>(tab));
@@ -259,7 +297,12 @@ QString ResultsPanel::throughputText() const
 
 void ResultsPanel::setRunning(bool running, const QString& what)
 {
-    if (running) m_verdict->setText(QStringLiteral("⏳ ") + what.toHtmlEscaped());
+    // An icon (an image, not a font glyph: the bundled fonts lack the hourglass).
+    if (running)
+        m_verdict->setText(QStringLiteral("<img src=':/warpbench/icons/running.svg' width='%1' "
+                                          "height='%1' style='vertical-align: middle'> %2")
+                               .arg(m_verdict->fontMetrics().height())
+                               .arg(what.toHtmlEscaped()));
 }
 
 bool ResultsPanel::isVeiled() const
@@ -385,10 +428,15 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     const bool timed = !t.samplesMs.empty();
     QString verdict = QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
                           .arg(statusColour(r.status), statusWord(r.status));
-    // A pass without a reference only means that it ran.
-    if (r.status == session::RunReport::Status::Passed &&
-        r.referenceKind == session::ReferenceSpec::Kind::None)
-        verdict += tr(" (ran; not compared: no reference)");
+    // Nothing compared: a neutral word, never green; amber when an output was left unwritten.
+    const bool unchecked = r.status == session::RunReport::Status::Unchecked;
+    if (unchecked)
+        verdict =
+            QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
+                .arg(r.unwrittenElements() ? QStringLiteral("#b26b00") : statusColour(r.status),
+                     r.referenceKind == session::ReferenceSpec::Kind::None
+                         ? tr("Ran — not checked (no reference)")
+                         : tr("Ran — not checked (the reference covers no output)"));
     if (timed && !r.pipeline.empty())
         verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass (±%3, %4 passes)")
                        .arg(r.pipeline.size())
@@ -405,7 +453,16 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                                      : tr(" · %1").arg(formatBandwidth(r.bandwidthGBs));
     verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
     QString tip;
-    if (!r.message.empty() && r.status != session::RunReport::Status::Passed) {
+    if (unchecked) {
+        verdict +=
+            QStringLiteral("<br><span style='color:%1'>%2</span>")
+                .arg(r.unwrittenElements() ? QStringLiteral("#b26b00") : statusColour(r.status),
+                     uncheckedFacts(r));
+        if (r.referenceKind == session::ReferenceSpec::Kind::None)
+            verdict += tr("<br>Write a reference in reference.cpp to compare the outputs.");
+    } else if (!r.message.empty() && r.status != session::RunReport::Status::Passed &&
+               // "FAIL — mismatch" says it already; the Diff tab says where.
+               r.message != "outputs differ from the reference") {
         // A long message (a timeout's, a crash's) shows shortened; whole on hover and in Log.
         QString message = QString::fromStdString(r.message);
         if (message.size() > kVerdictMessageChars) {

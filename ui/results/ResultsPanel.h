@@ -82,6 +82,7 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 
 private:
     QLabel* m_verdict = nullptr; ///< wraps; never widens the window (see the constructor)

@@ -167,10 +167,18 @@ private Q_SLOTS:
         QCOMPARE(dock->currentLine(), 12);
         QCOMPARE(local(dock, QStringLiteral("stride")), QStringLiteral("64"));
         // Shift+F5 ends the session.
+        QVERIFY(dock->warpTable()->rowCount() > 0);
         dock->stopAction()->trigger();
         QVERIFY(!dock->sessionActive());
         QCOMPARE(dock->currentLine(), 0);
         QVERIFY(!dock->continueAction()->isEnabled());
+        // Issue 29: nothing of the last stop stays, no thread or lane "stopped here".
+        for (QTableWidget* t :
+             {dock->warpTable(), dock->threadsTable(), dock->localsTable(), dock->sharedTable()})
+            for (int r = 0; r < t->rowCount(); ++r)
+                for (int c = 0; c < t->columnCount(); ++c)
+                    QVERIFY(!cell(t, r, c).contains(QStringLiteral("stopped here")));
+        QCOMPARE(dock->warpTable()->rowCount(), 0);
         QCOMPARE(Backend::createdCount(), backends);
     }
 

@@ -748,6 +748,22 @@ private Q_SLOTS:
         w.document()->setModified(false);
     }
 
+    /// Issue 29 item 6: reduction's launch geometry measures its 65,536-element input, not the
+    /// 256 partial sums: no "65,280 of 65,536 threads outside the data".
+    void geometryMeasuresTheLargestBuffer()
+    {
+        MainWindow w;
+        auto* docks = w.findChild<ProfilingDocks*>();
+        QVERIFY(docks);
+        QVERIFY(w.openProject(example("reduction")));
+        const QString summary = docks->geometry()->summary();
+        QVERIFY2(summary.contains(QStringLiteral("over 65,536 elements ('in'): 65,536 of 65,536 "
+                                                 "elements covered")),
+                 qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("outside the data")), qPrintable(summary));
+        w.document()->setModified(false);
+    }
+
     /// Issue 17 item 9: matmul_tiled with a non-square block (x = 8 columns, y = 16 rows) on
     /// the CPU emulator, in the real window. The launch-geometry view, the error heatmap and
     /// who-wrote-what agree on every element — reached or not, by which block and thread —
