@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/WindowLayout.h"
 
+#include "ui/teaching/PresentationMode.h"
+
 #include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
@@ -45,24 +47,61 @@ void WindowLayout::restore()
 
 void WindowLayout::save() const
 {
+    // Closed while presenting: the layout from before it, never the projector's.
+    const QByteArray geometry = PresentationMode::geometryBefore(m_window);
+    const QByteArray state = PresentationMode::stateBefore(m_window);
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), m_window->saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), m_window->saveState());
+    settings.setValue(QStringLiteral("window/geometry"),
+                      geometry.isEmpty() ? m_window->saveGeometry() : geometry);
+    settings.setValue(QStringLiteral("window/state"),
+                      state.isEmpty() ? m_window->saveState() : state);
 }
 
 void WindowLayout::shown()
 {
     if (m_shownOnce) return;
     m_shownOnce = true;
+    fitFrameToScreen();
+    // A window manager adds its frame (title bar) a moment after the window is shown: the
+    // window fitted again, and a first start's docks sized again for the new size.
+    QTimer::singleShot(250, this, [this] {
+        if (fitFrameToScreen() && !m_restored)
+            QTimer::singleShot(0, this, &WindowLayout::applyDefaultDockSizes);
+    });
     if (m_restored) return;
     // Once the window is laid out (resizeDocks needs the final geometry).
     QTimer::singleShot(0, this, &WindowLayout::applyDefaultDockSizes);
 }
 
+bool WindowLayout::fitFrameToScreen()
+{
+    const QScreen* s = m_window->screen();
+    if (!s || (m_window->windowState() &
+               (Qt::WindowMaximized | Qt::WindowFullScreen | Qt::WindowMinimized)))
+        return false;
+    // The window with its frame (title bar, borders) inside the available geometry.
+    const QRect room = s->availableGeometry();
+    const QRect frame = m_window->frameGeometry();
+    const QSize margins = frame.size() - m_window->geometry().size();
+    const QSize before = m_window->size();
+    const QSize size = before.boundedTo(room.size() - margins);
+    if (size != before) m_window->resize(size);
+    const QSize outer = size + margins;
+    const QPoint at(
+        std::max(room.left(), std::min(frame.x(), room.left() + room.width() - outer.width())),
+        std::max(room.top(), std::min(frame.y(), room.top() + room.height() - outer.height())));
+    if (at != frame.topLeft()) m_window->move(at); // move() places the frame
+    return size != before;
+}
+
 QSize WindowLayout::defaultWindowSize() const
 {
     const QScreen* s = m_window->screen();
-    const QSize room = s ? s->availableGeometry().size() : QSize(1400, 900);
+    // The frame (title bar) is part of what must fit; known once the window is shown.
+    const QSize frame = m_window->isVisible()
+                            ? m_window->frameGeometry().size() - m_window->geometry().size()
+                            : QSize(0, 0);
+    const QSize room = s ? s->availableGeometry().size() - frame : QSize(1400, 900);
     return QSize(1400, 900).boundedTo(room);
 }
 
@@ -87,6 +126,7 @@ void WindowLayout::reset(QAction* presentation)
         const QSize size = defaultWindowSize();
         if (m_window->size() != size) {
             m_window->resize(size);
+            fitFrameToScreen();
             // resizeDocks needs the new size laid out.
             QTimer::singleShot(0, this, &WindowLayout::applyDefaultDockSizes);
             return;

@@ -24,9 +24,11 @@ public:
     /// Once every dock is in place: remembers it as the first start's layout, then restores
     /// the one saved by the last session.
     void restore();
-    /// Before the window closes: its geometry and docks for the next session.
+    /// Before the window closes: its geometry and docks for the next session (in Presentation
+    /// Mode, those from before it).
     void save() const;
-    /// The window was shown (the first time: the first start's dock sizes once laid out).
+    /// The window was shown (the first time: fitted with its frame to the available geometry,
+    /// and the first start's dock sizes once laid out).
     void shown();
     /// The first start's docks and size; `presentation` (checked) is left first, as it would
     /// restore its own saved layout when turned off.
@@ -35,6 +37,9 @@ public:
 private:
     /// 1400 × 900, or the screen's available size when that is smaller.
     QSize defaultWindowSize() const;
+    /// The window and its frame (title bar) inside the screen's available geometry: smaller
+    /// when it is too large (then true), moved in when it sticks out.
+    bool fitFrameToScreen();
     /// The first start's dock sizes for the window's current size.
     void applyDefaultDockSizes();
 

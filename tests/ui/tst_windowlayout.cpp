@@ -24,6 +24,7 @@
 #include "ui/results/DiffView.h"
 #include "ui/results/ResultsPanel.h"
 #include "ui/results/TimingCharts.h"
+#include "ui/teaching/GuidePanel.h"
 #include "ui/teaching/PresentationMode.h"
 
 #include <QAbstractScrollArea>
@@ -238,6 +239,14 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QCOMPARE(w.screen(), screen);
             checkOnScreen(w, qPrintable(screen->name()));
+            // With its frame (title bar) inside the available geometry (issue 29 item 3).
+            QTest::qWait(300);
+            QVERIFY2(screen->availableGeometry().contains(w.frameGeometry()),
+                     qPrintable(QStringLiteral("frame %1,%2 %3×%4")
+                                    .arg(w.frameGeometry().x())
+                                    .arg(w.frameGeometry().y())
+                                    .arg(w.frameGeometry().width())
+                                    .arg(w.frameGeometry().height())));
             // The editor and both right-hand panels are on screen at the first start.
             for (QWidget* panel :
                  {static_cast<QWidget*>(w.launchPanel()), static_cast<QWidget*>(w.bufferPanel()),
@@ -616,6 +625,136 @@ private Q_SLOTS:
             QCOMPARE(w.size(), size);
             w.document()->setModified(false);
         }
+    }
+
+    /// Issue 29 item 3: leaving Presentation Mode gives back exactly the geometry from before
+    /// it, and what a session remembers (closed after or during it) is that geometry, never the
+    /// projector layout.
+    void presentationModeRestoresTheGeometry()
+    {
+        for (const bool closeWhilePresenting : {false, true}) {
+            QSettings().clear();
+            QRect before;
+            QByteArray stateBefore;
+            {
+                MainWindow w;
+                w.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&w));
+                QTest::qWait(300); // the first start's fitting and dock sizes
+                w.setGeometry(QRect(QPoint(37, 41), w.size() - QSize(120, 90)));
+                QTest::qWait(50);
+                before = w.geometry();
+                stateBefore = w.saveState();
+                presentationAction(w)->setChecked(true);
+                QTest::qWait(50);
+                QVERIFY(w.saveState() != stateBefore);
+                if (!closeWhilePresenting) {
+                    presentationAction(w)->setChecked(false);
+                    QTest::qWait(50);
+                    QCOMPARE(w.geometry(), before);
+                    QCOMPARE(w.saveState(), stateBefore);
+                }
+                w.close(); // saves the layout
+            }
+            MainWindow again;
+            again.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&again));
+            QTest::qWait(300);
+            QVERIFY(!PresentationMode::isActive(&again));
+            QCOMPARE(again.geometry(), before);
+            QCOMPARE(again.saveState(), stateBefore);
+        }
+    }
+
+    /// Issue 29 item 4: reduction in Presentation Mode at 1280×720 cuts no line of code (the
+    /// editor has its widest line's width, or wraps with a visible arrow at each wrap), and
+    /// leaving it gives back every panel as it was: the docks, the Guide's font, the wrapping.
+    void presentationModeCutsNoCode()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(300);
+        QVERIFY(w.openProject(example("reduction")));
+        if (m_hasHostCompiler) {
+            selectBackend(w, "cpu");
+            const auto outcome = runAndWait(w);
+            QVERIFY(outcome);
+            QVERIFY2(outcome->report.status == session::RunReport::Status::Passed,
+                     outcome->report.message.c_str());
+        }
+        QTest::qWait(100);
+        auto* guide = w.findChild<GuidePanel*>();
+        QVERIFY(guide);
+        QVERIFY(guide->hasGuide());
+        const QFont guideFont = guide->font();
+        const QFont guideDocumentFont = guide->document()->defaultFont();
+        const QString guideHtml = guide->document()->toHtml(); // code blocks' fonts too
+        KernelEditor* editor = w.kernelEditor();
+        const auto wrapBefore = editor->wrapMode();
+        const QByteArray stateBefore = w.saveState();
+        const QRect geometryBefore = w.geometry();
+
+        presentationAction(w)->setChecked(true);
+        QTest::qWait(100);
+        checkOnScreen(w, "reduction presenting");
+        QVERIFY(editor->isVisible());
+        // The widest line at the editor's presentation font, measured here line by line.
+        editor->SendScintilla(QsciScintillaBase::SCI_COLOURISE, 0UL, -1L);
+        long widest = 0;
+        QString widestLine;
+        for (int line = 0; line < editor->lines(); ++line) {
+            QString t = editor->text(line).trimmed().isEmpty() ? QString() : editor->text(line);
+            while (t.endsWith(u'\n') || t.endsWith(u'\r'))
+                t.chop(1);
+            t.replace(u'\t', QString(editor->tabWidth(), u' '));
+            const long pos = editor->positionFromLineIndex(line, 0);
+            const long style = editor->SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT,
+                                                     static_cast<unsigned long>(pos));
+            const long width =
+                editor->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH,
+                                      static_cast<unsigned long>(style), t.toUtf8().constData());
+            if (width > widest) {
+                widest = width;
+                widestLine = t;
+            }
+        }
+        long margins = editor->SendScintilla(QsciScintillaBase::SCI_GETMARGINLEFT) +
+                       editor->SendScintilla(QsciScintillaBase::SCI_GETMARGINRIGHT);
+        for (unsigned long m = 0; m < 5; ++m)
+            margins += editor->SendScintilla(QsciScintillaBase::SCI_GETMARGINWIDTHN, m);
+        const long textArea = editor->viewport()->width() - margins;
+        const bool wraps = editor->wrapMode() != QsciScintilla::WrapNone;
+        const long flags = editor->SendScintilla(QsciScintillaBase::SCI_GETWRAPVISUALFLAGS);
+        qInfo("reduction presenting: widest line %ld px (%lld chars), text area %ld px, wraps %d, "
+              "panel column %d px",
+              widest, static_cast<long long>(widestLine.size()), textArea, int(wraps),
+              w.width() - editor->width());
+        QVERIFY2(
+            textArea >= widest || (wraps && flags != 0),
+            qPrintable(
+                QStringLiteral("'%1': %2 px in %3 px").arg(widestLine).arg(widest).arg(textArea)));
+        // Still at least 20 lines and the panels' column still there.
+        QVERIFY(editor->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN) >= 20);
+        QVERIFY(w.width() - editor->width() >=
+                w.width() * PresentationMode::kMinPanelColumnPercent / 100);
+        if (m_hasHostCompiler) w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+        QTest::qWait(100);
+        screenshot(w, QStringLiteral("presentation-reduction-1280x720"));
+        w.findChild<QDockWidget*>(QStringLiteral("guideDock"))->raise();
+        QTest::qWait(100);
+        screenshot(w, QStringLiteral("presentation-reduction-guide-1280x720"));
+
+        presentationAction(w)->setChecked(false);
+        QTest::qWait(100);
+        QCOMPARE(w.saveState(), stateBefore);
+        QCOMPARE(w.geometry(), geometryBefore);
+        QCOMPARE(guide->font(), guideFont);
+        QCOMPARE(guide->document()->defaultFont(), guideDocumentFont);
+        QCOMPARE(guide->document()->toHtml(), guideHtml);
+        QCOMPARE(editor->wrapMode(), wrapBefore);
+        checkOnScreen(w, "after presenting reduction");
+        w.document()->setModified(false);
     }
 
     /// The crash verdict offers Run with Bounds Checking, and the link runs it.

@@ -10,6 +10,8 @@
 #include <QFontInfo>
 #include <QFontMetricsF>
 #include <QHelpEvent>
+#include <QScrollBar>
+#include <QStyle>
 #include <QToolTip>
 
 #include <QRegularExpression>
@@ -310,6 +312,59 @@ void KernelEditor::setMinimumLinesOnScreen(int lines)
 {
     m_minLines = std::max(0, lines);
     fitLines();
+}
+
+int KernelEditor::widthForLongestLine()
+{
+    // Style every line (Scintilla styles lazily, what is on screen), then measure each line in
+    // the default style and in its first and last characters' styles (a comment may be italic).
+    SendScintilla(SCI_COLOURISE, 0UL, -1L);
+    const QString spaces(std::max(1, tabWidth()), u' ');
+    long widest = 0;
+    for (int line = 0; line < lines(); ++line) {
+        QString t = text(line);
+        while (t.endsWith(u'\n') || t.endsWith(u'\r'))
+            t.chop(1);
+        if (t.trimmed().isEmpty()) continue;
+        t.replace(u'\t', spaces);
+        const QByteArray utf8 = t.toUtf8();
+        const long start = positionFromLineIndex(line, 0);
+        const long end = SendScintilla(SCI_GETLINEENDPOSITION, static_cast<unsigned long>(line));
+        for (long style :
+             {static_cast<long>(STYLE_DEFAULT),
+              SendScintilla(SCI_GETSTYLEAT, static_cast<unsigned long>(start)),
+              SendScintilla(SCI_GETSTYLEAT, static_cast<unsigned long>(std::max(start, end - 1)))})
+            widest =
+                std::max(widest, SendScintilla(SCI_TEXTWIDTH, static_cast<unsigned long>(style),
+                                               utf8.constData()));
+    }
+    long margins = SendScintilla(SCI_GETMARGINLEFT) + SendScintilla(SCI_GETMARGINRIGHT);
+    for (unsigned long m = 0; m < 5; ++m)
+        margins += SendScintilla(SCI_GETMARGINWIDTHN, m);
+    // The frame, and a vertical scroll bar whether or not one is shown now; the caret's width.
+    const int frame = width() - viewport()->width() -
+                      (verticalScrollBar()->isVisible() ? verticalScrollBar()->width() : 0);
+    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    return static_cast<int>(widest + margins) + frame + bar + 4;
+}
+
+void KernelEditor::setPresentationWrap(bool on)
+{
+    if (on) {
+        if (!m_wrapBefore)
+            m_wrapBefore = std::make_pair(wrapMode(), SendScintilla(SCI_GETWRAPVISUALFLAGS));
+        setWrapMode(WrapWord);
+        // An arrow at the end of each wrapped piece and at the start of its continuation.
+        setWrapVisualFlags(WrapFlagByText, WrapFlagByText);
+        // The arrows are drawn in the whitespace colour: the selection's, visible on any
+        // background.
+        SendScintilla(SCI_SETWHITESPACEFORE, 1UL, palette().color(QPalette::Highlight));
+    } else if (m_wrapBefore) {
+        setWrapMode(m_wrapBefore->first);
+        SendScintilla(SCI_SETWRAPVISUALFLAGS, static_cast<unsigned long>(m_wrapBefore->second));
+        SendScintilla(SCI_SETWHITESPACEFORE, 0UL, 0L);
+        m_wrapBefore.reset();
+    }
 }
 
 void KernelEditor::fitLines()

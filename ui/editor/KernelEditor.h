@@ -7,6 +7,8 @@
 #include "ui/editor/Qsci.h"
 
 #include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QsciStyle;
@@ -82,6 +84,13 @@ public:
     Q_INVOKABLE void setMinimumLinesOnScreen(int lines);
     int minimumLinesOnScreen() const noexcept { return m_minLines; }
 
+    /// The widget width that shows the widest line whole at the current zoom: the widest line
+    /// in its lexer's styles (tabs expanded), the margins, and room for a vertical scroll bar.
+    Q_INVOKABLE int widthForLongestLine();
+    /// Presentation Mode when the widest line cannot get its width: wraps at words with an
+    /// arrow at each wrap (`on`), or back to the wrapping before (`!on`).
+    Q_INVOKABLE void setPresentationWrap(bool on);
+
     /// Offers the CUDA words and the document's identifiers that start with the word before
     /// the cursor (automatically after three characters; `force` for Ctrl+Space).
     void showCompletions(bool force);
@@ -121,6 +130,8 @@ private:
     std::map<int, Heat> m_heat;           ///< 1-based line → its samples
     std::vector<QsciStyle*> m_heatStyles; ///< coolest to hottest
     int m_minLines = 0;                   ///< setMinimumLinesOnScreen
+    /// The wrapping before setPresentationWrap(true); unset when it is off.
+    std::optional<std::pair<WrapMode, long>> m_wrapBefore;
     QString m_emptyHint;
     bool m_hintShown = false;
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/teaching/PresentationMode.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMetaObject>
 #include <QPalette>
@@ -21,6 +23,8 @@ const char* kIcons = "wbPresentationIcons";
 const char* kZoomed = "wbPresentationZoomed";
 const char* kGeometry = "wbPresentationGeometry";
 const char* kStatusBar = "wbPresentationStatusBar";
+const char* kNormalRect = "wbPresentationNormalRect";
+const char* kWrapped = "wbPresentationWrapped";
 
 QPalette highContrast()
 {
@@ -93,7 +97,7 @@ void compactStrips(QMainWindow* w, bool compact)
 
 /// The projector layout: every docked, visible panel becomes a tab of one column on the right;
 /// the one on top at the bottom (results) is raised.
-void layOutForProjector(QMainWindow* w)
+QDockWidget* layOutForProjector(QMainWindow* w)
 {
     QList<QDockWidget*> docks;
     QDockWidget* shown = nullptr; // the bottom panel the user was looking at
@@ -106,7 +110,7 @@ void layOutForProjector(QMainWindow* w)
             shown = d;
         docks << d;
     }
-    if (docks.isEmpty()) return;
+    if (docks.isEmpty()) return nullptr;
     QDockWidget* anchor = docks.front();
     w->addDockWidget(Qt::RightDockWidgetArea, anchor);
     for (QDockWidget* d : docks.mid(1))
@@ -120,6 +124,56 @@ void layOutForProjector(QMainWindow* w)
         bar->setElideMode(Qt::ElideNone);
         bar->setUsesScrollButtons(true);
     }
+    return shown ? shown : anchor;
+}
+
+/// Code is never cut: the editor gets the width its widest line needs (the panels' column
+/// gives it up, down to kMinPanelColumnPercent of the window), or, when even that is too
+/// little, wraps at words with an arrow at each wrap while the panels keep their column.
+/// Editors with `widthForLongestLine()`.
+void fitEditorsForProjector(QMainWindow* w, QDockWidget* column)
+{
+    if (auto* layout = w->layout()) layout->activate();
+    QList<QWidget*> editors;
+    QWidget* shown = nullptr;
+    for (QWidget* child : w->findChildren<QWidget*>()) {
+        if (child->metaObject()->indexOfMethod("widthForLongestLine()") < 0) continue;
+        editors << child;
+        if (!shown && child->isVisible()) shown = child;
+    }
+    if (editors.isEmpty()) return;
+    // Every editor of the central area has the visible one's width.
+    int have = shown ? shown->width() : w->width() / 2;
+    auto need = [](QWidget* e) {
+        int width = 0;
+        QMetaObject::invokeMethod(e, "widthForLongestLine", Q_RETURN_ARG(int, width));
+        return width;
+    };
+    if (shown && column && !column->isFloating()) {
+        const int extra = need(shown) - have;
+        const int minColumn = w->width() * PresentationMode::kMinPanelColumnPercent / 100;
+        if (extra > 0 && column->width() - extra >= minColumn) {
+            w->resizeDocks({column}, {column->width() - extra}, Qt::Horizontal);
+            if (auto* layout = w->layout()) layout->activate();
+            have = shown->width();
+        }
+        // Otherwise the editor wraps and the panels keep their column.
+    }
+    QVariantList wrapped;
+    for (QWidget* e : editors) {
+        if (need(e) <= have) continue;
+        QMetaObject::invokeMethod(e, "setPresentationWrap", Q_ARG(bool, true));
+        wrapped << QVariant::fromValue(static_cast<QObject*>(e));
+    }
+    w->setProperty(kWrapped, wrapped);
+}
+
+void unwrapEditors(QMainWindow* w)
+{
+    for (const QVariant& v : w->property(kWrapped).toList())
+        if (QObject* e = v.value<QObject*>())
+            QMetaObject::invokeMethod(e, "setPresentationWrap", Q_ARG(bool, false));
+    w->setProperty(kWrapped, QVariant());
 }
 
 /// A window wider or taller than its screen comes back onto it.
@@ -138,6 +192,16 @@ bool PresentationMode::isActive(const QMainWindow* window)
     return window && window->property(kActive).toBool();
 }
 
+QByteArray PresentationMode::geometryBefore(const QMainWindow* window)
+{
+    return isActive(window) ? window->property(kGeometry).toByteArray() : QByteArray();
+}
+
+QByteArray PresentationMode::stateBefore(const QMainWindow* window)
+{
+    return isActive(window) ? window->property(kState).toByteArray() : QByteArray();
+}
+
 void PresentationMode::apply(QMainWindow* w, bool on)
 {
     if (!w || isActive(w) == on) return;
@@ -147,6 +211,7 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         w->setProperty(kState, w->saveState());
         w->setProperty(kIcons, w->iconSize());
         w->setProperty(kGeometry, w->saveGeometry());
+        w->setProperty(kNormalRect, w->geometry());
         QFont f = w->font();
         f.setPointSize(std::max(kPointSize, f.pointSize()));
         w->setFont(f);
@@ -159,22 +224,34 @@ void PresentationMode::apply(QMainWindow* w, bool on)
             w->setProperty(kStatusBar, bar->isVisible());
             bar->hide();
         }
-        layOutForProjector(w);
+        QDockWidget* column = layOutForProjector(w);
         zoomEditors(w, true);
         keepOnScreen(w);
+        fitEditorsForProjector(w, column);
         w->setProperty(kActive, true);
     } else {
         w->setFont(w->property(kFont).value<QFont>());
+        unwrapEditors(w);
         zoomEditors(w, false);
         compactStrips(w, false);
         if (auto* bar = w->findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly))
             bar->setVisible(w->property(kStatusBar).toBool());
         w->setPalette(w->property(kPalette).value<QPalette>());
         w->setIconSize(w->property(kIcons).toSize());
-        w->restoreState(w->property(kState).toByteArray());
+        // The toolbar, status bar and panels at their normal sizes before the docks get theirs.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (auto* layout = w->layout()) layout->activate();
+        // Exactly the geometry from before: restoreGeometry() alone places a window by its
+        // frame, which moves it where the frame is not what it was (no window manager: y = 20).
         w->restoreGeometry(w->property(kGeometry).toByteArray());
+        if (!(w->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+            w->setGeometry(w->property(kNormalRect).toRect());
         keepOnScreen(w);
+        const QByteArray state = w->property(kState).toByteArray();
+        w->restoreState(state);
         w->setProperty(kActive, false);
+        w->setProperty(kGeometry, QVariant());
+        w->setProperty(kState, QVariant());
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
+
 class QMainWindow;
 
 namespace wb::ui {
@@ -10,9 +12,10 @@ namespace wb::ui {
 /// bigger toolbar icons, banners cut to their headline (children with a `setCompact(bool)`
 /// slot), no status bar, and a projector layout: the editor keeps the whole height on the left (≥
 /// 20 lines of the large font on a 1280×720 projector) and every docked panel is a tab of one
-/// column on the right, the panel that was on top at the bottom (the results) raised. The window
-/// never grows past its screen. Turning it off restores the window's own font, palette, icon size,
-/// dock layout and geometry.
+/// column on the right, the panel that was on top at the bottom (the results) raised. The editor
+/// gets the width its widest line needs, or wraps with an arrow at each wrap when that cannot be
+/// had. The window never grows past its screen. Turning it off restores the window's own font,
+/// palette, icon size, wrapping, dock layout and exact geometry.
 class PresentationMode {
 public:
     /// Font size used for the panels while presenting (points).
@@ -24,9 +27,16 @@ public:
     static constexpr int kEditorLines = 20;
     /// Share of the window's width the right column of panels gets (percent).
     static constexpr int kPanelColumnPercent = 44;
+    /// The least share of the width the column keeps when the editor's widest line asks for
+    /// more room (beyond it the editor wraps, with an arrow at each wrap).
+    static constexpr int kMinPanelColumnPercent = 34;
 
     static void apply(QMainWindow* window, bool on);
     static bool isActive(const QMainWindow* window);
+    /// While presenting: the window's saveGeometry()/saveState() from before (what a session
+    /// remembers, never the projector layout); empty when not presenting.
+    static QByteArray geometryBefore(const QMainWindow* window);
+    static QByteArray stateBefore(const QMainWindow* window);
 };
 
 } // namespace wb::ui
