@@ -738,8 +738,28 @@ private Q_SLOTS:
         QVERIFY(editor->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN) >= 20);
         QVERIFY(w.width() - editor->width() >=
                 w.width() * PresentationMode::kMinPanelColumnPercent / 100);
-        if (m_hasHostCompiler) w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
-        QTest::qWait(100);
+        if (m_hasHostCompiler) {
+            // The diff table's headers and values whole at the large font: no "eference",
+            // no "122.1…" (the table scrolls sideways instead).
+            w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
+            QTest::qWait(100);
+            auto* table = w.resultsPanel()->diffView()->findChild<VirtualTableView*>()->table();
+            auto* model = table->model();
+            QVERIFY(model->rowCount() > 0);
+            const QFontMetrics cells(table->font());
+            const QFontMetrics heads(table->horizontalHeader()->font());
+            for (int col = 0; col < model->columnCount(); ++col) {
+                const int width = table->horizontalHeader()->sectionSize(col);
+                const QString head = model->headerData(col, Qt::Horizontal).toString();
+                QVERIFY2(heads.horizontalAdvance(head) < width,
+                         qPrintable(QStringLiteral("header '%1' in %2 px").arg(head).arg(width)));
+                for (int row = 0; row < model->rowCount(); ++row) {
+                    const QString value = model->index(row, col).data().toString();
+                    QVERIFY2(cells.horizontalAdvance(value) < width,
+                             qPrintable(QStringLiteral("'%1' in %2 px").arg(value).arg(width)));
+                }
+            }
+        }
         screenshot(w, QStringLiteral("presentation-reduction-1280x720"));
         w.findChild<QDockWidget*>(QStringLiteral("guideDock"))->raise();
         QTest::qWait(100);

@@ -94,7 +94,12 @@ DiffView::DiffView(QWidget* parent)
     m_model = new DiffTableModel(this);
     m_table = new VirtualTableView(m_tabs);
     m_table->setModel(m_model);
-    m_table->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Every column as wide as its header and its values on screen (the model holds only the
+    // rows in view): never "eference" or "-0.72…" at a large font
+    // (Presentation Mode); a table wider than its panel scrolls sideways.
+    m_table->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // (A stretched last section would be cut to the room left.)
+    m_table->table()->horizontalHeader()->setStretchLastSection(false);
     m_tabs->addTab(m_table, tr("Side by side"));
     m_heatmap = new ImageView(m_tabs);
     m_tabs->addTab(m_heatmap, tr("Error heatmap"));
