@@ -49,6 +49,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QWheelEvent>
 #include <QtCharts/QChartView>
@@ -764,6 +765,24 @@ private Q_SLOTS:
         w.findChild<QDockWidget*>(QStringLiteral("guideDock"))->raise();
         QTest::qWait(100);
         screenshot(w, QStringLiteral("presentation-reduction-guide-1280x720"));
+        // The Guide's code at the zoomed size of its prose, not the system's small fixed font.
+        {
+            const QFont base = guide->document()->defaultFont();
+            int code = 0;
+            for (QTextBlock b = guide->document()->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it) {
+                    const QTextCharFormat f = it.fragment().charFormat();
+                    if (!f.fontFixedPitch() && f.fontFamilies().toStringList().isEmpty()) continue;
+                    ++code;
+                    const double size = f.font().resolve(base).pointSizeF();
+                    QVERIFY2(size >= base.pointSizeF(),
+                             qPrintable(QStringLiteral("'%1' at %2 pt, prose at %3 pt")
+                                            .arg(it.fragment().text())
+                                            .arg(size)
+                                            .arg(base.pointSizeF())));
+                }
+            QVERIFY(code > 0);
+        }
 
         presentationAction(w)->setChecked(false);
         QTest::qWait(100);

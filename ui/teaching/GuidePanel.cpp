@@ -6,6 +6,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
 
 namespace wb::ui {
 
@@ -40,7 +43,27 @@ bool GuidePanel::showGuideFor(const QString& projectPath)
         setMarkdown(tr("*This project has no guide.* Put a `GUIDE.md` next to the project file: "
                        "what it teaches, and what to try."));
     }
+    codeFollowsTheFont();
     return m_hasGuide;
+}
+
+void GuidePanel::codeFollowsTheFont()
+{
+    // Markdown's code gets the system's fixed font with its own point size: at Presentation
+    // Mode's zoom `__syncthreads()` would stay tiny beside huge prose. Code keeps its family
+    // and takes the panel's size.
+    QTextCursor cursor(document());
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            QTextCharFormat format = fragment.charFormat();
+            if (!fragment.isValid() || !format.hasProperty(QTextFormat::FontPointSize)) continue;
+            format.clearProperty(QTextFormat::FontPointSize);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(format);
+        }
+    }
 }
 
 } // namespace wb::ui

@@ -19,6 +19,9 @@ public:
     bool hasGuide() const noexcept { return m_hasGuide; }
 
 private:
+    /// Code (inline and blocks) at the panel's font size, not the system fixed font's.
+    void codeFollowsTheFont();
+
     bool m_hasGuide = false;
 };
 
