@@ -46,6 +46,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -744,6 +745,14 @@ private Q_SLOTS:
             // no "122.1…" (the table scrolls sideways instead).
             w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
             QTest::qWait(100);
+            // The diff's own tabs whole, none scrolled out of view.
+            auto* diffTabs = w.resultsPanel()->diffView()->findChild<QTabWidget*>();
+            QVERIFY(diffTabs);
+            const QTabBar* diffBar = diffTabs->tabBar();
+            QVERIFY2(diffBar->sizeHint().width() <= diffTabs->width(),
+                     qPrintable(QStringLiteral("tabs %1 px in %2 px")
+                                    .arg(diffBar->sizeHint().width())
+                                    .arg(diffTabs->width())));
             auto* table = w.resultsPanel()->diffView()->findChild<VirtualTableView*>()->table();
             auto* model = table->model();
             QVERIFY(model->rowCount() > 0);

@@ -100,11 +100,14 @@ DiffView::DiffView(QWidget* parent)
     m_table->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // (A stretched last section would be cut to the room left.)
     m_table->table()->horizontalHeader()->setStretchLastSection(false);
-    m_tabs->addTab(m_table, tr("Side by side"));
+    // Short names (the diff is the context): all four whole at Presentation Mode's font in a
+    // 1280 × 720 projector's panel column, never "Error histo"; the long name on hover.
+    m_tabs->addTab(m_table, tr("Table"));
+    m_tabs->setTabToolTip(0, tr("Result and reference side by side"));
     m_heatmap = new ImageView(m_tabs);
-    m_tabs->addTab(m_heatmap, tr("Error heatmap"));
+    m_tabs->setTabToolTip(m_tabs->addTab(m_heatmap, tr("Heatmap")), tr("Error heatmap"));
     m_histogram = new QChartView(m_tabs);
-    m_tabs->addTab(m_histogram, tr("Error histogram"));
+    m_tabs->setTabToolTip(m_tabs->addTab(m_histogram, tr("Histogram")), tr("Error histogram"));
     m_images = new QWidget(m_tabs);
     new QGridLayout(m_images);
     m_tabs->addTab(m_images, tr("Images"));
