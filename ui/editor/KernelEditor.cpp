@@ -63,6 +63,9 @@ KernelEditor::KernelEditor(Language language, QWidget* parent)
     connect(this, &QsciScintillaBase::SCN_ZOOM, this, [this] {
         updateLineNumberWidth();
         fitLines();
+        // Tracking only widens the horizontal range: measured again at the new size (no
+        // range left over from Presentation Mode's zoom).
+        SendScintilla(SCI_SETSCROLLWIDTH, 1UL);
     });
 
     // Completion without QsciAPIs: its preparation runs on a thread that must not outlive the
