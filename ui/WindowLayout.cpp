@@ -111,7 +111,7 @@ void WindowLayout::applyDefaultDockSizes()
     const int width = m_window->width(), height = m_window->height();
     m_window->resizeDocks({m_launch}, {std::max(440, width * 36 / 100)}, Qt::Horizontal);
     // On a 720-line projector a little more: the diff table keeps 8 rows in view.
-    m_window->resizeDocks({m_results}, {std::max(340, height * (height < 800 ? 50 : 44) / 100)},
+    m_window->resizeDocks({m_results}, {std::max(340, height * (height < 800 ? 53 : 44) / 100)},
                           Qt::Vertical);
     m_window->resizeDocks({m_launch, m_buffers}, {height * 64 / 100, height * 36 / 100},
                           Qt::Vertical);
