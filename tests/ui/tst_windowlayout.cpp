@@ -47,6 +47,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -412,7 +413,11 @@ private Q_SLOTS:
             qPrintable(chartTexts(view).join(QStringLiteral(" | ")) +
                        QStringLiteral(" in %1×%2").arg(view->width()).arg(view->height())),
             5000);
+        // Another project: the sweep of this one is not its result (issue 29 item 2's rule).
+        QVERIFY(sweep->table()->rowCount() > 0);
         w.document()->setModified(false);
+        QVERIFY(w.openProject(example("hello_gpu")));
+        QCOMPARE(sweep->table()->rowCount(), 0);
     }
 
     /// Issue 29 item 5 at 1280×720: the diff table shows at least 8 rows; each Next ▶ / F8

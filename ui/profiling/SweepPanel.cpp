@@ -138,7 +138,23 @@ SweepPanel::SweepPanel(SessionDocument* document, QWidget* parent)
     connect(m_runButton, &QPushButton::clicked, this, [this]() { start(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepPanel::cancel);
     connect(m_applyButton, &QPushButton::clicked, this, [this]() { applyBest(); });
-    connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() { refreshNames(); });
+    connect(m_doc, &SessionDocument::sessionReplaced, this, [this]() {
+        refreshNames();
+        // Another project: a sweep of the earlier one is not this one's result (issue 29 item
+        // 2's rule). A sweep still running is cancelled; what it returns is dropped.
+        if (m_running) {
+            m_dropNextResult = true;
+            cancel();
+        }
+        m_points.clear();
+        m_result.reset();
+        m_table->setRowCount(0);
+        m_progress->setValue(0);
+        m_applyButton->setEnabled(false);
+        m_status->setText(m_running ? tr("The sweep of the earlier project was cancelled.")
+                                    : QString());
+        updateChart();
+    });
     refreshNames();
 }
 
@@ -284,6 +300,7 @@ void SweepPanel::addRow(const profiling::SweepPoint& p)
 
 void SweepPanel::onPoint(std::size_t done, std::size_t total, const profiling::SweepPoint& point)
 {
+    if (m_dropNextResult) return; // a point of the project that was replaced
     if (!m_running) return;
     m_points.push_back(point);
     addRow(point);
@@ -295,6 +312,12 @@ void SweepPanel::onPoint(std::size_t done, std::size_t total, const profiling::S
 void SweepPanel::onFinished(profiling::SweepResult r)
 {
     m_running = false;
+    if (m_dropNextResult) { // a sweep of the project that was replaced meanwhile
+        m_dropNextResult = false;
+        m_runButton->setEnabled(true);
+        m_cancelButton->setEnabled(false);
+        return;
+    }
     m_runButton->setEnabled(true);
     m_cancelButton->setEnabled(false);
     // Progress events were queued before this completion; the result is authoritative.

@@ -97,6 +97,8 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QTableWidget* m_table = nullptr;
+    /// The project was replaced while a sweep ran: its result is not shown.
+    bool m_dropNextResult = false;
     QChartView* m_chart = nullptr;
 };
 
