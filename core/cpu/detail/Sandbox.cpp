@@ -367,10 +367,13 @@ void symbolizeOutside(MemoryFinding& f, const std::string& output, const std::st
     }
 }
 
-std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::filesystem::path& work)
+std::string sandboxHex(const void* data, std::size_t n)
 {
+    return hex(data, n);
+}
 
-    std::ostringstream req;
+std::vector<int> writeSandboxLaunchLines(std::ostream& req, const SandboxLaunch& launch)
+{
     req << "library " << launch.compiled.libraryPath << "\n";
     req << "dims " << launch.config.grid.x << " " << launch.config.grid.y << " "
         << launch.config.grid.z << " " << launch.config.block.x << " " << launch.config.block.y
@@ -394,6 +397,13 @@ std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::fil
         }
         req << "argraw " << i << " " << hex(a.data, a.size) << "\n";
     }
+    return used;
+}
+
+std::vector<int> writeSandboxRequest(const SandboxLaunch& launch, const std::filesystem::path& work)
+{
+    std::ostringstream req;
+    const std::vector<int> used = writeSandboxLaunchLines(req, launch);
     for (std::size_t b = 0; b < launch.buffers.size(); ++b) {
         if (!used[b]) continue;
         const std::filesystem::path file = work / ("buffer" + std::to_string(b));

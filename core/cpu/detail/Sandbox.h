@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <filesystem>
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <utility>
@@ -47,6 +48,14 @@ struct SandboxLaunch {
 /// blocks), the kernel runs, the buffers come back. A sanitizer report becomes a MemoryFinding
 /// (appended to `findings`) and an Error(Runtime); returns the kernel's wall time in ms.
 double runInSandbox(const SandboxLaunch& launch, std::vector<MemoryFinding>& findings);
+
+/// The request lines every sandbox launch starts with (library, dims, each argument: a pointer
+/// into one of launch.buffers as an offset, anything else as hex bytes); returns, per buffer,
+/// whether a pointer argument points into it. writeSandboxRequest and SandboxServer add the
+/// buffers, constants and mode lines their way.
+std::vector<int> writeSandboxLaunchLines(std::ostream& req, const SandboxLaunch& launch);
+/// `n` bytes as lowercase hex, "-" when none: how the request spells raw bytes.
+std::string sandboxHex(const void* data, std::size_t n);
 
 /// Writes the sandbox's request for `launch` to `work`/request (with the buffers that pointer
 /// arguments point into as `work`/buffer<i>); returns, per buffer, whether it was written.

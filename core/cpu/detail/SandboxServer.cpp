@@ -27,18 +27,6 @@ namespace {
 constexpr int kLaunchTimeoutMs = 600'000;
 constexpr std::size_t kLogKeep = 64 * 1024;
 
-std::string hex(const void* data, std::size_t n)
-{
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) {
-        s += digits[p[i] >> 4];
-        s += digits[p[i] & 15];
-    }
-    return s.empty() ? "-" : s;
-}
-
 } // namespace
 
 SandboxServer::~SandboxServer()
@@ -192,34 +180,12 @@ double SandboxServer::run(const SandboxLaunch& launch, std::vector<MemoryFinding
 
     // The request: writeSandboxRequest's lines, the buffers inline.
     std::ostringstream req;
-    req << "library " << launch.compiled.libraryPath << "\n";
-    req << "dims " << launch.config.grid.x << " " << launch.config.grid.y << " "
-        << launch.config.grid.z << " " << launch.config.block.x << " " << launch.config.block.y
-        << " " << launch.config.block.z << " " << launch.config.sharedBytes << "\n";
-    std::vector<int> used(launch.buffers.size(), 0);
-    for (std::size_t i = 0; i < launch.args.size(); ++i) {
-        const KernelArgValue& a = launch.args[i];
-        if (a.isPointer && a.size == 8) {
-            std::uint64_t addr = 0;
-            std::memcpy(&addr, a.data, 8);
-            bool found = false;
-            for (std::size_t b = 0; b < launch.buffers.size() && !found; ++b) {
-                const auto base = reinterpret_cast<std::uint64_t>(launch.buffers[b].data);
-                if (addr >= base && addr <= base + launch.buffers[b].size) {
-                    req << "argptr " << i << " " << b << " " << (addr - base) << "\n";
-                    used[b] = 1;
-                    found = true;
-                }
-            }
-            if (found) continue;
-        }
-        req << "argraw " << i << " " << hex(a.data, a.size) << "\n";
-    }
+    const std::vector<int> used = writeSandboxLaunchLines(req, launch);
     for (std::size_t b = 0; b < launch.buffers.size(); ++b)
         if (used[b]) req << "buffer " << b << " " << launch.buffers[b].size << " -\n";
     for (std::size_t c = 0; c < launch.constants.size(); ++c) {
         const auto& [name, bytes] = launch.constants[c];
-        req << "const " << name << " " << hex(bytes.data(), bytes.size()) << "\n";
+        req << "const " << name << " " << sandboxHex(bytes.data(), bytes.size()) << "\n";
         req << "constout " << c << " -\n";
     }
     if (launch.schedule) req << "schedule " << launch.schedule << "\n";
