@@ -139,41 +139,43 @@ LaunchConfig launchConfigOf(const LaunchSpec& l, const Expression& e, const std:
     return c;
 }
 
+/// Where scalar `index`'s value is written in a project file (errors name it).
+std::string scalarField(std::size_t index)
+{
+    return "scalars[" + std::to_string(index) + "].value";
+}
+
+/// A buffer's extents: 1 to 3 counts of at least 1, errors naming "<field>[d]".
+std::vector<std::size_t> shapeOf(const Expression& e, const std::vector<std::string>& extents,
+                                 const std::string& field)
+{
+    if (extents.empty() || extents.size() > 3)
+        throw Error(Error::Kind::InvalidArgument, field + ": expected 1–3 positive integers");
+    std::vector<std::size_t> shape;
+    for (std::size_t d = 0; d < extents.size(); ++d)
+        shape.push_back(static_cast<std::size_t>(
+            e.evaluateCount(extents[d], field + "[" + std::to_string(d) + "]", 1)));
+    return shape;
+}
+
 Resolved resolve(const Session& s)
 {
     Resolved r;
     for (std::size_t i = 0; i < s.scalars.size(); ++i) {
         // Later expressions see the value as the kernel will (rounded to the scalar's type).
-        const Expression::ScalarBytes bytes =
-            r.expr.defineScalar(s.scalars[i], "scalars[" + std::to_string(i) + "].value");
+        const Expression::ScalarBytes bytes = r.expr.defineScalar(s.scalars[i], scalarField(i));
         ScalarValue sv;
         sv.size = bytes.size();
         sv.words.assign((bytes.size() + 7) / 8, 0);
         std::memcpy(sv.words.data(), bytes.data(), bytes.size());
         r.scalars.push_back(sv);
     }
-    for (std::size_t i = 0; i < s.buffers.size(); ++i) {
-        const BufferSpec& b = s.buffers[i];
-        const std::string f = "buffers[" + std::to_string(i) + "].shape";
-        if (b.shape.empty() || b.shape.size() > 3)
-            throw Error(Error::Kind::InvalidArgument, f + ": expected 1–3 positive integers");
-        std::vector<std::size_t> shape;
-        for (std::size_t d = 0; d < b.shape.size(); ++d)
-            shape.push_back(static_cast<std::size_t>(
-                r.expr.evaluateCount(b.shape[d], f + "[" + std::to_string(d) + "]", 1)));
-        r.shapes.push_back(shape);
-    }
-    for (std::size_t i = 0; i < s.globals.size(); ++i) {
-        const BufferSpec& g = s.globals[i];
-        const std::string f = "globals[" + std::to_string(i) + "].shape";
-        if (g.shape.empty() || g.shape.size() > 3)
-            throw Error(Error::Kind::InvalidArgument, f + ": expected 1–3 positive integers");
-        std::vector<std::size_t> shape;
-        for (std::size_t d = 0; d < g.shape.size(); ++d)
-            shape.push_back(static_cast<std::size_t>(
-                r.expr.evaluateCount(g.shape[d], f + "[" + std::to_string(d) + "]", 1)));
-        r.globalShapes.push_back(shape);
-    }
+    for (std::size_t i = 0; i < s.buffers.size(); ++i)
+        r.shapes.push_back(
+            shapeOf(r.expr, s.buffers[i].shape, "buffers[" + std::to_string(i) + "].shape"));
+    for (std::size_t i = 0; i < s.globals.size(); ++i)
+        r.globalShapes.push_back(
+            shapeOf(r.expr, s.globals[i].shape, "globals[" + std::to_string(i) + "].shape"));
     // Pointer members of struct scalars: a buffer (at an offset), of the member's type.
     r.patches.resize(s.scalars.size());
     for (std::size_t i = 0; i < s.scalars.size(); ++i) {
@@ -1345,6 +1347,44 @@ void SessionRunner::writeOutputs(const RunReport& report, const Session& session
                                  const std::filesystem::path& dir)
 {
     writeOutputFiles(report, session, dir);
+}
+
+SessionRunner::Evaluation::Evaluation(const Session& session)
+{
+    for (std::size_t i = 0; i < session.scalars.size(); ++i) {
+        const ScalarSpec& s = session.scalars[i];
+        try {
+            m_expr.defineScalar(s, scalarField(i));
+        } catch (const Error& e) {
+            m_scalarErrors[s.name] = e.what();
+        }
+    }
+}
+
+std::string SessionRunner::Evaluation::scalarError(const std::string& name) const
+{
+    const auto it = m_scalarErrors.find(name);
+    return it == m_scalarErrors.end() ? std::string() : it->second;
+}
+
+std::optional<double> SessionRunner::Evaluation::scalarValue(const std::string& name) const
+{
+    const auto it = m_expr.variables().find(name);
+    if (it == m_expr.variables().end()) return std::nullopt;
+    return it->second;
+}
+
+std::uint64_t SessionRunner::Evaluation::count(const std::string& expression,
+                                               const std::string& field,
+                                               std::uint64_t minimum) const
+{
+    return m_expr.evaluateCount(expression, field, minimum);
+}
+
+std::vector<std::size_t> SessionRunner::Evaluation::shape(const BufferSpec& buffer,
+                                                          const std::string& field) const
+{
+    return shapeOf(m_expr, buffer.shape, field);
 }
 
 CompileOptions SessionRunner::compileOptions(const Session& s)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/session/Expression.h"
 #include "core/session/RunReport.h"
 #include "core/session/Session.h"
 
@@ -104,6 +105,30 @@ public:
     /// and every template kernel the session launches ("scale<float, 128>", a pipeline's, a
     /// kernel reference's) instantiated. The window's live compile asks for the same.
     static CompileOptions compileOptions(const Session& session);
+
+    /// The session's expressions evaluated as run() evaluates them, one field at a time, for
+    /// the window's live checks: the scalars defined in order (one that does not evaluate is
+    /// left undefined, its error kept), then counts and shapes on request. run() resolves with
+    /// the same definitions and stops at the first error.
+    class Evaluation {
+    public:
+        explicit Evaluation(const Session& session);
+
+        const Expression& expression() const noexcept { return m_expr; }
+        /// Why scalar `name` did not evaluate; empty when it did (or there is none).
+        std::string scalarError(const std::string& name) const;
+        std::optional<double> scalarValue(const std::string& name) const;
+        /// `expression` as a count of at least `minimum`. Throws wb::Error naming `field`.
+        std::uint64_t count(const std::string& expression, const std::string& field,
+                            std::uint64_t minimum = 1) const;
+        /// The extents of `buffer` (1 to 3 of them, each at least 1), errors naming
+        /// "<field>[d]". Throws wb::Error.
+        std::vector<std::size_t> shape(const BufferSpec& buffer, const std::string& field) const;
+
+    private:
+        Expression m_expr;
+        std::map<std::string, std::string> m_scalarErrors;
+    };
 
     /// Every buffer of `session` filled as run() fills it before the launch (`in` and `inout`
     /// from their initialisers), by name: the window shows them before a run and beside its
