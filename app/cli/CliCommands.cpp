@@ -17,6 +17,7 @@
 #include "core/session/ProjectFile.h"
 #include "core/session/ProjectTrust.h"
 #include "core/session/ReportFormat.h"
+#include "core/session/ReportJson.h"
 #include "core/session/SessionRunner.h"
 
 #include <QCommandLineParser>
@@ -529,7 +530,7 @@ QJsonObject sweepJson(const profiling::SweepResult& r)
         for (const std::string& problem : o.problems)
             problems.append(qs(problem));
         for (const MemoryFinding& f : o.findings)
-            findings.append(session::findingJson(f));
+            findings.append(session::findingToJson(f));
         points.append(QJsonObject{
             {"value", qs(pt.value)},
             {"ok", o.ok},

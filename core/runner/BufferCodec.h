@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/common/MemoryFinding.h"
-#include "core/common/RaceFinding.h"
-#include "core/session/RunReport.h"
+#include "core/common/WriteTrace.h"
+#include "core/session/HostArray.h"
 
 #include <QJsonObject>
 
@@ -14,25 +13,12 @@
 
 namespace wb::runner {
 
-/// Lossless JSON for what crosses the runner boundary: a RunReport without its buffer contents
-/// (results/expected travel through shared memory or Blob frames), memory findings, and the
-/// type and shape of a HostArray. Doubles round-trip exactly (QJson keeps 17 digits); 64-bit
-/// integers travel as decimal strings.
-class ReportCodec {
+/// The headers of the bulk data a Report frame carries beside its report (which is
+/// session::reportToJson's, ReportSections::All): the type and shape of each result and expected
+/// buffer, and the trace-mode WriteTraces, whose per-element arrays travel with the buffers
+/// (shared memory or Blob frames).
+class BufferCodec {
 public:
-    static QJsonObject toJson(const session::RunReport& report);
-    /// Throws wb::Error(Internal) on malformed input and on enum values (status, backend,
-    /// reference kind) this build does not know.
-    static session::RunReport fromJson(const QJsonObject& json);
-
-    static QJsonObject findingToJson(const MemoryFinding& finding);
-    static MemoryFinding findingFromJson(const QJsonObject& json);
-    static QJsonObject raceToJson(const RaceFinding& race);
-    static RaceFinding raceFromJson(const QJsonObject& json);
-    /// {location, shared, words}
-    static QJsonObject crowdingToJson(const RaceCrowding& crowding);
-    static RaceCrowding crowdingFromJson(const QJsonObject& json);
-
     /// {"type", "shape"}; arrayFromHeader returns a zero-filled array of that type and shape,
     /// after checking (before allocating) that it needs no more than `maxBytes`: what the
     /// runner actually sent for it. Throws wb::Error(Internal) otherwise.

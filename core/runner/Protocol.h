@@ -17,7 +17,7 @@ namespace wb::runner {
 class Protocol {
 public:
     static constexpr std::uint32_t kMagic = 0x4e524257; ///< "WBRN" read as little-endian u32
-    static constexpr std::uint16_t kVersion = 1;
+    static constexpr std::uint16_t kVersion = 2;
     static constexpr std::size_t kHeaderBytes = 16;
     static constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 40;
     /// Run and Report frames (a session, a report with its logs and diagnostics).

@@ -3,11 +3,12 @@
 
 #include "core/common/Error.h"
 #include "core/profiling/ProfileCodec.h"
-#include "core/runner/ReportCodec.h"
+#include "core/runner/BufferCodec.h"
 #include "core/runner/RunnerService.h"
 #include "core/runner/SanitizerReport.h"
 #include "core/runner/detail/RunnerProcess.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ReportJson.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -484,13 +485,11 @@ RunOutcome RunnerClient::run(const Request& req)
                     {"sourceDir", QString::fromStdString(s.compileOptions.sourceDir)},
                     {"name", QString::fromStdString(s.name)},
                     {"flagsTrusted", s.flagsTrusted},
-                    {"boundsCheck", req.options.check == CheckMode::Bounds},
-                    {"raceCheck", req.options.check == CheckMode::Races},
+                    {"check", checkModeName(req.options.check)},
                     {"schedule", QString::number(req.options.schedule)}};
     if (req.options.backend) run["backend"] = backendName(*req.options.backend);
     if (req.options.device) run["device"] = *req.options.device;
     if (req.options.iterations) run["iterations"] = *req.options.iterations;
-    if (req.options.check == CheckMode::Trace) run["trace"] = true;
     if (req.options.grade.enabled)
         run["grade"] = QJsonObject{{"freshInputs", req.options.grade.freshInputs},
                                    {"seed", QString::number(req.options.grade.seed)}};
@@ -681,19 +680,17 @@ RunOutcome RunnerClient::run(const Request& req)
         if (f.type != Protocol::Type::Report)
             throw Error(Error::Kind::Internal, std::string("runner protocol: unexpected ") +
                                                    Protocol::typeName(f.type) + " frame");
-        o.report = ReportCodec::fromJson(j["report"].toObject());
+        // The report, findings and races included, in --json's encoding (session/ReportJson).
+        o.report = session::reportFromJson(j["report"].toObject());
         if (o.report.check == CheckMode::None) o.report.check = req.options.check;
-        o.report.kernelOutput =
-            kernelOutputText(j["stdout"].toString().toStdString(),
-                             j.contains(QLatin1String("stdoutMoreLines"))
-                                 ? wireInteger(j["stdoutMoreLines"], "stdoutMoreLines")
-                                 : 0);
-        for (const QJsonValue& v : j["findings"].toArray())
-            o.report.memoryFindings.push_back(ReportCodec::findingFromJson(v.toObject()));
-        for (const QJsonValue& v : j["races"].toArray())
-            o.report.races.push_back(ReportCodec::raceFromJson(v.toObject()));
-        for (const QJsonValue& v : j["raceCrowding"].toArray())
-            o.report.raceCrowding.push_back(ReportCodec::crowdingFromJson(v.toObject()));
+        // What the kernels printed arrives raw (the runner's capture of its own or its child's
+        // stdout); the report's kernelOutput is made of it here.
+        if (j.contains(QLatin1String("stdout")))
+            o.report.kernelOutput =
+                kernelOutputText(j["stdout"].toString().toStdString(),
+                                 j.contains(QLatin1String("stdoutMoreLines"))
+                                     ? wireInteger(j["stdoutMoreLines"], "stdoutMoreLines")
+                                     : 0);
         if (j.contains(QLatin1String("profile")))
             o.profile = profiling::ProfileCodec::fromJson(j["profile"].toObject());
         else if (req.profile)
@@ -755,7 +752,7 @@ RunOutcome RunnerClient::run(const Request& req)
                             "runner protocol: buffer '" + d["name"].toString().toStdString() +
                                 "' claims " + std::to_string(bytes) + " bytes, the runner sent " +
                                 std::to_string(available));
-            session::HostArray a = ReportCodec::arrayFromHeader(d, bytes);
+            session::HostArray a = BufferCodec::arrayFromHeader(d, bytes);
             if (bytes != a.bytes())
                 throw Error(Error::Kind::Internal, "runner protocol: buffer size mismatch");
             arrays.emplace_back(d, std::move(a));
@@ -787,7 +784,7 @@ RunOutcome RunnerClient::run(const Request& req)
             set.emplace(d["name"].toString().toStdString(), std::move(a));
         }
         for (const QJsonValue& v : j["traces"].toArray()) {
-            WriteTrace t = ReportCodec::traceFromParts(v.toObject(), traceArrays);
+            WriteTrace t = BufferCodec::traceFromParts(v.toObject(), traceArrays);
             std::string name = t.buffer;
             o.report.traces.emplace(std::move(name), std::move(t));
         }

@@ -9,10 +9,11 @@
 #include "core/host/HostCompiler.h"
 #include "core/profiling/ProfileCodec.h"
 #include "core/profiling/SessionProfiler.h"
-#include "core/runner/ReportCodec.h"
+#include "core/runner/BufferCodec.h"
 #include "core/runner/SharedMemory.h"
 #include "core/runner/detail/OutputCapture.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ReportJson.h"
 #include "core/session/SessionRunner.h"
 
 #include <QJsonArray>
@@ -47,6 +48,12 @@ namespace {
 
 using Frame = Protocol::Frame;
 using Type = Protocol::Type;
+
+/// A run's report as the Report frame carries it: every section of --json's encoding.
+QJsonObject reportJson(const session::RunReport& report)
+{
+    return session::reportToJson(report, session::ReportSections::All);
+}
 
 long vmRssKb()
 {
@@ -420,10 +427,8 @@ private:
                               std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
                               (where.empty() ? std::string() : " while running " + where) +
                               ": a kernel may not end the process (exit)";
-            answer = QJsonObject{{"report", ReportCodec::toJson(rep)},
-                                 {"findings", QJsonArray{}},
-                                 {"exiting", false},
-                                 {"buffers", QJsonArray{}}};
+            answer = QJsonObject{
+                {"report", reportJson(rep)}, {"exiting", false}, {"buffers", QJsonArray{}}};
         }
         if (m_output) {
             (*answer)["stdout"] =
@@ -439,8 +444,7 @@ private:
         session::RunReport rep;
         rep.status = session::RunReport::Status::RuntimeError;
         rep.message = message;
-        send(Type::Report, QJsonObject{{"report", ReportCodec::toJson(rep)},
-                                       {"findings", QJsonArray{}},
+        send(Type::Report, QJsonObject{{"report", reportJson(rep)},
                                        {"exiting", false},
                                        {"buffers", QJsonArray{}}});
     }
@@ -479,7 +483,16 @@ private:
                 }
             } disarm{m_watchdog, !m_child};
             session::Session s;
+            CheckMode check = CheckMode::None;
             try {
+                // The check mode by name (checkModeName), "none" when absent.
+                const std::string mode =
+                    req["check"].toString(QStringLiteral("none")).toStdString();
+                if (const auto m = session::checkModeOfName(mode))
+                    check = *m;
+                else
+                    throw Error(Error::Kind::InvalidArgument,
+                                "runner protocol: unknown check mode '" + mode + "'");
                 s = session::ProjectFile::fromJson(req["session"].toString().toStdString(),
                                                    req["baseDir"].toString().toStdString(),
                                                    req["name"].toString().toStdString());
@@ -499,10 +512,7 @@ private:
                 if (kind) opt.backend = *kind;
                 if (req["device"].toInt(-1) >= 0) opt.device = req["device"].toInt();
                 if (req["iterations"].toInt(0) > 0) opt.iterations = req["iterations"].toInt();
-                // The wire spells the check mode as it did before it was typed.
-                if (req["trace"].toBool()) opt.check = CheckMode::Trace;
-                if (req["boundsCheck"].toBool()) opt.check = CheckMode::Bounds;
-                if (req["raceCheck"].toBool()) opt.check = CheckMode::Races;
+                opt.check = check;
                 opt.schedule = req["schedule"].toString().toULongLong();
                 if (req.contains(QLatin1String("grade"))) {
                     const QJsonObject g = req["grade"].toObject();
@@ -546,21 +556,11 @@ private:
         if (rep.message == "std::bad_alloc")
             rep.message = "out of memory: the runner could not allocate host memory for the "
                           "session's buffers";
-        QJsonArray findings;
-        QJsonArray races;
-        for (const MemoryFinding& f : rep.memoryFindings)
-            findings.append(ReportCodec::findingToJson(f));
-        for (const RaceFinding& f : rep.races)
-            races.append(ReportCodec::raceToJson(f));
-        QJsonArray crowding;
-        for (const RaceCrowding& c : rep.raceCrowding)
-            crowding.append(ReportCodec::crowdingToJson(c));
         const bool exiting = rep.message.rfind(errorKindName(Error::Kind::ContextLost), 0) == 0;
 
-        QJsonObject answer{
-            {"report", ReportCodec::toJson(rep)}, {"findings", findings}, {"exiting", exiting}};
-        if (!races.isEmpty()) answer["races"] = races;
-        if (!crowding.isEmpty()) answer["raceCrowding"] = crowding;
+        // The report (findings, races and every other result in it) in the one encoding of
+        // --json; its buffers and traces follow as bulk data.
+        QJsonObject answer{{"report", reportJson(rep)}, {"exiting", exiting}};
         if (m_output && !m_child) {
             const detail::OutputCapture::Text printed = m_output->take();
             answer["stdout"] =
@@ -573,8 +573,8 @@ private:
         if (!rep.traces.empty()) {
             QJsonArray traces;
             for (const auto& [name, t] : rep.traces) {
-                traces.append(ReportCodec::traceHeader(t));
-                traceArrays.merge(ReportCodec::traceArrays(t));
+                traces.append(BufferCodec::traceHeader(t));
+                traceArrays.merge(BufferCodec::traceArrays(t));
             }
             answer["traces"] = traces;
         }
@@ -607,7 +607,7 @@ private:
         std::size_t offset = 0;
         auto put = [&](const char* setName, const std::map<std::string, session::HostArray>& set) {
             for (const auto& [name, a] : set) {
-                QJsonObject d = ReportCodec::arrayHeader(a);
+                QJsonObject d = BufferCodec::arrayHeader(a);
                 d["set"] = setName;
                 d["name"] = QString::fromStdString(name);
                 d["bytes"] = static_cast<double>(a.bytes());

@@ -3,19 +3,11 @@
 
 #include "core/session/RunReport.h"
 
-#include <QJsonArray>
-#include <QString>
-
 #include <cstdio>
 
 namespace wb::session {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 std::string dimText(const Dim3& d)
 {
@@ -85,51 +77,31 @@ std::string raceText(const RaceFinding& f)
     return s;
 }
 
-QJsonObject findingJson(const MemoryFinding& f)
+std::string toleranceText(const Tolerance& t)
 {
-    auto dim = [&](const Dim3& d) -> QJsonValue {
-        if (!f.located) return QJsonValue::Null;
-        return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
-                          static_cast<double>(d.z)};
-    };
-    return QJsonObject{{"kind", memoryFindingKindName(f.kind)},
-                       {"kernel", qs(f.kernel)},
-                       {"file", qs(f.file)},
-                       {"line", f.line},
-                       {"block", dim(f.block)},
-                       {"thread", dim(f.thread)},
-                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
-                       {"isWrite", f.isWrite},
-                       {"accessSize", static_cast<double>(f.accessSize)},
-                       {"message", qs(f.message)}};
+    char buf[64];
+    std::string s;
+    if (t.mode == Tolerance::Mode::Ulp) {
+        s = "ulp<=" + std::to_string(t.maxUlp);
+    } else {
+        std::snprintf(buf, sizeof buf, "atol=%g rtol=%g", t.atol, t.rtol);
+        s = buf;
+    }
+    return s + (t.nanEqual ? " nan==nan" : "");
 }
 
-QJsonObject raceJson(const RaceFinding& f)
+std::string traceText(const WriteTrace& t)
 {
-    const auto side = [](const RaceAccess& a) {
-        const auto dim = [](const Dim3& d) {
-            return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y),
-                              static_cast<double>(d.z)};
-        };
-        return QJsonObject{{"file", qs(a.file)},    {"line", a.line},
-                           {"block", dim(a.block)}, {"thread", dim(a.thread)},
-                           {"isWrite", a.isWrite},  {"isAtomic", a.isAtomic}};
-    };
-    return QJsonObject{{"kernel", qs(f.kernel)},
-                       {"memory", f.shared ? "shared" : "global"},
-                       {"location", qs(f.location)},
-                       {"address", QStringLiteral("0x") + QString::number(f.address, 16)},
-                       {"accessSize", static_cast<double>(f.accessSize)},
-                       {"occurrences", static_cast<double>(f.occurrences)},
-                       {"first", side(f.first)},
-                       {"second", side(f.second)}};
-}
-
-QJsonObject crowdingJson(const RaceCrowding& c)
-{
-    return QJsonObject{{"location", qs(c.location)},
-                       {"memory", c.shared ? "shared" : "global"},
-                       {"words", static_cast<double>(c.words)}};
+    std::string s = withThousands(t.count() - t.unwritten()) + " of " + withThousands(t.count()) +
+                    " elements written";
+    const std::size_t multi = t.writtenMoreThanOnce(), races = t.races();
+    if (multi) s += ", " + withThousands(multi) + " more than once";
+    s += races ? ", " + withThousands(races) + " by several threads non-atomically (race)"
+               : ", no races";
+    if (t.untraced)
+        s += "; " + withThousands(t.untraced) +
+             " changed through a raw pointer (not traced: passed to a __device__ function?)";
+    return s;
 }
 
 RunDiagnostics toDiagnostics(const RunReport& report, const std::string& kernelFile)

@@ -4,8 +4,7 @@
 #include "core/common/Diagnostic.h"
 #include "core/common/MemoryFinding.h"
 #include "core/common/RaceFinding.h"
-
-#include <QJsonObject>
+#include "core/common/WriteTrace.h"
 
 #include <string>
 #include <vector>
@@ -13,10 +12,11 @@
 namespace wb::session {
 
 struct RunReport;
+struct Tolerance;
 
-// How what a run found reads, in one place for every reader: the CLI's text and --json
-// (RunReport::toText, findingsText, toJson), the grader (which reads that JSON) and the
-// window's Problems and editor marks (toDiagnostics). A new kind of finding is formatted here.
+// How what a run found reads, in one place for every reader: the CLI's text (RunReport::toText,
+// findingsText) and the window's Problems and editor marks (toDiagnostics). A new kind of
+// finding is formatted here; its JSON (--json and the runner protocol) is in ReportJson.h.
 
 /// `memory finding: out of bounds: kernel.cu:1: block (0,0,0) thread (4,0,0): kernel k: …`
 /// and a newline.
@@ -25,14 +25,10 @@ std::string findingText(const MemoryFinding& finding);
 /// block (0,0,0) thread (67,0,0) (kernel block_sum, 124 conflicting pairs)` and a newline.
 std::string raceText(const RaceFinding& race);
 
-/// A memory finding in --json: {kind, kernel, file, line, block, thread (null when not
-/// located), address (hex), isWrite, accessSize, message}.
-QJsonObject findingJson(const MemoryFinding& finding);
-/// A race in --json: {kernel, memory ("shared"|"global"), location, address (hex), accessSize,
-/// occurrences, first, second}; each side {file, line, block, thread, isWrite, isAtomic}.
-QJsonObject raceJson(const RaceFinding& race);
-/// Crowded words of one buffer or `__shared__` variable in --json: {location, memory, words}.
-QJsonObject crowdingJson(const RaceCrowding& crowding);
+/// `atol=1e-06 rtol=1e-05`, `ulp<=4`, with ` nan==nan` when NaNs compare equal.
+std::string toleranceText(const Tolerance& tolerance);
+/// `1,000 of 1,024 elements written, 3 more than once, no races`: a write trace in a line.
+std::string traceText(const WriteTrace& trace);
 
 /// What a run found, as problems at kernel lines (the window's Problems panel and editor).
 struct RunDiagnostics {

@@ -3,11 +3,9 @@
 
 #include "core/session/Pipeline.h"
 #include "core/session/ReportFormat.h"
+#include "core/session/ReportJson.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
-#include <QString>
 
 #include <algorithm>
 #include <cmath>
@@ -103,14 +101,6 @@ std::string ulpText(std::uint64_t u)
     return u == std::numeric_limits<std::uint64_t>::max() ? "inf" : std::to_string(u);
 }
 
-std::string toleranceText(const Tolerance& t)
-{
-    std::string s = t.mode == Tolerance::Mode::Ulp
-                        ? "ulp<=" + std::to_string(t.maxUlp)
-                        : "atol=" + fmt("%g", t.atol) + " rtol=" + fmt("%g", t.rtol);
-    return s + (t.nanEqual ? " nan==nan" : "");
-}
-
 std::string conditionsText(const DeviceConditions& c)
 {
     if (!c.known()) return "unknown (" + c.source + ")";
@@ -121,51 +111,6 @@ std::string conditionsText(const DeviceConditions& c)
            ", " + part(c.temperatureC, " °C");
 }
 
-QJsonObject conditionsJson(const DeviceConditions& c)
-{
-    const auto v = [](int x) { return x < 0 ? QJsonValue() : QJsonValue(x); };
-    return QJsonObject{{"smClockMHz", v(c.smClockMHz)},
-                       {"memoryClockMHz", v(c.memoryClockMHz)},
-                       {"temperatureC", v(c.temperatureC)},
-                       {"source", QString::fromStdString(c.source)}};
-}
-
-QJsonValue num(double v)
-{
-    if (std::isfinite(v)) return v;
-    return QString::fromStdString(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
-}
-
-QJsonArray diagJson(const std::vector<Diagnostic>& ds)
-{
-    QJsonArray a;
-    for (const Diagnostic& d : ds)
-        a.append(QJsonObject{{"file", QString::fromStdString(d.file)},
-                             {"line", d.line},
-                             {"column", d.column},
-                             {"severity", severityName(d.severity)},
-                             {"message", QString::fromStdString(d.message)}});
-    return a;
-}
-
-std::string traceSummary(const WriteTrace& t)
-{
-    std::string s = withThousands(t.count() - t.unwritten()) + " of " + withThousands(t.count()) +
-                    " elements written";
-    const std::size_t multi = t.writtenMoreThanOnce(), races = t.races();
-    if (multi) s += ", " + withThousands(multi) + " more than once";
-    s += races ? ", " + withThousands(races) + " by several threads non-atomically (race)"
-               : ", no races";
-    if (t.untraced)
-        s += "; " + withThousands(t.untraced) +
-             " changed through a raw pointer (not traced: passed to a __device__ function?)";
-    return s;
-}
-
-QJsonArray dimJson(const Dim3& d)
-{
-    return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)};
-}
 } // namespace
 
 int RunReport::exitCode() const noexcept
@@ -365,7 +310,7 @@ std::string RunReport::toText() const
             o += "          " + c.label + ": " + (c.passed ? "PASS" : "FAIL: " + c.message) + "\n";
     }
     for (const auto& [name, t] : traces) {
-        o += "Trace     " + name + ": " + traceSummary(t) + "\n";
+        o += "Trace     " + name + ": " + traceText(t) + "\n";
         for (std::size_t i = 0, shown = 0; i < t.count() && shown < 3; ++i)
             if (t.isRace(i)) {
                 o += "             race at " + withThousands(i) + ": " +
@@ -401,239 +346,7 @@ std::string RunReport::findingsText() const
 
 std::string RunReport::toJson() const
 {
-    QJsonObject root;
-    root["status"] = statusName();
-    root["exitCode"] = exitCodeWithFindings();
-    root["message"] = QString::fromStdString(message);
-    root["project"] = QString::fromStdString(project);
-    root["backend"] = backendName(backend);
-    root["device"] = QJsonObject{{"name", QString::fromStdString(device.name)},
-                                 {"index", device.index},
-                                 {"arch", QString::fromStdString(device.arch)},
-                                 {"multiprocessors", device.multiprocessors},
-                                 {"totalMemoryBytes", static_cast<double>(device.totalMemoryBytes)},
-                                 {"peakBandwidthGBs", device.peakBandwidthGBs},
-                                 {"peakFp32Gflops", device.peakFp32Gflops},
-                                 {"driverVersion", QString::fromStdString(device.driverVersion)}};
-    QJsonObject compile{{"ok", compiled},
-                        {"compiler", QString::fromStdString(compilerVersion)},
-                        {"target", QString::fromStdString(target)},
-                        {"ms", compileMs},
-                        {"diagnostics", diagJson(diagnostics)}};
-    if (compiled)
-        compile["kernel"] = QJsonObject{{"name", QString::fromStdString(kernel.name)},
-                                        {"loweredName", QString::fromStdString(kernel.loweredName)},
-                                        {"resourcesKnown", kernel.resources.known},
-                                        {"registers", kernel.resources.registers},
-                                        {"spillStoreBytes", kernel.resources.spillStoreBytes},
-                                        {"spillLoadBytes", kernel.resources.spillLoadBytes},
-                                        {"staticSharedBytes", kernel.resources.sharedBytes}};
-    root["compile"] = compile;
-    if (!timing.samplesMs.empty()) {
-        root["launch"] = QJsonObject{{"grid", dimJson(launch.grid)},
-                                     {"block", dimJson(launch.block)},
-                                     {"sharedBytes", static_cast<double>(launch.sharedBytes)},
-                                     {"warmup", warmup},
-                                     {"iterations", iterations}};
-        QJsonArray samples;
-        for (double v : timing.samplesMs)
-            samples.append(v);
-        root["timing"] = QJsonObject{{"medianMs", timing.medianMs},
-                                     {"minMs", timing.minMs},
-                                     {"meanMs", timing.meanMs},
-                                     {"stdevMs", timing.stdevMs},
-                                     {"samplesMs", samples}};
-        if (!pipeline.empty()) {
-            QJsonArray launches;
-            for (const PipelineLaunchTiming& l : pipeline) {
-                QJsonObject vars;
-                for (const auto& [name, value] : l.vars)
-                    vars.insert(QString::fromStdString(name), static_cast<qint64>(value));
-                launches.append(
-                    QJsonObject{{"entry", static_cast<qint64>(l.entry)},
-                                {"kernel", QString::fromStdString(l.kernel)},
-                                {"vars", vars},
-                                {"grid", dimJson(l.config.grid)},
-                                {"block", dimJson(l.config.block)},
-                                {"sharedBytes", static_cast<double>(l.config.sharedBytes)},
-                                {"timing", QJsonObject{{"medianMs", l.timing.medianMs},
-                                                       {"minMs", l.timing.minMs},
-                                                       {"meanMs", l.timing.meanMs},
-                                                       {"stdevMs", l.timing.stdevMs}}}});
-            }
-            root["pipeline"] = QJsonObject{
-                {"launchesPerPass", static_cast<qint64>(pipeline.size())}, {"launches", launches}};
-        }
-        root["bandwidth"] = QJsonObject{{"bytesMoved", static_cast<double>(bytesMoved)},
-                                        {"GBs", bandwidthGBs},
-                                        {"percentOfPeak", peakPercent}};
-        QJsonObject sol{{"checked", speedOfLight.checked},
-                        {"impossible", speedOfLight.impossible},
-                        {"achievedGBs", speedOfLight.achievedGBs},
-                        {"peakGBs", speedOfLight.peakGBs},
-                        {"peakSource", QString::fromStdString(speedOfLight.peakSource)},
-                        {"message", QString::fromStdString(speedOfLight.message)}};
-        if (flopsPerLaunch > 0) {
-            sol["flopsPerLaunch"] = flopsPerLaunch;
-            sol["flopsChecked"] = speedOfLight.flopsChecked;
-            sol["flopsImpossible"] = speedOfLight.flopsImpossible;
-            sol["achievedGflops"] = speedOfLight.achievedGflops;
-            sol["peakGflops"] = speedOfLight.peakGflops;
-            sol["flopsPeakSource"] = QString::fromStdString(speedOfLight.flopsPeakSource);
-        }
-        if (speedOfLight.checked || !speedOfLight.peakSource.empty() || flopsPerLaunch > 0)
-            root["speedOfLight"] = sol;
-        root["conditions"] = QJsonObject{{"before", conditionsJson(conditionsBefore)},
-                                         {"after", conditionsJson(conditionsAfter)}};
-        if (h2dMs >= 0 && d2hMs >= 0)
-            root["transfers"] = QJsonObject{{"h2dMs", h2dMs},
-                                            {"h2dBytes", static_cast<double>(h2dBytes)},
-                                            {"d2hMs", d2hMs},
-                                            {"d2hBytes", static_cast<double>(d2hBytes)}};
-    }
-    if (!sandbox.empty()) root["sandbox"] = QString::fromStdString(sandbox);
-    QJsonObject ref{{"kind", referenceKindName(referenceKind)}};
-    if (!referenceCompiler.empty()) ref["compiler"] = QString::fromStdString(referenceCompiler);
-    if (!referenceDiagnostics.empty()) ref["diagnostics"] = diagJson(referenceDiagnostics);
-    root["reference"] = ref;
-    QJsonArray outs;
-    for (const OutputResult& r : outputs) {
-        QJsonObject o{{"buffer", QString::fromStdString(r.buffer)}, {"compared", r.compared}};
-        if (!r.compared) {
-            // What is known without a reference (a compared output has them in nan/inf below).
-            o["nan"] = QJsonObject{{"result", static_cast<double>(r.nan)}};
-            o["inf"] = QJsonObject{{"result", static_cast<double>(r.inf)}};
-        }
-        if (r.coverage.checked) {
-            QJsonObject c{{"total", static_cast<double>(r.coverage.total)},
-                          {"unwritten", static_cast<double>(r.coverage.unwritten)},
-                          {"ambiguous", static_cast<double>(r.coverage.ambiguous)},
-                          {"tailOnly", r.coverage.tailOnly},
-                          {"message", QString::fromStdString(r.coverage.message(r.buffer))}};
-            if (r.coverage.unwritten) {
-                c["firstIndex"] = static_cast<double>(r.coverage.firstUnwritten);
-                c["lastIndex"] = static_cast<double>(r.coverage.lastUnwritten);
-                c["hint"] = QString::fromStdString(r.coverage.hint);
-            }
-            o["coverage"] = c;
-        }
-        if (r.compared) {
-            const DiffStats& s = r.stats;
-            o["result"] = s.passed() ? "PASS" : "FAIL";
-            o["tolerance"] = QString::fromStdString(toleranceText(r.tolerance));
-            o["count"] = static_cast<double>(s.count);
-            o["maxAbs"] = num(s.maxAbs);
-            o["maxRel"] = num(s.maxRel);
-            o["maxUlp"] = s.maxUlp == std::numeric_limits<std::uint64_t>::max()
-                              ? QJsonValue("inf")
-                              : QJsonValue(static_cast<double>(s.maxUlp));
-            o["meanAbs"] = num(s.meanAbs);
-            o["rms"] = num(s.rms);
-            o["mismatches"] = static_cast<double>(s.mismatches);
-            o["mismatchFraction"] = s.mismatchFraction;
-            o["nan"] = QJsonObject{{"result", static_cast<double>(s.nanActual)},
-                                   {"reference", static_cast<double>(s.nanExpected)}};
-            o["inf"] = QJsonObject{{"result", static_cast<double>(s.infActual)},
-                                   {"reference", static_cast<double>(s.infExpected)}};
-            QJsonArray first;
-            for (const Mismatch& m : s.firstMismatches) {
-                QJsonArray c;
-                for (std::size_t x : m.coordinates)
-                    c.append(static_cast<double>(x));
-                QJsonObject mo{{"index", static_cast<double>(m.index)},
-                               {"coordinates", c},
-                               {"actual", num(m.actual)},
-                               {"expected", num(m.expected)},
-                               {"absError", num(m.absError)}};
-                if (!m.actualText.empty()) { // integers: exact decimal text
-                    mo["actualExact"] = QString::fromStdString(m.actualText);
-                    mo["expectedExact"] = QString::fromStdString(m.expectedText);
-                    mo["absErrorExact"] = QString::fromStdString(std::to_string(m.ulp));
-                }
-                first.append(mo);
-            }
-            o["firstMismatches"] = first;
-            QJsonArray hist;
-            for (int i = 0; i < DiffStats::kHistogramBins; ++i) {
-                const auto c = s.histogram.at(static_cast<std::size_t>(i));
-                if (c)
-                    hist.append(QJsonObject{{"lowerEdge", DiffStats::binLowerEdge(i)},
-                                            {"count", static_cast<double>(c)}});
-            }
-            o["histogram"] = hist;
-        }
-        outs.append(o);
-    }
-    root["outputs"] = outs;
-    if (graded) {
-        QJsonArray cs;
-        for (const LaunchCheck& c : checks)
-            cs.append(QJsonObject{{"label", QString::fromStdString(c.label)},
-                                  {"launch", c.launch},
-                                  {"passed", c.passed},
-                                  {"mismatches", static_cast<double>(c.mismatches)},
-                                  {"unwritten", static_cast<double>(c.unwritten)},
-                                  {"nanWhereFinite", static_cast<double>(c.nanWhereFinite)},
-                                  {"message", QString::fromStdString(c.message)}});
-        root["grade"] = QJsonObject{{"coldSamples", coldSamples},
-                                    {"freshInputs", freshInputs},
-                                    {"freshTimedInputs", freshTimedInputs},
-                                    {"pinnedInputs", QString::fromStdString(pinnedInputs)},
-                                    {"seed", QString::number(checkSeed)},
-                                    {"checks", cs}};
-    }
-    if (!traces.empty()) {
-        QJsonObject tr;
-        for (const auto& [name, t] : traces) {
-            std::size_t atomicOnly = 0;
-            for (std::size_t i = 0; i < t.count(); ++i)
-                atomicOnly += t.isAtomic(i) ? 1 : 0;
-            QJsonArray races;
-            for (std::size_t i = 0; i < t.count() && races.size() < 16; ++i)
-                if (t.isRace(i)) {
-                    const Dim3 b = t.lastBlock(i), th = t.lastThread(i);
-                    races.append(QJsonObject{{"index", static_cast<double>(i)},
-                                             {"writes", static_cast<double>(t.writes[i])},
-                                             {"lastBlock", dimJson(b)},
-                                             {"lastThread", dimJson(th)}});
-                }
-            tr[QString::fromStdString(name)] =
-                QJsonObject{{"elements", static_cast<double>(t.count())},
-                            {"unwritten", static_cast<double>(t.unwritten())},
-                            {"writtenMoreThanOnce", static_cast<double>(t.writtenMoreThanOnce())},
-                            {"races", static_cast<double>(t.races())},
-                            {"atomicOnly", static_cast<double>(atomicOnly)},
-                            {"untraced", static_cast<double>(t.untraced)},
-                            {"firstRaces", races},
-                            {"summary", QString::fromStdString(traceSummary(t))}};
-        }
-        root["trace"] = tr;
-    }
-    // What the kernel printed and what the checks found (ReportFormat.h).
-    root["kernelOutput"] = QString::fromStdString(kernelOutput);
-    QJsonArray findings;
-    for (const MemoryFinding& f : memoryFindings)
-        findings.append(findingJson(f));
-    root["findings"] = findings;
-    if (check == CheckMode::Races) {
-        QJsonArray raceList;
-        for (const RaceFinding& f : races)
-            raceList.append(raceJson(f));
-        root["races"] = raceList;
-        // Words with more accessors than the detector compares: [{location, memory, words}],
-        // their total, and the note the text report prints.
-        QJsonArray crowding;
-        std::uint64_t crowdedWords = 0;
-        for (const RaceCrowding& c : raceCrowding) {
-            crowding.append(crowdingJson(c));
-            crowdedWords += c.words;
-        }
-        root["raceCrowding"] = crowding;
-        root["raceCrowdedWords"] = static_cast<double>(crowdedWords);
-        if (crowdedWords)
-            root["raceCrowdingNote"] = QString::fromStdString(raceCrowdingText(raceCrowding));
-    }
-    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+    return QJsonDocument(reportToJson(*this)).toJson(QJsonDocument::Indented).toStdString();
 }
 
 } // namespace wb::session

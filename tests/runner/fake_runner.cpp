@@ -17,8 +17,9 @@
 // program it wraps, writes a one-finding memcheck report to F (with `--tool racecheck` a
 // racecheck report: one hazard and its race summary) and executes PROGRAM.
 #include "core/runner/Protocol.h"
-#include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
+#include "core/session/ReportJson.h"
+#include "core/session/RunReport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -46,7 +47,7 @@ void report(const QJsonArray& buffers, const QJsonObject& shm, int status = 0)
 {
     wb::session::RunReport r;
     r.status = wb::session::RunReport::Status::Passed;
-    QJsonObject rep = wb::runner::ReportCodec::toJson(r);
+    QJsonObject rep = wb::session::reportToJson(r, wb::session::ReportSections::All);
     if (status) rep["status"] = status;
     QJsonObject answer{{"report", rep},
                        {"findings", QJsonArray{}},

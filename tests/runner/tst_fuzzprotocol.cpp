@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Bounded mutation fuzzing of the runner protocol's decoding functions: framing
-// (Protocol::take, Frame::json) and the report codec (ReportCodec::fromJson, findingFromJson,
+// (Protocol::take, Frame::json) and the report codec (session::reportFromJson, findingFromJson,
 // arrayFromHeader) on mutated streams of valid frames. Every input decodes or is refused with
 // a wb::Error; a crash, a hang or any other exception fails the test. The framing is also fed
 // in random chunk sizes, which must not change what comes out. A few seconds in CI;
 // $WB_FUZZ_SECONDS for longer (tests/fuzz/FuzzMutator.h).
 #include "core/common/Error.h"
+#include "core/runner/BufferCodec.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/ReportCodec.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ReportJson.h"
+#include "core/session/RunReport.h"
 #include "tests/fuzz/FuzzMutator.h"
 #include "tests/support/SuiteMain.h"
 
@@ -67,13 +69,15 @@ std::string sampleStream()
     finding.kind = MemoryFinding::Kind::Misaligned;
     finding.message = std::string("m");
     const session::HostArray out(session::ElementType::F32, {4, 2});
-    QJsonObject buffer = ReportCodec::arrayHeader(out);
+    QJsonObject buffer = BufferCodec::arrayHeader(out);
     buffer["bytes"] = static_cast<double>(out.bytes());
     add(Protocol::encode(Protocol::Type::Blob, "\x78\x9c\x03\x00\x00\x00\x00\x01", 8));
-    add(Protocol::encode(Protocol::Type::Report,
-                         QJsonObject{{"report", ReportCodec::toJson(sampleReport())},
-                                     {"findings", QJsonArray{ReportCodec::findingToJson(finding)}},
-                                     {"buffers", QJsonArray{buffer}}}));
+    session::RunReport report = sampleReport();
+    report.memoryFindings.push_back(finding); // findings travel in the report
+    add(Protocol::encode(
+        Protocol::Type::Report,
+        QJsonObject{{"report", session::reportToJson(report, session::ReportSections::All)},
+                    {"buffers", QJsonArray{buffer}}}));
     add(Protocol::encode(Protocol::Type::Progress,
                          QJsonObject{{"phase", "launch"}, {"kernel", "k"}}));
     // What a run prints, as it arrives (issue 26).
@@ -96,12 +100,10 @@ void decode(const Protocol::Frame& f)
                                        j["name"].toString().toStdString());
         break;
     case Protocol::Type::Report:
-        ReportCodec::fromJson(j["report"].toObject());
-        for (const QJsonValue& v : j["findings"].toArray())
-            ReportCodec::findingFromJson(v.toObject());
+        session::reportFromJson(j["report"].toObject());
         for (const QJsonValue& v : j["buffers"].toArray())
             // As the client does: no more than the bytes that arrived (a fuzz stream: < 1 MiB).
-            ReportCodec::arrayFromHeader(v.toObject(), std::uint64_t{1} << 20);
+            BufferCodec::arrayFromHeader(v.toObject(), std::uint64_t{1} << 20);
         break;
     default:
         break;

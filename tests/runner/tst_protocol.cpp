@@ -2,8 +2,9 @@
 // Framing, the report codec and the shared-memory region of core/runner.
 #include "core/common/Error.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/ReportCodec.h"
 #include "core/runner/SharedMemory.h"
+#include "core/session/ReportJson.h"
+#include "core/session/RunReport.h"
 #include "tests/support/SuiteMain.h"
 
 #include <QJsonArray>
@@ -166,7 +167,8 @@ private Q_SLOTS:
         r.device.peakFp32Gflops = 66908;
         r.conditionsBefore = DeviceConditions{1980, 3201, 33, "nvml"};
         r.conditionsAfter.source = "libnvidia-ml.so.1 not found";
-        const session::RunReport back = ReportCodec::fromJson(ReportCodec::toJson(r));
+        const session::RunReport back =
+            session::reportFromJson(session::reportToJson(r, session::ReportSections::All));
         QCOMPARE(back.checkSeed, r.checkSeed);
         QCOMPARE(back.checks.size(), std::size_t{1});
         QCOMPARE(back.checks[0].unwritten, std::uint64_t{1000});
@@ -192,9 +194,9 @@ private Q_SLOTS:
         QCOMPARE(back.h2dBytes, r.h2dBytes);
         QCOMPARE(back.d2hBytes, r.d2hBytes);
         // A report without them (a runner from before transfer timing): not measured.
-        QJsonObject old = ReportCodec::toJson(r);
+        QJsonObject old = session::reportToJson(r, session::ReportSections::All);
         old.remove(QStringLiteral("transfers"));
-        QCOMPARE(ReportCodec::fromJson(old).h2dMs, -1.0);
+        QCOMPARE(session::reportFromJson(old).h2dMs, -1.0);
     }
 
     void findingRoundTrip()
@@ -211,7 +213,7 @@ private Q_SLOTS:
         f.isWrite = true;
         f.accessSize = 4;
         f.message = std::string("m");
-        const MemoryFinding b = ReportCodec::findingFromJson(ReportCodec::findingToJson(f));
+        const MemoryFinding b = session::findingFromJson(session::findingToJson(f));
         QCOMPARE(b.kind, f.kind);
         QCOMPARE(b.address, f.address);
         QCOMPARE(b.thread, f.thread);

@@ -355,6 +355,32 @@ private Q_SLOTS:
         QVERIFY(first.value("isWrite").toBool());
         QCOMPARE(first.value("thread").toArray().size(), 3);
     }
+
+    /// The runner's report reaches --json in the encoding the CLI writes in-process (one
+    /// encoder, session::reportToJson): the same sections with the same fields.
+    void runnerReportIsTheInProcessEncoding()
+    {
+        const QString hello =
+            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
+        const CliRun a = runCli({"run", hello, "--backend", "cpu", "--json"});
+        const CliRun b = runCli({"run", hello, "--backend", "cpu", "--json", "--in-process"});
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(b.exitCode, 0);
+        const QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
+        const QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
+        QStringList keysA = ja.keys(), keysB = jb.keys();
+        keysA.removeAll(QStringLiteral("sandbox")); // the runner's child says what sealed it
+        QCOMPARE(keysA, keysB);
+        for (const char* section : {"device", "compile", "launch", "timing", "bandwidth",
+                                    "conditions", "transfers", "reference"})
+            QCOMPARE(ja.value(QLatin1String(section)).toObject().keys(),
+                     jb.value(QLatin1String(section)).toObject().keys());
+        QCOMPARE(ja.value("compile").toObject().value("kernel"),
+                 jb.value("compile").toObject().value("kernel"));
+        QCOMPARE(ja.value("launch"), jb.value("launch"));
+        QCOMPARE(ja.value("outputs"), jb.value("outputs"));
+        QCOMPARE(ja.value("findings"), jb.value("findings"));
+    }
 };
 
 WB_QTEST_GUILESS_MAIN(TstRunnerCli)

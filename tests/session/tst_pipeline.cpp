@@ -6,9 +6,9 @@
 
 #include "core/backend/Backend.h"
 #include "core/common/Error.h"
-#include "core/runner/ReportCodec.h"
 #include "core/session/Pipeline.h"
 #include "core/session/ProjectFile.h"
+#include "core/session/ReportJson.h"
 #include "core/session/SessionRunner.h"
 #include "tests/support/SuiteMain.h"
 
@@ -321,8 +321,8 @@ private Q_SLOTS:
         QCOMPARE(json["timing"]["samplesMs"].toArray().size(), 2);
 
         // The runner's codec carries the pipeline (and its samples) across the process.
-        const RunReport back =
-            wb::runner::ReportCodec::fromJson(wb::runner::ReportCodec::toJson(r));
+        const RunReport back = wb::session::reportFromJson(
+            wb::session::reportToJson(r, wb::session::ReportSections::All));
         QCOMPARE(back.pipeline.size(), r.pipeline.size());
         for (std::size_t i = 0; i < r.pipeline.size(); ++i) {
             QCOMPARE(back.pipeline[i].kernel, r.pipeline[i].kernel);
