@@ -25,8 +25,9 @@ struct RunReport;
 // "inf", "-inf"), 64-bit counts travel as JSON integers (a decimal string above 2^63 - 1),
 // addresses as hex strings, enums by name. Fields a reader of --json does not need for a
 // verdict (kernel parameters, diagnostic codes, the exact tolerance) sit beside the ones it
-// reads; no field of --json changes name or type. Buffers (results, expected) and write traces
-// are not encoded here: the runner sends them through shared memory (runner::BufferCodec).
+// reads; no field of --json changes name or type. Buffers (results, expected) are not encoded
+// here, and write traces only as --json's summary: the runner sends both as bulk data through
+// shared memory (runner::BufferCodec).
 
 /// Which sections reportToJson writes.
 enum class ReportSections {
