@@ -37,17 +37,21 @@ struct RaceDetector::Record {
 };
 
 /// The shadow of one 4-byte word: the two latest writes and reads by different threads, its
-/// lock and the detector (m_generation) that wrote it last. A cell of an earlier detector
-/// counts as empty, so that shadow memory passes from one launch to the next without being
-/// cleared (the kernel's zeroing of fresh shadow pages was a fifth of a small launch's time).
-struct RaceDetector::Cell {
+/// lock and the detector (m_generation) that wrote its reads and its writes last. Two cache
+/// lines: a read touches only the first (lock, generations, reads) unless the word was written
+/// in this launch; a write both. Reads or writes of an earlier detector count as none, so that
+/// shadow memory passes from one launch to the next without being cleared (the kernel's zeroing
+/// of fresh shadow pages was a fifth of a small launch's time).
+struct alignas(64) RaceDetector::Cell {
     /// While blocks run on several workers: bit 0 the lock an update takes, the other bits a
     /// count of updates (a sequence lock: a reader that finds it unlocked and unchanged around
     /// its reads read a consistent cell without writing to it).
     std::uint32_t state = 0;
-    std::uint32_t generation = 0; ///< the detector that wrote it last (m_generation)
-    Record writes[2];
+    std::uint32_t generation = 0;       ///< `reads` are this detector's (m_generation)
+    std::uint32_t writesGeneration = 0; ///< `writes` are this detector's; else none
+    std::uint32_t unused = 0;
     Record reads[2];
+    alignas(64) Record writes[2];
 };
 
 namespace {
@@ -406,7 +410,7 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
         mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (cells == MAP_FAILED) throw std::bad_alloc();
     // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
-    // instead of one per 4 KiB (the shadow is 25 times the watched memory).
+    // instead of one per 4 KiB (the shadow is 32 times the watched memory).
     madvise(cells, r->bytes, MADV_HUGEPAGE);
     r->cells = static_cast<Cell*>(cells);
     return r;
@@ -762,8 +766,10 @@ bool RaceDetector::hasGlobalReports() const
         return !ordered(r, now);
     };
     const bool write = (now.flags & Record::kWrite) != 0;
-    for (const Record& r : cell.writes)
-        if (conflicts(r)) report(r, now, region, address, size);
+    const bool writesLive = cell.writesGeneration == m_generation;
+    if (writesLive)
+        for (const Record& r : cell.writes)
+            if (conflicts(r)) report(r, now, region, address, size);
     if (write)
         for (const Record& r : cell.reads)
             if (conflicts(r)) report(r, now, region, address, size);
@@ -779,6 +785,10 @@ bool RaceDetector::hasGlobalReports() const
     }
 
     // Keep the two latest accesses of this kind by different threads.
+    if (write && !writesLive) { // the first write of this launch
+        cell.writes[0] = cell.writes[1] = Record{};
+        cell.writesGeneration = m_generation;
+    }
     Record* slots = write ? cell.writes : cell.reads;
     const auto stale = [&](const Record& r) {
         return !(r.flags & Record::kValid) || (region.shared && r.block != now.block);
@@ -952,8 +962,9 @@ template <typename T> [[gnu::always_inline]] inline T relaxed(const T& v) noexce
     // The writes: none that the read could race with, told from the records alone (another
     // block's in another grid phase, or its block's in another barrier phase: ordered;
     // anything else goes to the lock, where check() decides).
-    for (const Record& kept : cell.writes)
-        if (mayConflict(load(kept), now, false)) return false;
+    if (relaxed(cell.writesGeneration) == m_generation)
+        for (const Record& kept : cell.writes)
+            if (mayConflict(load(kept), now, false)) return false;
     Record reads[2] = {load(cell.reads[0]), load(cell.reads[1])};
     bool quiet = (reads[0].flags & Record::kValid) && sameRead(reads[0], now);
     if (!quiet && (reads[0].flags & Record::kValid) && (reads[1].flags & Record::kValid) &&
@@ -1030,7 +1041,7 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
         Cell& cell = region->cells[word];
         const auto fresh = [&] {
             if (cell.generation != m_generation) { // an earlier launch's: empty
-                cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
+                cell.reads[0] = cell.reads[1] = Record{};
                 cell.generation = m_generation;
             }
         };
@@ -1075,15 +1086,25 @@ void RaceDetector::accessWord(Worker& w, const Who& who, Region& region, std::ui
     // nothing (quietRead() after no write it may race with).
     const auto update = [&] {
         if (cell.generation != m_generation) {
-            cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
+            cell.reads[0] = cell.reads[1] = Record{};
             cell.generation = m_generation;
-            (now.flags & Record::kWrite ? cell.writes : cell.reads)[0] = now;
+            if (plainRead) {
+                cell.reads[0] = now;
+                return;
+            }
+            if (!(now.flags & Record::kAtomic)) { // no writes of this launch either
+                cell.writes[0] = now;
+                cell.writes[1] = Record{};
+                cell.writesGeneration = m_generation;
+                return;
+            }
+        } else if (plainRead &&
+                   (cell.writesGeneration != m_generation ||
+                    (!mayConflict(cell.writes[0], now, region.shared) &&
+                     !mayConflict(cell.writes[1], now, region.shared))) &&
+                   quietRead(cell.reads, now, region, word)) {
             return;
         }
-        if (plainRead && !mayConflict(cell.writes[0], now, region.shared) &&
-            !mayConflict(cell.writes[1], now, region.shared) &&
-            quietRead(cell.reads, now, region, word))
-            return;
         setNow(w, who.slot, b);
         check(cell, now, region, word, a, static_cast<unsigned>(size));
     };
