@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <new>
 
@@ -219,6 +221,11 @@ struct RaceDetector::Region {
     Displaced* displacedIfAny() const { return displaced.load(std::memory_order_acquire); }
     Displaced& displacedAt(std::size_t word)
     {
+        if (Displaced* d = displaced.load(std::memory_order_acquire)) return d[word];
+        return makeDisplaced()[word];
+    }
+    [[gnu::noinline]] Displaced* makeDisplaced()
+    {
         Displaced* d = displaced.load(std::memory_order_acquire);
         if (!d) {
             std::lock_guard lock(displacedMutex);
@@ -232,7 +239,7 @@ struct RaceDetector::Region {
                 displaced.store(d, std::memory_order_release);
             }
         }
-        return d[word];
+        return d;
     }
     void crowd(std::size_t word)
     {
@@ -682,22 +689,47 @@ bool RaceDetector::hasGlobalReports() const
            (n.block && n.block->known.covers(r.block, r.thread, r.syncGen, r.phase));
 }
 
+namespace {
+
+/// A record as three 64-bit words (block and barrier phase; code address and warp-sync
+/// generation; grid phase, thread, byte mask and flags), so that records compare in a few
+/// instructions.
+struct Packed {
+    static constexpr std::uint64_t kThread = 0xffffull << 32, kMask = 0xffull << 48;
+    template <typename R> [[gnu::always_inline]] static std::uint64_t word(const R& r, int i)
+    {
+        std::uint64_t v;
+        std::memcpy(&v, reinterpret_cast<const unsigned char*>(&r) + 8 * i, sizeof v);
+        return v;
+    }
+};
+
+} // namespace
+
 [[gnu::always_inline]] inline bool RaceDetector::sameRead(const Record& kept, const Record& now)
 {
-    // The update would store `now` over `kept` with the byte masks merged: the same record.
-    return kept.sameThread(now) && kept.sameEpoch(now) && kept.pc == now.pc &&
-           kept.flags == now.flags && (kept.mask | now.mask) == kept.mask;
+    static_assert(sizeof(Record) == 24 && offsetof(Record, phase) == 4 &&
+                  offsetof(Record, pc) == 8 && offsetof(Record, syncGen) == 12 &&
+                  offsetof(Record, grid) == 16 && offsetof(Record, thread) == 20 &&
+                  offsetof(Record, mask) == 22 && offsetof(Record, flags) == 23);
+    // The update would store `now` over `kept` with the byte masks merged: the same record
+    // (same thread, epoch, code address and flags, and its bytes among kept's).
+    const auto w = [](const Record& r, int i) { return Packed::word(r, i); };
+    return w(kept, 0) == w(now, 0) && w(kept, 1) == w(now, 1) &&
+           ((w(kept, 2) ^ w(now, 2)) & ~Packed::kMask) == 0 && (kept.mask | now.mask) == kept.mask;
 }
 
 [[gnu::always_inline]] inline bool RaceDetector::sharedRead(const Record* reads, const Record& now)
 {
     // Both kept reads like `now` in everything but the thread: same block, barrier phase,
     // warp-sync generation, grid phase, code address, bytes and kind.
-    const auto like = [&](const Record& r) {
-        return r.flags == now.flags && r.block == now.block && r.thread != now.thread &&
-               r.sameEpoch(now) && r.pc == now.pc && r.mask == now.mask;
-    };
-    if (!like(reads[0]) || !like(reads[1])) return false;
+    const auto w = [](const Record& r, int i) { return Packed::word(r, i); };
+    const std::uint64_t n0 = w(now, 0), n1 = w(now, 1), n2 = w(now, 2);
+    if ((w(reads[0], 0) ^ n0) | (w(reads[0], 1) ^ n1) | (w(reads[1], 0) ^ n0) |
+        (w(reads[1], 1) ^ n1) | ((w(reads[0], 2) ^ n2) & ~Packed::kThread) |
+        ((w(reads[1], 2) ^ n2) & ~Packed::kThread))
+        return false;
+    if (reads[0].thread == now.thread || reads[1].thread == now.thread) return false;
     // And their threads in two warps, or all three in one: no warp sync can order a later
     // access with both kept reads and not with `now`.
     const unsigned w0 = reads[0].thread / 32u, w1 = reads[1].thread / 32u;
@@ -1067,56 +1099,62 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
 void RaceDetector::accessWord(Worker& w, const Who& who, Region& region, std::uintptr_t a,
                               std::size_t size, std::uint8_t flags, const void* pc)
 {
-    const std::size_t b = m_cooperative ? who.block : 0u;
     Record now;
     now.block = who.block;
     now.thread = static_cast<std::uint16_t>(who.thread);
     now.phase = w.phase[who.slot];
     now.grid = w.grid[who.slot];
-    now.syncGen = w.syncGen[b];
+    now.syncGen = w.syncGen[m_cooperative ? who.block : 0u];
     now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
     now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
     const std::uintptr_t offset = a - region.begin;
     now.mask = static_cast<std::uint8_t>(((1u << size) - 1u) << (offset & 3u));
     const std::size_t word = offset / 4;
     Cell& cell = region.cells[word];
-    const bool plainRead = !(flags & (Record::kWrite | Record::kAtomic));
-    // What check() does, with the commonest outcomes first and no ordered() (so no t_now): a
-    // cell of an earlier launch (empty: `now` becomes its only record), a read that changes
-    // nothing (quietRead() after no write it may race with).
-    const auto update = [&] {
-        if (cell.generation != m_generation) {
-            cell.reads[0] = cell.reads[1] = Record{};
-            cell.generation = m_generation;
-            if (plainRead) {
-                cell.reads[0] = now;
-                return;
-            }
-            if (!(now.flags & Record::kAtomic)) { // no writes of this launch either
-                cell.writes[0] = now;
-                cell.writes[1] = Record{};
-                cell.writesGeneration = m_generation;
-                return;
-            }
-        } else if (plainRead &&
-                   (cell.writesGeneration != m_generation ||
-                    (!mayConflict(cell.writes[0], now, region.shared) &&
-                     !mayConflict(cell.writes[1], now, region.shared))) &&
-                   quietRead(cell.reads, now, region, word)) {
-            return;
-        }
-        setNow(w, who.slot, b);
-        check(cell, now, region, word, a, static_cast<unsigned>(size));
-    };
+    const bool read = !(flags & Record::kWrite);
     if (m_parallel && !region.shared) {
-        if (plainRead && quietUnlocked(cell, now, region, word)) return;
+        if (read && quietUnlocked(cell, now, region, word)) return;
         const std::uint32_t state = lockWord(&cell.state);
         __atomic_thread_fence(__ATOMIC_RELEASE);
-        update();
+        if (!settled(cell, now, region, word, read))
+            checkWord(w, who, cell, now, region, word, a, size);
         __atomic_store_n(&cell.state, state + 2u, __ATOMIC_RELEASE);
-    } else {
-        update();
+    } else if (!settled(cell, now, region, word, read)) {
+        checkWord(w, who, cell, now, region, word, a, size);
     }
+}
+
+[[gnu::always_inline]] inline bool
+RaceDetector::settled(Cell& cell, const Record& now, Region& region, std::size_t word, bool read)
+{
+    // What check() does, in the commonest cases, without ordered() (so without t_now): a cell
+    // of an earlier launch is empty (`now` becomes its only record); a read that no kept write
+    // may race with and that changes nothing (quietRead()).
+    if (cell.generation != m_generation) {
+        cell.reads[0] = cell.reads[1] = Record{};
+        cell.generation = m_generation;
+        if (read) {
+            cell.reads[0] = now;
+        } else { // no writes of this launch either
+            cell.writes[0] = now;
+            cell.writes[1] = Record{};
+            cell.writesGeneration = m_generation;
+        }
+        return true;
+    }
+    return read &&
+           (cell.writesGeneration != m_generation ||
+            (!mayConflict(cell.writes[0], now, region.shared) &&
+             !mayConflict(cell.writes[1], now, region.shared))) &&
+           quietRead(cell.reads, now, region, word);
+}
+
+[[gnu::noinline]] void RaceDetector::checkWord(Worker& w, const Who& who, Cell& cell,
+                                               const Record& now, Region& region, std::size_t word,
+                                               std::uintptr_t a, std::size_t size)
+{
+    setNow(w, who.slot, m_cooperative ? who.block : 0u);
+    check(cell, now, region, word, a, static_cast<unsigned>(size));
 }
 
 void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)

@@ -212,6 +212,11 @@ private:
     /// One plain access within one word of `region` by `who` (known): access()'s short way.
     void accessWord(Worker& w, const Who& who, Region& region, std::uintptr_t a, std::size_t size,
                     std::uint8_t flags, const void* pc);
+    /// accessWord()'s commonest cases, settled without check(): false where check() is needed.
+    bool settled(Cell& cell, const Record& now, Region& region, std::size_t word, bool read);
+    /// check() for accessWord(), out of its way.
+    void checkWord(Worker& w, const Who& who, Cell& cell, const Record& now, Region& region,
+                   std::size_t word, std::uintptr_t a, std::size_t size);
     /// A kept write that may race with `now`, as far as the records tell (false: it cannot).
     static bool mayConflict(const Record& write, const Record& now, bool shared);
     /// t_now for the thread of slot `slot`, of block table `block`.
