@@ -1096,8 +1096,10 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
     }
 }
 
-void RaceDetector::accessWord(Worker& w, const Who& who, Region& region, std::uintptr_t a,
-                              std::size_t size, std::uint8_t flags, const void* pc)
+[[gnu::always_inline]] inline void RaceDetector::accessWord(Worker& w, const Who& who,
+                                                            Region& region, std::uintptr_t a,
+                                                            std::size_t size, std::uint8_t flags,
+                                                            const void* pc)
 {
     Record now;
     now.block = who.block;
