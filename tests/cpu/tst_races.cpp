@@ -1006,6 +1006,76 @@ __global__ void wild(float* out, int n)
         QVERIFY(s.backend.lastRaces().empty());
     }
 
+    // Read-shared words: a third thread's read like two kept ones (same block, barrier phase,
+    // code, bytes) is not kept, and while blocks run on several workers such a read takes no
+    // lock. The races those reads take part in are still found, on one worker and on four.
+    void racesWithReadSharedWordsAreFound()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_shared_reads.cu");
+        for (int workers : {1, 4}) {
+            // {blocks, writer block, writer thread}: a write after 63 reads of its block; after
+            // two blocks' reads, by a third block; before every other read, by block 0.
+            const int cases[][3] = {{1, 0, 63}, {3, 2, 0}, {3, 0, 0}, {4, 3, 63}};
+            for (const auto& c : cases) {
+                Run r(workers);
+                QVERIFY(r.compile(source, "race_shared_reads.cu", true));
+                r.buffer(std::vector<int>(1, 5), "data");
+                r.buffer(std::vector<int>(static_cast<std::size_t>(c[0]) * 64, 0), "out");
+                r.launch("read_then_write", {static_cast<unsigned>(c[0]), 1, 1}, {64, 1, 1},
+                         {c[1], c[2]});
+                const std::string text = std::to_string(workers) + " workers, blocks " +
+                                         std::to_string(c[0]) + ", writer " + std::to_string(c[1]) +
+                                         "/" + std::to_string(c[2]) + ": " +
+                                         describe(r.backend.lastRaces());
+                QVERIFY2(hasRace(r.backend.lastRaces(), 11, false, 13, true), text.c_str());
+            }
+            // Read by every thread of four blocks, written by nobody: no race, no crowding.
+            Run clean(workers);
+            QVERIFY(clean.compile(source, "race_shared_reads.cu", true));
+            clean.buffer(std::vector<int>(1, 5), "data");
+            clean.buffer(std::vector<int>(4 * 64, 0), "out");
+            clean.launch("read_then_write", {4, 1, 1}, {64, 1, 1}, {-1, -1});
+            QVERIFY2(clean.backend.lastRaces().empty(),
+                     describe(clean.backend.lastRaces()).c_str());
+            QVERIFY(clean.backend.lastRaceCrowding().empty());
+            QCOMPARE(clean.result<int>(1, 4 * 64), std::vector<int>(4 * 64, 5));
+
+            // Shared memory: every thread reads s[0], thread 63 writes it; with a barrier
+            // between, nothing races and nothing is crowded.
+            for (int synced : {0, 1}) {
+                Run s(workers);
+                QVERIFY(s.compile(source, "race_shared_reads.cu", true));
+                s.buffer(std::vector<int>(2 * 64, 0), "out");
+                s.launch("shared_read_then_write", {2, 1, 1}, {64, 1, 1}, {63, synced});
+                const std::string text = describe(s.backend.lastRaces());
+                if (synced) {
+                    QVERIFY2(s.backend.lastRaces().empty(), text.c_str());
+                    QVERIFY(s.backend.lastRaceCrowding().empty());
+                } else {
+                    QVERIFY2(hasRace(s.backend.lastRaces(), 24, false, 26, true), text.c_str());
+                }
+            }
+        }
+    }
+
+    // The case the read-shared rule can hide: lanes 0 and 1 keep their reads, lane 2's like them
+    // is not kept, and lane 1 writes after a __syncwarp of lanes 0 and 1 only, ordered with both
+    // kept reads and not with lane 2's. The race is reported, or else the word is counted as
+    // crowded (a race may have been missed): never silence.
+    void raceHiddenByReadSharingIsCrowdedAtLeast()
+    {
+        Run r;
+        QVERIFY(r.compile(readFile("tests/cpu/kernels/race_shared_reads.cu"),
+                          "race_shared_reads.cu", true));
+        r.buffer(std::vector<int>(1, 5), "data");
+        r.buffer(std::vector<int>(32, 0), "out");
+        r.launch("partial_mask_write", {1, 1, 1}, {32, 1, 1});
+        const auto& crowding = r.backend.lastRaceCrowding();
+        const bool crowded = crowding.size() == 1 && crowding[0].words == 1 && !crowding[0].shared;
+        QVERIFY2(hasRace(r.backend.lastRaces(), 35, false, 37, true) || crowded,
+                 describe(r.backend.lastRaces()).c_str());
+    }
+
     // Crowding is per launch too: the same launch again on the served sandbox (its shadow
     // passed on) counts the same word once, not once more per launch.
     void crowdingIsCountedPerLaunch()

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <new>
 
@@ -36,15 +38,22 @@ struct RaceDetector::Record {
     }
 };
 
-/// The shadow of one 4-byte word: the two latest writes and reads by different threads, and
-/// its state word: bit 0 the lock its update takes while blocks run on several workers, the
-/// other bits the detector (generation()) that wrote it last. A cell of an earlier detector
-/// counts as empty, so that shadow memory passes from one launch to the next without being
-/// cleared (the kernel's zeroing of fresh shadow pages was a fifth of a small launch's time).
-struct RaceDetector::Cell {
+/// The shadow of one 4-byte word: the two latest writes and reads by different threads, its
+/// lock and the detector (m_generation) that wrote its reads and its writes last. Two cache
+/// lines: a read touches only the first (lock, generations, reads) unless the word was written
+/// in this launch; a write both. Reads or writes of an earlier detector count as none, so that
+/// shadow memory passes from one launch to the next without being cleared (the kernel's zeroing
+/// of fresh shadow pages was a fifth of a small launch's time).
+struct alignas(64) RaceDetector::Cell {
+    /// While blocks run on several workers: bit 0 the lock an update takes, the other bits a
+    /// count of updates (a sequence lock: a reader that finds it unlocked and unchanged around
+    /// its reads read a consistent cell without writing to it).
     std::uint32_t state = 0;
-    Record writes[2];
+    std::uint32_t generation = 0;       ///< `reads` are this detector's (m_generation)
+    std::uint32_t writesGeneration = 0; ///< `writes` are this detector's; else none
+    std::uint32_t unused = 0;
     Record reads[2];
+    alignas(64) Record writes[2];
 };
 
 namespace {
@@ -212,6 +221,11 @@ struct RaceDetector::Region {
     Displaced* displacedIfAny() const { return displaced.load(std::memory_order_acquire); }
     Displaced& displacedAt(std::size_t word)
     {
+        if (Displaced* d = displaced.load(std::memory_order_acquire)) return d[word];
+        return makeDisplaced()[word];
+    }
+    [[gnu::noinline]] Displaced* makeDisplaced()
+    {
         Displaced* d = displaced.load(std::memory_order_acquire);
         if (!d) {
             std::lock_guard lock(displacedMutex);
@@ -225,7 +239,7 @@ struct RaceDetector::Region {
                 displaced.store(d, std::memory_order_release);
             }
         }
-        return d[word];
+        return d;
     }
     void crowd(std::size_t word)
     {
@@ -277,6 +291,7 @@ struct RaceDetector::Worker {
     /// This worker's instance of the shared memory (addWorkerRegion).
     std::vector<std::unique_ptr<Region>> regions;
     std::uintptr_t low = ~std::uintptr_t{0}, high = 0;
+    Region* last = nullptr;     ///< the region of its last access (accessAs)
     std::uint64_t sequence = 0; ///< the running block's place in the run order
     std::uint64_t found = 0;    ///< conflicts found so far (orders the reports of one block)
 };
@@ -402,7 +417,7 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
         mmap(nullptr, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (cells == MAP_FAILED) throw std::bad_alloc();
     // Transparent huge pages where the system allows them: one fault per 2 MiB of shadow
-    // instead of one per 4 KiB (the shadow is 25 times the watched memory).
+    // instead of one per 4 KiB (the shadow is 32 times the watched memory).
     madvise(cells, r->bytes, MADV_HUGEPAGE);
     r->cells = static_cast<Cell*>(cells);
     return r;
@@ -653,7 +668,7 @@ bool RaceDetector::hasGlobalReports() const
            });
 }
 
-bool RaceDetector::ordered(const Record& r, const Record& now) const
+[[gnu::always_inline]] inline bool RaceDetector::ordered(const Record& r, const Record& now) const
 {
     const Now& n = t_now;
     if (r.block != now.block) {
@@ -674,8 +689,101 @@ bool RaceDetector::ordered(const Record& r, const Record& now) const
            (n.block && n.block->known.covers(r.block, r.thread, r.syncGen, r.phase));
 }
 
-void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::size_t word,
-                         std::uintptr_t address, unsigned size)
+namespace {
+
+/// A record as three 64-bit words (block and barrier phase; code address and warp-sync
+/// generation; grid phase, thread, byte mask and flags), so that records compare in a few
+/// instructions.
+struct Packed {
+    static constexpr std::uint64_t kThread = 0xffffull << 32, kMask = 0xffull << 48;
+    template <typename R> [[gnu::always_inline]] static std::uint64_t word(const R& r, int i)
+    {
+        std::uint64_t v;
+        std::memcpy(&v, reinterpret_cast<const unsigned char*>(&r) + 8 * i, sizeof v);
+        return v;
+    }
+};
+
+} // namespace
+
+[[gnu::always_inline]] inline bool RaceDetector::sameRead(const Record& kept, const Record& now)
+{
+    static_assert(sizeof(Record) == 24 && offsetof(Record, phase) == 4 &&
+                  offsetof(Record, pc) == 8 && offsetof(Record, syncGen) == 12 &&
+                  offsetof(Record, grid) == 16 && offsetof(Record, thread) == 20 &&
+                  offsetof(Record, mask) == 22 && offsetof(Record, flags) == 23);
+    // The update would store `now` over `kept` with the byte masks merged: the same record
+    // (same thread, epoch, code address and flags, and its bytes among kept's).
+    const auto w = [](const Record& r, int i) { return Packed::word(r, i); };
+    return w(kept, 0) == w(now, 0) && w(kept, 1) == w(now, 1) &&
+           ((w(kept, 2) ^ w(now, 2)) & ~Packed::kMask) == 0 && (kept.mask | now.mask) == kept.mask;
+}
+
+[[gnu::always_inline]] inline bool RaceDetector::sharedRead(const Record* reads, const Record& now)
+{
+    // Both kept reads like `now` in everything but the thread: same block, barrier phase,
+    // warp-sync generation, grid phase, code address, bytes and kind.
+    const auto w = [](const Record& r, int i) { return Packed::word(r, i); };
+    const std::uint64_t n0 = w(now, 0), n1 = w(now, 1), n2 = w(now, 2);
+    if ((w(reads[0], 0) ^ n0) | (w(reads[0], 1) ^ n1) | (w(reads[1], 0) ^ n0) |
+        (w(reads[1], 1) ^ n1) | ((w(reads[0], 2) ^ n2) & ~Packed::kThread) |
+        ((w(reads[1], 2) ^ n2) & ~Packed::kThread))
+        return false;
+    if (reads[0].thread == now.thread || reads[1].thread == now.thread) return false;
+    // And their threads in two warps, or all three in one: no warp sync can order a later
+    // access with both kept reads and not with `now`.
+    const unsigned w0 = reads[0].thread / 32u, w1 = reads[1].thread / 32u;
+    return w0 != w1 || w0 == now.thread / 32u;
+}
+
+[[gnu::always_inline]] inline bool RaceDetector::quietRead(Record* reads, const Record& now,
+                                                           Region& region, std::size_t word)
+{
+    if (now.flags & Record::kAtomic) return false;
+    // The same thread read the same bytes from the same code in the same epoch: the update
+    // would store the record the cell holds.
+    if ((reads[0].flags & Record::kValid) && !(region.shared && reads[0].block != now.block) &&
+        sameRead(reads[0], now))
+        return true;
+    // A third thread reading what two others of its block read, in the same epoch, from the
+    // same code (a row or a column of a matrix that a block's threads all read, a value
+    // broadcast to a warp): the kept reads stay and this one is not kept, so that read-shared
+    // words are not rewritten by every reader.
+    //
+    // Why no race goes unseen that keeping it would show. Keeping it (the two latest) would
+    // displace reads[1]: unordered with `now` (same barrier phase and warp-sync generation, so
+    // no barrier, warp or tile sync came between them, and release/acquire knowledge about a
+    // block's accesses of this generation needs a release after them, which starts a new
+    // generation), so it marks the word as possibly crowded for a later write of another block
+    // (global memory) or of this barrier phase. The same mark is made here, with the same block
+    // and phase, so crowding does not change. A later write W is compared with reads[0] and
+    // reads[1] instead of `now` and reads[0]. All three have the same code address (the same
+    // report: a report names a pair of code addresses and kinds), block, barrier phase,
+    // warp-sync generation and grid phase, so W unordered with `now` is unordered with them
+    // too, unless something that tells threads of one block apart orders W with both: a warp
+    // sync (only when both are in W's warp, and then `now` is too, so it is ordered as well,
+    // unless the sync's mask left it out), a tile sync of several warps that took in both and
+    // not `now`, release/acquire knowledge of both threads and not of `now`'s, or W being by
+    // one of them and ordered with the other that way. A write of another block, or of this
+    // block in this barrier phase, finds the word marked, so the race those cases could hide is
+    // counted as crowded (reported as possibly missed), as for any read the two slots let go.
+    // A write of this block in a later barrier phase is ordered with all three.
+    if (!(reads[0].flags & Record::kValid) || !(reads[1].flags & Record::kValid) ||
+        !sharedRead(reads, now))
+        return false;
+    Region::Displaced& d = region.displacedAt(word);
+    const std::uint32_t block = now.block + 1u;
+    const std::uint32_t phase = (d.phase & Region::kCrowded) | (now.phase & ~Region::kCrowded);
+    if (d.block != block || d.phase != phase) {
+        d.block = block;
+        d.phase = phase;
+    }
+    return true;
+}
+
+[[gnu::always_inline]] inline void RaceDetector::check(Cell& cell, const Record& now,
+                                                       Region& region, std::size_t word,
+                                                       std::uintptr_t address, unsigned size)
 {
     const auto conflicts = [&](const Record& r) {
         if (!(r.flags & Record::kValid) || !(r.mask & now.mask) || r.sameThread(now)) return false;
@@ -690,8 +798,10 @@ void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::siz
         return !ordered(r, now);
     };
     const bool write = (now.flags & Record::kWrite) != 0;
-    for (const Record& r : cell.writes)
-        if (conflicts(r)) report(r, now, region, address, size);
+    const bool writesLive = cell.writesGeneration == m_generation;
+    if (writesLive)
+        for (const Record& r : cell.writes)
+            if (conflicts(r)) report(r, now, region, address, size);
     if (write)
         for (const Record& r : cell.reads)
             if (conflicts(r)) report(r, now, region, address, size);
@@ -707,10 +817,15 @@ void RaceDetector::check(Cell& cell, const Record& now, Region& region, std::siz
     }
 
     // Keep the two latest accesses of this kind by different threads.
+    if (write && !writesLive) { // the first write of this launch
+        cell.writes[0] = cell.writes[1] = Record{};
+        cell.writesGeneration = m_generation;
+    }
     Record* slots = write ? cell.writes : cell.reads;
     const auto stale = [&](const Record& r) {
         return !(r.flags & Record::kValid) || (region.shared && r.block != now.block);
     };
+    if (!write && quietRead(slots, now, region, word)) return;
     if (!stale(slots[0]) && slots[0].sameThread(now)) {
         const std::uint8_t mask = slots[0].sameEpoch(now)
                                       ? static_cast<std::uint8_t>(slots[0].mask | now.mask)
@@ -766,16 +881,6 @@ RaceDetector::Who RaceDetector::whoIs(const Worker& w, const wbcpu::abi::ThreadS
     who.slot = slot(who.block, who.thread);
     who.known = who.slot < w.phase.size();
     return who;
-}
-
-void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)
-{
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    if (size == 0) return;
-    Worker& w = here();
-    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
-        (a < m_guardHigh && a + size > m_guardLow))
-        accessAs(w, nullptr, a, size, write ? Record::kWrite : 0, pc);
 }
 
 void RaceDetector::addGuard(int id, const void* low, const void* high)
@@ -836,23 +941,102 @@ void RaceDetector::locate(Fault& fault) const
         }
 }
 
+[[gnu::always_inline]] inline bool RaceDetector::mayConflict(const Record& write, const Record& now,
+                                                             bool shared)
+{
+    // What check()'s conflicts() can tell without ordered(): another block's write in another
+    // grid phase, or its block's in another barrier phase, is ordered with `now`.
+    if (!(write.flags & Record::kValid) || !(write.mask & now.mask) || write.sameThread(now))
+        return false;
+    if (write.block != now.block) return !shared && write.grid == now.grid;
+    return write.phase == now.phase;
+}
+
+[[gnu::always_inline]] inline void RaceDetector::setNow(Worker& w, std::size_t slot,
+                                                        std::size_t block) const
+{
+    t_now = Now{&w.joint[slot * 32u], &w.warpFull[slot / 32u], &w.tile[slot],
+                w.threadSync[slot].get(), w.blockSync[block].get()};
+}
+
+namespace {
+
+template <typename T> [[gnu::always_inline]] inline T relaxed(const T& v) noexcept
+{
+    return __atomic_load_n(&v, __ATOMIC_RELAXED);
+}
+
+} // namespace
+
+[[gnu::always_inline]] inline bool RaceDetector::quietUnlocked(const Cell& cell, const Record& now,
+                                                               Region& region, std::size_t word)
+{
+    // A sequence lock's reader: the cell's state before and after reading it, unlocked and
+    // unchanged, so what was read is the cell as one update left it (every update takes the
+    // lock and counts). If check() on that cell would neither report nor change anything, the
+    // read is done: it is as if it had taken the lock at that moment and found nothing to do,
+    // which is an order of the word's updates that the locked path allows too (workers take the
+    // lock in any order). Otherwise the caller takes the lock and checks as usual.
+    const std::uint32_t before = __atomic_load_n(&cell.state, __ATOMIC_ACQUIRE);
+    if ((before & 1u) || relaxed(cell.generation) != m_generation) return false;
+    const auto load = [](const Record& r) {
+        Record c;
+        c.block = relaxed(r.block);
+        c.phase = relaxed(r.phase);
+        c.pc = relaxed(r.pc);
+        c.syncGen = relaxed(r.syncGen);
+        c.grid = relaxed(r.grid);
+        c.thread = relaxed(r.thread);
+        c.mask = relaxed(r.mask);
+        c.flags = relaxed(r.flags);
+        return c;
+    };
+    // The writes: none that the read could race with, told from the records alone (another
+    // block's in another grid phase, or its block's in another barrier phase: ordered;
+    // anything else goes to the lock, where check() decides).
+    if (relaxed(cell.writesGeneration) == m_generation)
+        for (const Record& kept : cell.writes)
+            if (mayConflict(load(kept), now, false)) return false;
+    Record reads[2] = {load(cell.reads[0]), load(cell.reads[1])};
+    bool quiet = (reads[0].flags & Record::kValid) && sameRead(reads[0], now);
+    if (!quiet && (reads[0].flags & Record::kValid) && (reads[1].flags & Record::kValid) &&
+        sharedRead(reads, now)) {
+        // check() would only mark the word as quietRead() does: done if it is marked so.
+        const Region::Displaced* displaced = region.displacedIfAny();
+        if (displaced) {
+            const Region::Displaced& d = displaced[word];
+            quiet = relaxed(d.block) == now.block + 1u &&
+                    (relaxed(d.phase) & ~Region::kCrowded) == (now.phase & ~Region::kCrowded);
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return quiet && __atomic_load_n(&cell.state, __ATOMIC_RELAXED) == before;
+}
+
 void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
                             std::uint8_t flags, const void* pc)
 {
     if (size == 0) return;
-    Region* region = nullptr;
-    if (a < m_high && a + size > m_low)
-        for (const std::unique_ptr<Region>& rp : m_regions)
-            if (a < rp->end && a + size > rp->begin) {
-                region = rp.get();
-                break;
-            }
-    if (!region && a < w.high && a + size > w.low)
-        for (const std::unique_ptr<Region>& rp : w.regions)
-            if (a < rp->end && a + size > rp->begin) {
-                region = rp.get();
-                break;
-            }
+    // The region of this worker's last access first: a kernel's accesses mostly stay in one
+    // buffer for a while. Taken only when it holds the whole access (an access that overlaps
+    // two regions goes to the first of them that it overlaps, as below).
+    Region* region = w.last;
+    if (!region || a < region->begin || a + size > region->end) {
+        region = nullptr;
+        if (a < m_high && a + size > m_low)
+            for (const std::unique_ptr<Region>& rp : m_regions)
+                if (a < rp->end && a + size > rp->begin) {
+                    region = rp.get();
+                    break;
+                }
+        if (!region && a < w.high && a + size > w.low)
+            for (const std::unique_ptr<Region>& rp : w.regions)
+                if (a < rp->end && a + size > rp->begin) {
+                    region = rp.get();
+                    break;
+                }
+        if (region && a >= region->begin && a + size <= region->end) w.last = region;
+    }
     if (!region) {
         if (a < m_guardHigh && a + size > m_guardLow)
             guardHit(w, known, a, size, (flags & Record::kWrite) != 0, pc);
@@ -862,17 +1046,15 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
     Record now;
     now.block = who.block;
     now.thread = static_cast<std::uint16_t>(who.thread);
-    Now& n = t_now;
     if (who.known) {
         const std::size_t i = who.slot;
         const std::size_t b = m_cooperative ? now.block : 0u;
         now.phase = w.phase[i];
         now.grid = w.grid[i];
         now.syncGen = w.syncGen[b];
-        n = Now{&w.joint[i * 32u], &w.warpFull[i / 32u], &w.tile[i], w.threadSync[i].get(),
-                w.blockSync[b].get()};
+        setNow(w, i, b);
     } else {
-        n = Now{};
+        t_now = Now{};
     }
     now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
     now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
@@ -889,20 +1071,134 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
             if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
         now.mask = static_cast<std::uint8_t>(mask);
         Cell& cell = region->cells[word];
-        const auto fresh = [&](std::uint32_t state) {
-            if ((state & ~1u) != m_generation) // an earlier launch's: empty
-                cell.writes[0] = cell.writes[1] = cell.reads[0] = cell.reads[1] = Record{};
+        const auto fresh = [&] {
+            if (cell.generation != m_generation) { // an earlier launch's: empty
+                cell.reads[0] = cell.reads[1] = Record{};
+                cell.generation = m_generation;
+            }
         };
         if (locked) {
-            fresh(lockWord(&cell.state));
+            // A read that would change nothing, seen without taking the lock: read-shared words
+            // stay in every core's cache.
+            if (!(flags & (Record::kWrite | Record::kAtomic)) &&
+                quietUnlocked(cell, now, *region, word))
+                continue;
+            const std::uint32_t state = lockWord(&cell.state);
+            // Readers that see any of the stores below see the lock or a later count.
+            __atomic_thread_fence(__ATOMIC_RELEASE);
+            fresh();
             check(cell, now, *region, word, a, static_cast<unsigned>(size));
-            __atomic_store_n(&cell.state, m_generation, __ATOMIC_RELEASE);
+            __atomic_store_n(&cell.state, state + 2u, __ATOMIC_RELEASE);
         } else {
-            fresh(cell.state);
-            cell.state = m_generation;
+            fresh();
             check(cell, now, *region, word, a, static_cast<unsigned>(size));
         }
     }
+}
+
+[[gnu::always_inline]] inline void RaceDetector::accessWord(Worker& w, const Who& who,
+                                                            Region& region, std::uintptr_t a,
+                                                            std::size_t size, std::uint8_t flags,
+                                                            const void* pc)
+{
+    Record now;
+    now.block = who.block;
+    now.thread = static_cast<std::uint16_t>(who.thread);
+    now.phase = w.phase[who.slot];
+    now.grid = w.grid[who.slot];
+    now.syncGen = w.syncGen[m_cooperative ? who.block : 0u];
+    now.pc = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base);
+    now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
+    const std::uintptr_t offset = a - region.begin;
+    now.mask = static_cast<std::uint8_t>(((1u << size) - 1u) << (offset & 3u));
+    const std::size_t word = offset / 4;
+    Cell& cell = region.cells[word];
+    const bool read = !(flags & Record::kWrite);
+    if (m_parallel && !region.shared) {
+        if (read && quietUnlocked(cell, now, region, word)) return;
+        const std::uint32_t state = lockWord(&cell.state);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        if (!settled(cell, now, region, word, read))
+            checkWord(w, who, cell, now, region, word, a, size);
+        __atomic_store_n(&cell.state, state + 2u, __ATOMIC_RELEASE);
+    } else if (!settled(cell, now, region, word, read)) {
+        checkWord(w, who, cell, now, region, word, a, size);
+    }
+}
+
+[[gnu::always_inline]] inline bool
+RaceDetector::settled(Cell& cell, const Record& now, Region& region, std::size_t word, bool read)
+{
+    // What check() does, in the commonest cases, without ordered() (so without t_now): a cell
+    // of an earlier launch is empty (`now` becomes its only record); a read that no kept write
+    // may race with and that changes nothing (quietRead()).
+    if (cell.generation != m_generation) {
+        cell.reads[0] = cell.reads[1] = Record{};
+        cell.generation = m_generation;
+        if (read) {
+            cell.reads[0] = now;
+        } else { // no writes of this launch either
+            cell.writes[0] = now;
+            cell.writes[1] = Record{};
+            cell.writesGeneration = m_generation;
+        }
+        return true;
+    }
+    return read &&
+           (cell.writesGeneration != m_generation ||
+            (!mayConflict(cell.writes[0], now, region.shared) &&
+             !mayConflict(cell.writes[1], now, region.shared))) &&
+           quietRead(cell.reads, now, region, word);
+}
+
+[[gnu::noinline]] void RaceDetector::checkWord(Worker& w, const Who& who, Cell& cell,
+                                               const Record& now, Region& region, std::size_t word,
+                                               std::uintptr_t a, std::size_t size)
+{
+    setNow(w, who.slot, m_cooperative ? who.block : 0u);
+    check(cell, now, region, word, a, static_cast<unsigned>(size));
+}
+
+void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)
+{
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    if (size == 0) return;
+    Worker& w = here();
+    const std::uint8_t flags = write ? Record::kWrite : 0;
+    // Within one word of one region: the short way. The region of this worker's last access
+    // first (a kernel's accesses mostly stay in one buffer for a while), then the others.
+    Region* r = w.last;
+    const auto holds = [&](const Region* region) {
+        return a >= region->begin && a + size <= region->end;
+    };
+    if (!r || !holds(r)) {
+        // The first region it overlaps, as accessAs() takes it; the short way if it holds it.
+        Region* first = nullptr;
+        if (a < m_high && a + size > m_low)
+            for (const std::unique_ptr<Region>& rp : m_regions)
+                if (a < rp->end && a + size > rp->begin) {
+                    first = rp.get();
+                    break;
+                }
+        if (!first && a < w.high && a + size > w.low)
+            for (const std::unique_ptr<Region>& rp : w.regions)
+                if (a < rp->end && a + size > rp->begin) {
+                    first = rp.get();
+                    break;
+                }
+        r = first && holds(first) ? first : nullptr;
+        if (r) w.last = r;
+    }
+    if (r && ((a - r->begin) & 3u) + size <= 4u) {
+        const Who who = this->who(w);
+        if (who.known) {
+            accessWord(w, who, *r, a, size, flags, pc);
+            return;
+        }
+    }
+    if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
+        (a < m_guardHigh && a + size > m_guardLow))
+        accessAs(w, nullptr, a, size, flags, pc);
 }
 
 RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)

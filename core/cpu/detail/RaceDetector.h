@@ -34,8 +34,11 @@ namespace wb::cpu::detail {
 /// threads (block, thread, barrier phase, warp-sync generation, grid phase, byte mask, code
 /// address). A word where a third thread displaced an access unordered with its own (a write,
 /// or a read that a later write may be concurrent with) is counted as crowded: a race with the
-/// displaced access may go unseen. A report is kept once per distinct (code address pair, kinds)
-/// with one example and a count.
+/// displaced access may go unseen. A read like both kept reads but for its thread (same block,
+/// phases, code and bytes; read-shared words such as a matrix row all threads of a block read)
+/// is not kept: the word is marked as if it had displaced one (quietRead() says why that hides
+/// no race silently), so read-shared words are not rewritten by every reader. A report is
+/// kept once per distinct (code address pair, kinds) with one example and a count.
 ///
 /// Concurrency: the blocks of a launch may run on several worker threads at once (startBlock
 /// names the worker). What is whose:
@@ -44,7 +47,8 @@ namespace wb::cpu::detail {
 ///   block, touched only by its thread;
 /// - a worker's instance of the shared memory and its shadow (addWorkerRegion): that worker's;
 /// - a global-memory word's shadow Cell and its crowding entry: the word's lock (bit 0 of
-///   Cell::state), taken for each check while blocks run on several workers;
+///   Cell::state, a sequence lock), taken for each check while blocks run on several workers,
+///   except by a read that changes nothing, which only reads the cell (quietUnlocked());
 /// - an atomic location's release sequence (SyncClock): the lock of its stripe
 ///   (lockLocation()), which the instrumentation holds around the real atomic operation and the
 ///   detector's update of it, so that the value a thread reads and what it acquires agree;
@@ -201,6 +205,27 @@ private:
     /// Compares `now` with the shadow of word `word` of `region`, then keeps it there.
     void check(Cell& cell, const Record& now, Region& region, std::size_t word,
                std::uintptr_t address, unsigned size);
+    /// A read `now` that changes nothing the cell keeps (`reads`: its two reads), checked
+    /// against its writes already: the same thread's read again, or a third thread of a warp
+    /// reading like two others of it (the word's crowding mark updated as keeping it would).
+    bool quietRead(Record* reads, const Record& now, Region& region, std::size_t word);
+    /// One plain access within one word of `region` by `who` (known): access()'s short way.
+    void accessWord(Worker& w, const Who& who, Region& region, std::uintptr_t a, std::size_t size,
+                    std::uint8_t flags, const void* pc);
+    /// accessWord()'s commonest cases, settled without check(): false where check() is needed.
+    bool settled(Cell& cell, const Record& now, Region& region, std::size_t word, bool read);
+    /// check() for accessWord(), out of its way.
+    void checkWord(Worker& w, const Who& who, Cell& cell, const Record& now, Region& region,
+                   std::size_t word, std::uintptr_t a, std::size_t size);
+    /// A kept write that may race with `now`, as far as the records tell (false: it cannot).
+    static bool mayConflict(const Record& write, const Record& now, bool shared);
+    /// t_now for the thread of slot `slot`, of block table `block`.
+    void setNow(Worker& w, std::size_t slot, std::size_t block) const;
+    /// quietRead() without the word's lock, while blocks run on several workers: false where
+    /// the caller must take it (the cell changed meanwhile, or the read changes something).
+    bool quietUnlocked(const Cell& cell, const Record& now, Region& region, std::size_t word);
+    static bool sameRead(const Record& kept, const Record& now);
+    static bool sharedRead(const Record* reads, const Record& now);
     /// `r` (an access by another thread) happens before the current access `now`.
     bool ordered(const Record& r, const Record& now) const;
     /// The current thread's ThreadSync, made on first use.
@@ -239,7 +264,7 @@ private:
     bool m_cooperative = false;
     bool m_parallel = false;    ///< several workers: global-memory words are locked
     std::uint64_t m_serial;     ///< tells this detector's thread-local state from an earlier one's
-    std::uint32_t m_generation; ///< marks the shadow cells it wrote (Cell::state)
+    std::uint32_t m_generation; ///< marks the shadow cells it wrote (Cell::generation)
     unsigned m_threads = 0;     ///< threads per block
     /// A thread's last tile sync (Worker::tile).
     struct TileSync {

@@ -43,17 +43,20 @@ __global__ void shuffle_ordered(int* out)
     out[lane] = left + static_cast<int>(__popc(votes)) + s[(lane + 1) % 32];
 }
 
-// More readers of one word than the detector compares: thread 0 (warp 0), then threads 32 and
-// 33 (warp 1) read s[0] in one phase; warp 1 syncs, then thread 34 writes s[0]. That write races
-// with thread 0's read, which the two later reads displaced from the shadow: it goes unreported,
-// and the word is counted as crowded instead of silently.
+// More readers of one word than the detector compares: thread 0 (warp 0, its first byte), then
+// threads 32 and 33 (warp 1) read s[0] in one phase; warp 1 syncs, then thread 34 writes s[0]. The
+// write races with thread 0's read, which the two later reads displaced from the shadow: it goes
+// unreported, and the word is counted as crowded instead of silently. (Were thread 0's read like
+// the others, of the whole word, the third read would be the one not kept, as a read-shared
+// word's, and the race would be reported: race_shared_reads.cu.)
 __global__ void crowded(int* out)
 {
     __shared__ int s[1];
     if (threadIdx.x == 0) s[0] = 7;
     __syncthreads();
     int v = 0;
-    if (threadIdx.x == 0 || threadIdx.x == 32 || threadIdx.x == 33) v = s[0];
+    if (threadIdx.x == 0) v = *reinterpret_cast<volatile char*>(s);
+    if (threadIdx.x == 32 || threadIdx.x == 33) v = s[0];
     __syncwarp();
     if (threadIdx.x == 34) s[0] = 1;
     out[threadIdx.x] = v;
