@@ -1137,6 +1137,49 @@ private Q_SLOTS:
         }
     }
 
+    /// A long status message (Create Buffers from Signature's summary) at 1280×720 ends with
+    /// "…" before the labels at the right instead of running into them; whole on hover.
+    void longStatusMessageEndsBeforeTheLabels()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(400);
+        w.newProject();
+        w.kernelEditor()->setText(QStringLiteral(
+            "__global__ void saxpy_of_a_student(int n, float alpha_scale_factor,\n"
+            "    const float* input_values_of_x, float* output_values_of_y)\n{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n) output_values_of_y[i] = alpha_scale_factor * input_values_of_x[i] + "
+            "output_values_of_y[i];\n}\n"));
+        QSignalSpy created(&w, &MainWindow::buffersCreatedFromSignature);
+        w.findChild<QAction*>(QStringLiteral("createFromSignatureAction"))->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, 60000);
+        QStatusBar* bar = w.statusBar();
+        const auto labelsAt = [bar]() {
+            int right = bar->width();
+            for (QWidget* c : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+                if (c->isVisible() && c->x() > bar->width() / 2) right = std::min(right, c->x());
+            return right;
+        };
+        // (Once the compile state beside it settles: the message follows its labels.)
+        QTRY_VERIFY_WITH_TIMEOUT(
+            bar->fontMetrics().horizontalAdvance(bar->currentMessage()) < labelsAt(), 5000);
+        QTest::qWait(200);
+        const QString shown = bar->currentMessage();
+        const int right = labelsAt();
+        QVERIFY(!shown.isEmpty());
+        QVERIFY2(bar->fontMetrics().horizontalAdvance(shown) < right,
+                 qPrintable(QStringLiteral("'%1': %2 px, the labels at %3 px")
+                                .arg(shown)
+                                .arg(bar->fontMetrics().horizontalAdvance(shown))
+                                .arg(right)));
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+        QVERIFY2(bar->toolTip().contains(QStringLiteral("reference.cpp")),
+                 qPrintable(bar->toolTip()));
+        w.document()->setModified(false);
+    }
+
     /// The crash verdict offers Run with Bounds Checking, and the link runs it.
     void aCrashOffersRunWithBoundsChecking()
     {
