@@ -1018,6 +1018,19 @@ private Q_SLOTS:
                                     .arg(shown)
                                     .arg(rowHeight)));
             QVERIFY(QFontInfo(table->font()).pointSize() >= PresentationMode::kPointSize);
+            // The Summary's charts: titles and labels whole (no "…").
+            w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
+            TimingCharts* charts = w.resultsPanel()->timingCharts();
+            for (QChartView* view : {charts->histogramView(), charts->stagesView()})
+                QTRY_VERIFY2_WITH_TIMEOUT(
+                    elidedLabels(chartTexts(view)).isEmpty(),
+                    qPrintable(chartTexts(view).join(QStringLiteral(" | ")) +
+                               QStringLiteral(" in %1×%2").arg(view->width()).arg(view->height())),
+                    5000);
+            cut = cutTexts(&w);
+            QVERIFY2(cut.isEmpty(), qPrintable(name + u'\n' + cut.join(u'\n')));
+            if (!fails) screenshot(w, QStringLiteral("presentation-reduction-summary-1280x720"));
+            w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
             // Each panel of the column brought up in turn: whole too.
             for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
                 if (d->isHidden() || d->isFloating()) continue;
@@ -1026,6 +1039,11 @@ private Q_SLOTS:
                 cut = cutTexts(&w);
                 QVERIFY2(cut.isEmpty(),
                          qPrintable(name + u' ' + d->objectName() + u'\n' + cut.join(u'\n')));
+            }
+            if (!fails) {
+                w.findChild<QDockWidget*>(QStringLiteral("guideDock"))->raise();
+                QTest::qWait(50);
+                screenshot(w, QStringLiteral("presentation-reduction-guide-1280x720"));
             }
             // Each panel put away (its name did not fit) brought up from the View menu in turn:
             // a tab of the column, on top, every tab and every label still whole.
@@ -1074,7 +1092,6 @@ private Q_SLOTS:
             QVERIFY(headings > 0);
             QVERIFY2(prose.pointSizeF() <= PresentationMode::kPointSize + 2,
                      qPrintable(QString::number(prose.pointSizeF())));
-            if (!fails) screenshot(w, QStringLiteral("presentation-reduction-guide-1280x720"));
             w.resultsPanel()->showTab(ResultsPanel::Tab::Diff);
             w.findChild<QDockWidget*>(QStringLiteral("resultsDock"))->raise();
 

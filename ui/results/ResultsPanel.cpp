@@ -137,6 +137,12 @@ QString pipelineTimingHtml(const session::RunReport& r)
     return html;
 }
 
+/// Rich text as plain lines (a tooltip's).
+QString plainLines(const QString& html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText().replace(QChar(0x2028), u'\n');
+}
+
 } // namespace
 
 ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
@@ -415,6 +421,11 @@ void ResultsPanel::setCompact(bool compact)
     m_compact = compact;
     // Only a run's verdict has a short form (not "Running…", not a greyed one).
     if (m_verdictShown) showVerdict();
+    // The Summary's bandwidth and compile lines on hover of its timing line: the charts get
+    // their height at the large font.
+    m_throughput->setVisible(!compact);
+    m_charts->setStacked(compact);
+    m_timing->setToolTip(compact ? plainLines(m_throughput->text()) : QString());
 }
 
 bool ResultsPanel::launchesTabVisible() const
@@ -629,6 +640,7 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
     keepLines(m_timing);
     keepLines(m_throughput);
+    if (m_compact) m_timing->setToolTip(plainLines(m_throughput->text()));
     m_charts->setTimes(t.samplesMs, r.h2dMs, timed ? t.medianMs : -1, r.d2hMs);
     m_charts->setVisible(timed);
 
