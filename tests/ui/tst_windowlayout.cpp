@@ -708,6 +708,11 @@ private Q_SLOTS:
         QVERIFY(QFontInfo(table->horizontalHeader()->font()).pixelSize() >= large);
         QVERIFY(table->verticalHeader()->defaultSectionSize() >=
                 QFontMetrics(table->font()).height());
+        // At least 8 rows in view under the FAIL's reason (said in a line or two).
+        QVERIFY2(table->viewport()->visibleRegion().boundingRect().height() >=
+                     8 * table->verticalHeader()->defaultSectionSize(),
+                 qPrintable(
+                     QString::number(table->viewport()->visibleRegion().boundingRect().height())));
         // The statistics label shows its whole text (wrapped, not cut).
         QLabel* stats = nullptr;
         for (QLabel* l : diff->findChildren<QLabel*>())

@@ -417,6 +417,8 @@ QString DiffView::statsText(bool numbers) const
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (onlyUnwritten && m_compact)
+        return tr("FAIL: %1 of %2 never written (violet)").arg(o.coverage.unwritten).arg(s.count);
     if (onlyUnwritten)
         return tr("FAIL only because %1 (violet rows). Every element the kernel wrote matches "
                   "the reference.")
