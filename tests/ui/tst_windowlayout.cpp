@@ -708,11 +708,13 @@ private Q_SLOTS:
         QVERIFY(QFontInfo(table->horizontalHeader()->font()).pixelSize() >= large);
         QVERIFY(table->verticalHeader()->defaultSectionSize() >=
                 QFontMetrics(table->font()).height());
-        // At least 8 rows in view under the FAIL's reason (said in a line or two).
-        QVERIFY2(table->viewport()->visibleRegion().boundingRect().height() >=
-                     8 * table->verticalHeader()->defaultSectionSize(),
-                 qPrintable(
-                     QString::number(table->viewport()->visibleRegion().boundingRect().height())));
+        // At least 8 rows in view under the FAIL's reason (said in a line), once laid out (a
+        // window manager resizes the window a moment later).
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            table->viewport()->visibleRegion().boundingRect().height() >=
+                8 * table->verticalHeader()->defaultSectionSize(),
+            qPrintable(QString::number(table->viewport()->visibleRegion().boundingRect().height())),
+            3000);
         // The statistics label shows its whole text (wrapped, not cut).
         QLabel* stats = nullptr;
         for (QLabel* l : diff->findChildren<QLabel*>())
@@ -1016,12 +1018,16 @@ private Q_SLOTS:
             QTableView* table =
                 w.resultsPanel()->diffView()->findChild<VirtualTableView*>()->table();
             const int rowHeight = table->verticalHeader()->defaultSectionSize();
-            const int shown = table->viewport()->visibleRegion().boundingRect().height();
-            QVERIFY2(shown >= 8 * rowHeight,
-                     qPrintable(QStringLiteral("%1: %2 px of rows of %3 px in view")
-                                    .arg(name)
-                                    .arg(shown)
-                                    .arg(rowHeight)));
+            const auto shown = [table]() {
+                return table->viewport()->visibleRegion().boundingRect().height();
+            };
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                shown() >= 8 * rowHeight,
+                qPrintable(QStringLiteral("%1: %2 px of rows of %3 px in view")
+                               .arg(name)
+                               .arg(shown())
+                               .arg(rowHeight)),
+                3000);
             QVERIFY(QFontInfo(table->font()).pointSize() >= PresentationMode::kPointSize);
             // The Summary's charts: titles and labels whole (no "…").
             w.resultsPanel()->showTab(ResultsPanel::Tab::Summary);
