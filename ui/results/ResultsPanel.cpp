@@ -495,10 +495,14 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                      r.referenceKind == session::ReferenceSpec::Kind::None
                          ? tr("Ran — not checked (no reference)")
                          : tr("Ran — not checked (the reference covers no output)"));
-    // Presentation Mode's verdict: the word and the median (the rest on hover), one line at
-    // the large font.
-    const QString compact =
-        timed ? verdict + tr(" · <b>%1</b> median").arg(formatMs(t.medianMs)) : verdict;
+    // Presentation Mode's verdict: the word ("FAIL", not "FAIL — mismatch") and the median
+    // (the rest on hover), one line at the large font.
+    QString compact = unchecked
+                          ? verdict
+                          : QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
+                                .arg(statusColour(r.status),
+                                     statusWord(r.status).section(QStringLiteral(" — "), 0, 0));
+    if (timed) compact += tr(" · <b>%1</b> median").arg(formatMs(t.medianMs));
     if (timed && !r.pipeline.empty())
         verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass")
                        .arg(r.pipeline.size())
