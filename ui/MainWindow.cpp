@@ -37,11 +37,44 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QStatusBar>
+
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace wb::ui {
+
+void MainWindow::fitStatusMessage()
+{
+    QStatusBar* bar = statusBar();
+    if (m_statusText.isEmpty()) return;
+    // Cut with "…" before the labels at the right instead of running into them; the whole
+    // text on hover while it is shown.
+    int room = bar->width() - 12;
+    for (QWidget* c : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        if (c->isVisible() && c->x() > bar->width() / 2) room = std::min(room, c->x() - 12);
+    const QString shown =
+        bar->fontMetrics().elidedText(m_statusText, Qt::ElideRight, std::max(room, 0));
+    bar->setToolTip(shown == m_statusText ? QString() : m_statusText);
+    if (shown == bar->currentMessage()) return;
+    int left = 0; // (0: until replaced)
+    if (m_statusMs > 0) {
+        left = m_statusMs - static_cast<int>(m_statusShown.elapsed());
+        if (left <= 0) return bar->clearMessage();
+    }
+    const QString text = m_statusText; // (showMessage's messageChanged keeps it)
+    bar->showMessage(shown, left);
+    m_statusText = text;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if ((event->type() == QEvent::Move || event->type() == QEvent::Resize) &&
+        watched->parent() == statusBar() && !m_statusText.isEmpty())
+        QTimer::singleShot(0, this, &MainWindow::fitStatusMessage);
+    return QMainWindow::eventFilter(watched, event);
+}
 
 namespace {
 
@@ -146,8 +179,21 @@ MainWindow::MainWindow(const QString& autosaveDir, QWidget* parent)
     // What the parts say: the run log, the status bar, the banner, the window's own signals.
     const auto log = [this](const QString& line) { m_results->appendLog(line); };
     const auto message = [this](const QString& text, int ms) {
-        text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text, ms);
+        m_statusText = text;
+        m_statusMs = ms;
+        m_statusShown.start();
+        if (text.isEmpty()) return statusBar()->clearMessage();
+        fitStatusMessage();
     };
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& text) {
+        if (!text.isEmpty()) return;
+        m_statusText.clear();
+        statusBar()->setToolTip(QString());
+    });
+    // The labels at the right change their width (compile state, last run): the message is
+    // cut again where they now begin.
+    for (QWidget* c : statusBar()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        c->installEventFilter(this);
     connect(m_editors, &EditorArea::logged, m_results, log);
     connect(m_files, &ProjectFiles::logged, m_results, log);
     connect(m_recovery, &Recovery::logged, m_results, log);

@@ -4,6 +4,7 @@
 #include "ui/common/Environment.h"
 #include "ui/project/Examples.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <functional>
@@ -136,8 +137,12 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// The status message m_statusText, cut with "…" before the labels at the right (again
+    /// whenever they move), the whole text on hover.
+    void fitStatusMessage();
     void buildDocks();
     void updateTitle();
     /// Before a run: true when the session's flags may run, asking the user (TrustPrompt) when
@@ -146,6 +151,9 @@ private:
     /// Flushes the autosave, settles trust, starts `start` and says `what` in the status bar.
     bool startRun(const std::function<bool()>& start, const QString& what);
 
+    QString m_statusText;        ///< the status message being shown, whole
+    int m_statusMs = 0;          ///< its time on screen (0: until replaced)
+    QElapsedTimer m_statusShown; ///< since it was shown
     SessionDocument* m_doc = nullptr;
     Worker* m_compileWorker = nullptr;
     Worker* m_runWorker = nullptr;

@@ -124,15 +124,28 @@ void WindowLayout::reset(QAction* presentation)
     m_window->restoreState(m_defaultState);
     if (!(m_window->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
         const QSize size = defaultWindowSize();
-        if (m_window->size() != size) {
-            m_window->resize(size);
-            fitFrameToScreen();
+        const bool resized = m_window->size() != size;
+        if (resized) m_window->resize(size);
+        // Not where it was moved to (nor where an older version left it): centred.
+        centreOnScreen(size);
+        if (resized) {
             // resizeDocks needs the new size laid out.
             QTimer::singleShot(0, this, &WindowLayout::applyDefaultDockSizes);
             return;
         }
     }
     applyDefaultDockSizes();
+}
+
+void WindowLayout::centreOnScreen(QSize size)
+{
+    const QScreen* s = m_window->screen();
+    if (!s) return;
+    const QRect room = s->availableGeometry();
+    const QSize margins = m_window->frameGeometry().size() - m_window->geometry().size();
+    const QSize outer = size + margins;
+    m_window->move(room.left() + std::max(0, (room.width() - outer.width()) / 2),
+                   room.top() + std::max(0, (room.height() - outer.height()) / 2));
 }
 
 } // namespace wb::ui

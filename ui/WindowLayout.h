@@ -30,7 +30,8 @@ public:
     /// The window was shown (the first time: fitted with its frame to the available geometry,
     /// and the first start's dock sizes once laid out).
     void shown();
-    /// The first start's docks and size; `presentation` (checked) is left first, as it would
+    /// The first start's docks and size, centred on the screen (a moved position is not kept);
+    /// `presentation` (checked) is left first, as it would
     /// restore its own saved layout when turned off.
     void reset(QAction* presentation);
 
@@ -40,6 +41,9 @@ private:
     /// The window and its frame (title bar) inside the screen's available geometry: smaller
     /// when it is too large (then true), moved in when it sticks out.
     bool fitFrameToScreen();
+    /// The window of `size` with its frame in the middle of the available geometry (at its
+    /// top left when it fills it).
+    void centreOnScreen(QSize size);
     /// The first start's dock sizes for the window's current size.
     void applyDefaultDockSizes();
 

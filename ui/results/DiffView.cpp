@@ -62,10 +62,10 @@ DiffView::DiffView(QWidget* parent)
     // The statistics wrap in the whole width above the views, so at a projector's font size
     // they still fit a narrow panel.
     m_stats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* prev = new QToolButton(this);
+    auto* prev = m_prev = new QToolButton(this);
     prev->setText(tr("◀ Previous"));
     prev->setToolTip(tr("Previous mismatch (Shift+F8)"));
-    auto* next = new QToolButton(this);
+    auto* next = m_next = new QToolButton(this);
     next->setText(tr("Next ▶"));
     next->setToolTip(tr("Next mismatch (F8)"));
     // The output and its badge left of the views' tabs, Previous / Next right of them: no row
@@ -162,14 +162,24 @@ void DiffView::resizeEvent(QResizeEvent* event)
 
 void DiffView::placeControls()
 {
-    const int needed = m_outputBox->sizeHint().width() + m_tabs->tabBar()->sizeHint().width() +
-                       m_stepBox->sizeHint().width() + 16;
-    const bool corners = width() >= needed;
-    if (m_controlsPlaced && corners == m_controlsInCorners) return;
-    m_controlsPlaced = true;
-    m_controlsInCorners = corners;
+    // Previous / Next named in full: their text's width plus what the style adds around it.
+    const QFontMetrics fm(m_prev->font());
+    const auto fullWidth = [&fm](QToolButton* b, const QString& text) {
+        return b->sizeHint().width() - fm.horizontalAdvance(b->text()) + fm.horizontalAdvance(text);
+    };
+    const int spacing = std::max(0, m_stepBox->layout()->spacing());
+    const int steps = fullWidth(m_prev, tr("◀ Previous")) + fullWidth(m_next, tr("Next ▶")) +
+                      spacing + 2 * m_stepBox->layout()->contentsMargins().left();
+    const int output = m_outputBox->sizeHint().width();
+    const int mode = width() >= output + m_tabs->tabBar()->sizeHint().width() + steps + 16 ? 0
+                     : width() >= output + steps + 12                                      ? 1
+                                                                                           : 2;
+    if (mode == m_controlsMode) return;
+    m_controlsMode = mode;
+    m_prev->setText(mode == 2 ? QStringLiteral("◀") : tr("◀ Previous"));
+    m_next->setText(mode == 2 ? QStringLiteral("▶") : tr("Next ▶"));
     auto* row = static_cast<QHBoxLayout*>(m_controlsRow->layout());
-    if (corners) {
+    if (mode == 0) {
         row->removeWidget(m_outputBox);
         row->removeWidget(m_stepBox);
         m_tabs->setCornerWidget(m_outputBox, Qt::TopLeftCorner);
@@ -184,6 +194,16 @@ void DiffView::placeControls()
     }
     m_outputBox->show();
     m_stepBox->show();
+}
+
+void DiffView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // Presentation Mode's font: the controls' widths change with it.
+    if (event->type() == QEvent::FontChange) {
+        m_controlsMode = -1;
+        placeControls();
+    }
 }
 
 DiffView::~DiffView()
@@ -370,6 +390,18 @@ QString DiffView::statsText(bool numbers) const
     // of the written elements (all 0) would otherwise read like a pass.
     const bool onlyUnwritten =
         !numbers && !s.passed() && o.coverage.unwritten > 0 && s.mismatches == o.coverage.unwritten;
+    if (m_compact && !numbers && !onlyUnwritten) {
+        // Presentation Mode: one line (the whole statistics on hover).
+        QString text = tr("mismatches %1/%2").arg(s.mismatches).arg(s.count);
+        if (o.coverage.unwritten > 0)
+            text += tr(" · %1 never written").arg(o.coverage.unwritten);
+        else
+            text += tr(" · max abs %1").arg(g(s.maxAbs));
+        const auto nan =
+            s.nanActual > o.coverage.unwritten ? s.nanActual - o.coverage.unwritten : 0;
+        if (nan > 0) text += tr(" · NaN %1").arg(nan);
+        return text;
+    }
     QString text = tr("max abs %1 · max rel %2 · max ULP %3 · mean abs %4 · RMS %5 · mismatches "
                       "%6/%7 (%8 %) · %9")
                        .arg(g(s.maxAbs), g(s.maxRel))
@@ -385,6 +417,8 @@ QString DiffView::statsText(bool numbers) const
                     .arg(s.nanExpected)
                     .arg(s.infActual)
                     .arg(s.infExpected);
+    if (onlyUnwritten && m_compact)
+        return tr("FAIL: %1 of %2 never written (violet)").arg(o.coverage.unwritten).arg(s.count);
     if (onlyUnwritten)
         return tr("FAIL only because %1 (violet rows). Every element the kernel wrote matches "
                   "the reference.")
@@ -393,6 +427,18 @@ QString DiffView::statsText(bool numbers) const
         text += QStringLiteral(" · ") + QString::fromStdString(o.coverage.message(o.buffer)) +
                 tr(" (violet rows)");
     return text;
+}
+
+void DiffView::setCompact(bool compact)
+{
+    if (compact == m_compact) return;
+    m_compact = compact;
+    const int i = m_output->currentIndex();
+    if (!m_outcome || i < 0 || static_cast<std::size_t>(i) >= m_outputs.size()) return;
+    const auto& o = m_outcome->report.outputs[static_cast<std::size_t>(i)];
+    const auto& r = m_outcome->report;
+    if (o.compared && r.results.count(o.buffer) && r.expected.count(o.buffer))
+        m_stats->setText(statsText());
 }
 
 bool DiffView::goToMismatch(bool backwards)

@@ -12,6 +12,7 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QTabWidget;
+class QToolButton;
 
 namespace wb::ui {
 
@@ -42,6 +43,14 @@ public:
     /// The statistics line; a FAIL caused only by never-written elements says that instead of
     /// numbers that are all 0 for the written ones, unless `numbers` (the line's tooltip).
     QString statsText(bool numbers = false) const;
+
+public Q_SLOTS:
+    /// Presentation Mode (PresentationMode's `setCompact` children): the statistics line cut
+    /// to the mismatches and the largest error (the whole line on hover), so that at the large
+    /// font the table keeps its rows in view.
+    void setCompact(bool compact);
+
+public:
     DiffTableModel* tableModel() const noexcept { return m_model; }
     VirtualTableView* table() const noexcept { return m_table; }
     ImageView* errorHeatmap() const noexcept { return m_heatmap; }
@@ -56,10 +65,12 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     /// The output chooser and Previous / Next beside the views' tabs where the width allows,
-    /// else in a row of their own above them (a narrow panel, Presentation Mode's large font).
+    /// else in a row of their own above them (a narrow panel, Presentation Mode's large font),
+    /// Previous / Next as arrows when the chooser would be cut.
     void placeControls();
 
     void showOutput(int i);
@@ -74,8 +85,12 @@ private:
     QWidget* m_outputBox = nullptr; ///< the output chooser and its badge
     QWidget* m_stepBox = nullptr;   ///< Previous / Next
     QWidget* m_controlsRow = nullptr;
-    bool m_controlsInCorners = false;
-    bool m_controlsPlaced = false;
+    QToolButton* m_prev = nullptr;
+    QToolButton* m_next = nullptr;
+    /// Where placeControls put them: -1 not yet, 0 beside the tabs, 1 a row of their own, 2 a
+    /// row with Previous / Next as arrows only (named on hover).
+    int m_controlsMode = -1;
+    bool m_compact = false;
     DiffTableModel* m_model = nullptr;
     VirtualTableView* m_table = nullptr;
     ImageView* m_heatmap = nullptr;

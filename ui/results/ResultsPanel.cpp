@@ -137,6 +137,12 @@ QString pipelineTimingHtml(const session::RunReport& r)
     return html;
 }
 
+/// Rich text as plain lines (a tooltip's).
+QString plainLines(const QString& html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText().replace(QChar(0x2028), u'\n');
+}
+
 } // namespace
 
 ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
@@ -242,16 +248,33 @@ ResultsPanel::ResultsPanel(DiagnosticsModel* diagnostics, QWidget* parent)
     m_charts->hide(); // calm until there is something to show
 }
 
+void ResultsPanel::keepLines(QLabel* label)
+{
+    if (label->width() <= 0) return;
+    // (heightForWidth is never less than the minimum: the text's own height without it, so a
+    // shorter text or a smaller font gives the lines back.)
+    const int before = label->minimumHeight();
+    label->setMinimumHeight(0);
+    const int h = label->heightForWidth(label->width());
+    label->setMinimumHeight(h > 0 ? h : before);
+}
+
+void ResultsPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // (Sent once the labels have their new font: Presentation Mode on and off.)
+    if (event->type() == QEvent::FontChange)
+        for (QLabel* l : {m_verdict, m_timing, m_throughput})
+            keepLines(l);
+}
+
 bool ResultsPanel::eventFilter(QObject* watched, QEvent* event)
 {
     // A wrapped text keeps the height of its lines at the width it got: a short panel scrolls
     // (DockScrollArea) rather than cutting the last lines off.
     if (event->type() == QEvent::Resize)
         for (QLabel* l : {m_verdict, m_timing, m_throughput})
-            if (watched == l && l->width() > 0) {
-                const int h = l->heightForWidth(l->width());
-                if (h > 0 && h != l->minimumHeight()) l->setMinimumHeight(h);
-            }
+            if (watched == l) keepLines(l);
     if (watched == m_tabs && event->type() == QEvent::Resize && m_stale) setGreyed(true);
     if (m_log && watched == m_log->viewport() && event->type() == QEvent::MouseButtonRelease) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
@@ -298,11 +321,13 @@ QString ResultsPanel::throughputText() const
 void ResultsPanel::setRunning(bool running, const QString& what)
 {
     // An icon (an image, not a font glyph: the bundled fonts lack the hourglass).
-    if (running)
-        m_verdict->setText(QStringLiteral("<img src=':/warpbench/icons/running.svg' width='%1' "
-                                          "height='%1' style='vertical-align: middle'> %2")
-                               .arg(m_verdict->fontMetrics().height())
-                               .arg(what.toHtmlEscaped()));
+    if (!running) return;
+    m_verdictShown = false;
+    m_verdict->setText(QStringLiteral("<img src=':/warpbench/icons/running.svg' width='%1' "
+                                      "height='%1' style='vertical-align: middle'> %2")
+                           .arg(m_verdict->fontMetrics().height())
+                           .arg(what.toHtmlEscaped()));
+    keepLines(m_verdict);
 }
 
 bool ResultsPanel::isVeiled() const
@@ -361,8 +386,10 @@ void ResultsPanel::clearResults()
     m_hasResults = false;
     m_staleLabel->hide();
     m_verdictHtml.clear();
+    m_verdictShown = false;
     m_verdict->setText(
         tr("Press <b>Run</b> (Ctrl+R) to compile, launch and compare with the reference."));
+    keepLines(m_verdict);
     m_timing->clear();
     m_throughput->clear();
     m_charts->clear();
@@ -370,6 +397,35 @@ void ResultsPanel::clearResults()
     m_diff->clear();
     m_launches->setRowCount(0);
     m_tabs->setTabVisible(static_cast<int>(Tab::Launches), false);
+}
+
+void ResultsPanel::showVerdict()
+{
+    m_verdictShown = true;
+    if (m_compact) {
+        // The whole first line on hover.
+        QString whole = QTextDocumentFragment::fromHtml(m_verdictHtml).toPlainText();
+        whole.replace(QChar(0x2028), u'\n');
+        m_verdict->setText(m_verdictCompactHtml);
+        m_verdict->setToolTip(m_verdictTip.isEmpty() ? whole : whole + u'\n' + m_verdictTip);
+    } else {
+        m_verdict->setText(m_verdictHtml);
+        m_verdict->setToolTip(m_verdictTip);
+    }
+    keepLines(m_verdict);
+}
+
+void ResultsPanel::setCompact(bool compact)
+{
+    if (compact == m_compact) return;
+    m_compact = compact;
+    // Only a run's verdict has a short form (not "Running…", not a greyed one).
+    if (m_verdictShown) showVerdict();
+    // The Summary's bandwidth and compile lines on hover of its timing line: the charts get
+    // their height at the large font.
+    m_throughput->setVisible(!compact);
+    m_charts->setStacked(compact);
+    m_timing->setToolTip(compact ? plainLines(m_throughput->text()) : QString());
 }
 
 bool ResultsPanel::launchesTabVisible() const
@@ -391,8 +447,10 @@ void ResultsPanel::setStale(const QString& why)
     QStringList lines;
     for (const QString& line : plain.split(u'\n'))
         lines << line.toHtmlEscaped();
+    m_verdictShown = false;
     m_verdict->setText(
         QStringLiteral("<span style='color:gray'><s>%1</s></span>").arg(lines.join("<br>")));
+    keepLines(m_verdict);
     setGreyed(true);
 }
 
@@ -437,14 +495,23 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                      r.referenceKind == session::ReferenceSpec::Kind::None
                          ? tr("Ran — not checked (no reference)")
                          : tr("Ran — not checked (the reference covers no output)"));
+    // Presentation Mode's verdict: the word ("FAIL", not "FAIL — mismatch") and the median
+    // (the rest on hover), one line at the large font.
+    QString compact = unchecked
+                          ? verdict
+                          : QStringLiteral("<span style='color:%1;font-weight:bold'>%2</span>")
+                                .arg(statusColour(r.status),
+                                     statusWord(r.status).section(QStringLiteral(" — "), 0, 0));
+    if (timed) compact += tr(" · <b>%1</b> median").arg(formatMs(t.medianMs));
     if (timed && !r.pipeline.empty())
-        verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass (±%3, %4 passes)")
+        verdict += tr(" · pipeline of %1 launches <b>%2</b> median per pass")
                        .arg(r.pipeline.size())
-                       .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
-                       .arg(t.samplesMs.size());
+                       .arg(formatMs(t.medianMs));
     else if (timed)
-        verdict += tr(" · kernel <b>%1</b> median (±%2, %3 runs)")
-                       .arg(formatMs(t.medianMs), formatMs(t.stdevMs))
+        verdict += tr(" · kernel <b>%1</b> median").arg(formatMs(t.medianMs));
+    if (timed)
+        verdict += (r.pipeline.empty() ? tr(" (±%1, %2 runs)") : tr(" (±%1, %2 passes)"))
+                       .arg(formatMs(t.stdevMs))
                        .arg(t.samplesMs.size());
     if (r.bandwidthGBs > 0)
         verdict += r.peakPercent > 0 ? tr(" · %1 = %2 % of peak")
@@ -452,6 +519,7 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
                                            .arg(r.peakPercent, 0, 'g', 3)
                                      : tr(" · %1").arg(formatBandwidth(r.bandwidthGBs));
     verdict += QStringLiteral(" · %1").arg(QString::fromStdString(r.device.name).toHtmlEscaped());
+    const qsizetype headLength = verdict.size();
     QString tip;
     if (unchecked) {
         verdict +=
@@ -477,8 +545,9 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
         verdict += tr("<br><a href=\"wb:bounds-check\">Run with Bounds Checking</a> — the CPU "
                       "emulator checks every access and names the faulting line (Ctrl+Alt+R)");
     m_verdictHtml = verdict;
-    m_verdict->setText(verdict);
-    m_verdict->setToolTip(tip);
+    m_verdictCompactHtml = compact + verdict.mid(headLength);
+    m_verdictTip = tip;
+    showVerdict();
     m_hasResults = true;
     m_stale = false;
     m_staleLabel->hide();
@@ -573,6 +642,9 @@ void ResultsPanel::setOutcome(std::shared_ptr<const RunOutcome> outcome,
         last += QStringLiteral(" · ") + outcome->transferNote.toHtmlEscaped();
     lines << last;
     m_throughput->setText(lines.join(QStringLiteral("<br>")));
+    keepLines(m_timing);
+    keepLines(m_throughput);
+    if (m_compact) m_timing->setToolTip(plainLines(m_throughput->text()));
     m_charts->setTimes(t.samplesMs, r.h2dMs, timed ? t.medianMs : -1, r.d2hMs);
     m_charts->setVisible(timed);
 

@@ -43,6 +43,13 @@ public:
     /// Results belong to a run of one project: another project (open, new) clears them — the
     /// verdict, timing, charts and diff (the log stays).
     void clearResults();
+
+public Q_SLOTS:
+    /// Presentation Mode (PresentationMode's `setCompact` children): the verdict's first line
+    /// cut to the word and the median time (all of it on hover), one line at the large font.
+    void setCompact(bool compact);
+
+public:
     /// The session changed since the shown run (`why`: "the kernel source changed"): the
     /// verdict, timing, charts and diff are greyed and labelled "from an earlier version" until
     /// the next outcome arrives. Nothing happens while no run's results are shown.
@@ -82,15 +89,24 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
 
 private:
+    /// The run's verdict, whole or (compact) short.
+    void showVerdict();
+    /// A wrapped label never shorter than its text at its width (the dock scrolls instead).
+    void keepLines(QLabel* label);
     QLabel* m_verdict = nullptr; ///< wraps; never widens the window (see the constructor)
     void setGreyed(bool greyed);
 
     bool m_hasResults = false;
     bool m_stale = false;
-    QString m_verdictHtml; ///< the current run's verdict, kept while it is shown greyed
+    QString m_verdictHtml;        ///< the current run's verdict, kept while it is shown greyed
+    QString m_verdictCompactHtml; ///< its first line cut to the word and the median
+    QString m_verdictTip;         ///< a long message's whole text
+    bool m_compact = false;
+    bool m_verdictShown = false; ///< the verdict label shows the run's verdict (showVerdict)
     QLabel* m_staleLabel = nullptr;
     QWidget* m_veil = nullptr; ///< greys the Summary and Diff pages while stale
     QTabWidget* m_tabs = nullptr;

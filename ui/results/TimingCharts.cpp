@@ -3,7 +3,7 @@
 
 #include "ui/common/ChartTheme.h"
 
-#include <QHBoxLayout>
+#include <QBoxLayout>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -39,7 +39,7 @@ QChart* makeChart(const QString& title)
 TimingCharts::TimingCharts(QWidget* parent)
     : QWidget(parent)
 {
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QBoxLayout(QBoxLayout::LeftToRight, this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_histogram = new QChartView(makeChart(tr("Iteration times")), this);
     m_stages = new QChartView(makeChart(tr("Where the time goes")), this);
@@ -195,9 +195,16 @@ QSize TimingCharts::sizeHint() const
     return {QWidget::sizeHint().width(), minimumSizeHint().height()};
 }
 
+void TimingCharts::setStacked(bool stacked)
+{
+    static_cast<QBoxLayout*>(layout())->setDirection(stacked ? QBoxLayout::TopToBottom
+                                                             : QBoxLayout::LeftToRight);
+}
+
 void TimingCharts::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+
     // Labels about 90 px apart: "12.3" never needs eliding.
     for (auto [view, most] : {std::pair{m_histogram, 6}, std::pair{m_stages, 5}})
         for (QAbstractAxis* a : view->chart()->axes(Qt::Horizontal))

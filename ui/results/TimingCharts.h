@@ -36,6 +36,10 @@ public:
     /// hint would make a short Results dock scroll its charts out of view).
     QSize sizeHint() const override;
 
+    /// The two charts one above the other (Presentation Mode's narrow column: each gets the
+    /// width its title needs, never "Where the time goes, in ms (total 114…"), or side by side.
+    void setStacked(bool stacked);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
 

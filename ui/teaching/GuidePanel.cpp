@@ -17,6 +17,8 @@ GuidePanel::GuidePanel(QWidget* parent)
 {
     setOpenExternalLinks(true);
     setAccessibleName(tr("Example guide"));
+    // Prose at the window's font: Presentation Mode's 18 pt is large enough, no zoom on top.
+    setProperty("wbPresentationNoZoom", true);
 }
 
 QString GuidePanel::guidePathFor(const QString& projectPath)
@@ -49,6 +51,7 @@ bool GuidePanel::showGuideFor(const QString& projectPath)
 
 void GuidePanel::codeFollowsTheFont()
 {
+    constexpr int kMaxHeadingAdjustment = 1; // QTextFormat's "large": 1.2 × the prose
     // Markdown's code gets the system's fixed font with its own point size: at Presentation
     // Mode's zoom `__syncthreads()` would stay tiny beside huge prose. Code keeps its family
     // and takes the panel's size.
@@ -57,8 +60,14 @@ void GuidePanel::codeFollowsTheFont()
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             QTextCharFormat format = fragment.charFormat();
-            if (!fragment.isValid() || !format.hasProperty(QTextFormat::FontPointSize)) continue;
+            if (!fragment.isValid()) continue;
+            // Headings at most 1.2 × the prose (Markdown's # is 2 ×: at a projector's font a
+            // title filled the panel).
+            const bool heading =
+                format.intProperty(QTextFormat::FontSizeAdjustment) > kMaxHeadingAdjustment;
+            if (!heading && !format.hasProperty(QTextFormat::FontPointSize)) continue;
             format.clearProperty(QTextFormat::FontPointSize);
+            if (heading) format.setProperty(QTextFormat::FontSizeAdjustment, kMaxHeadingAdjustment);
             cursor.setPosition(fragment.position());
             cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(format);

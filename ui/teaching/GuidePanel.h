@@ -6,7 +6,8 @@
 namespace wb::ui {
 
 /// The guided-example panel: shows the GUIDE.md next to a project (what the example teaches,
-/// what to try), rendered as Markdown.
+/// what to try), rendered as Markdown. It follows the window's font (Presentation Mode does not
+/// zoom it: property `wbPresentationNoZoom`).
 class GuidePanel : public QTextBrowser {
     Q_OBJECT
 public:
@@ -19,7 +20,8 @@ public:
     bool hasGuide() const noexcept { return m_hasGuide; }
 
 private:
-    /// Code (inline and blocks) at the panel's font size, not the system fixed font's.
+    /// Code (inline and blocks) at the panel's font size, not the system fixed font's;
+    /// headings at most 1.2 × that size.
     void codeFollowsTheFont();
 
     bool m_hasGuide = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/teaching/PresentationMode.h"
 
+#include <QAction>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QLayout>
@@ -10,6 +11,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTimer>
 #include <QToolBar>
 
 namespace wb::ui {
@@ -25,6 +27,9 @@ const char* kGeometry = "wbPresentationGeometry";
 const char* kStatusBar = "wbPresentationStatusBar";
 const char* kNormalRect = "wbPresentationNormalRect";
 const char* kWrapped = "wbPresentationWrapped";
+const char* kOrder = "wbPresentationOrder";
+const char* kWatcher = "wbPresentationWatcher";
+const char* kTitleBar = "wbPresentationTitleBar";
 
 QPalette highContrast()
 {
@@ -60,7 +65,9 @@ void zoomEditors(QMainWindow* w, bool in)
     if (in) {
         QVariantList zoomed;
         for (QWidget* child : w->findChildren<QWidget*>()) {
-            if (child->metaObject()->indexOfMethod("zoomIn(int)") < 0) continue;
+            if (child->metaObject()->indexOfMethod("zoomIn(int)") < 0 ||
+                child->property("wbPresentationNoZoom").toBool())
+                continue;
             const bool ownFont = child->testAttribute(Qt::WA_SetFont);
             if (QMetaObject::invokeMethod(child, "zoomIn",
                                           Q_ARG(int, PresentationMode::kEditorZoom))) {
@@ -95,36 +102,110 @@ void compactStrips(QMainWindow* w, bool compact)
             QMetaObject::invokeMethod(child, "setCompact", Q_ARG(bool, compact));
 }
 
-/// The projector layout: every docked, visible panel becomes a tab of one column on the right;
-/// the one on top at the bottom (results) is raised.
-QDockWidget* layOutForProjector(QMainWindow* w)
+/// The column's panels, most wanted first (kOrder): what the teacher was looking at first.
+QList<QDockWidget*> columnOrder(const QMainWindow* w)
 {
     QList<QDockWidget*> docks;
+    for (const QVariant& v : w->property(kOrder).toList())
+        if (auto* d = qobject_cast<QDockWidget*>(v.value<QObject*>())) docks << d;
+    return docks;
+}
+
+/// The tab bar of the window that holds `dock`'s tab; null when it has none (alone).
+QTabBar* tabBarOf(QMainWindow* w, const QDockWidget* dock)
+{
+    for (QTabBar* bar : w->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible()) continue;
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == dock->windowTitle()) return bar;
+    }
+    return nullptr;
+}
+
+/// Every tab of the column whole at the large font, none scrolled out of view or cut at an
+/// edge: the least wanted panels (kOrder's end) are put away until the tabs fit; `keep` (the
+/// one just brought up) and the raised one stay. View's panel toggles bring any back.
+void fitColumnTabs(QMainWindow* w, QDockWidget* keep)
+{
+    const QList<QDockWidget*> order = columnOrder(w);
+    for (qsizetype i = order.size() - 1; i >= 0; --i) {
+        if (auto* layout = w->layout()) layout->activate();
+        QTabBar* bar = keep ? tabBarOf(w, keep) : nullptr;
+        if (!bar || bar->sizeHint().width() <= keep->width()) return;
+        QDockWidget* d = order[i];
+        // (The raised one is its bar's current tab; not its visible region, empty when an
+        // opaque panel fills a dock without a title bar.)
+        if (d == keep || d->isHidden() || bar->tabText(bar->currentIndex()) == d->windowTitle())
+            continue;
+        d->hide();
+    }
+}
+
+/// The projector layout: every docked, visible panel becomes a tab of one column on the right;
+/// the one on top at the bottom (results) is raised. As many tabs as fit whole, the panels the
+/// user was looking at first, then the Guide, then the rest in their order.
+QDockWidget* layOutForProjector(QMainWindow* w)
+{
+    QList<QDockWidget*> onScreen, behind;
     QDockWidget* shown = nullptr; // the bottom panel the user was looking at
     for (QDockWidget* d : w->findChildren<QDockWidget*>()) {
         if (d->isFloating() || d->isHidden() || w->dockWidgetArea(d) == Qt::NoDockWidgetArea)
             continue;
         // (A tab behind another is moved off the window, not hidden.)
-        if (!shown && w->dockWidgetArea(d) == Qt::BottomDockWidgetArea &&
-            !d->visibleRegion().isEmpty())
-            shown = d;
-        docks << d;
+        const bool seen = !d->visibleRegion().isEmpty();
+        if (!shown && w->dockWidgetArea(d) == Qt::BottomDockWidgetArea && seen) shown = d;
+        (seen || d->objectName() == QLatin1String("guideDock") ? onScreen : behind) << d;
     }
+    QList<QDockWidget*> docks = onScreen + behind;
     if (docks.isEmpty()) return nullptr;
+    if (shown) docks.move(docks.indexOf(shown), 0);
+    QVariantList order;
+    for (QDockWidget* d : docks)
+        order << QVariant::fromValue(static_cast<QObject*>(d));
+    w->setProperty(kOrder, order);
     QDockWidget* anchor = docks.front();
     w->addDockWidget(Qt::RightDockWidgetArea, anchor);
     for (QDockWidget* d : docks.mid(1))
         w->tabifyDockWidget(anchor, d);
-    (shown ? shown : anchor)->raise();
+    anchor->raise();
+    // The tabs name the panels: no title bar above each (its height is the table's rows').
+    for (QDockWidget* d : docks)
+        if (!d->titleBarWidget()) {
+            d->setTitleBarWidget(new QWidget(d));
+            d->setProperty(kTitleBar, true);
+        }
     w->resizeDocks({anchor}, {w->width() * PresentationMode::kPanelColumnPercent / 100},
                    Qt::Horizontal);
-    // Ten panel names at the large font do not fit the column: whole names that scroll,
-    // never "H…", "S…".
+    // Whole panel names (never "H…", "S…"), as many as fit.
     for (QTabBar* bar : w->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
         bar->setElideMode(Qt::ElideNone);
         bar->setUsesScrollButtons(true);
     }
-    return shown ? shown : anchor;
+    fitColumnTabs(w, anchor);
+    // A panel the teacher brings up (View menu), put away here or hidden before, joins the
+    // column's tabs, on top; the least wanted others make room for it.
+    auto* watcher = new QObject(w);
+    watcher->setObjectName(QLatin1String(kWatcher));
+    for (QDockWidget* d : w->findChildren<QDockWidget*>())
+        QObject::connect(d->toggleViewAction(), &QAction::triggered, watcher,
+                         [w, d, anchor](bool on) {
+                             if (!on || d->isFloating()) return;
+                             if (d != anchor && !w->tabifiedDockWidgets(anchor).contains(d)) {
+                                 w->tabifyDockWidget(anchor, d);
+                                 if (!d->titleBarWidget()) {
+                                     d->setTitleBarWidget(new QWidget(d));
+                                     d->setProperty(kTitleBar, true);
+                                 }
+                             }
+                             // Once the layout has given it its tab.
+                             QTimer::singleShot(0, d, [w, d]() {
+                                 if (!PresentationMode::isActive(w) || d->isHidden()) return;
+                                 d->raise();
+                                 fitColumnTabs(w, d);
+                                 d->raise(); // (putting a tab away may have raised another)
+                             });
+                         });
+    return anchor;
 }
 
 /// Code is never cut: the editor gets the width its widest line needs (the panels' column
@@ -230,6 +311,15 @@ void PresentationMode::apply(QMainWindow* w, bool on)
         fitEditorsForProjector(w, column);
         w->setProperty(kActive, true);
     } else {
+        delete w->findChild<QObject*>(QLatin1String(kWatcher), Qt::FindDirectChildrenOnly);
+        for (QDockWidget* d : w->findChildren<QDockWidget*>()) {
+            if (!d->property(kTitleBar).toBool()) continue;
+            QWidget* bar = d->titleBarWidget();
+            d->setTitleBarWidget(nullptr);
+            delete bar;
+            d->setProperty(kTitleBar, QVariant());
+        }
+        w->setProperty(kOrder, QVariant());
         w->setFont(w->property(kFont).value<QFont>());
         unwrapEditors(w);
         zoomEditors(w, false);

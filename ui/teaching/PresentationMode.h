@@ -11,11 +11,14 @@ namespace wb::ui {
 /// through their `zoomIn(int)` slot: QPlainTextEdit, QScintilla), a high-contrast palette,
 /// bigger toolbar icons, banners cut to their headline (children with a `setCompact(bool)`
 /// slot), no status bar, and a projector layout: the editor keeps the whole height on the left (≥
-/// 20 lines of the large font on a 1280×720 projector) and every docked panel is a tab of one
-/// column on the right, the panel that was on top at the bottom (the results) raised. The editor
-/// gets the width its widest line needs, or wraps with an arrow at each wrap when that cannot be
-/// had. The window never grows past its screen. Turning it off restores the window's own font,
-/// palette, icon size, wrapping, dock layout and exact geometry.
+/// 20 lines of the large font on a 1280×720 projector) and the docked panels are tabs of one
+/// column on the right (no title bars), the panel that was on top at the bottom (the results)
+/// raised: as many as have whole names in the column (those on screen before, the Guide, then
+/// the rest); the others are put away until the teacher brings one up (View menu), when it
+/// joins the tabs and the least wanted make room. The editor gets the width its widest line
+/// needs, or wraps with an arrow at each wrap when that cannot be had. The window never grows
+/// past its screen. Turning it off restores the window's own font, palette, icon size, wrapping,
+/// dock layout and exact geometry.
 class PresentationMode {
 public:
     /// Font size used for the panels while presenting (points).
