@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cpu/detail/SandboxServer.h"
 
+#include "core/common/ChildProcess.h"
 #include "core/common/Error.h"
 #include "core/common/ProcessTree.h"
 #include "core/cpu/detail/RaceReport.h"
@@ -12,13 +13,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sstream>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace wb::cpu::detail {
 
@@ -58,47 +56,16 @@ void SandboxServer::start(const std::string& library)
         throw Error(Error::Kind::Unavailable,
                     "race-checked launches need warpbench-cpu-sandbox, which was not "
                     "found (set $WARPBENCH_CPU_SANDBOX)");
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        throw Error(Error::Kind::Unavailable, std::string("socketpair: ") + std::strerror(errno));
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) {
-        const int e = errno;
-        ::close(sv[0]);
-        ::close(sv[1]);
-        throw Error(Error::Kind::Unavailable, std::string("pipe: ") + std::strerror(e));
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
-    posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr,
-                             static_cast<short>(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    std::string serve = "--serve";
-    char* argv[] = {const_cast<char*>(helper.c_str()), serve.data(), nullptr};
-    const int rc = ::posix_spawn(&m_pid, helper.c_str(), &fa, &attr, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    ::close(sv[1]);
-    ::close(out[1]);
-    m_socket = sv[0];
-    m_output = out[0];
-    if (rc != 0) {
-        m_pid = -1;
-        stop();
-        throw Error(Error::Kind::Unavailable, "cannot start " + helper + ": " + std::strerror(rc));
-    }
-    ::fcntl(m_output, F_SETFL, ::fcntl(m_output, F_GETFL) | O_NONBLOCK);
-    ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
+    // Requests and answers on descriptor 3, stdout and stderr into one pipe (the log), stdin
+    // from /dev/null.
+    ChildLayout layout;
+    layout.socketAt = {3};
+    layout.outputAt = {1, 2};
+    layout.nullStdin = true;
+    const SpawnedChild child = spawnChild({helper, "--serve"}, nullptr, layout, helper);
+    m_pid = child.pid;
+    m_socket = child.socket;
+    m_output = child.output;
     m_library = library;
 }
 

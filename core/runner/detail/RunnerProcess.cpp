@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/runner/detail/RunnerProcess.h"
 
+#include "core/common/ChildProcess.h"
 #include "core/common/Error.h"
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <fcntl.h>
 #include <optional>
 #include <poll.h>
-#include <spawn.h>
 #include <string_view>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -53,60 +53,19 @@ std::vector<std::string> RunnerProcess::environment()
 RunnerProcess::RunnerProcess(const std::vector<std::string>& argv, bool ownProcessGroup)
 {
     if (argv.empty()) throw Error(Error::Kind::Unavailable, "no runner command");
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        throw Error(Error::Kind::Unavailable, std::string("socketpair: ") + std::strerror(errno));
-    int ep[2];
-    if (::pipe2(ep, O_CLOEXEC) != 0) {
-        const int e = errno;
-        ::close(sv[0]);
-        ::close(sv[1]);
-        throw Error(Error::Kind::Unavailable, std::string("pipe: ") + std::strerror(e));
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-    posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // A fresh process group: signals for the client's terminal (Ctrl-C) are the client's to
-    // handle; it then stops the runner itself.
-    posix_spawnattr_setflags(&attr,
-                             static_cast<short>((ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0) |
-                                                POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    std::vector<char*> args;
-    for (const std::string& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const std::vector<std::string> envStrings = environment();
-    std::vector<char*> env;
-    for (const std::string& e : envStrings)
-        env.push_back(const_cast<char*>(e.c_str()));
-    env.push_back(nullptr);
-    const int rc = ::posix_spawnp(&m_pid, args[0], &fa, &attr, args.data(), env.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    ::close(sv[1]);
-    ::close(ep[1]);
-    m_socket = sv[0];
-    m_stderr = ep[0];
-    if (rc != 0) {
-        ::close(m_socket);
-        ::close(m_stderr);
-        m_socket = m_stderr = -1;
-        m_pid = -1;
-        throw Error(Error::Kind::Unavailable,
-                    "cannot start the runner (" + argv[0] + "): " + std::strerror(rc));
-    }
-    ::fcntl(m_stderr, F_SETFL, ::fcntl(m_stderr, F_GETFL) | O_NONBLOCK);
-    ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
+    // Requests on stdin, answers on stdout (one socket), stderr on a pipe. A fresh process
+    // group: signals for the client's terminal (Ctrl-C) are the client's to handle; it then
+    // stops the runner itself.
+    ChildLayout layout;
+    layout.socketAt = {0, 1};
+    layout.outputAt = {2};
+    layout.ownProcessGroup = ownProcessGroup;
+    layout.searchPath = true;
+    const std::vector<std::string> env = environment();
+    const SpawnedChild child = spawnChild(argv, &env, layout, "the runner (" + argv[0] + ")");
+    m_pid = child.pid;
+    m_socket = child.socket;
+    m_stderr = child.output;
 }
 
 RunnerProcess::~RunnerProcess()
