@@ -164,10 +164,13 @@ std::string sandboxExecutable()
     std::error_code ec;
     if (const char* env = std::getenv("WARPBENCH_CPU_SANDBOX"); env && *env) return env;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    // The program's own sandbox first: beside it (a build tree's bin/), then where an install
+    // of it puts one (prefix/libexec). The build tree it was built in comes after, so that an
+    // installed program never speaks to a sandbox of another build that happens to be on disk.
     const std::vector<fs::path> candidates = {
         exe.parent_path() / "warpbench-cpu-sandbox",
-        fs::path(WB_CPU_SANDBOX_BUILD_PATH),
         exe.parent_path().parent_path() / "libexec" / "warpbench" / "warpbench-cpu-sandbox",
+        fs::path(WB_CPU_SANDBOX_BUILD_PATH),
         fs::path(WB_CPU_SANDBOX_INSTALL_PATH),
     };
     for (const fs::path& c : candidates)
