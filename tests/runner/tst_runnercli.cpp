@@ -60,6 +60,9 @@ private Q_SLOTS:
         if (!why.isEmpty()) QSKIP(qPrintable(why));
     }
 
+    /// The same verdict through the runner as in-process, and the runner's report reaches
+    /// --json in the encoding the CLI writes in-process (one encoder, session::reportToJson):
+    /// the same sections with the same fields.
     void sameVerdictAsInProcess()
     {
         const QString hello =
@@ -68,11 +71,23 @@ private Q_SLOTS:
         const CliRun b = runCli({"run", hello, "--backend", "cpu", "--json", "--in-process"});
         QCOMPARE(a.exitCode, 0);
         QCOMPARE(b.exitCode, 0);
-        QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
-        QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
+        const QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
+        const QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
         QCOMPARE(ja.value("status"), jb.value("status"));
         QCOMPARE(ja.value("outputs"), jb.value("outputs")); // diff statistics, element for element
         QCOMPARE(ja.value("kernel"), jb.value("kernel"));
+
+        QStringList keysA = ja.keys(), keysB = jb.keys();
+        keysA.removeAll(QStringLiteral("sandbox")); // the runner's child says what sealed it
+        QCOMPARE(keysA, keysB);
+        for (const char* section : {"device", "compile", "launch", "timing", "bandwidth",
+                                    "conditions", "transfers", "reference"})
+            QCOMPARE(ja.value(QLatin1String(section)).toObject().keys(),
+                     jb.value(QLatin1String(section)).toObject().keys());
+        QCOMPARE(ja.value("compile").toObject().value("kernel"),
+                 jb.value("compile").toObject().value("kernel"));
+        QCOMPARE(ja.value("launch"), jb.value("launch"));
+        QCOMPARE(ja.value("findings"), jb.value("findings"));
     }
 
     void runawayKernelIsATimeout()
@@ -354,32 +369,6 @@ private Q_SLOTS:
         QVERIFY(first.value("line").toInt() > 0);
         QVERIFY(first.value("isWrite").toBool());
         QCOMPARE(first.value("thread").toArray().size(), 3);
-    }
-
-    /// The runner's report reaches --json in the encoding the CLI writes in-process (one
-    /// encoder, session::reportToJson): the same sections with the same fields.
-    void runnerReportIsTheInProcessEncoding()
-    {
-        const QString hello =
-            QStringLiteral(WB_SOURCE_DIR "/resources/examples/hello_gpu/hello_gpu.wbproj");
-        const CliRun a = runCli({"run", hello, "--backend", "cpu", "--json"});
-        const CliRun b = runCli({"run", hello, "--backend", "cpu", "--json", "--in-process"});
-        QCOMPARE(a.exitCode, 0);
-        QCOMPARE(b.exitCode, 0);
-        const QJsonObject ja = QJsonDocument::fromJson(a.out.toUtf8()).object();
-        const QJsonObject jb = QJsonDocument::fromJson(b.out.toUtf8()).object();
-        QStringList keysA = ja.keys(), keysB = jb.keys();
-        keysA.removeAll(QStringLiteral("sandbox")); // the runner's child says what sealed it
-        QCOMPARE(keysA, keysB);
-        for (const char* section : {"device", "compile", "launch", "timing", "bandwidth",
-                                    "conditions", "transfers", "reference"})
-            QCOMPARE(ja.value(QLatin1String(section)).toObject().keys(),
-                     jb.value(QLatin1String(section)).toObject().keys());
-        QCOMPARE(ja.value("compile").toObject().value("kernel"),
-                 jb.value("compile").toObject().value("kernel"));
-        QCOMPARE(ja.value("launch"), jb.value("launch"));
-        QCOMPARE(ja.value("outputs"), jb.value("outputs"));
-        QCOMPARE(ja.value("findings"), jb.value("findings"));
     }
 };
 
