@@ -2,13 +2,11 @@
 #include "core/runner/BufferCodec.h"
 
 #include "core/common/Error.h"
+#include "core/session/ReportJson.h"
 
 #include <QJsonArray>
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace wb::runner {
 
@@ -18,41 +16,9 @@ std::string ss(const QJsonValue& v)
 {
     return v.toString().toStdString();
 }
-unsigned unum(const QJsonValue& v)
-{
-    const double d = v.toDouble();
-    return d > 0 && d < 4294967296.0 ? static_cast<unsigned>(d) : 0u;
-}
-std::size_t size(const QJsonValue& v)
-{
-    return static_cast<std::size_t>(v.toString().toULongLong());
-}
 
-QJsonArray dim(const Dim3& d)
-{
-    return QJsonArray{static_cast<double>(d.x), static_cast<double>(d.y), static_cast<double>(d.z)};
-}
-Dim3 dim(const QJsonValue& v)
-{
-    const QJsonArray a = v.toArray();
-    return Dim3{unum(a.at(0)), unum(a.at(1)), unum(a.at(2))};
-}
-
-/// Sizes as decimal strings: exact above 2^53.
-QJsonArray sizes(const std::vector<std::size_t>& v)
-{
-    QJsonArray a;
-    for (std::size_t x : v)
-        a.append(QString::number(x));
-    return a;
-}
-std::vector<std::size_t> sizes(const QJsonValue& v)
-{
-    std::vector<std::size_t> out;
-    for (const QJsonValue& x : v.toArray())
-        out.push_back(size(x));
-    return out;
-}
+using session::json::dim;
+using session::json::sizes;
 
 } // namespace
 

@@ -16,6 +16,10 @@ namespace wb::session {
 
 namespace {
 
+using json::count;
+using json::dim;
+using json::sizes;
+
 // ---- Values ---------------------------------------------------------------------------------
 
 QString qs(const std::string& s)
@@ -50,22 +54,6 @@ double real(const QJsonValue& v)
     return v.toDouble();
 }
 
-/// A 64-bit count, exactly: a JSON integer (Qt reads it back without a double in between), or
-/// its decimal text above 2^63 - 1.
-QJsonValue count(std::uint64_t v)
-{
-    if (v <= static_cast<std::uint64_t>(std::numeric_limits<qint64>::max()))
-        return static_cast<qint64>(v);
-    return QString::number(v);
-}
-std::uint64_t count(const QJsonValue& v)
-{
-    if (v.isString()) return v.toString().toULongLong();
-    const qint64 i = v.toInteger(-1);
-    if (i >= 0) return static_cast<std::uint64_t>(i);
-    const double d = v.toDouble(0);
-    return d > 0 && d < 1.8446744073709552e19 ? static_cast<std::uint64_t>(d) : 0;
-}
 std::size_t size(const QJsonValue& v)
 {
     return static_cast<std::size_t>(count(v));
@@ -90,16 +78,6 @@ std::uint64_t hex(const QJsonValue& v)
     return v.toString().toULongLong(nullptr, 16); // accepts the 0x
 }
 
-QJsonArray dim(const Dim3& d)
-{
-    return QJsonArray{static_cast<qint64>(d.x), static_cast<qint64>(d.y), static_cast<qint64>(d.z)};
-}
-Dim3 dim(const QJsonValue& v)
-{
-    const QJsonArray a = v.toArray();
-    return Dim3{unsignedInt(a.at(0)), unsignedInt(a.at(1)), unsignedInt(a.at(2))};
-}
-
 QJsonArray strings(const std::vector<std::string>& v)
 {
     QJsonArray a;
@@ -112,21 +90,6 @@ std::vector<std::string> strings(const QJsonValue& v)
     std::vector<std::string> out;
     for (const QJsonValue& x : v.toArray())
         out.push_back(ss(x));
-    return out;
-}
-
-QJsonArray sizes(const std::vector<std::size_t>& v)
-{
-    QJsonArray a;
-    for (std::size_t x : v)
-        a.append(count(x));
-    return a;
-}
-std::vector<std::size_t> sizes(const QJsonValue& v)
-{
-    std::vector<std::size_t> out;
-    for (const QJsonValue& x : v.toArray())
-        out.push_back(size(x));
     return out;
 }
 
@@ -960,5 +923,51 @@ RunReport reportFromJson(const QJsonObject& o)
         r.raceCrowding.push_back(crowdingFromJson(x.toObject()));
     return r;
 }
+
+namespace json {
+
+/// A 64-bit count, exactly: a JSON integer (Qt reads it back without a double in between), or
+/// its decimal text above 2^63 - 1.
+QJsonValue count(std::uint64_t v)
+{
+    if (v <= static_cast<std::uint64_t>(std::numeric_limits<qint64>::max()))
+        return static_cast<qint64>(v);
+    return QString::number(v);
+}
+std::uint64_t count(const QJsonValue& v)
+{
+    if (v.isString()) return v.toString().toULongLong();
+    const qint64 i = v.toInteger(-1);
+    if (i >= 0) return static_cast<std::uint64_t>(i);
+    const double d = v.toDouble(0);
+    return d > 0 && d < 1.8446744073709552e19 ? static_cast<std::uint64_t>(d) : 0;
+}
+
+QJsonArray dim(const Dim3& d)
+{
+    return QJsonArray{static_cast<qint64>(d.x), static_cast<qint64>(d.y), static_cast<qint64>(d.z)};
+}
+Dim3 dim(const QJsonValue& v)
+{
+    const QJsonArray a = v.toArray();
+    return Dim3{unsignedInt(a.at(0)), unsignedInt(a.at(1)), unsignedInt(a.at(2))};
+}
+
+QJsonArray sizes(const std::vector<std::size_t>& v)
+{
+    QJsonArray a;
+    for (std::size_t x : v)
+        a.append(count(x));
+    return a;
+}
+std::vector<std::size_t> sizes(const QJsonValue& v)
+{
+    std::vector<std::size_t> out;
+    for (const QJsonValue& x : v.toArray())
+        out.push_back(size(x));
+    return out;
+}
+
+} // namespace json
 
 } // namespace wb::session

@@ -2,13 +2,19 @@
 #pragma once
 
 #include "core/common/CheckMode.h"
+#include "core/common/LaunchConfig.h"
 #include "core/common/MemoryFinding.h"
 #include "core/common/RaceFinding.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QJsonValue>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace wb::session {
 
@@ -62,5 +68,17 @@ RaceFinding raceFromJson(const QJsonObject& json);
 /// Crowded words of one buffer or `__shared__` variable: {location, memory, words}.
 QJsonObject crowdingToJson(const RaceCrowding& crowding);
 RaceCrowding crowdingFromJson(const QJsonObject& json);
+
+/// The exact value encodings above, for the runner's bulk-data headers (runner::BufferCodec)
+/// too: a count as a JSON integer (its decimal text above 2^63 - 1; the decoder also takes
+/// text), sizes and shapes as arrays of counts, a Dim3 as [x, y, z].
+namespace json {
+QJsonValue count(std::uint64_t v);
+std::uint64_t count(const QJsonValue& v);
+QJsonArray sizes(const std::vector<std::size_t>& v);
+std::vector<std::size_t> sizes(const QJsonValue& v);
+QJsonArray dim(const Dim3& d);
+Dim3 dim(const QJsonValue& v);
+} // namespace json
 
 } // namespace wb::session
