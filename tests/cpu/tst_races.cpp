@@ -1058,6 +1058,52 @@ __global__ void wild(float* out, int n)
         }
     }
 
+    // A buffer reached only through a `const` pointer is race-checked as read-only (its reads
+    // are not recorded). A write through a cast is seen; the launch runs again from its inputs
+    // with every read recorded, so the race with the other threads' reads is found, and what
+    // thread 0 adds to in[1] is added once, not once per run.
+    void constBufferWrittenThroughACastIsStillChecked()
+    {
+        const std::string source = readFile("tests/cpu/kernels/race_held.cu");
+        for (int workers : {1, 4}) {
+            for (int writer : {-1, 0, 63}) {
+                Run r(workers);
+                QVERIFY(r.compile(source, "race_held.cu", true));
+                r.buffer(std::vector<int>{5, 10}, "in");
+                r.buffer(std::vector<int>(2 * 64, 0), "out");
+                r.launch("const_written", {2, 1, 1}, {64, 1, 1}, {writer});
+                const std::string text = std::to_string(workers) + " workers, writer " +
+                                         std::to_string(writer) + ": " +
+                                         describe(r.backend.lastRaces());
+                if (writer < 0)
+                    QVERIFY2(r.backend.lastRaces().empty(), text.c_str());
+                else
+                    QVERIFY2(hasRace(r.backend.lastRaces(), 11, false, 12, true), text.c_str());
+                // Thread 0 of block 0 adds one, in every case, once.
+                QCOMPARE(r.result<int>(0, 2)[1], 11);
+                if (writer < 0) QCOMPARE(r.result<int>(1, 2 * 64), std::vector<int>(2 * 64, 5));
+            }
+        }
+    }
+
+    // Shared-memory accesses are held until their barrier interval ends, and a read of a word
+    // nobody wrote in the interval is let go there. A write checked earlier in the interval (at
+    // a warp sync) still counts: thread 40's read, held to the barrier, races with thread 0's
+    // write.
+    void aWriteBeforeAWarpSyncCountsAtTheBarrier()
+    {
+        for (int workers : {1, 2}) {
+            Run r(workers);
+            QVERIFY(
+                r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu", true));
+            r.buffer(std::vector<int>(2 * 64, 0), "out");
+            r.launch("write_sync_read", {2, 1, 1}, {64, 1, 1});
+            const auto& races = r.backend.lastRaces();
+            QVERIFY2(races.size() == 1 && hasRace(races, 24, true, 27, false),
+                     describe(races).c_str());
+        }
+    }
+
     // The case the read-shared rule can hide: lanes 0 and 1 keep their reads, lane 2's like them
     // is not kept, and lane 1 writes after a __syncwarp of lanes 0 and 1 only, ordered with both
     // kept reads and not with lane 2's. The race is reported, or else the word is counted as

@@ -202,6 +202,11 @@ struct RaceDetector::Region {
     std::uintptr_t begin = 0, end = 0;
     int id = 0;
     bool shared = false;
+    bool readOnly = false; ///< addRegion's `readOnly`: reads are not recorded
+    /// A worker's shared memory: per word, whether it was written in the current barrier
+    /// interval (1), and those words, to clear them when it ends (hold()).
+    std::vector<std::uint8_t> written;
+    std::vector<std::uint32_t> writtenWords;
     Cell* cells = nullptr; ///< anonymous mapping: zero pages only where the kernel accesses
     std::size_t bytes = 0;
     /// Per word, made when first needed: a read of another thread, unordered with the read that
@@ -262,6 +267,25 @@ struct RaceDetector::Region {
     }
 };
 
+/// A held access to a worker's shared memory: everything its Record needs that may change
+/// before the end of its barrier interval (the grid phase and the sync generation do not: a
+/// grid.sync or a warp or tile sync checks what is held first).
+struct RaceDetector::Held {
+    Region* region;
+    std::uint32_t offset; ///< from region->begin
+    std::uint32_t pc;
+    std::uint32_t phase;
+    std::uint32_t block;
+    std::uint16_t thread;
+    std::uint8_t size;
+    std::uint8_t flags;
+};
+
+namespace {
+/// Held accesses a worker keeps at most; more are checked at once (an interval's first ones).
+constexpr std::size_t kMaxHeld = std::size_t{1} << 16;
+} // namespace
+
 /// What one worker thread keeps for the block it runs (all blocks of a cooperative launch):
 /// touched only by that thread.
 struct RaceDetector::Worker {
@@ -292,6 +316,18 @@ struct RaceDetector::Worker {
     std::vector<std::unique_ptr<Region>> regions;
     std::uintptr_t low = ~std::uintptr_t{0}, high = 0;
     Region* last = nullptr;     ///< the region of its last access (accessAs)
+    Region* previous = nullptr; ///< the region `last` was before (two arrays read in turn)
+    /// Accesses to its shared memory held until their barrier interval ends (hold()), in the
+    /// order they were made; the barrier phase of the first, and whether another phase came.
+    std::vector<Held> held;
+    std::uint32_t heldPhase = 0;
+    bool heldMixed = false;
+    std::uint32_t passed = 0; ///< barriers of the running block completed (barrierPassed)
+    /// Its accesses to shared memory are held (fiber mode decides too: holding()): not in a
+    /// cooperative launch, and only while no release/acquire state exists, which moves at
+    /// barriers (barrierArriving), so that each access is checked under the state it was made
+    /// under.
+    bool holdable = false;
     std::uint64_t sequence = 0; ///< the running block's place in the run order
     std::uint64_t found = 0;    ///< conflicts found so far (orders the reports of one block)
 };
@@ -306,6 +342,7 @@ struct RaceDetector::Kept {
 std::mutex RaceDetector::s_spareMutex;
 std::vector<std::unique_ptr<RaceDetector::Region>> RaceDetector::s_spare;
 thread_local const wbcpu::abi::ThreadState* RaceDetector::t_current = nullptr;
+thread_local RaceDetector::Who RaceDetector::t_who;
 thread_local RaceDetector::Now RaceDetector::t_now;
 
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
@@ -324,6 +361,7 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
     const std::size_t blocks =
         cooperative ? static_cast<std::size_t>(gridSize.x) * gridSize.y * gridSize.z : 1;
     const std::size_t warps = (m_threads + 31u) / 32u;
+    m_slots = blocks * warps * 32u;
     const int count = cooperative ? 1 : std::max(1, workers);
     for (int i = 0; i < count; ++i) {
         auto w = std::make_unique<Worker>();
@@ -335,6 +373,7 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
         w->tile.assign(blocks * warps * 32u, TileSync{});
         w->threadSync.resize(blocks * warps * 32u);
         w->blockSync.resize(blocks);
+        if (!cooperative) w->held.reserve(kMaxHeld);
         m_workers.push_back(std::move(w));
     }
     m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
@@ -411,6 +450,9 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
     r->end = r->begin + size;
     r->id = id;
     r->shared = shared;
+    r->readOnly = false;
+    r->written.clear();
+    r->writtenWords.clear();
     if (r->cells) return r;
     r->bytes = bytes;
     void* cells =
@@ -423,10 +465,14 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
     return r;
 }
 
-void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool shared)
+void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool shared,
+                            bool readOnly)
 {
     if (size == 0) return;
     auto r = makeRegion(begin, size, id, shared);
+    r->readOnly = readOnly && !shared;
+    if (r->readOnly && m_readOnlyCount < kFastReadOnly && size >= 16)
+        m_readOnly[m_readOnlyCount++] = ReadOnlyRange{r->begin, size - 16};
     m_low = std::min(m_low, r->begin);
     m_high = std::max(m_high, r->end);
     m_regions.push_back(std::move(r));
@@ -437,6 +483,7 @@ void RaceDetector::addWorkerRegion(int worker, const void* begin, std::size_t si
     if (size == 0 || worker < 0 || static_cast<std::size_t>(worker) >= m_workers.size()) return;
     Worker& w = *m_workers[static_cast<std::size_t>(worker)];
     auto r = makeRegion(begin, size, id, true);
+    r->written.assign((size + 3) / 4, 0);
     w.low = std::min(w.low, r->begin);
     w.high = std::max(w.high, r->end);
     w.regions.push_back(std::move(r));
@@ -450,6 +497,8 @@ void RaceDetector::startBlock(int worker, std::uint64_t sequence)
     }
     t_current = nullptr;
     Worker& w = here();
+    checkHeld(w, true); // the previous block's last interval
+    w.passed = 0;
     w.sequence = sequence;
     w.found = 0;
     std::fill(w.phase.begin(), w.phase.end(), 0u);
@@ -471,6 +520,7 @@ void RaceDetector::startBlock(int worker, std::uint64_t sequence)
             b.reset();
         w.anyBlockSync = false;
     }
+    w.holdable = !m_cooperative;
 }
 
 RaceDetector::ThreadSync& RaceDetector::threadSync(Worker& w, const Who& who)
@@ -479,6 +529,7 @@ RaceDetector::ThreadSync& RaceDetector::threadSync(Worker& w, const Who& who)
     if (!t) {
         t = std::make_unique<ThreadSync>();
         w.anyThreadSync = true;
+        w.holdable = false;
     }
     return *t;
 }
@@ -489,6 +540,7 @@ RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
     if (!b) {
         b = std::make_unique<BlockSync>();
         w.anyBlockSync = true;
+        w.holdable = false;
     }
     return *b;
 }
@@ -496,7 +548,7 @@ RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
 void RaceDetector::barrierArriving(const wbcpu::abi::ThreadState* st)
 {
     Worker& w = here();
-    const Who who = whoIs(w, st);
+    const Who who = whoIs(st);
     if (!who.known || !w.threadSync[who.slot]) return;
     ThreadSync& t = *w.threadSync[who.slot];
     if (t.acquired.empty()) return;
@@ -509,6 +561,12 @@ void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
     Worker& w = here();
     const std::size_t i = slot(blockOf(st), st->linear);
     if (i >= w.phase.size()) return;
+    // The first thread out of a barrier of the block (the others pass it before they run any
+    // code): the interval before it ended.
+    if (!m_cooperative && w.phase[i] + 1u > w.passed) {
+        w.passed = w.phase[i] + 1u;
+        checkHeld(w, true);
+    }
     ++w.phase[i];
     // The first thread out of the barrier: every thread arrived, what they learned is the
     // block's now (the others run no code before they pass it too).
@@ -532,6 +590,7 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
     const wbcpu::abi::ThreadState* current = t_current;
     if (!current) return;
     Worker& w = here();
+    checkHeld(w, false);
     const std::size_t base = slot(blockOf(current), warpBase);
     if ((base + 32u) * 32u > w.joint.size()) return;
     w.warpSynced = true;
@@ -558,6 +617,7 @@ void RaceDetector::tileSynced(unsigned first, unsigned count)
     const wbcpu::abi::ThreadState* current = t_current;
     if (!current) return;
     Worker& w = here();
+    checkHeld(w, false);
     const std::uint32_t block = blockOf(current);
     w.warpSynced = true;
     const std::uint32_t generation = ++w.syncGen[m_cooperative ? block : 0u];
@@ -859,20 +919,25 @@ struct Packed {
     }
 }
 
-RaceDetector::Who RaceDetector::whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const
+RaceDetector::Who RaceDetector::whoIs(const wbcpu::abi::ThreadState* st) const
 {
     Who who;
     who.block = blockOf(st);
     who.thread = st->linear;
     who.slot = slot(who.block, who.thread);
-    who.known = who.slot < w.phase.size();
+    who.known = who.slot < m_slots;
     return who;
+}
+
+void RaceDetector::setCurrent(const wbcpu::abi::ThreadState* st) noexcept
+{
+    t_current = st;
+    if (st) t_who = whoIs(st);
 }
 
 [[gnu::always_inline]] inline RaceDetector::Who RaceDetector::who(const Worker& w) const
 {
-    if (const wbcpu::abi::ThreadState* current = t_current)
-        return whoIs(w, current); // fiber mode: the host said who runs
+    if (t_current) return t_who; // fiber mode: the host said who runs (setCurrent)
     // Loop mode: the block loop stores the coordinates before each thread.
     const wbcpu::abi::Current& c = wb_cpu_current;
     Who who;
@@ -1042,6 +1107,11 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
             guardHit(w, known, a, size, (flags & Record::kWrite) != 0, pc);
         return;
     }
+    if (region->readOnly) {
+        if (!(flags & Record::kWrite)) return; // nothing writes it (or the launch runs again)
+        readOnlyWritten();
+    }
+    if (region->shared && !w.held.empty()) checkHeld(w, false); // in the order they were made
     const Who who = known ? *known : this->who(w);
     Record now;
     now.block = who.block;
@@ -1070,6 +1140,7 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
         for (unsigned b = 0; b < 4; ++b)
             if (wordStart + b >= from && wordStart + b < to) mask |= 1u << b;
         now.mask = static_cast<std::uint8_t>(mask);
+        if (flags & Record::kWrite) markWritten(*region, word);
         Cell& cell = region->cells[word];
         const auto fresh = [&] {
             if (cell.generation != m_generation) { // an earlier launch's: empty
@@ -1162,36 +1233,79 @@ RaceDetector::settled(Cell& cell, const Record& now, Region& region, std::size_t
 void RaceDetector::access(const void* address, std::size_t size, bool write, const void* pc)
 {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
-    if (size == 0) return;
     Worker& w = here();
+    // The commonest access of a kernel with barriers: within one word of its block's shared
+    // memory, in one of the two arrays it accessed last, held for the end of the interval.
+    if (w.holdable && t_current && t_who.known) {
+        Region* r = w.last;
+        const auto within = [&](const Region* region) {
+            return region && region->shared && a >= region->begin && a + size <= region->end &&
+                   size - 1u < 4u - ((a - region->begin) & 3u);
+        };
+        if (within(r) || (within(w.previous) && (r = w.previous, w.previous = w.last, true))) {
+            w.last = r;
+            hold(w, t_who, *r, a, size, write ? Record::kWrite : 0, pc);
+            return;
+        }
+    }
+    accessOther(w, a, size, write, pc);
+}
+
+void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bool write,
+                               const void* pc)
+{
+    if (size == 0) return;
     const std::uint8_t flags = write ? Record::kWrite : 0;
-    // Within one word of one region: the short way. The region of this worker's last access
-    // first (a kernel's accesses mostly stay in one buffer for a while), then the others.
+    // Within one word of one region: the short way. The regions of this worker's last two
+    // accesses first (a kernel's accesses mostly stay in one or two arrays for a while), then
+    // the others.
     Region* r = w.last;
     const auto holds = [&](const Region* region) {
         return a >= region->begin && a + size <= region->end;
     };
     if (!r || !holds(r)) {
-        // The first region it overlaps, as accessAs() takes it; the short way if it holds it.
-        Region* first = nullptr;
-        if (a < m_high && a + size > m_low)
-            for (const std::unique_ptr<Region>& rp : m_regions)
-                if (a < rp->end && a + size > rp->begin) {
-                    first = rp.get();
-                    break;
-                }
-        if (!first && a < w.high && a + size > w.low)
-            for (const std::unique_ptr<Region>& rp : w.regions)
-                if (a < rp->end && a + size > rp->begin) {
-                    first = rp.get();
-                    break;
-                }
-        r = first && holds(first) ? first : nullptr;
-        if (r) w.last = r;
+        Region* const previous = w.previous;
+        if (previous && holds(previous)) {
+            w.previous = r;
+            w.last = r = previous;
+        } else {
+            // The first region it overlaps, as accessAs() takes it; the short way if it holds
+            // it.
+            Region* first = nullptr;
+            if (a < m_high && a + size > m_low)
+                for (const std::unique_ptr<Region>& rp : m_regions)
+                    if (a < rp->end && a + size > rp->begin) {
+                        first = rp.get();
+                        break;
+                    }
+            if (!first && a < w.high && a + size > w.low)
+                for (const std::unique_ptr<Region>& rp : w.regions)
+                    if (a < rp->end && a + size > rp->begin) {
+                        first = rp.get();
+                        break;
+                    }
+            r = first && holds(first) ? first : nullptr;
+            if (r) {
+                w.previous = w.last;
+                w.last = r;
+            }
+        }
     }
     if (r && ((a - r->begin) & 3u) + size <= 4u) {
+        if (r->readOnly) {
+            if (!write) return; // nothing writes it (or the launch runs again)
+            readOnlyWritten();
+        }
         const Who who = this->who(w);
         if (who.known) {
+            if (r->shared) {
+                if (holding(w)) {
+                    hold(w, who, *r, a, size, flags, pc);
+                    return;
+                }
+                if (!w.held.empty()) checkHeld(w, false);
+                if (write) markWritten(*r, (a - r->begin) / 4);
+            }
             accessWord(w, who, *r, a, size, flags, pc);
             return;
         }
@@ -1199,6 +1313,105 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, con
     if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
         (a < m_guardHigh && a + size > m_guardLow))
         accessAs(w, nullptr, a, size, flags, pc);
+}
+
+[[gnu::always_inline]] inline bool RaceDetector::holding(const Worker& w) const noexcept
+{
+    return t_current && w.holdable;
+}
+
+void RaceDetector::markWritten(Region& region, std::size_t word)
+{
+    if (word >= region.written.size() || region.written[word]) return;
+    region.written[word] = 1;
+    region.writtenWords.push_back(static_cast<std::uint32_t>(word));
+}
+
+[[gnu::always_inline]] inline void RaceDetector::hold(Worker& w, const Who& who, Region& region,
+                                                      std::uintptr_t a, std::size_t size,
+                                                      std::uint8_t flags, const void* pc)
+{
+    if (w.held.size() >= kMaxHeld) checkHeld(w, false);
+    const std::uint32_t phase = w.phase[who.slot];
+    if (w.held.empty()) {
+        w.heldPhase = phase;
+        w.heldMixed = false;
+    } else if (phase != w.heldPhase) {
+        w.heldMixed = true; // barriers not reached alike: each is checked, as if at once
+    }
+    const auto offset = static_cast<std::uint32_t>(a - region.begin);
+    if (flags & Record::kWrite) markWritten(region, offset / 4u);
+    w.held.push_back(Held{&region, offset,
+                          static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
+                          phase, who.block, static_cast<std::uint16_t>(who.thread),
+                          static_cast<std::uint8_t>(size), flags});
+}
+
+void RaceDetector::checkHeld(Worker& w, bool intervalEnded)
+{
+    // Why a read may be let go at the end of its interval. Shared memory is its block's, and a
+    // barrier orders every access of the block before it with every one after it (their barrier
+    // phases differ), so an access of this interval can race only with another of this
+    // interval. A read of a word that no access of the interval wrote (the held ones and those
+    // checked at once, markWritten) therefore races with nothing, and keeping it in the shadow
+    // would matter to nothing later: later accesses are ordered with it. The held accesses are
+    // checked in the order they were made, under the sync state they were made under (a warp
+    // or tile sync, an atomic or a fence checks what is held first), so what is checked gives
+    // the findings, crowding and shadow that checking at once gives. Where threads of the block
+    // held accesses of different barrier phases (barriers reached unlike), every one is checked.
+    if (!w.held.empty()) {
+        const bool filter = intervalEnded && !w.heldMixed;
+        const std::uint32_t syncGen = w.syncGen[0];
+        for (const Held& h : w.held) {
+            Region& region = *h.region;
+            const std::size_t word = h.offset / 4u;
+            if (filter && !region.written[word]) continue;
+            Record now;
+            now.block = h.block;
+            now.thread = h.thread;
+            now.phase = h.phase;
+            now.grid = w.grid[h.thread];
+            now.syncGen = syncGen;
+            now.pc = h.pc;
+            now.flags = static_cast<std::uint8_t>(Record::kValid | h.flags);
+            now.mask = static_cast<std::uint8_t>(((1u << h.size) - 1u) << (h.offset & 3u));
+            Cell& cell = region.cells[word];
+            if (!settled(cell, now, region, word, !(h.flags & Record::kWrite))) {
+                Who who;
+                who.block = h.block;
+                who.thread = h.thread;
+                who.slot = h.thread; // not cooperative: slot() is the thread
+                who.known = true;
+                checkWord(w, who, cell, now, region, word, region.begin + h.offset, h.size);
+            }
+        }
+        w.held.clear();
+    }
+    if (!intervalEnded) return;
+    for (const std::unique_ptr<Region>& region : w.regions) {
+        for (const std::uint32_t word : region->writtenWords)
+            region->written[word] = 0;
+        region->writtenWords.clear();
+    }
+}
+
+void RaceDetector::finish()
+{
+    void* const worker = t_worker;
+    const std::uint64_t serial = t_serial;
+    for (const std::unique_ptr<Worker>& w : m_workers) {
+        // report() takes the order of a finding from the worker of the calling thread.
+        t_worker = w.get();
+        t_serial = m_serial;
+        checkHeld(*w, true);
+    }
+    t_worker = worker;
+    t_serial = serial;
+}
+
+void RaceDetector::finishHere()
+{
+    checkHeld(here(), true);
 }
 
 RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)
@@ -1246,6 +1459,7 @@ void RaceDetector::atomic(const void* address, std::size_t size, AtomicKind kind
                           int scope, const void* pc)
 {
     Worker& wk = here();
+    checkHeld(wk, false);
     const Who w = who(wk);
     std::uint8_t flags = Record::kAtomic;
     if (kind != AtomicKind::Load) flags |= Record::kWrite;
@@ -1296,6 +1510,7 @@ void RaceDetector::atomic(const void* address, std::size_t size, AtomicKind kind
 void RaceDetector::fence(int order, int scope)
 {
     Worker& wk = here();
+    checkHeld(wk, false);
     const Who w = who(wk);
     if (!w.known || scope == wbcpu::abi::RaceThread) return;
     ThreadSync& t = threadSync(wk, w);

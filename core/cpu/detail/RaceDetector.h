@@ -90,8 +90,27 @@ public:
     RaceDetector& operator=(const RaceDetector&) = delete;
 
     /// Watches [begin, begin + size) as region `id`; `shared`: per-block memory. Not while
-    /// blocks run on several workers.
-    void addRegion(const void* begin, std::size_t size, int id, bool shared);
+    /// blocks run on several workers. `readOnly`: the caller expects the launch not to write the
+    /// region (a buffer reached only through `const` pointers): its reads are not recorded, since
+    /// a read of memory that nothing writes in the launch races with nothing. A write to it makes
+    /// readOnlyBroken() true; the caller must then run the launch again without the assumption
+    /// (the reads before that write were not recorded).
+    void addRegion(const void* begin, std::size_t size, int id, bool shared,
+                   bool readOnly = false);
+    /// A region added as read-only was written: this launch's findings are incomplete.
+    bool readOnlyBroken() const noexcept
+    {
+        return __atomic_load_n(&m_readOnlyBroken, __ATOMIC_RELAXED);
+    }
+    /// A read of at most 16 bytes at `address` within a read-only region (not near its end):
+    /// nothing to record. The instrumentation asks this first, inline.
+    [[gnu::always_inline]] bool skipRead(const void* address) const noexcept
+    {
+        const auto a = reinterpret_cast<std::uintptr_t>(address);
+        for (unsigned i = 0; i < m_readOnlyCount; ++i)
+            if (a - m_readOnly[i].begin <= m_readOnly[i].limit) return true;
+        return false;
+    }
     /// Watches worker `worker`'s instance of a shared-memory variable (the emulator's shared
     /// memory is thread_local): seen only by accesses of that worker's thread.
     void addWorkerRegion(int worker, const void* begin, std::size_t size, int id);
@@ -118,7 +137,12 @@ public:
     /// thread's own code the optimiser may store the coordinates in wb_cpu_current late. nullptr
     /// (loop mode): wb_cpu_current, which the race-check build of the block loop stores before
     /// each thread behind a compiler barrier.
-    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept { t_current = st; }
+    void setCurrent(const wbcpu::abi::ThreadState* st) noexcept;
+    /// Everything found so far: the accesses to shared memory still held for the end of their
+    /// barrier interval are checked now. Called after the blocks ran (and by a fault report).
+    void finish();
+    /// finish() for the calling thread's worker only, while other workers may still run.
+    void finishHere();
     /// One plain access by the current emulated thread, from code address `pc`.
     void access(const void* address, std::size_t size, bool write, const void* pc);
     enum class AtomicKind { Load, Store, ReadModifyWrite };
@@ -179,6 +203,9 @@ public:
     /// The detector the instrumentation entry points report to (nullptr: none).
     static RaceDetector* active;
 
+    /// Read-only regions that skipRead() tells at once (the others are told in access()).
+    static constexpr unsigned kFastReadOnly = 4;
+
 private:
     struct Record;
     struct Cell;
@@ -198,7 +225,26 @@ private:
         bool known = false;   ///< slot() is within the per-thread tables
     };
     Who who(const Worker& w) const;
-    Who whoIs(const Worker& w, const wbcpu::abi::ThreadState* st) const;
+    Who whoIs(const wbcpu::abi::ThreadState* st) const;
+    /// One access to a worker's shared memory, held until its barrier interval ends (hold()).
+    struct Held;
+    /// Keeps a plain access to `region` (a worker's shared memory, the short way) for the end
+    /// of its barrier interval instead of checking it now.
+    void hold(Worker& w, const Who& who, Region& region, std::uintptr_t a, std::size_t size,
+              std::uint8_t flags, const void* pc);
+    /// access() but for the held accesses of its first lines.
+    [[gnu::noinline]] void accessOther(Worker& w, std::uintptr_t a, std::size_t size, bool write,
+                                       const void* pc);
+    /// Checks the held accesses in the order they were made. `intervalEnded`: the barrier
+    /// interval they belong to ended (a barrier completed, the block ended), so a read of a
+    /// word that no thread wrote in it races with nothing and is let go; otherwise (a warp or
+    /// tile sync, an atomic, a fence or an access checked at once comes next) each is checked.
+    void checkHeld(Worker& w, bool intervalEnded);
+    /// Whether accesses of the current thread to worker shared memory are held (fiber mode, no
+    /// release/acquire state that barriers would move).
+    bool holding(const Worker& w) const noexcept;
+    /// Marks `word` of shared region `region` as written in the current barrier interval.
+    static void markWritten(Region& region, std::size_t word);
     /// One access by `known` (nullptr: who(w)), if it is to a watched region.
     void accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
                   std::uint8_t flags, const void* pc);
@@ -248,6 +294,16 @@ private:
     void report(const Record& earlier, const Record& now, const Region& region,
                 std::uintptr_t address, unsigned size);
 
+    /// A read-only region for skipRead(): reads at [begin, begin + limit] of up to 16 bytes.
+    struct ReadOnlyRange {
+        std::uintptr_t begin = 0, limit = 0;
+    };
+    ReadOnlyRange m_readOnly[kFastReadOnly];
+    unsigned m_readOnlyCount = 0;
+    bool m_readOnlyBroken = false;
+    /// A write to a read-only region: noted (readOnlyBroken()), then checked as any write.
+    void readOnlyWritten() noexcept { __atomic_store_n(&m_readOnlyBroken, true, __ATOMIC_RELAXED); }
+
     std::uintptr_t m_base;
     wbcpu::abi::Dim m_blockSize, m_gridSize;
     std::size_t m_maxReports;
@@ -283,6 +339,9 @@ private:
     static std::mutex s_spareMutex;
     static std::vector<std::unique_ptr<Region>> s_spare;
     static thread_local const wbcpu::abi::ThreadState* t_current;
+    /// whoIs(t_current), set with it (setCurrent).
+    static thread_local Who t_who;
+    std::size_t m_slots = 0; ///< entries of the per-thread tables (Who::known)
     /// The current access's thread: its joint row, its warp's full-warp sync, its last tile
     /// sync, what it and its block learned through atomics (set by accessRegion for check()).
     struct Now {

@@ -21,7 +21,9 @@ thread_local int t_mode = 0;
 [[gnu::always_inline]] inline void note(const void* address, std::size_t size, bool write,
                                         const void* pc)
 {
-    if (RaceDetector* d = RaceDetector::active) d->access(address, size, write, pc);
+    RaceDetector* d = RaceDetector::active;
+    if (!d || (!write && size <= 16 && d->skipRead(address))) return; // read-only memory
+    d->access(address, size, write, pc);
 }
 
 /// ThreadSanitizer's memory orders (relaxed, consume, acquire, release, acq_rel, seq_cst) as

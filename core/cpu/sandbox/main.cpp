@@ -94,6 +94,10 @@ void freeGuarded(unsigned char* data, std::size_t size)
         for (;;)
             ::pause();
     std::FILE* out = g_raceOut ? g_raceOut : stdout;
+    // The shared-memory accesses this worker held for the end of their barrier interval: no
+    // more of the interval will run.
+    if (wb::cpu::detail::RaceDetector* active = wb::cpu::detail::RaceDetector::active)
+        active->finishHere();
     d.printReports(out);
     std::fprintf(out, "WB-RACE-FAULT %d %lld %zu %d %u %u %u %u %u %u %u %llu\n", f.region,
                  static_cast<long long>(f.offset), f.size, f.write ? 1 : 0, f.pc, f.block.x,
@@ -390,9 +394,10 @@ struct Outcome {
 
 /// Runs every block of `kd` once: on `workers` threads (one: in order on this thread, as the
 /// debugger needs), or all at once for a cooperative launch.
+/// `readOnly`: per buffer, race-check it as read-only (RaceDetector::addRegion), or empty.
 Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, bool debug,
                   int workers, Workers& pool, wb_cpu_module_fn moduleFn,
-                  const std::vector<unsigned char*>& bufferData)
+                  const std::vector<unsigned char*>& bufferData, const std::vector<char>& readOnly)
 {
     Outcome out;
     const unsigned* dims = rq.dims;
@@ -434,7 +439,8 @@ Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, boo
         };
         for (std::size_t i = 0; i < bufferData.size(); ++i) {
             if (!bufferData[i]) continue;
-            out.detector->addRegion(bufferData[i], rq.buffers[i].size, static_cast<int>(i), false);
+            out.detector->addRegion(bufferData[i], rq.buffers[i].size, static_cast<int>(i), false,
+                                    i < readOnly.size() && readOnly[i]);
             if (g_guarded)
                 out.detector->addGuard(static_cast<int>(i), bufferData[i] - kGuardBefore,
                                        bufferData[i] + guardedBytes(rq.buffers[i].size) +
@@ -525,6 +531,7 @@ Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, boo
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
                  .count();
+    if (detector) detector->finish();
     wb::cpu::detail::RaceDetector::active = nullptr;
     if (state.failed) out.error = state.error;
     return out;
@@ -593,24 +600,48 @@ bool serve(const Request& rq, const Library& library, bool debug, Workers& pool,
 
     const int workers = rq.races && !debug && !rq.cooperative ? std::max(1, rq.workers) : 1;
     pool.resize(workers);
-    // A parallel race check may have to run again on one worker: keep what it starts from.
+    // Buffers that the kernel reaches only through pointers to const are race-checked as
+    // read-only: their reads are not recorded. A write to one (a cast, a pointer kept elsewhere)
+    // is seen, and the launch runs again from its inputs with every read recorded.
+    std::vector<char> readOnly(bufferData.size(), 0);
+    if (rq.races) {
+        std::vector<int> constant(bufferData.size(), 0), other(bufferData.size(), 0);
+        for (const auto& [i, where] : rq.pointerArgs) {
+            if (i >= kd->paramCount || where.first >= bufferData.size()) continue;
+            const abi::ParamDesc& p = kd->params[i];
+            ++(p.isPointer && p.isConst ? constant : other)[where.first];
+        }
+        for (std::size_t b = 0; b < bufferData.size(); ++b)
+            readOnly[b] = bufferData[b] && constant[b] > 0 && other[b] == 0;
+    }
+    const bool anyReadOnly = std::find(readOnly.begin(), readOnly.end(), 1) != readOnly.end();
+    // A launch that may have to run again (above, or on one worker below): what it starts from.
     std::vector<std::vector<unsigned char>> inputs;
     std::unique_ptr<WritableData> globals;
-    if (workers > 1) {
+    if (workers > 1 || anyReadOnly) {
         for (std::size_t i = 0; i < bufferData.size(); ++i)
             inputs.emplace_back(bufferData[i],
                                 bufferData[i] ? bufferData[i] + rq.buffers[i].size : bufferData[i]);
         globals = std::make_unique<WritableData>(reinterpret_cast<const void*>(library.moduleFn));
     }
-    Outcome o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData);
-    ms = o.ms;
-    if (o.error.empty() && o.detector && workers > 1 && o.detector->hasGlobalReports()) {
-        // Which global-memory conflicts the two-slot shadow catches, and the example of each,
-        // depend on how the workers interleaved: the list comes from a run in block order.
+    const auto restore = [&] {
         for (std::size_t i = 0; i < bufferData.size(); ++i)
             if (bufferData[i]) std::memcpy(bufferData[i], inputs[i].data(), inputs[i].size());
         globals->restore();
-        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData);
+    };
+    Outcome o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData,
+                          readOnly);
+    ms = o.ms;
+    if (o.detector && o.detector->readOnlyBroken()) {
+        restore();
+        o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData, {});
+        ms += o.ms;
+    }
+    if (o.error.empty() && o.detector && workers > 1 && o.detector->hasGlobalReports()) {
+        // Which global-memory conflicts the two-slot shadow catches, and the example of each,
+        // depend on how the workers interleaved: the list comes from a run in block order.
+        restore();
+        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData, {});
         ms += o.ms;
     }
     if (o.detector) o.detector->print(out);

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Kernels for the race-check tests of what the detector does not record at once (tst_races
+// checks line numbers: keep them): buffers reached through `const` pointers, whose reads are not
+// recorded unless the launch writes them, and shared-memory accesses held until the end of
+// their barrier interval.
+
+// Every thread reads in[0]; thread `writer` of each block writes it through a cast (-1: nobody).
+// Thread 0 of block 0 also adds one to in[1], which no other thread touches: no race, added once.
+__global__ void const_written(const int* in, int* out, int writer)
+{
+    const int v = in[0];
+    if (static_cast<int>(threadIdx.x) == writer) const_cast<int*>(in)[0] = v + 1;
+    if (blockIdx.x == 0 && threadIdx.x == 0) const_cast<int*>(in)[1] += 1;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// Thread 0 writes s[0], then every warp syncs, then thread 40 (another warp) reads s[0]: a race
+// (no barrier between). The write is checked at the warp sync; the read is held until the
+// barrier, where it must still count s[0] as written in its interval.
+__global__ void write_sync_read(int* out)
+{
+    __shared__ int s[64];
+    const int t = threadIdx.x;
+    if (t == 0) s[0] = 7;
+    __syncwarp();
+    int v = 0;
+    if (t == 40) v = s[0];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = v;
+}
