@@ -373,7 +373,7 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
         w->tile.assign(blocks * warps * 32u, TileSync{});
         w->threadSync.resize(blocks * warps * 32u);
         w->blockSync.resize(blocks);
-        if (!cooperative) w->held.reserve(kMaxHeld);
+        if (!cooperative) w->held.reserve(1024); // grows to kMaxHeld where a kernel needs it
         m_workers.push_back(std::move(w));
     }
     m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
