@@ -107,9 +107,6 @@ inline std::uint32_t lockWord(std::uint32_t* word) noexcept
 
 std::atomic<std::uint64_t> g_serial{0};
 
-/// The worker of the calling thread, valid while t_serial is its detector's m_serial.
-thread_local void* t_worker = nullptr;
-thread_local std::uint64_t t_serial = 0;
 /// Distinct reports held at most (the rest are counted): enough to sort them in run order.
 constexpr std::size_t kMaxDistinct = 1u << 16;
 /// Stripes of atomic locations while blocks run on several workers (one otherwise).
@@ -203,6 +200,9 @@ struct RaceDetector::Region {
     int id = 0;
     bool shared = false;
     bool readOnly = false; ///< addRegion's `readOnly`: reads are not recorded
+    /// A worker's shared memory whose accesses may be held: its index in Worker::regions.
+    bool holdable = false;
+    std::uint8_t index = 0;
     /// A worker's shared memory: per word, whether it was written in the current barrier
     /// interval (1), and those words, to clear them when it ends (hold()).
     std::vector<std::uint8_t> written;
@@ -267,20 +267,6 @@ struct RaceDetector::Region {
     }
 };
 
-/// A held access to a worker's shared memory: everything its Record needs that may change
-/// before the end of its barrier interval (the grid phase and the sync generation do not: a
-/// grid.sync or a warp or tile sync checks what is held first).
-struct RaceDetector::Held {
-    Region* region;
-    std::uint32_t offset; ///< from region->begin
-    std::uint32_t pc;
-    std::uint32_t phase;
-    std::uint32_t block;
-    std::uint16_t thread;
-    std::uint8_t size;
-    std::uint8_t flags;
-};
-
 namespace {
 /// Held accesses a worker keeps at most; more are checked at once (an interval's first ones).
 constexpr std::size_t kMaxHeld = std::size_t{1} << 16;
@@ -289,6 +275,7 @@ constexpr std::size_t kMaxHeld = std::size_t{1} << 16;
 /// What one worker thread keeps for the block it runs (all blocks of a cooperative launch):
 /// touched only by that thread.
 struct RaceDetector::Worker {
+    Lane lane; ///< first: holdRead() reaches it through t_worker
     std::vector<std::uint32_t> phase; ///< barrier count of each thread (slot())
     std::vector<std::uint32_t> grid;  ///< grid.sync() count of each thread (slot())
     /// Per block (one unless cooperative): warp and tile syncs completed so far; every access
@@ -318,10 +305,9 @@ struct RaceDetector::Worker {
     Region* last = nullptr;     ///< the region of its last access (accessAs)
     Region* previous = nullptr; ///< the region `last` was before (two arrays read in turn)
     /// Accesses to its shared memory held until their barrier interval ends (hold()), in the
-    /// order they were made; the barrier phase of the first, and whether another phase came.
-    std::vector<Held> held;
-    std::uint32_t heldPhase = 0;
-    bool heldMixed = false;
+    /// order they were made: [held, lane.next), room for kMaxHeld.
+    std::unique_ptr<Held[]> held;
+    bool anyHeld() const noexcept { return lane.next != held.get(); }
     std::uint32_t passed = 0; ///< barriers of the running block completed (barrierPassed)
     /// Its accesses to shared memory are held (fiber mode decides too: holding()): not in a
     /// cooperative launch, and only while no release/acquire state exists, which moves at
@@ -343,6 +329,10 @@ std::mutex RaceDetector::s_spareMutex;
 std::vector<std::unique_ptr<RaceDetector::Region>> RaceDetector::s_spare;
 thread_local const wbcpu::abi::ThreadState* RaceDetector::t_current = nullptr;
 thread_local RaceDetector::Who RaceDetector::t_who;
+constinit thread_local std::uintptr_t RaceDetector::t_sharedLow = 0;
+constinit thread_local std::uintptr_t RaceDetector::t_sharedSize = 0;
+constinit thread_local void* RaceDetector::t_worker = nullptr;
+constinit thread_local std::uint64_t RaceDetector::t_serial = 0;
 thread_local RaceDetector::Now RaceDetector::t_now;
 
 RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize,
@@ -373,7 +363,12 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
         w->tile.assign(blocks * warps * 32u, TileSync{});
         w->threadSync.resize(blocks * warps * 32u);
         w->blockSync.resize(blocks);
-        if (!cooperative) w->held.reserve(1024); // grows to kMaxHeld where a kernel needs it
+        if (!cooperative) {
+            // Untouched pages cost nothing: a kernel without barriers never writes them.
+            w->held = std::make_unique_for_overwrite<Held[]>(kMaxHeld);
+            w->lane.next = w->held.get();
+            w->lane.limit = w->held.get() + kMaxHeld;
+        }
         m_workers.push_back(std::move(w));
     }
     m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
@@ -395,6 +390,7 @@ std::uint32_t RaceDetector::blockOf(const wbcpu::abi::ThreadState* st) const
 
 [[gnu::always_inline]] inline RaceDetector::Worker& RaceDetector::here() const noexcept
 {
+    static_assert(offsetof(Worker, lane) == 0);
     if (t_serial == m_serial && t_worker) return *static_cast<Worker*>(t_worker);
     return *m_workers[0];
 }
@@ -451,6 +447,7 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
     r->id = id;
     r->shared = shared;
     r->readOnly = false;
+    r->holdable = false;
     r->written.clear();
     r->writtenWords.clear();
     if (r->cells) return r;
@@ -474,8 +471,19 @@ void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool s
     if (r->readOnly && m_readOnlyCount < kFastReadOnly && size >= 16)
         m_readOnly[m_readOnlyCount++] = ReadOnlyRange{r->begin, size - 16};
     m_low = std::min(m_low, r->begin);
+    widenSpan(r->begin, r->end);
     m_high = std::max(m_high, r->end);
     m_regions.push_back(std::move(r));
+}
+
+void RaceDetector::widenSpan(std::uintptr_t low, std::uintptr_t high) noexcept
+{
+    if (m_spanSize) {
+        high = std::max(high, m_spanLow + m_spanSize);
+        low = std::min(low, m_spanLow);
+    }
+    m_spanLow = low;
+    m_spanSize = high - low;
 }
 
 void RaceDetector::addWorkerRegion(int worker, const void* begin, std::size_t size, int id)
@@ -484,6 +492,9 @@ void RaceDetector::addWorkerRegion(int worker, const void* begin, std::size_t si
     Worker& w = *m_workers[static_cast<std::size_t>(worker)];
     auto r = makeRegion(begin, size, id, true);
     r->written.assign((size + 3) / 4, 0);
+    // Held accesses name their region in a byte (Held::region).
+    r->holdable = !m_cooperative && w.regions.size() < 256;
+    r->index = static_cast<std::uint8_t>(w.regions.size());
     w.low = std::min(w.low, r->begin);
     w.high = std::max(w.high, r->end);
     w.regions.push_back(std::move(r));
@@ -497,7 +508,10 @@ void RaceDetector::startBlock(int worker, std::uint64_t sequence)
     }
     t_current = nullptr;
     Worker& w = here();
+    t_sharedLow = w.low;
+    t_sharedSize = w.high > w.low ? w.high - w.low : 0;
     checkHeld(w, true); // the previous block's last interval
+    w.lane.on = false;
     w.passed = 0;
     w.sequence = sequence;
     w.found = 0;
@@ -530,6 +544,7 @@ RaceDetector::ThreadSync& RaceDetector::threadSync(Worker& w, const Who& who)
         t = std::make_unique<ThreadSync>();
         w.anyThreadSync = true;
         w.holdable = false;
+        w.lane.on = false;
     }
     return *t;
 }
@@ -541,6 +556,7 @@ RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
         b = std::make_unique<BlockSync>();
         w.anyBlockSync = true;
         w.holdable = false;
+        w.lane.on = false;
     }
     return *b;
 }
@@ -568,6 +584,7 @@ void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
         checkHeld(w, true);
     }
     ++w.phase[i];
+    if (w.lane.on && w.lane.thread == st->linear) w.lane.phase = w.phase[i];
     // The first thread out of the barrier: every thread arrived, what they learned is the
     // block's now (the others run no code before they pass it too).
     std::unique_ptr<BlockSync>& b = w.blockSync[m_cooperative ? blockOf(st) : 0u];
@@ -933,6 +950,17 @@ void RaceDetector::setCurrent(const wbcpu::abi::ThreadState* st) noexcept
 {
     t_current = st;
     if (st) t_who = whoIs(st);
+    if (t_serial == m_serial && t_worker) laneUp(*static_cast<Worker*>(t_worker));
+}
+
+void RaceDetector::laneUp(Worker& w) const noexcept
+{
+    Lane& l = w.lane;
+    l.on = t_current && t_who.known && w.holdable;
+    if (!l.on) return;
+    l.block = t_who.block;
+    l.thread = static_cast<std::uint16_t>(t_who.thread);
+    l.phase = w.phase[t_who.slot];
 }
 
 [[gnu::always_inline]] inline RaceDetector::Who RaceDetector::who(const Worker& w) const
@@ -957,6 +985,7 @@ void RaceDetector::addGuard(int id, const void* low, const void* high)
     for (const std::unique_ptr<Region>& r : m_regions)
         if (r->id == id) g.begin = r->begin;
     m_guardLow = std::min(m_guardLow, g.low);
+    widenSpan(g.low, g.high);
     m_guardHigh = std::max(m_guardHigh, g.high);
     m_guards.push_back(g);
 }
@@ -1111,7 +1140,7 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
         if (!(flags & Record::kWrite)) return; // nothing writes it (or the launch runs again)
         readOnlyWritten();
     }
-    if (region->shared && !w.held.empty()) checkHeld(w, false); // in the order they were made
+    if (region->shared && w.anyHeld()) checkHeld(w, false); // in the order they were made
     const Who who = known ? *known : this->who(w);
     Record now;
     now.block = who.block;
@@ -1239,7 +1268,7 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, con
     if (w.holdable && t_current && t_who.known) {
         Region* r = w.last;
         const auto within = [&](const Region* region) {
-            return region && region->shared && a >= region->begin && a + size <= region->end &&
+            return region && region->holdable && a >= region->begin && a + size <= region->end &&
                    size - 1u < 4u - ((a - region->begin) & 3u);
         };
         if (within(r) || (within(w.previous) && (r = w.previous, w.previous = w.last, true))) {
@@ -1299,11 +1328,11 @@ void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bo
         const Who who = this->who(w);
         if (who.known) {
             if (r->shared) {
-                if (holding(w)) {
+                if (r->holdable && holding(w)) {
                     hold(w, who, *r, a, size, flags, pc);
                     return;
                 }
-                if (!w.held.empty()) checkHeld(w, false);
+                if (w.anyHeld()) checkHeld(w, false);
                 if (write) markWritten(*r, (a - r->begin) / 4);
             }
             accessWord(w, who, *r, a, size, flags, pc);
@@ -1331,20 +1360,24 @@ void RaceDetector::markWritten(Region& region, std::size_t word)
                                                       std::uintptr_t a, std::size_t size,
                                                       std::uint8_t flags, const void* pc)
 {
-    if (w.held.size() >= kMaxHeld) checkHeld(w, false);
-    const std::uint32_t phase = w.phase[who.slot];
-    if (w.held.empty()) {
-        w.heldPhase = phase;
-        w.heldMixed = false;
-    } else if (phase != w.heldPhase) {
-        w.heldMixed = true; // barriers not reached alike: each is checked, as if at once
-    }
+    Lane& l = w.lane;
+    if (l.next == l.limit) checkHeld(w, false);
+    l.block = who.block; // the block's: held accesses are checked before the next block starts
     const auto offset = static_cast<std::uint32_t>(a - region.begin);
     if (flags & Record::kWrite) markWritten(region, offset / 4u);
-    w.held.push_back(Held{&region, offset,
-                          static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
-                          phase, who.block, static_cast<std::uint16_t>(who.thread),
-                          static_cast<std::uint8_t>(size), flags});
+    *l.next++ = Held{offset,
+                     static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
+                     w.phase[who.slot], static_cast<std::uint16_t>(who.thread), region.index,
+                     static_cast<std::uint8_t>(size | (flags << 4))};
+    // The region of this access becomes the lane's first (holdRead()).
+    if (l.begin[0] != region.begin || l.end[0] != region.end) {
+        l.begin[1] = l.begin[0];
+        l.end[1] = l.end[0];
+        l.region[1] = l.region[0];
+        l.begin[0] = region.begin;
+        l.end[0] = region.end;
+        l.region[0] = region.index;
+    }
 }
 
 void RaceDetector::checkHeld(Worker& w, bool intervalEnded)
@@ -1359,33 +1392,46 @@ void RaceDetector::checkHeld(Worker& w, bool intervalEnded)
     // or tile sync, an atomic or a fence checks what is held first), so what is checked gives
     // the findings, crowding and shadow that checking at once gives. Where threads of the block
     // held accesses of different barrier phases (barriers reached unlike), every one is checked.
-    if (!w.held.empty()) {
-        const bool filter = intervalEnded && !w.heldMixed;
+    const Held* const first = w.held.get();
+    const Held* const last = w.lane.next;
+    if (first != last) {
+        bool filter = intervalEnded;
+        for (const Held* h = first; filter && h != last; ++h)
+            filter = h->phase == first->phase;
+        if (filter && std::all_of(w.regions.begin(), w.regions.end(),
+                                  [](const auto& r) { return r->writtenWords.empty(); })) {
+            // Nothing written in the interval (a tile every thread reads): nothing to check.
+            w.lane.next = w.held.get();
+            return;
+        }
         const std::uint32_t syncGen = w.syncGen[0];
-        for (const Held& h : w.held) {
-            Region& region = *h.region;
-            const std::size_t word = h.offset / 4u;
+        const std::uint32_t block = w.lane.block;
+        for (const Held* h = first; h != last; ++h) {
+            Region& region = *w.regions[h->region];
+            const std::size_t word = h->offset / 4u;
             if (filter && !region.written[word]) continue;
+            const unsigned size = h->sizeAndFlags & 15u;
+            const auto flags = static_cast<std::uint8_t>(h->sizeAndFlags >> 4);
             Record now;
-            now.block = h.block;
-            now.thread = h.thread;
-            now.phase = h.phase;
-            now.grid = w.grid[h.thread];
+            now.block = block;
+            now.thread = h->thread;
+            now.phase = h->phase;
+            now.grid = w.grid[h->thread];
             now.syncGen = syncGen;
-            now.pc = h.pc;
-            now.flags = static_cast<std::uint8_t>(Record::kValid | h.flags);
-            now.mask = static_cast<std::uint8_t>(((1u << h.size) - 1u) << (h.offset & 3u));
+            now.pc = h->pc;
+            now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
+            now.mask = static_cast<std::uint8_t>(((1u << size) - 1u) << (h->offset & 3u));
             Cell& cell = region.cells[word];
-            if (!settled(cell, now, region, word, !(h.flags & Record::kWrite))) {
+            if (!settled(cell, now, region, word, !(flags & Record::kWrite))) {
                 Who who;
-                who.block = h.block;
-                who.thread = h.thread;
-                who.slot = h.thread; // not cooperative: slot() is the thread
+                who.block = block;
+                who.thread = h->thread;
+                who.slot = h->thread; // not cooperative: slot() is the thread
                 who.known = true;
-                checkWord(w, who, cell, now, region, word, region.begin + h.offset, h.size);
+                checkWord(w, who, cell, now, region, word, region.begin + h->offset, size);
             }
         }
-        w.held.clear();
+        w.lane.next = w.held.get();
     }
     if (!intervalEnded) return;
     for (const std::unique_ptr<Region>& region : w.regions) {

@@ -102,6 +102,60 @@ public:
     {
         return __atomic_load_n(&m_readOnlyBroken, __ATOMIC_RELAXED);
     }
+    /// Whether an access at `address` may concern the detector: within the span of the
+    /// buffers and their guards, or of the calling worker's shared memory. The instrumentation
+    /// asks this first, inline: most other accesses (the emulator's own state) end here.
+    [[gnu::always_inline]] bool mayWatch(const void* address) const noexcept
+    {
+        const auto a = reinterpret_cast<std::uintptr_t>(address);
+        return a - m_spanLow < m_spanSize || a - t_sharedLow < t_sharedSize;
+    }
+    /// One access to a worker's shared memory, held until its barrier interval ends (hold()):
+    /// everything its record needs that may change before then (the grid phase and the sync
+    /// generation do not: a grid.sync or a warp or tile sync checks what is held first).
+    struct Held {
+        std::uint32_t offset; ///< from the region's start
+        std::uint32_t pc;
+        std::uint32_t phase;
+        std::uint16_t thread; ///< of the worker's block (Lane::block)
+        std::uint8_t region;  ///< index in the worker's shared regions
+        std::uint8_t sizeAndFlags; ///< bytes (1-4), and Record flags << 4
+    };
+    /// What the instrumentation needs to hold a read of the calling worker's shared memory
+    /// without a call (holdRead()): the two shared regions it held accesses to last, where the
+    /// next held access goes, and the running thread. The first member of a Worker; kept by
+    /// setCurrent, startBlock, barrierPassed and whatever ends holding.
+    struct Lane {
+        std::uintptr_t begin[2] = {0, 0}, end[2] = {0, 0};
+        std::uint8_t region[2] = {0, 0};
+        Held* next = nullptr;
+        Held* limit = nullptr;
+        std::uint32_t phase = 0, block = 0;
+        std::uint16_t thread = 0;
+        bool on = false; ///< holding(): fiber mode, a known thread, no release/acquire state
+    };
+    /// A plain read of at most 4 bytes within one word of the calling worker's shared memory,
+    /// held for the end of its barrier interval (hold()'s commonest case, inline): false where
+    /// access() must take it.
+    [[gnu::always_inline]] bool holdRead(const void* address, std::size_t size,
+                                         const void* pc) const noexcept
+    {
+        if (t_serial != m_serial) return false;
+        Lane& l = *static_cast<Lane*>(t_worker);
+        if (!l.on || l.next == l.limit) return false;
+        const auto a = reinterpret_cast<std::uintptr_t>(address);
+        unsigned k = 0;
+        if (a - l.begin[0] >= l.end[0] - l.begin[0]) {
+            if (a - l.begin[1] >= l.end[1] - l.begin[1]) return false;
+            k = 1;
+        }
+        const std::uintptr_t offset = a - l.begin[k];
+        if (size == 0 || (offset & 3u) + size > 4u || a + size > l.end[k]) return false;
+        *l.next++ = Held{static_cast<std::uint32_t>(offset),
+                         static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
+                         l.phase, l.thread, l.region[k], static_cast<std::uint8_t>(size)};
+        return true;
+    }
     /// A read of at most 16 bytes at `address` within a read-only region (not near its end):
     /// nothing to record. The instrumentation asks this first, inline.
     [[gnu::always_inline]] bool skipRead(const void* address) const noexcept
@@ -226,8 +280,6 @@ private:
     };
     Who who(const Worker& w) const;
     Who whoIs(const wbcpu::abi::ThreadState* st) const;
-    /// One access to a worker's shared memory, held until its barrier interval ends (hold()).
-    struct Held;
     /// Keeps a plain access to `region` (a worker's shared memory, the short way) for the end
     /// of its barrier interval instead of checking it now.
     void hold(Worker& w, const Who& who, Region& region, std::uintptr_t a, std::size_t size,
@@ -303,6 +355,18 @@ private:
     bool m_readOnlyBroken = false;
     /// A write to a read-only region: noted (readOnlyBroken()), then checked as any write.
     void readOnlyWritten() noexcept { __atomic_store_n(&m_readOnlyBroken, true, __ATOMIC_RELAXED); }
+
+    /// mayWatch(): the span of every region and guard added with addRegion/addGuard, and the
+    /// span of the calling thread's worker's shared memory (set by startBlock).
+    std::uintptr_t m_spanLow = 0, m_spanSize = 0;
+    void widenSpan(std::uintptr_t low, std::uintptr_t high) noexcept;
+    static constinit thread_local std::uintptr_t t_sharedLow, t_sharedSize;
+    /// The worker of the calling thread (its Lane first), valid while t_serial is this
+    /// detector's m_serial (startBlock).
+    static constinit thread_local void* t_worker;
+    static constinit thread_local std::uint64_t t_serial;
+    /// Lane::on for the calling thread's worker, from t_current and what holding needs.
+    void laneUp(Worker& w) const noexcept;
 
     std::uintptr_t m_base;
     wbcpu::abi::Dim m_blockSize, m_gridSize;

@@ -27,6 +27,8 @@ thread_local int t_mode = 0;
     // every thread): never watched, and the commonest access of a small kernel.
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     if (a - reinterpret_cast<std::uintptr_t>(&wb_cpu_current) < sizeof wb_cpu_current) return;
+    if (!write && d->holdRead(address, size, pc)) return; // shared memory, for its barrier
+    if (!d->mayWatch(address)) return; // the emulator's own state, locals
     if (!write && size <= 16 && d->skipRead(address)) return; // read-only memory
     d->access(address, size, write, pc);
 }

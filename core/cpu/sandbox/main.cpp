@@ -782,11 +782,11 @@ int runServer()
 } // namespace
 
 // Sanitizer hooks: say which emulated thread was running when a report starts.
-extern "C" void __asan_on_error()
+extern "C" __attribute__((visibility("default"))) void __asan_on_error()
 {
     reportCurrentThread();
 }
-extern "C" void __ubsan_on_report()
+extern "C" __attribute__((visibility("default"))) void __ubsan_on_report()
 {
     reportCurrentThread();
 }

@@ -172,12 +172,34 @@ struct Abort {};
     throw Abort{};
 }
 
+#if defined(__SANITIZE_THREAD__) && defined(__x86_64__)
+/// Race-check build: the coordinates read past the instrumentation (memory the detector never
+/// watches, and a kernel's commonest loads: without this, each is a call into the sandbox). The
+/// "m" operands order the loads with the block loop's and the fibers' stores of them, as a
+/// plain load would be; the values are the running thread's, constant for it.
+inline uint3 quietDim(const abi::Dim& d)
+{
+    unsigned x, y, z;
+    __asm__("movl %1, %0" : "=r"(x) : "m"(d.x));
+    __asm__("movl %1, %0" : "=r"(y) : "m"(d.y));
+    __asm__("movl %1, %0" : "=r"(z) : "m"(d.z));
+    return uint3{x, y, z};
+}
+#endif
+
 } // namespace wbcpu
 
+#if defined(__SANITIZE_THREAD__) && defined(__x86_64__)
+#define threadIdx (::wbcpu::quietDim(WB_CUR.thread))
+#define blockIdx (::wbcpu::quietDim(WB_CUR.block))
+#define blockDim (::dim3(::wbcpu::quietDim(WB_CUR.blockSize)))
+#define gridDim (::dim3(::wbcpu::quietDim(WB_CUR.gridSize)))
+#else
 #define threadIdx (reinterpret_cast<const uint3&>(WB_CUR.thread))
 #define blockIdx (reinterpret_cast<const uint3&>(WB_CUR.block))
 #define blockDim (reinterpret_cast<const dim3&>(WB_CUR.blockSize))
 #define gridDim (reinterpret_cast<const dim3&>(WB_CUR.gridSize))
+#endif
 static_assert(sizeof(dim3) == sizeof(wbcpu::abi::Dim) && sizeof(uint3) == sizeof(wbcpu::abi::Dim));
 inline constexpr int warpSize = 32;
 
