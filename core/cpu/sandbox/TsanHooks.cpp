@@ -18,19 +18,29 @@ namespace {
 /// thread: the emulated thread does not change within one), 0 outside.
 thread_local int t_mode = 0;
 
+/// note()'s way for what its first lines do not settle: out of line, so that the entry points
+/// keep no frame for it (a tail call).
+[[gnu::noinline]] void noteOther(RaceDetector* d, const void* address, std::size_t size,
+                                 bool write, const void* pc)
+{
+    // The emulator's coordinates of the running thread (written for every thread, read by its
+    // helpers): never watched.
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    if (a - reinterpret_cast<std::uintptr_t>(&wb_cpu_current) < sizeof wb_cpu_current) return;
+    if (!d->mayWatch(address)) return; // the emulator's own state, locals
+    d->access(address, size, write, pc);
+}
+
 [[gnu::always_inline]] inline void note(const void* address, std::size_t size, bool write,
                                         const void* pc)
 {
     RaceDetector* d = RaceDetector::active;
     if (!d) return;
-    // The emulator's coordinates of the running thread (threadIdx and the rest, written for
-    // every thread): never watched, and the commonest access of a small kernel.
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    if (a - reinterpret_cast<std::uintptr_t>(&wb_cpu_current) < sizeof wb_cpu_current) return;
-    if (!write && d->holdRead(address, size, pc)) return; // shared memory, for its barrier
-    if (!d->mayWatch(address)) return; // the emulator's own state, locals
-    if (!write && size <= 16 && d->skipRead(address)) return; // read-only memory
-    d->access(address, size, write, pc);
+    // A kernel's commonest reads: of a buffer it only reads (const), of its block's shared
+    // memory (held for the end of the barrier interval).
+    if (!write && ((size <= 16 && d->skipRead(address)) || d->holdRead(address, size, pc)))
+        return;
+    noteOther(d, address, size, write, pc);
 }
 
 /// ThreadSanitizer's memory orders (relaxed, consume, acquire, release, acq_rel, seq_cst) as
