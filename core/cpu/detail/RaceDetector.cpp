@@ -564,6 +564,7 @@ RaceDetector::BlockSync& RaceDetector::blockSync(Worker& w, std::uint32_t block)
 void RaceDetector::barrierArriving(const wbcpu::abi::ThreadState* st)
 {
     Worker& w = here();
+    if (!w.anyThreadSync) return; // nothing learned through atomics
     const Who who = whoIs(st);
     if (!who.known || !w.threadSync[who.slot]) return;
     ThreadSync& t = *w.threadSync[who.slot];
