@@ -825,6 +825,20 @@ CompileResult CpuBackend::compile(const std::string& source, const std::string& 
         rreq.flags.push_back("-g");
         rreq.flags.push_back("-fsanitize=thread");
         rreq.flags.push_back("-fno-omit-frame-pointer");
+        // Every load and store calls an entry point: through the GOT, not a PLT stub, and no
+        // calls at function entry and exit (the detector needs no call stacks).
+        rreq.flags.push_back("-fno-plt");
+        if (cxx->isClang()) {
+            rreq.flags.insert(rreq.flags.end(),
+                              {"-mllvm", "-tsan-instrument-func-entry-exit=false"});
+        } else {
+            rreq.flags.push_back("--param=tsan-instrument-func-entry-exit=0");
+#if defined(__x86_64__)
+            // Shared memory is the library's thread_local data: TLS descriptors reach it
+            // without a __tls_get_addr call for each access between the entry-point calls.
+            rreq.flags.push_back("-mtls-dialect=gnu2");
+#endif
+        }
         rreq.linkFlags.insert(rreq.linkFlags.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lc"});
         const HostCompileResult instrumented = cxx->compileSharedLibrary(rreq);
         if (!instrumented.environmentError.empty())
