@@ -1104,6 +1104,31 @@ __global__ void wild(float* out, int n)
         }
     }
 
+    // A worker learns from its first block which __shared__ variables each interval writes and
+    // lets go of the reads of the others in its later blocks. A later block that writes one
+    // there (block 3 of 4, on one worker: blocks 0-2 wrote none) is seen and the launch runs
+    // again with every read recorded: the race is found, on any number of workers.
+    void aBlockThatWritesWhereTheFirstDidNotIsStillChecked()
+    {
+        for (int workers : {1, 2}) {
+            for (int writer : {-1, 3}) {
+                Run r(workers);
+                QVERIFY(r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu",
+                                  true));
+                r.buffer(std::vector<int>(4 * 64, 0), "out");
+                r.launch("late_writer", {4, 1, 1}, {64, 1, 1}, {writer});
+                const auto& races = r.backend.lastRaces();
+                const std::string text = std::to_string(workers) + " workers, writer " +
+                                         std::to_string(writer) + ": " + describe(races);
+                if (writer < 0)
+                    QVERIFY2(races.empty(), text.c_str());
+                else
+                    QVERIFY2(races.size() == 1 && hasRace(races, 41, false, 42, true),
+                             text.c_str());
+            }
+        }
+    }
+
     // The case the read-shared rule can hide: lanes 0 and 1 keep their reads, lane 2's like them
     // is not kept, and lane 1 writes after a __syncwarp of lanes 0 and 1 only, ordered with both
     // kept reads and not with lane 2's. The race is reported, or else the word is counted as

@@ -308,6 +308,12 @@ struct RaceDetector::Worker {
     /// order they were made: [held, lane.next), room for kMaxHeld.
     std::unique_ptr<Held[]> held;
     bool anyHeld() const noexcept { return lane.next != held.get(); }
+    /// learnSharedWrites(): per barrier phase, the __shared__ variables (Region::index < 64)
+    /// its first block wrote in that interval; whether that block ended; the variables whose
+    /// reads the current interval lets go.
+    std::vector<std::uint64_t> writtenIn;
+    bool ranBlock = false, learned = false;
+    std::uint64_t skipping = 0;
     std::uint32_t passed = 0; ///< barriers of the running block completed (barrierPassed)
     /// Its accesses to shared memory are held (fiber mode decides too: holding()): not in a
     /// cooperative launch, and only while no release/acquire state exists, which moves at
@@ -510,7 +516,8 @@ void RaceDetector::startBlock(int worker, std::uint64_t sequence)
     Worker& w = here();
     t_sharedLow = w.low;
     t_sharedSize = w.high > w.low ? w.high - w.low : 0;
-    checkHeld(w, true); // the previous block's last interval
+    if (w.ranBlock) endInterval(w, w.passed, 0, true); // the previous block's last interval
+    w.ranBlock = true;
     w.lane.on = false;
     w.passed = 0;
     w.sequence = sequence;
@@ -581,8 +588,8 @@ void RaceDetector::barrierPassed(const wbcpu::abi::ThreadState* st)
     // The first thread out of a barrier of the block (the others pass it before they run any
     // code): the interval before it ended.
     if (!m_cooperative && w.phase[i] + 1u > w.passed) {
+        endInterval(w, w.phase[i], w.phase[i] + 1u, false);
         w.passed = w.phase[i] + 1u;
-        checkHeld(w, true);
     }
     ++w.phase[i];
     if (w.lane.on && w.lane.thread == st->linear) w.lane.phase = w.phase[i];
@@ -1139,7 +1146,7 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
     }
     if (region->readOnly) {
         if (!(flags & Record::kWrite)) return; // nothing writes it (or the launch runs again)
-        readOnlyWritten();
+        assumptionFailed();
     }
     if (region->shared && w.anyHeld()) checkHeld(w, false); // in the order they were made
     const Who who = known ? *known : this->who(w);
@@ -1324,7 +1331,7 @@ void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bo
     if (r && ((a - r->begin) & 3u) + size <= 4u) {
         if (r->readOnly) {
             if (!write) return; // nothing writes it (or the launch runs again)
-            readOnlyWritten();
+            assumptionFailed();
         }
         const Who who = this->who(w);
         if (who.known) {
@@ -1378,6 +1385,7 @@ void RaceDetector::markWritten(Region& region, std::size_t word)
         l.begin[0] = region.begin;
         l.end[0] = region.end;
         l.region[0] = region.index;
+        laneSkips(w);
     }
 }
 
@@ -1450,7 +1458,7 @@ void RaceDetector::finish()
         // report() takes the order of a finding from the worker of the calling thread.
         t_worker = w.get();
         t_serial = m_serial;
-        checkHeld(*w, true);
+        if (w->ranBlock) endInterval(*w, w->passed, 0, true);
     }
     t_worker = worker;
     t_serial = serial;
@@ -1458,7 +1466,36 @@ void RaceDetector::finish()
 
 void RaceDetector::finishHere()
 {
-    checkHeld(here(), true);
+    Worker& w = here();
+    if (w.ranBlock) endInterval(w, w.passed, 0, true);
+}
+
+void RaceDetector::endInterval(Worker& w, std::uint32_t phase, std::uint32_t next,
+                               bool blockEnded)
+{
+    if (m_learning) {
+        std::uint64_t wrote = 0;
+        for (const std::unique_ptr<Region>& r : w.regions)
+            if (!r->writtenWords.empty()) wrote |= r->index < 64 ? 1ull << r->index : 0;
+        if (wrote & w.skipping) assumptionFailed(); // reads it let go may race with these
+        if (!w.learned) {
+            if (phase >= w.writtenIn.size()) w.writtenIn.resize(phase + 1u, 0);
+            w.writtenIn[phase] |= wrote;
+            w.learned = blockEnded; // what the first block wrote, from its last interval on
+        }
+    }
+    checkHeld(w, true);
+    // The next interval (blockEnded: the next block's first) lets go of the reads of what the
+    // first block did not write in it. Phases it did not reach let go of nothing.
+    w.skipping = m_learning && w.learned && next < w.writtenIn.size() ? ~w.writtenIn[next] : 0;
+    laneSkips(w);
+}
+
+void RaceDetector::laneSkips(Worker& w) noexcept
+{
+    Lane& l = w.lane;
+    for (int k = 0; k < 2; ++k)
+        l.skip[k] = l.end[k] != 0 && l.region[k] < 64 && ((w.skipping >> l.region[k]) & 1u);
 }
 
 RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)

@@ -93,14 +93,20 @@ public:
     /// blocks run on several workers. `readOnly`: the caller expects the launch not to write the
     /// region (a buffer reached only through `const` pointers): its reads are not recorded, since
     /// a read of memory that nothing writes in the launch races with nothing. A write to it makes
-    /// readOnlyBroken() true; the caller must then run the launch again without the assumption
+    /// assumptionBroken() true; the caller must then run the launch again without the assumption
     /// (the reads before that write were not recorded).
     void addRegion(const void* begin, std::size_t size, int id, bool shared,
                    bool readOnly = false);
-    /// A region added as read-only was written: this launch's findings are incomplete.
-    bool readOnlyBroken() const noexcept
+    /// Each worker learns from its first block which __shared__ variables each barrier interval
+    /// writes; in its later blocks, reads of a variable in an interval that wrote none of it
+    /// are not recorded (such a read races with nothing, as hold() argues). A write to it in
+    /// such an interval makes assumptionBroken() true. Off unless asked for.
+    void learnSharedWrites() noexcept { m_learning = true; }
+    /// A read-only region was written, or a __shared__ variable where learnSharedWrites() said
+    /// none would be: this launch's findings are incomplete; run it again without either.
+    bool assumptionBroken() const noexcept
     {
-        return __atomic_load_n(&m_readOnlyBroken, __ATOMIC_RELAXED);
+        return __atomic_load_n(&m_assumptionBroken, __ATOMIC_RELAXED);
     }
     /// Whether an access at `address` may concern the detector: within the span of the
     /// buffers and their guards, or of the calling worker's shared memory. The instrumentation
@@ -133,6 +139,7 @@ public:
         std::uint32_t phase = 0, block = 0;
         std::uint16_t thread = 0;
         bool on = false; ///< holding(): fiber mode, a known thread, no release/acquire state
+        bool skip[2] = {false, false}; ///< its reads of region k are not recorded (learned)
     };
     /// A plain read of at most 4 bytes within one word of the calling worker's shared memory,
     /// held for the end of its barrier interval (hold()'s commonest case, inline): false where
@@ -151,6 +158,7 @@ public:
         }
         const std::uintptr_t offset = a - l.begin[k];
         if (size == 0 || (offset & 3u) + size > 4u || a + size > l.end[k]) return false;
+        if (l.skip[k]) return true;
         *l.next++ = Held{static_cast<std::uint32_t>(offset),
                          static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
                          l.phase, l.thread, l.region[k], static_cast<std::uint8_t>(size)};
@@ -352,9 +360,21 @@ private:
     };
     ReadOnlyRange m_readOnly[kFastReadOnly];
     unsigned m_readOnlyCount = 0;
-    bool m_readOnlyBroken = false;
-    /// A write to a read-only region: noted (readOnlyBroken()), then checked as any write.
-    void readOnlyWritten() noexcept { __atomic_store_n(&m_readOnlyBroken, true, __ATOMIC_RELAXED); }
+    bool m_assumptionBroken = false;
+    bool m_learning = false; ///< learnSharedWrites()
+    /// A write to a read-only region, or to a __shared__ variable whose reads an interval let go:
+    /// noted (assumptionBroken()), then checked as any write.
+    void assumptionFailed() noexcept
+    {
+        __atomic_store_n(&m_assumptionBroken, true, __ATOMIC_RELAXED);
+    }
+    /// The barrier interval of phase `phase` of the worker's block ended (a barrier completed,
+    /// or `blockEnded`): what it wrote is learned (the worker's first block) or compared with
+    /// what was learned, its held accesses are checked, and the reads to let go in the next
+    /// interval (phase `next`) are set.
+    void endInterval(Worker& w, std::uint32_t phase, std::uint32_t next, bool blockEnded);
+    /// Lane::skip from the worker's current interval and the lane's regions.
+    static void laneSkips(Worker& w) noexcept;
 
     /// mayWatch(): the span of every region and guard added with addRegion/addGuard, and the
     /// span of the calling thread's worker's shared memory (set by startBlock).

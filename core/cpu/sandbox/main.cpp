@@ -394,10 +394,12 @@ struct Outcome {
 
 /// Runs every block of `kd` once: on `workers` threads (one: in order on this thread, as the
 /// debugger needs), or all at once for a cooperative launch.
-/// `readOnly`: per buffer, race-check it as read-only (RaceDetector::addRegion), or empty.
+/// `readOnly`: per buffer, race-check it as read-only (RaceDetector::addRegion), or empty;
+/// `learn`: RaceDetector::learnSharedWrites().
 Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, bool debug,
                   int workers, Workers& pool, wb_cpu_module_fn moduleFn,
-                  const std::vector<unsigned char*>& bufferData, const std::vector<char>& readOnly)
+                  const std::vector<unsigned char*>& bufferData, const std::vector<char>& readOnly,
+                  bool learn)
 {
     Outcome out;
     const unsigned* dims = rq.dims;
@@ -431,6 +433,7 @@ Outcome runLaunch(const Request& rq, const abi::KernelDesc* kd, void** args, boo
         dl_iterate_phdr(&findLibrary, &loaded);
         out.detector = std::make_unique<wb::cpu::detail::RaceDetector>(
             loaded.bias, state.block, state.grid, 256, rq.cooperative, workers);
+        if (learn) out.detector->learnSharedWrites();
         state.warpSynced = [d = out.detector.get()](unsigned warpBase, unsigned mask) {
             d->warpSynced(warpBase, mask);
         };
@@ -601,8 +604,10 @@ bool serve(const Request& rq, const Library& library, bool debug, Workers& pool,
     const int workers = rq.races && !debug && !rq.cooperative ? std::max(1, rq.workers) : 1;
     pool.resize(workers);
     // Buffers that the kernel reaches only through pointers to const are race-checked as
-    // read-only: their reads are not recorded. A write to one (a cast, a pointer kept elsewhere)
-    // is seen, and the launch runs again from its inputs with every read recorded.
+    // read-only: their reads are not recorded; and each worker learns from its first block which
+    // __shared__ variables each barrier interval writes. A write that breaks either assumption
+    // (a cast, a pointer kept elsewhere; a block that writes where the first did not) is seen,
+    // and the launch runs again from its inputs with every read recorded.
     std::vector<char> readOnly(bufferData.size(), 0);
     if (rq.races) {
         std::vector<int> constant(bufferData.size(), 0), other(bufferData.size(), 0);
@@ -618,7 +623,8 @@ bool serve(const Request& rq, const Library& library, bool debug, Workers& pool,
     // A launch that may have to run again (above, or on one worker below): what it starts from.
     std::vector<std::vector<unsigned char>> inputs;
     std::unique_ptr<WritableData> globals;
-    if (workers > 1 || anyReadOnly) {
+    const bool learn = rq.races && !rq.cooperative && !rq.sharedVars.empty();
+    if (workers > 1 || anyReadOnly || learn) {
         for (std::size_t i = 0; i < bufferData.size(); ++i)
             inputs.emplace_back(bufferData[i],
                                 bufferData[i] ? bufferData[i] + rq.buffers[i].size : bufferData[i]);
@@ -630,18 +636,20 @@ bool serve(const Request& rq, const Library& library, bool debug, Workers& pool,
         globals->restore();
     };
     Outcome o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData,
-                          readOnly);
+                          readOnly, learn);
     ms = o.ms;
-    if (o.detector && o.detector->readOnlyBroken()) {
+    if (o.detector && o.detector->assumptionBroken()) {
         restore();
-        o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData, {});
+        o = runLaunch(rq, kd, args.data(), debug, workers, pool, library.moduleFn, bufferData, {},
+                      false);
         ms += o.ms;
     }
     if (o.error.empty() && o.detector && workers > 1 && o.detector->hasGlobalReports()) {
         // Which global-memory conflicts the two-slot shadow catches, and the example of each,
         // depend on how the workers interleaved: the list comes from a run in block order.
         restore();
-        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData, {});
+        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData, {},
+                      false);
         ms += o.ms;
     }
     if (o.detector) o.detector->print(out);

@@ -28,3 +28,18 @@ __global__ void write_sync_read(int* out)
     __syncthreads();
     out[blockIdx.x * blockDim.x + t] = v;
 }
+
+// Every block reads s in its second interval; only block `writer` (-1: none) also writes s[5]
+// there, racing with thread 4's read. A worker that ran another block first has learned that
+// the interval writes nothing to s: the write shows it wrong, and the launch runs again.
+__global__ void late_writer(int* out, int writer)
+{
+    __shared__ int s[64];
+    const int t = threadIdx.x;
+    s[t] = t;
+    __syncthreads();
+    const int v = s[(t + 1) % 64];
+    if (static_cast<int>(blockIdx.x) == writer && t == 0) s[5] = 9;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = v + s[t];
+}
