@@ -283,7 +283,8 @@ struct RaceDetector::Worker {
     std::vector<std::uint32_t> syncGen;
     /// Per thread (slot()) and lane of its warp: the generation of the last warp sync both took
     /// part in. An earlier access by lane a at generation g is ordered before this thread's
-    /// access when joint[slot * 32 + a] > g.
+    /// access when joint[slot * 32 + a] > g. Made by the first sync of part of a warp (empty:
+    /// all zero; a launch's workers would otherwise clear 4 KiB per warp for nothing).
     std::vector<std::uint32_t> joint;
     /// Per warp (slot() / 32): the last sync every lane of the warp took part in (counts as
     /// joint for every pair of its lanes; most warp operations have the full mask).
@@ -364,17 +365,11 @@ RaceDetector::RaceDetector(std::uintptr_t libraryBase, wbcpu::abi::Dim blockSize
         w->phase.assign(blocks * warps * 32u, 0);
         w->grid.assign(blocks * warps * 32u, 0);
         w->syncGen.assign(blocks, 0);
-        w->joint.assign(blocks * warps * 32u * 32u, 0);
         w->warpFull.assign(blocks * warps, 0);
         w->tile.assign(blocks * warps * 32u, TileSync{});
         w->threadSync.resize(blocks * warps * 32u);
         w->blockSync.resize(blocks);
-        if (!cooperative) {
-            // Untouched pages cost nothing: a kernel without barriers never writes them.
-            w->held = std::make_unique_for_overwrite<Held[]>(kMaxHeld);
-            w->lane.next = w->held.get();
-            w->lane.limit = w->held.get() + kMaxHeld;
-        }
+        // w->held is made by the first access held (hold()): most launches hold none.
         m_workers.push_back(std::move(w));
     }
     m_stripes = std::make_unique<Stripe[]>(m_parallel ? kStripes : 1);
@@ -617,7 +612,7 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
     Worker& w = here();
     checkHeld(w, false);
     const std::size_t base = slot(blockOf(current), warpBase);
-    if ((base + 32u) * 32u > w.joint.size()) return;
+    if (base + 32u > m_slots) return;
     w.warpSynced = true;
     const std::uint32_t generation = ++w.syncGen[m_cooperative ? blockOf(current) : 0u];
     // Every lane of the warp (shuffles and votes mostly are): one number for the warp instead
@@ -629,6 +624,7 @@ void RaceDetector::warpSynced(unsigned warpBase, unsigned mask)
         w.warpFull[base / 32u] = generation;
         return;
     }
+    if (w.joint.empty()) w.joint.assign(m_slots * 32u, 0);
     for (unsigned b = 0; b < 32; ++b) {
         if (!(mask & (1u << b))) continue;
         std::uint32_t* row = &w.joint[(base + b) * 32u];
@@ -761,8 +757,8 @@ bool RaceDetector::hasGlobalReports() const
     } else {
         if (r.phase != now.phase) return true; // a barrier orders the same block
         // A warp sync both threads took part in, after the earlier access.
-        if (r.thread / 32u == now.thread / 32u && n.jointRow &&
-            std::max(*n.warpFull, n.jointRow[r.thread % 32u]) > r.syncGen)
+        if (r.thread / 32u == now.thread / 32u && n.warpFull &&
+            std::max(*n.warpFull, n.jointRow ? n.jointRow[r.thread % 32u] : 0u) > r.syncGen)
             return true;
         // A sync of a tile of several warps both took part in, after it.
         if (n.tile && n.tile->generation > r.syncGen && r.thread >= n.tile->first &&
@@ -1057,7 +1053,8 @@ void RaceDetector::locate(Fault& fault) const
 [[gnu::always_inline]] inline void RaceDetector::setNow(Worker& w, std::size_t slot,
                                                         std::size_t block) const
 {
-    t_now = Now{&w.joint[slot * 32u], &w.warpFull[slot / 32u], &w.tile[slot],
+    t_now = Now{w.joint.empty() ? nullptr : &w.joint[slot * 32u], &w.warpFull[slot / 32u],
+                &w.tile[slot],
                 w.threadSync[slot].get(), w.blockSync[block].get()};
 }
 
@@ -1369,6 +1366,11 @@ void RaceDetector::markWritten(Region& region, std::size_t word)
                                                       std::uint8_t flags, const void* pc)
 {
     Lane& l = w.lane;
+    if (!w.held) {
+        w.held = std::make_unique_for_overwrite<Held[]>(kMaxHeld);
+        l.next = w.held.get();
+        l.limit = w.held.get() + kMaxHeld;
+    }
     if (l.next == l.limit) checkHeld(w, false);
     l.block = who.block; // the block's: held accesses are checked before the next block starts
     const auto offset = static_cast<std::uint32_t>(a - region.begin);
@@ -1514,9 +1516,10 @@ RaceDetector::Knowledge RaceDetector::releasing(Worker& w, const Who& who)
     const unsigned warpFirst = who.thread / 32u * 32u;
     const std::uint32_t full = w.warpFull[who.slot / 32u];
     if (full) k.raise(key(who.block, kWarpWide | (who.thread / 32u)), full);
-    const std::uint32_t* row = &w.joint[who.slot * 32u];
-    for (unsigned lane = 0; lane < 32u; ++lane)
-        if (row[lane] > full) k.raise(key(who.block, warpFirst + lane), row[lane]);
+    for (unsigned lane = 0; !w.joint.empty() && lane < 32u; ++lane) {
+        const std::uint32_t joint = w.joint[who.slot * 32u + lane];
+        if (joint > full) k.raise(key(who.block, warpFirst + lane), joint);
+    }
     const TileSync& tile = w.tile[who.slot];
     for (unsigned t = tile.first; tile.generation && t < tile.first + tile.count; ++t)
         k.raise(key(who.block, t), tile.generation);
