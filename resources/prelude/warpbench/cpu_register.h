@@ -115,15 +115,15 @@ template <auto F, typename... A> struct Entry {
         int status = 0;
         try {
             for (unsigned long long k = 0; k < count; ++k) {
-                c.block = abi::Dim{bx, by, bz};
+                quietCopy(c.block, abi::Dim{bx, by, bz});
                 // Only the coordinates change from thread to thread: the kernel, inlined here,
                 // reads them like loop variables.
                 for (unsigned z = 0; z < nz; ++z) {
-                    c.thread.z = z;
+                    quietSet(c.thread.z, z);
                     for (unsigned y = 0; y < ny; ++y) {
-                        c.thread.y = y;
+                        quietSet(c.thread.y, y);
                         for (unsigned x = 0; x < nx; ++x) {
-                            c.thread.x = x;
+                            quietSet(c.thread.x, x);
 #ifdef __SANITIZE_THREAD__
                             // Race-check build: the coordinates must be in memory before the
                             // thread's instrumented accesses (the detector reads them there).

@@ -115,14 +115,61 @@ namespace wbcpu {
 using Current = abi::Current;
 #define WB_CUR (::wb_cpu_current)
 
+#if defined(__SANITIZE_THREAD__) && defined(__x86_64__)
+/// Race-check build: copies made past the instrumentation (the emulator's own state, which the
+/// detector never watches: without this, each thread's start is a dozen calls into the
+/// sandbox). The "m" operands order them with the plain accesses of the same memory.
+inline void quietCopy(abi::Dim& to, const abi::Dim& from)
+{
+    unsigned x, y, z;
+    __asm__("movl %1, %0" : "=r"(x) : "m"(from.x));
+    __asm__("movl %1, %0" : "=r"(y) : "m"(from.y));
+    __asm__("movl %1, %0" : "=r"(z) : "m"(from.z));
+    __asm__("movl %1, %0" : "=m"(to.x) : "r"(x));
+    __asm__("movl %1, %0" : "=m"(to.y) : "r"(y));
+    __asm__("movl %1, %0" : "=m"(to.z) : "r"(z));
+}
+inline void quietStore(abi::ThreadState*& to, abi::ThreadState* from)
+{
+    __asm__("movq %1, %0" : "=m"(to) : "r"(from));
+}
+inline abi::ThreadState* quietLoad(abi::ThreadState* const& from)
+{
+    abi::ThreadState* v;
+    __asm__("movq %1, %0" : "=r"(v) : "m"(from));
+    return v;
+}
+inline void quietSet(unsigned& to, unsigned v)
+{
+    __asm__("movl %1, %0" : "=m"(to) : "r"(v));
+}
+#else
+inline void quietCopy(abi::Dim& to, const abi::Dim& from)
+{
+    to = from;
+}
+inline void quietStore(abi::ThreadState*& to, abi::ThreadState* from)
+{
+    to = from;
+}
+inline abi::ThreadState* quietLoad(abi::ThreadState* const& from)
+{
+    return from;
+}
+inline void quietSet(unsigned& to, unsigned v)
+{
+    to = v;
+}
+#endif
+
 /// Makes `st` the running thread (at entry, and after every return from the host scheduler).
 inline void enter(abi::ThreadState* st)
 {
-    WB_CUR.thread = st->threadIndex;
-    WB_CUR.block = st->blockIndex;
-    WB_CUR.blockSize = st->blockSize;
-    WB_CUR.gridSize = st->gridSize;
-    WB_CUR.st = st;
+    quietCopy(WB_CUR.thread, st->threadIndex);
+    quietCopy(WB_CUR.block, st->blockIndex);
+    quietCopy(WB_CUR.blockSize, st->blockSize);
+    quietCopy(WB_CUR.gridSize, st->gridSize);
+    quietStore(WB_CUR.st, st);
 }
 
 /// The running thread's state with its coordinates written back, before calling the host.
@@ -150,12 +197,15 @@ struct Parked {
 };
 inline Parked park()
 {
-    return Parked{WB_CUR.st, WB_CUR.thread};
+    Parked p;
+    p.st = quietLoad(WB_CUR.st);
+    quietCopy(p.thread, WB_CUR.thread);
+    return p;
 }
 inline void unpark(const Parked& p)
 {
-    WB_CUR.thread = p.thread;
-    WB_CUR.st = p.st;
+    quietCopy(WB_CUR.thread, p.thread);
+    quietStore(WB_CUR.st, p.st);
 }
 
 inline constexpr unsigned long kDynamicSharedCapacity = abi::kDynamicSharedCapacity;
