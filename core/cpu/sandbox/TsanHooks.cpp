@@ -38,7 +38,7 @@ thread_local int t_mode = 0;
     if (!d) return;
     // A kernel's commonest reads: of a buffer it only reads (const), of its block's shared
     // memory (held for the end of the barrier interval).
-    if (!write && ((size <= 16 && d->skipRead(address)) || d->holdRead(address, size, pc)))
+    if (!write && (d->holdRead(address, size, pc) || (size <= 16 && d->skipRead(address))))
         return;
     noteOther(d, address, size, write, pc);
 }
