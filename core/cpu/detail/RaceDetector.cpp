@@ -1112,6 +1112,18 @@ template <typename T> [[gnu::always_inline]] inline T relaxed(const T& v) noexce
     return quiet && __atomic_load_n(&cell.state, __ATOMIC_RELAXED) == before;
 }
 
+RaceDetector::Region* RaceDetector::firstOverlapping(const Worker& w, std::uintptr_t a,
+                                                     std::size_t size) const
+{
+    if (a < m_high && a + size > m_low)
+        for (const std::unique_ptr<Region>& r : m_regions)
+            if (a < r->end && a + size > r->begin) return r.get();
+    if (a < w.high && a + size > w.low)
+        for (const std::unique_ptr<Region>& r : w.regions)
+            if (a < r->end && a + size > r->begin) return r.get();
+    return nullptr;
+}
+
 void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
                             std::uint8_t flags, const void* pc)
 {
@@ -1121,19 +1133,7 @@ void RaceDetector::accessAs(Worker& w, const Who* known, std::uintptr_t a, std::
     // two regions goes to the first of them that it overlaps, as below).
     Region* region = w.last;
     if (!region || a < region->begin || a + size > region->end) {
-        region = nullptr;
-        if (a < m_high && a + size > m_low)
-            for (const std::unique_ptr<Region>& rp : m_regions)
-                if (a < rp->end && a + size > rp->begin) {
-                    region = rp.get();
-                    break;
-                }
-        if (!region && a < w.high && a + size > w.low)
-            for (const std::unique_ptr<Region>& rp : w.regions)
-                if (a < rp->end && a + size > rp->begin) {
-                    region = rp.get();
-                    break;
-                }
+        region = firstOverlapping(w, a, size);
         if (region && a >= region->begin && a + size <= region->end) w.last = region;
     }
     if (!region) {
@@ -1305,19 +1305,7 @@ void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bo
         } else {
             // The first region it overlaps, as accessAs() takes it; the short way if it holds
             // it.
-            Region* first = nullptr;
-            if (a < m_high && a + size > m_low)
-                for (const std::unique_ptr<Region>& rp : m_regions)
-                    if (a < rp->end && a + size > rp->begin) {
-                        first = rp.get();
-                        break;
-                    }
-            if (!first && a < w.high && a + size > w.low)
-                for (const std::unique_ptr<Region>& rp : w.regions)
-                    if (a < rp->end && a + size > rp->begin) {
-                        first = rp.get();
-                        break;
-                    }
+            Region* const first = firstOverlapping(w, a, size);
             r = first && holds(first) ? first : nullptr;
             if (r) {
                 w.previous = w.last;

@@ -40,12 +40,22 @@ namespace wb::cpu::detail {
 /// no race silently), so read-shared words are not rewritten by every reader. A report is
 /// kept once per distinct (code address pair, kinds) with one example and a count.
 ///
+/// Not recorded (docs/cpu-emulator.md argues why no finding changes): reads of read-only regions
+/// (addRegion's `readOnly`, settled by skipRead() in the entry point); accesses to a worker's
+/// shared memory are held (hold(), holdRead() inline) and checked when their barrier interval
+/// ends, where reads of words nobody wrote in the interval are let go (checkHeld()); with
+/// learnSharedWrites(), reads of a __shared__ variable in an interval where the worker's first
+/// block wrote none of it are let go at once. A write that breaks either assumption is noted
+/// (assumptionBroken()) for the caller to run the launch again without them.
+///
 /// Concurrency: the blocks of a launch may run on several worker threads at once (startBlock
 /// names the worker). What is whose:
 /// - per block and per thread of a block (barrier phases, grid phases, warp and tile sync
 ///   tables, the threads' and the block's release/acquire knowledge): the Worker that runs the
 ///   block, touched only by its thread;
-/// - a worker's instance of the shared memory and its shadow (addWorkerRegion): that worker's;
+/// - a worker's instance of the shared memory and its shadow (addWorkerRegion), its held
+///   accesses and Lane, what it learned of its first block: that worker's (finish() checks the
+///   held accesses of every worker after the blocks ran);
 /// - a global-memory word's shadow Cell and its crowding entry: the word's lock (bit 0 of
 ///   Cell::state, a sequence lock), taken for each check while blocks run on several workers,
 ///   except by a read that changes nothing, which only reads the cell (quietUnlocked());
@@ -305,6 +315,9 @@ private:
     bool holding(const Worker& w) const noexcept;
     /// Marks `word` of shared region `region` as written in the current barrier interval.
     static void markWritten(Region& region, std::size_t word);
+    /// The first region (the launch's, then the worker's shared memory) that [a, a + size)
+    /// overlaps, or nullptr.
+    Region* firstOverlapping(const Worker& w, std::uintptr_t a, std::size_t size) const;
     /// One access by `known` (nullptr: who(w)), if it is to a watched region.
     void accessAs(Worker& w, const Who* known, std::uintptr_t a, std::size_t size,
                   std::uint8_t flags, const void* pc);
