@@ -1129,6 +1129,34 @@ __global__ void wild(float* out, int n)
         }
     }
 
+    // Accesses of several words to shared memory (a double) are held as one: the race between
+    // a thread's write and its neighbour's read is found (as a double: s[1]), and none where a
+    // barrier separates them.
+    void doublesInSharedMemoryAreHeldAndChecked()
+    {
+        for (int workers : {1, 2}) {
+            for (int racy : {0, 1}) {
+                Run r(workers);
+                QVERIFY(r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu",
+                                  true));
+                r.buffer(std::vector<double>(2 * 64, 0.0), "out");
+                r.launch("shared_doubles", {2, 1, 1}, {64, 1, 1}, {racy});
+                const auto& races = r.backend.lastRaces();
+                const std::string text = std::to_string(workers) + " workers, racy " +
+                                         std::to_string(racy) + ": " + describe(races);
+                if (racy) {
+                    QVERIFY2(hasRace(races, 53, true, 55, false), text.c_str());
+                    QVERIFY2(races[0].location.rfind("s[", 0) == 0, text.c_str());
+                } else {
+                    QVERIFY2(races.empty(), text.c_str());
+                    const std::vector<double> out = r.result<double>(0, 2 * 64);
+                    for (int i = 0; i < 2 * 64; ++i)
+                        QCOMPARE(out[static_cast<std::size_t>(i)], ((i % 64 + 1) % 64) * 0.5);
+                }
+            }
+        }
+    }
+
     // The case the read-shared rule can hide: lanes 0 and 1 keep their reads, lane 2's like them
     // is not kept, and lane 1 writes after a __syncwarp of lanes 0 and 1 only, ordered with both
     // kept reads and not with lane 2's. The race is reported, or else the word is counted as

@@ -1274,7 +1274,7 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, con
         Region* r = w.last;
         const auto within = [&](const Region* region) {
             return region && region->holdable && a >= region->begin && a + size <= region->end &&
-                   size - 1u < 4u - ((a - region->begin) & 3u);
+                   size - 1u < 16u; // 1 to 16 bytes (a double, a float4): one held access
         };
         if (within(r) || (within(w.previous) && (r = w.previous, w.previous = w.last, true))) {
             w.last = r;
@@ -1362,11 +1362,13 @@ void RaceDetector::markWritten(Region& region, std::size_t word)
     if (l.next == l.limit) checkHeld(w, false);
     l.block = who.block; // the block's: held accesses are checked before the next block starts
     const auto offset = static_cast<std::uint32_t>(a - region.begin);
-    if (flags & Record::kWrite) markWritten(region, offset / 4u);
+    if (flags & Record::kWrite)
+        for (std::size_t word = offset / 4u; word <= (offset + size - 1u) / 4u; ++word)
+            markWritten(region, word);
     *l.next++ = Held{offset,
                      static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
                      w.phase[who.slot], static_cast<std::uint16_t>(who.thread), region.index,
-                     static_cast<std::uint8_t>(size | (flags << 4))};
+                     static_cast<std::uint8_t>(size | (flags << Held::kFlagsShift))};
     // The region of this access becomes the lane's first (holdRead()).
     if (l.begin[0] != region.begin || l.end[0] != region.end) {
         l.begin[1] = l.begin[0];
@@ -1407,10 +1409,15 @@ void RaceDetector::checkHeld(Worker& w, bool intervalEnded)
         const std::uint32_t block = w.lane.block;
         for (const Held* h = first; h != last; ++h) {
             Region& region = *w.regions[h->region];
-            const std::size_t word = h->offset / 4u;
-            if (filter && !region.written[word]) continue;
-            const unsigned size = h->sizeAndFlags & 15u;
-            const auto flags = static_cast<std::uint8_t>(h->sizeAndFlags >> 4);
+            const unsigned size = h->sizeAndFlags & Held::kSizeMask;
+            const std::size_t firstWord = h->offset / 4u, lastWord = (h->offset + size - 1u) / 4u;
+            if (filter) {
+                bool written = false;
+                for (std::size_t word = firstWord; word <= lastWord && !written; ++word)
+                    written = region.written[word] != 0;
+                if (!written) continue;
+            }
+            const auto flags = static_cast<std::uint8_t>(h->sizeAndFlags >> Held::kFlagsShift);
             Record now;
             now.block = block;
             now.thread = h->thread;
@@ -1419,15 +1426,23 @@ void RaceDetector::checkHeld(Worker& w, bool intervalEnded)
             now.syncGen = syncGen;
             now.pc = h->pc;
             now.flags = static_cast<std::uint8_t>(Record::kValid | flags);
-            now.mask = static_cast<std::uint8_t>(((1u << size) - 1u) << (h->offset & 3u));
-            Cell& cell = region.cells[word];
-            if (!settled(cell, now, region, word, !(flags & Record::kWrite))) {
-                Who who;
-                who.block = block;
-                who.thread = h->thread;
-                who.slot = h->thread; // not cooperative: slot() is the thread
-                who.known = true;
-                checkWord(w, who, cell, now, region, word, region.begin + h->offset, size);
+            Who who;
+            who.block = block;
+            who.thread = h->thread;
+            who.slot = h->thread; // not cooperative: slot() is the thread
+            who.known = true;
+            // Word by word, as accessAs() takes an access of several words.
+            const std::uint32_t end = h->offset + size;
+            for (std::size_t word = firstWord; word <= lastWord; ++word) {
+                unsigned mask = 0;
+                for (unsigned b = 0; b < 4; ++b) {
+                    const std::size_t at = word * 4u + b;
+                    if (at >= h->offset && at < end) mask |= 1u << b;
+                }
+                now.mask = static_cast<std::uint8_t>(mask);
+                Cell& cell = region.cells[word];
+                if (!settled(cell, now, region, word, !(flags & Record::kWrite)))
+                    checkWord(w, who, cell, now, region, word, region.begin + h->offset, size);
             }
         }
         w.lane.next = w.held.get();

@@ -135,7 +135,8 @@ public:
         std::uint32_t phase;
         std::uint16_t thread; ///< of the worker's block (Lane::block)
         std::uint8_t region;  ///< index in the worker's shared regions
-        std::uint8_t sizeAndFlags; ///< bytes (1-4), and Record flags << 4
+        std::uint8_t sizeAndFlags; ///< bytes (1-16), and Record flags << kFlagsShift
+        static constexpr unsigned kSizeMask = 31u, kFlagsShift = 5u;
     };
     /// What the instrumentation needs to hold a read of the calling worker's shared memory
     /// without a call (holdRead()): the two shared regions it held accesses to last, where the

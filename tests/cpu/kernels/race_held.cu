@@ -43,3 +43,16 @@ __global__ void late_writer(int* out, int writer)
     __syncthreads();
     out[blockIdx.x * blockDim.x + t] = v + s[t];
 }
+
+// Doubles in shared memory (accesses of two words, held like one-word ones): every thread
+// writes s[t] and reads its neighbour's, with a barrier between unless `racy`.
+__global__ void shared_doubles(double* out, int racy)
+{
+    __shared__ double s[64];
+    const int t = threadIdx.x;
+    s[t] = t * 0.5;
+    if (!racy) __syncthreads();
+    const double v = s[(t + 1) % 64];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = v;
+}
