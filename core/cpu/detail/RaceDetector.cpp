@@ -495,6 +495,7 @@ void RaceDetector::addWorkerRegion(int worker, const void* begin, std::size_t si
     r->written.assign((size + 3) / 4, 0);
     // Held accesses name their region in a byte (Held::region).
     r->holdable = !m_cooperative && w.regions.size() < 256;
+    if (r->holdable) __atomic_store_n(&m_mayHold, true, __ATOMIC_RELAXED);
     r->index = static_cast<std::uint8_t>(w.regions.size());
     w.low = std::min(w.low, r->begin);
     w.high = std::max(w.high, r->end);

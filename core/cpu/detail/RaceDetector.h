@@ -158,7 +158,7 @@ public:
     [[gnu::always_inline]] bool holdRead(const void* address, std::size_t size,
                                          const void* pc) const noexcept
     {
-        if (t_serial != m_serial) return false;
+        if (!__atomic_load_n(&m_mayHold, __ATOMIC_RELAXED) || t_serial != m_serial) return false;
         Lane& l = *static_cast<Lane*>(t_worker);
         if (!l.on || l.next == l.limit) return false;
         const auto a = reinterpret_cast<std::uintptr_t>(address);
@@ -375,6 +375,9 @@ private:
     ReadOnlyRange m_readOnly[kFastReadOnly];
     unsigned m_readOnlyCount = 0;
     bool m_assumptionBroken = false;
+    /// Some worker has shared memory whose accesses may be held (set by a worker's
+    /// addWorkerRegion while others may run: read and written atomically).
+    bool m_mayHold = false;
     bool m_learning = false; ///< learnSharedWrites()
     /// A write to a read-only region, or to a __shared__ variable whose reads an interval let go:
     /// noted (assumptionBroken()), then checked as any write.
