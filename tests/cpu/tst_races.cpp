@@ -1094,8 +1094,7 @@ __global__ void wild(float* out, int n)
     {
         for (int workers : {1, 2}) {
             Run r(workers);
-            QVERIFY(
-                r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu", true));
+            QVERIFY(r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu", true));
             r.buffer(std::vector<int>(2 * 64, 0), "out");
             r.launch("write_sync_read", {2, 1, 1}, {64, 1, 1});
             const auto& races = r.backend.lastRaces();
@@ -1113,8 +1112,8 @@ __global__ void wild(float* out, int n)
         for (int workers : {1, 2}) {
             for (int writer : {-1, 3}) {
                 Run r(workers);
-                QVERIFY(r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu",
-                                  true));
+                QVERIFY(
+                    r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu", true));
                 r.buffer(std::vector<int>(4 * 64, 0), "out");
                 r.launch("late_writer", {4, 1, 1}, {64, 1, 1}, {writer});
                 const auto& races = r.backend.lastRaces();
@@ -1137,8 +1136,8 @@ __global__ void wild(float* out, int n)
         for (int workers : {1, 2}) {
             for (int racy : {0, 1}) {
                 Run r(workers);
-                QVERIFY(r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu",
-                                  true));
+                QVERIFY(
+                    r.compile(readFile("tests/cpu/kernels/race_held.cu"), "race_held.cu", true));
                 r.buffer(std::vector<double>(2 * 64, 0.0), "out");
                 r.launch("shared_doubles", {2, 1, 1}, {64, 1, 1}, {racy});
                 const auto& races = r.backend.lastRaces();

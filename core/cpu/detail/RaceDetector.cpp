@@ -275,7 +275,7 @@ constexpr std::size_t kMaxHeld = std::size_t{1} << 16;
 /// What one worker thread keeps for the block it runs (all blocks of a cooperative launch):
 /// touched only by that thread.
 struct RaceDetector::Worker {
-    Lane lane; ///< first: holdRead() reaches it through t_worker
+    Lane lane;                        ///< first: holdRead() reaches it through t_worker
     std::vector<std::uint32_t> phase; ///< barrier count of each thread (slot())
     std::vector<std::uint32_t> grid;  ///< grid.sync() count of each thread (slot())
     /// Per block (one unless cooperative): warp and tile syncs completed so far; every access
@@ -464,7 +464,7 @@ std::unique_ptr<RaceDetector::Region> RaceDetector::makeRegion(const void* begin
 }
 
 void RaceDetector::addRegion(const void* begin, std::size_t size, int id, bool shared,
-                            bool readOnly)
+                             bool readOnly)
 {
     if (size == 0) return;
     auto r = makeRegion(begin, size, id, shared);
@@ -1055,8 +1055,7 @@ void RaceDetector::locate(Fault& fault) const
                                                         std::size_t block) const
 {
     t_now = Now{w.joint.empty() ? nullptr : &w.joint[slot * 32u], &w.warpFull[slot / 32u],
-                &w.tile[slot],
-                w.threadSync[slot].get(), w.blockSync[block].get()};
+                &w.tile[slot], w.threadSync[slot].get(), w.blockSync[block].get()};
 }
 
 namespace {
@@ -1368,7 +1367,9 @@ void RaceDetector::markWritten(Region& region, std::size_t word)
             markWritten(region, word);
     *l.next++ = Held{offset,
                      static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
-                     w.phase[who.slot], static_cast<std::uint16_t>(who.thread), region.index,
+                     w.phase[who.slot],
+                     static_cast<std::uint16_t>(who.thread),
+                     region.index,
                      static_cast<std::uint8_t>(size | (flags << Held::kFlagsShift))};
     // The region of this access becomes the lane's first (holdRead()).
     if (l.begin[0] != region.begin || l.end[0] != region.end) {
@@ -1476,8 +1477,7 @@ void RaceDetector::finishHere()
     if (w.ranBlock) endInterval(w, w.passed, 0, true);
 }
 
-void RaceDetector::endInterval(Worker& w, std::uint32_t phase, std::uint32_t next,
-                               bool blockEnded)
+void RaceDetector::endInterval(Worker& w, std::uint32_t phase, std::uint32_t next, bool blockEnded)
 {
     if (m_learning) {
         std::uint64_t wrote = 0;

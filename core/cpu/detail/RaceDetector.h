@@ -105,8 +105,7 @@ public:
     /// a read of memory that nothing writes in the launch races with nothing. A write to it makes
     /// assumptionBroken() true; the caller must then run the launch again without the assumption
     /// (the reads before that write were not recorded).
-    void addRegion(const void* begin, std::size_t size, int id, bool shared,
-                   bool readOnly = false);
+    void addRegion(const void* begin, std::size_t size, int id, bool shared, bool readOnly = false);
     /// Each worker learns from its first block which __shared__ variables each barrier interval
     /// writes; in its later blocks, reads of a variable in an interval that wrote none of it
     /// are not recorded (such a read races with nothing, as hold() argues). A write to it in
@@ -133,8 +132,8 @@ public:
         std::uint32_t offset; ///< from the region's start
         std::uint32_t pc;
         std::uint32_t phase;
-        std::uint16_t thread; ///< of the worker's block (Lane::block)
-        std::uint8_t region;  ///< index in the worker's shared regions
+        std::uint16_t thread;      ///< of the worker's block (Lane::block)
+        std::uint8_t region;       ///< index in the worker's shared regions
         std::uint8_t sizeAndFlags; ///< bytes (1-16), and Record flags << kFlagsShift
         static constexpr unsigned kSizeMask = 31u, kFlagsShift = 5u;
     };
@@ -172,7 +171,10 @@ public:
         if (l.skip[k]) return true;
         *l.next++ = Held{static_cast<std::uint32_t>(offset),
                          static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(pc) - m_base),
-                         l.phase, l.thread, l.region[k], static_cast<std::uint8_t>(size)};
+                         l.phase,
+                         l.thread,
+                         l.region[k],
+                         static_cast<std::uint8_t>(size)};
         return true;
     }
     /// A read of at most 16 bytes at `address` within a read-only region (not near its end):

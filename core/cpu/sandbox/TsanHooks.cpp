@@ -20,8 +20,8 @@ thread_local int t_mode = 0;
 
 /// note()'s way for what its first lines do not settle: out of line, so that the entry points
 /// keep no frame for it (a tail call).
-[[gnu::noinline]] void noteOther(RaceDetector* d, const void* address, std::size_t size,
-                                 bool write, const void* pc)
+[[gnu::noinline]] void noteOther(RaceDetector* d, const void* address, std::size_t size, bool write,
+                                 const void* pc)
 {
     // The emulator's coordinates of the running thread (written for every thread, read by its
     // helpers): never watched.
@@ -38,8 +38,7 @@ thread_local int t_mode = 0;
     if (!d) return;
     // A kernel's commonest reads: of a buffer it only reads (const), of its block's shared
     // memory (held for the end of the barrier interval).
-    if (!write && (d->holdRead(address, size, pc) || (size <= 16 && d->skipRead(address))))
-        return;
+    if (!write && (d->holdRead(address, size, pc) || (size <= 16 && d->skipRead(address)))) return;
     noteOther(d, address, size, write, pc);
 }
 

@@ -648,8 +648,7 @@ bool serve(const Request& rq, const Library& library, bool debug, Workers& pool,
         // Which global-memory conflicts the two-slot shadow catches, and the example of each,
         // depend on how the workers interleaved: the list comes from a run in block order.
         restore();
-        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData, {},
-                      false);
+        o = runLaunch(rq, kd, args.data(), debug, 1, pool, library.moduleFn, bufferData, {}, false);
         ms += o.ms;
     }
     if (o.detector) o.detector->print(out);
