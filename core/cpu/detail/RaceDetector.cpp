@@ -316,7 +316,7 @@ struct RaceDetector::Worker {
     bool ranBlock = false, learned = false;
     std::uint64_t skipping = 0;
     std::uint32_t passed = 0; ///< barriers of the running block completed (barrierPassed)
-    /// Its accesses to shared memory are held (fiber mode decides too: holding()): not in a
+    /// Its accesses to shared memory are held (fiber mode decides too: Lane::on): not in a
     /// cooperative launch, and only while no release/acquire state exists, which moves at
     /// barriers (barrierArriving), so that each access is checked under the state it was made
     /// under.
@@ -1268,9 +1268,9 @@ void RaceDetector::access(const void* address, std::size_t size, bool write, con
 {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     Worker& w = here();
-    // The commonest access of a kernel with barriers: within one word of its block's shared
+    // The commonest access of a kernel with barriers: up to 16 bytes of its block's shared
     // memory, in one of the two arrays it accessed last, held for the end of the interval.
-    if (w.holdable && t_current && t_who.known) {
+    if (w.lane.on) { // laneUp(): fiber mode, a known thread, holdable
         Region* r = w.last;
         const auto within = [&](const Region* region) {
             return region && region->holdable && a >= region->begin && a + size <= region->end &&
@@ -1321,7 +1321,7 @@ void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bo
         const Who who = this->who(w);
         if (who.known) {
             if (r->shared) {
-                if (r->holdable && holding(w)) {
+                if (r->holdable && w.lane.on) {
                     hold(w, who, *r, a, size, flags, pc);
                     return;
                 }
@@ -1335,11 +1335,6 @@ void RaceDetector::accessOther(Worker& w, std::uintptr_t a, std::size_t size, bo
     if ((a < m_high && a + size > m_low) || (a < w.high && a + size > w.low) ||
         (a < m_guardHigh && a + size > m_guardLow))
         accessAs(w, nullptr, a, size, flags, pc);
-}
-
-[[gnu::always_inline]] inline bool RaceDetector::holding(const Worker& w) const noexcept
-{
-    return t_current && w.holdable;
 }
 
 void RaceDetector::markWritten(Region& region, std::size_t word)

@@ -148,7 +148,8 @@ public:
         Held* limit = nullptr;
         std::uint32_t phase = 0, block = 0;
         std::uint16_t thread = 0;
-        bool on = false; ///< holding(): fiber mode, a known thread, no release/acquire state
+        bool on =
+            false; ///< accesses are held: fiber mode, a known thread, no release/acquire state
         bool skip[2] = {false, false}; ///< its reads of region k are not recorded (learned)
     };
     /// A plain read of at most 4 bytes within one word of the calling worker's shared memory,
@@ -313,9 +314,6 @@ private:
     /// word that no thread wrote in it races with nothing and is let go; otherwise (a warp or
     /// tile sync, an atomic, a fence or an access checked at once comes next) each is checked.
     void checkHeld(Worker& w, bool intervalEnded);
-    /// Whether accesses of the current thread to worker shared memory are held (fiber mode, no
-    /// release/acquire state that barriers would move).
-    bool holding(const Worker& w) const noexcept;
     /// Marks `word` of shared region `region` as written in the current barrier interval.
     static void markWritten(Region& region, std::size_t word);
     /// The first region (the launch's, then the worker's shared memory) that [a, a + size)
